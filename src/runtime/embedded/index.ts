@@ -1,0 +1,87 @@
+import { InMemory, resolveMountConfig, type FileSystem } from "@zenfs/core";
+import { ChangeListeners, OutputCollector, StopControl } from "../output.js";
+import type { Capabilities, ExecOptions, ExecResult, Runtime } from "../types.js";
+import { serveFs } from "./fs-rpc.js";
+import { ShellPool, type ShellWorkerFactory } from "./shell-pool.js";
+import type { ShellLimits } from "./shell-protocol.js";
+import type { WorkspaceFs } from "./workspace-fs.js";
+import { createZenFsHost } from "./zenfs-host.js";
+
+export interface EmbeddedRuntimeOptions {
+  /** How shell workers are started: Web Workers in the browser, worker_threads in node. */
+  workerFactory: ShellWorkerFactory;
+  /** The ZenFS file system that holds the files (IndexedDB in the browser); in memory when absent. */
+  backing?: FileSystem;
+  root?: string;
+  /** Refuse every change (a second tab on the same workspace). */
+  readOnly?: boolean;
+  limits?: ShellLimits;
+  env?: Record<string, string>;
+}
+
+const capabilities: Capabilities = {
+  streaming: false,
+  realProcesses: false,
+  symlinks: true,
+  modes: false,
+  separateStderr: true,
+  shellState: true,
+};
+
+export interface EmbeddedRuntime extends Runtime {
+  readonly kind: "embedded";
+  readonly fs: WorkspaceFs;
+  readonly readOnly: boolean;
+  /** Starts a shell worker now, so the first command does not wait for one. */
+  warm(): Promise<void>;
+}
+
+export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Promise<EmbeddedRuntime> {
+  const root = options.root ?? "/workspace";
+  const changes = new ChangeListeners();
+  const backing = options.backing ?? (await resolveMountConfig({ backend: InMemory }));
+  const fs = createZenFsHost(backing, { readOnly: options.readOnly, onChange: (paths) => changes.emit(paths) });
+  if (!options.readOnly) {
+    await fs.mkdir(root, { recursive: true });
+    await fs.mkdir("/tmp", { recursive: true });
+  }
+  const env = { HOME: root, USER: "user", SHELL: "/bin/bash", TERM: "xterm-256color", TMPDIR: "/tmp", ...options.env };
+  const pool = new ShellPool(options.workerFactory, (endpoint) => serveFs(fs, endpoint), {
+    root,
+    env,
+    limits: options.limits ?? {},
+  });
+
+  async function exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
+    const collector = new OutputCollector(opts.onOutput);
+    const stop = new StopControl(opts);
+    const cwd = opts.cwd ?? root;
+    try {
+      if (stop.reason) return { exitCode: null, ...collector.result(), ...stop.flags() };
+      const outcome = await pool.run({ command, cwd, env: opts.env ?? {} }, (kill) => stop.onStop(kill));
+      if (outcome.kind === "killed") return { exitCode: null, ...collector.result(), ...stop.flags() };
+      collector.push("stdout", outcome.stdout);
+      collector.push("stderr", outcome.stderr);
+      return {
+        exitCode: stop.reason ? null : outcome.exitCode,
+        ...collector.result(),
+        ...stop.flags(),
+        ...(opts.captureState ? { state: outcome.state } : {}),
+      };
+    } finally {
+      stop.dispose();
+    }
+  }
+
+  return {
+    kind: "embedded",
+    root,
+    fs,
+    capabilities,
+    readOnly: options.readOnly ?? false,
+    exec,
+    warm: () => pool.warm(),
+    onChange: (listener) => changes.add(listener),
+    dispose: async () => pool.dispose(),
+  };
+}

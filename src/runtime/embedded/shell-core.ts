@@ -1,0 +1,74 @@
+import { Bash } from "just-bash/browser";
+import { createBashFs } from "./bash-fs.js";
+import type { Endpoint } from "./endpoint.js";
+import { createFsClient } from "./fs-rpc.js";
+import type { FromShell, ShellInit, ShellLimits, ToShell } from "./shell-protocol.js";
+
+function limitsFor(limits: ShellLimits) {
+  const lift = (value: number | null | undefined) => (value === null ? Number.POSITIVE_INFINITY : value);
+  return {
+    maxLoopIterations: lift(limits.maxLoopIterations),
+    maxCommandCount: lift(limits.maxCommandCount),
+    maxCallDepth: lift(limits.maxCallDepth),
+  };
+}
+
+/** Variables the shell keeps for itself; handing them back in as environment would confuse it. */
+const shellInternal = new Set(["?", "SHELLOPTS", "BASHOPTS", "OPTIND", "PPID", "OLDPWD_INTERNAL"]);
+
+/**
+ * The shell worker's body: just-bash over the workspace files, which it reaches through `fsEndpoint`
+ * (the files live outside this worker and survive its termination).
+ */
+export function runShell(control: Endpoint, fsEndpoint: Endpoint): void {
+  const fs = createBashFs(createFsClient(fsEndpoint));
+  let bash: Bash | undefined;
+  const running = new Map<number, AbortController>();
+  const send = (message: FromShell) => control.post(message);
+
+  function start(init: ShellInit): void {
+    bash = new Bash({
+      fs,
+      cwd: init.root,
+      env: init.env,
+      executionLimits: Object.fromEntries(
+        Object.entries(limitsFor(init.limits)).filter(([, value]) => value !== undefined),
+      ),
+    });
+    send({ kind: "ready" });
+  }
+
+  async function exec(message: Extract<ToShell, { kind: "exec" }>): Promise<void> {
+    if (!bash) return send({ kind: "failed", id: message.id, message: "the shell was not initialised" });
+    const controller = new AbortController();
+    running.set(message.id, controller);
+    try {
+      const result = await bash.exec(message.command, {
+        cwd: message.cwd,
+        env: message.env,
+        signal: controller.signal,
+      });
+      const { PWD, ...all } = result.env;
+      const env = Object.fromEntries(Object.entries(all).filter(([name]) => !shellInternal.has(name)));
+      send({
+        kind: "done",
+        id: message.id,
+        exitCode: result.exitCode,
+        stdout: result.stdout,
+        stderr: result.stderr,
+        state: { cwd: PWD ?? message.cwd, env: { ...env, PWD: PWD ?? message.cwd } },
+      });
+    } catch (error) {
+      send({ kind: "failed", id: message.id, message: error instanceof Error ? error.message : String(error) });
+    } finally {
+      running.delete(message.id);
+    }
+  }
+
+  control.listen((data) => {
+    const message = data as ToShell;
+    if (message.kind === "init") start(message);
+    else if (message.kind === "exec") void exec(message);
+    else if (message.kind === "abort") running.get(message.id)?.abort();
+  });
+}

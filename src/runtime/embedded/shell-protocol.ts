@@ -1,0 +1,35 @@
+import type { ShellState } from "../types.js";
+
+/** Limits handed to just-bash; `null` lifts one (a runaway loop is then stopped only by abort or timeout). */
+export interface ShellLimits {
+  maxLoopIterations?: number | null;
+  maxCommandCount?: number | null;
+  maxCallDepth?: number | null;
+}
+
+export interface ShellInit {
+  kind: "init";
+  root: string;
+  env: Record<string, string>;
+  limits: ShellLimits;
+}
+
+export interface ShellExec {
+  kind: "exec";
+  id: number;
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+}
+
+export interface ShellAbort {
+  kind: "abort";
+  id: number;
+}
+
+export type ToShell = ShellInit | ShellExec | ShellAbort;
+
+export type FromShell =
+  | { kind: "ready" }
+  | { kind: "done"; id: number; exitCode: number; stdout: string; stderr: string; state: ShellState }
+  | { kind: "failed"; id: number; message: string };

@@ -1,0 +1,114 @@
+import { bindContext, type BoundContext } from "@zenfs/core";
+import type { FileSystem } from "@zenfs/core";
+import { RuntimeError, toRuntimeError } from "../errors.js";
+import type { DirEntry, EntryType } from "../types.js";
+import type { ModeStat, WorkspaceFs } from "./workspace-fs.js";
+
+type ZenStats = { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean; size: number; mtimeMs: number; mode: number };
+
+function typeOf(stats: { isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType {
+  if (stats.isSymbolicLink()) return "symlink";
+  return stats.isDirectory() ? "directory" : "file";
+}
+
+function toStat(stats: ZenStats): ModeStat {
+  return { type: typeOf(stats), size: Number(stats.size), mtimeMs: Number(stats.mtimeMs), mode: Number(stats.mode) & 0o7777 };
+}
+
+export interface ZenFsHostOptions {
+  readOnly?: boolean;
+  onChange?: (paths: string[]) => void;
+}
+
+/**
+ * The workspace's files on a ZenFS file system (in memory, or IndexedDB in the browser), with node's
+ * error codes where ZenFS differs. It lives outside the shell worker, so killing a runaway command
+ * never loses a file.
+ */
+export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions = {}): WorkspaceFs {
+  const context: BoundContext = bindContext({ mounts: { "/": backing } });
+  const fsp = context.fs.promises;
+
+  async function guard<T>(syscall: string, path: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      const mapped = toRuntimeError(error, syscall, path);
+      // ZenFS reports reading a folder as ENOTDIR; node (and every tool's error text) says EISDIR.
+      if (mapped.code === "ENOTDIR" && (syscall === "open" || syscall === "read")) {
+        const isDir = await fsp.stat(path).then((s) => s.isDirectory(), () => false);
+        if (isDir) throw new RuntimeError("EISDIR", syscall, path);
+      }
+      throw mapped;
+    }
+  }
+
+  function mutate<T>(syscall: string, paths: string[], run: () => Promise<T>): Promise<T> {
+    if (options.readOnly) return Promise.reject(new RuntimeError("EROFS", syscall, paths[0]));
+    return guard(syscall, paths[0]!, run).then((value) => {
+      options.onChange?.(paths);
+      return value;
+    });
+  }
+
+  async function assertWritableTarget(path: string): Promise<void> {
+    const isDir = await fsp.stat(path).then((s) => s.isDirectory(), () => false);
+    if (isDir) throw new RuntimeError("EISDIR", "open", path);
+  }
+
+  return {
+    readFile: (path) =>
+      guard("open", path, async () => {
+        const stats = await fsp.stat(path);
+        if (stats.isDirectory()) throw new RuntimeError("EISDIR", "read", path);
+        return new Uint8Array(await fsp.readFile(path));
+      }),
+    read: (path, { position, length }) =>
+      guard("read", path, async () => {
+        const handle = await fsp.open(path, "r");
+        try {
+          const buffer = new Uint8Array(Math.max(0, length));
+          const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+          return buffer.subarray(0, bytesRead);
+        } finally {
+          await handle.close();
+        }
+      }),
+    writeFile: (path, data) =>
+      mutate("open", [path], async () => {
+        await assertWritableTarget(path);
+        await fsp.writeFile(path, data);
+      }),
+    appendFile: (path, data) =>
+      mutate("open", [path], async () => {
+        await assertWritableTarget(path);
+        await fsp.appendFile(path, data);
+      }),
+    stat: (path) => guard("stat", path, async () => toStat(await fsp.stat(path))),
+    lstat: (path) => guard("lstat", path, async () => toStat(await fsp.lstat(path))),
+    readdir: (path) =>
+      guard("scandir", path, async () => {
+        const entries = await fsp.readdir(path, { withFileTypes: true });
+        return entries.map((entry): DirEntry => ({ name: entry.name, type: typeOf(entry) }));
+      }),
+    mkdir: (path, opts) =>
+      mutate("mkdir", [path], async () => {
+        await fsp.mkdir(path, { recursive: opts?.recursive ?? false });
+      }),
+    rm: (path, opts) =>
+      mutate("rm", [path], async () => {
+        // As node's fs.rm: a folder goes only with recursive, even an empty one.
+        const isDir = await fsp.lstat(path).then((s) => s.isDirectory(), () => false);
+        if (isDir && !opts?.recursive) throw new RuntimeError("EISDIR", "rm", path);
+        await fsp.rm(path, { recursive: opts?.recursive ?? false, force: opts?.force ?? false });
+      }),
+    rename: (from, to) => mutate("rename", [from, to], () => fsp.rename(from, to)),
+    realpath: (path) => guard("realpath", path, () => fsp.realpath(path)),
+    readlink: (path) => guard("readlink", path, async () => String(await fsp.readlink(path))),
+    symlink: (target, path) => mutate("symlink", [path], () => fsp.symlink(target, path)),
+    chmod: (path, mode) => mutate("chmod", [path], () => fsp.chmod(path, mode)),
+    utimes: (path, atimeMs, mtimeMs) =>
+      mutate("utime", [path], () => fsp.utimes(path, new Date(atimeMs), new Date(mtimeMs))),
+    link: (existing, path) => mutate("link", [path], () => fsp.link(existing, path)),
+  };
+}

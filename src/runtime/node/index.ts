@@ -1,0 +1,192 @@
+import { spawn } from "node:child_process";
+import { promises as fsp } from "node:fs";
+import { toRuntimeError } from "../errors.js";
+import { ChangeListeners, OutputCollector, StopControl } from "../output.js";
+import type {
+  Capabilities,
+  DirEntry,
+  EntryType,
+  ExecOptions,
+  ExecResult,
+  Runtime,
+  RuntimeFs,
+  ShellState,
+  Stat,
+} from "../types.js";
+
+function typeOf(stats: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType {
+  if (stats.isSymbolicLink()) return "symlink";
+  return stats.isDirectory() ? "directory" : "file";
+}
+
+async function guard<T>(syscall: string, path: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw toRuntimeError(error, syscall, path);
+  }
+}
+
+function toStat(stats: import("node:fs").Stats): Stat {
+  return { type: typeOf(stats), size: stats.size, mtimeMs: stats.mtimeMs };
+}
+
+function createNodeFs(changes: ChangeListeners): RuntimeFs {
+  const changed = (...paths: string[]) => changes.emit(paths);
+  return {
+    readFile: (path) => guard("open", path, async () => new Uint8Array(await fsp.readFile(path))),
+    read: (path, { position, length }) =>
+      guard("read", path, async () => {
+        const handle = await fsp.open(path, "r");
+        try {
+          const buffer = new Uint8Array(length);
+          const { bytesRead } = await handle.read(buffer, 0, length, position);
+          return buffer.subarray(0, bytesRead);
+        } finally {
+          await handle.close();
+        }
+      }),
+    writeFile: (path, data) =>
+      guard("open", path, async () => {
+        await fsp.writeFile(path, data);
+        changed(path);
+      }),
+    stat: (path) => guard("stat", path, async () => toStat(await fsp.stat(path))),
+    lstat: (path) => guard("lstat", path, async () => toStat(await fsp.lstat(path))),
+    readdir: (path) =>
+      guard("scandir", path, async () => {
+        const entries = await fsp.readdir(path, { withFileTypes: true });
+        return entries.map((entry): DirEntry => ({ name: entry.name, type: typeOf(entry) }));
+      }),
+    mkdir: (path, options) =>
+      guard("mkdir", path, async () => {
+        await fsp.mkdir(path, { recursive: options?.recursive ?? false });
+        changed(path);
+      }),
+    rm: (path, options) =>
+      guard("rm", path, async () => {
+        await fsp.rm(path, { recursive: options?.recursive ?? false, force: options?.force ?? false });
+        changed(path);
+      }),
+    rename: (from, to) =>
+      guard("rename", from, async () => {
+        await fsp.rename(from, to);
+        changed(from, to);
+      }),
+    realpath: (path) => guard("realpath", path, () => fsp.realpath(path)),
+    readlink: (path) => guard("readlink", path, () => fsp.readlink(path)),
+    symlink: (target, path) =>
+      guard("symlink", path, async () => {
+        await fsp.symlink(target, path);
+        changed(path);
+      }),
+  };
+}
+
+const capabilities: Capabilities = {
+  streaming: true,
+  realProcesses: true,
+  symlinks: true,
+  modes: true,
+  separateStderr: true,
+  shellState: true,
+};
+
+/** Reads `pwd` and `env -0` written by the wrapper on fd 3 after the user's command. */
+function parseState(raw: string): ShellState | undefined {
+  const newline = raw.indexOf("\n");
+  if (newline < 0) return undefined;
+  const env: Record<string, string> = {};
+  for (const entry of raw.slice(newline + 1).split("\0")) {
+    const eq = entry.indexOf("=");
+    if (eq > 0) env[entry.slice(0, eq)] = entry.slice(eq + 1);
+  }
+  return { cwd: raw.slice(0, newline), env };
+}
+
+/**
+ * Runs the user's command in bash, then (when asked) reports where it ended on fd 3. The command
+ * is passed as $1 and eval'd so its own quoting never interacts with the wrapper.
+ */
+const stateWrapper = 'eval "$1"; __wb_status=$?; { pwd; env -0; } >&3; exit $__wb_status';
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // The group is already gone.
+  }
+}
+
+export interface NodeRuntimeOptions {
+  root: string;
+  /** Environment every command starts from (defaults to this process's). */
+  env?: Record<string, string>;
+}
+
+export function createNodeRuntime(options: NodeRuntimeOptions): Runtime {
+  const changes = new ChangeListeners();
+  const baseEnv = options.env ?? (process.env as Record<string, string>);
+
+  async function exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
+    const collector = new OutputCollector(opts.onOutput);
+    const stop = new StopControl(opts);
+    const capture = opts.captureState === true;
+    const args = capture ? ["-c", stateWrapper, "bash", command] : ["-c", command];
+    let stateText = "";
+    try {
+      if (stop.reason) return { exitCode: null, ...collector.result(), ...stop.flags() };
+      const child = spawn("bash", args, {
+        cwd: opts.cwd ?? options.root,
+        env: { ...baseEnv, ...opts.env },
+        // Its own process group, so one kill reaches every descendant (a `sleep 100 &` included).
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe", capture ? "pipe" : "ignore"],
+      });
+      child.stdout!.setEncoding("utf8").on("data", (text: string) => collector.push("stdout", text));
+      child.stderr!.setEncoding("utf8").on("data", (text: string) => collector.push("stderr", text));
+      if (capture) (child.stdio[3] as NodeJS.ReadableStream).setEncoding("utf8").on("data", (t: string) => (stateText += t));
+      stop.onStop(() => killGroup(child.pid));
+      const exitCode = await new Promise<number | null>((resolve, reject) => {
+        child.once("error", reject);
+        // "close" waits for the pipes, so no output is lost. A background child (`cmd &`) would hold
+        // them open after bash exits: give it a moment to flush, then end the group, so a call
+        // never hangs on, nor leaves behind, a process nobody can reach.
+        child.once("exit", (code) => {
+          const grace = setTimeout(() => {
+            killGroup(child.pid);
+            child.stdout!.destroy();
+            child.stderr!.destroy();
+            resolve(code);
+          }, 250);
+          child.once("close", () => {
+            clearTimeout(grace);
+            resolve(code);
+          });
+        });
+      });
+      const state = capture && !stop.reason ? parseState(stateText) : undefined;
+      return {
+        exitCode: stop.reason ? null : exitCode,
+        ...collector.result(),
+        ...stop.flags(),
+        ...(state ? { state } : {}),
+      };
+    } finally {
+      stop.dispose();
+      changes.emit("unknown");
+    }
+  }
+
+  return {
+    kind: "node",
+    root: options.root,
+    fs: createNodeFs(changes),
+    capabilities,
+    exec,
+    onChange: (listener) => changes.add(listener),
+    dispose: async () => {},
+  };
+}
+

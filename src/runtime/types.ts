@@ -1,0 +1,101 @@
+/**
+ * The runtime contract: where tools act. One interface, three backends (embedded, node, webcontainer).
+ * The contract test suite in test/runtime/contract is what defines the behaviour behind these types.
+ */
+
+export type RuntimeKind = "embedded" | "webcontainer" | "node";
+
+export type EntryType = "file" | "directory" | "symlink";
+
+export interface Stat {
+  type: EntryType;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface DirEntry {
+  name: string;
+  type: EntryType;
+}
+
+/** Promise-based file access. Every path is absolute (posix). */
+export interface RuntimeFs {
+  readFile(path: string): Promise<Uint8Array>;
+  /** A ranged read: at most `length` bytes from byte `position`; fewer at the end of the file. */
+  read(path: string, range: { position: number; length: number }): Promise<Uint8Array>;
+  /** Creates or replaces a file. The parent folder must exist (ENOENT otherwise), as in node:fs. */
+  writeFile(path: string, data: Uint8Array | string): Promise<void>;
+  stat(path: string): Promise<Stat>;
+  lstat(path: string): Promise<Stat>;
+  readdir(path: string): Promise<DirEntry[]>;
+  mkdir(path: string, options?: { recursive?: boolean }): Promise<void>;
+  rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  realpath(path: string): Promise<string>;
+  readlink(path: string): Promise<string>;
+  symlink(target: string, path: string): Promise<void>;
+}
+
+export type OutputStream = "stdout" | "stderr";
+
+export interface OutputChunk {
+  stream: OutputStream;
+  text: string;
+}
+
+/** Shell state a terminal carries from one command to the next. */
+export interface ShellState {
+  cwd: string;
+  env: Record<string, string>;
+}
+
+export interface ExecOptions {
+  /** Where the command starts; the workspace root when absent. Nothing carries over between calls. */
+  cwd?: string;
+  /** Variables added to the backend's base environment. */
+  env?: Record<string, string>;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Called with output as it arrives (how often depends on `capabilities.streaming`). */
+  onOutput?: (chunk: OutputChunk) => void;
+  /** Report the cwd and environment the command ended with (for a terminal). */
+  captureState?: boolean;
+}
+
+export interface ExecResult {
+  /** null when the command was killed (timeout or abort) before it exited. */
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  /** stdout and stderr in the order they arrived (on webcontainer everything arrives as stdout). */
+  output: string;
+  timedOut: boolean;
+  aborted: boolean;
+  state?: ShellState;
+}
+
+export interface Capabilities {
+  /** Output reaches onOutput while the command runs, not only when it ends. */
+  streaming: boolean;
+  /** Commands are real OS processes (node) rather than an interpreter. */
+  realProcesses: boolean;
+  symlinks: boolean;
+  /** File modes are enforced (EACCES can happen). */
+  modes: boolean;
+  /** stderr is kept apart from stdout. */
+  separateStderr: boolean;
+  /** exec can report the shell state it ended with (captureState). */
+  shellState: boolean;
+}
+
+export interface Runtime {
+  readonly kind: RuntimeKind;
+  /** The workspace folder, absolute. */
+  readonly root: string;
+  readonly fs: RuntimeFs;
+  readonly capabilities: Capabilities;
+  exec(command: string, options?: ExecOptions): Promise<ExecResult>;
+  /** Called after anything may have changed the files (a write through fs, or any command). */
+  onChange(listener: (paths: string[] | "unknown") => void): () => void;
+  dispose(): Promise<void>;
+}

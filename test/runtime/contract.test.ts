@@ -1,0 +1,279 @@
+/**
+ * The runtime contract: one suite, every backend. What passes here is what tools may rely on.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isRuntimeError, type FsErrorCode } from "../../src/runtime/errors.js";
+import type { OutputChunk, Runtime } from "../../src/runtime/types.js";
+import { backends } from "../support/backends.js";
+
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+async function expectCode(promise: Promise<unknown>, code: FsErrorCode): Promise<void> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error, `expected ${code}`).toBeDefined();
+  expect(isRuntimeError(error), `a RuntimeError, got ${String(error)}`).toBe(true);
+  expect((error as { code: string }).code).toBe(code);
+}
+
+describe.each(backends)("runtime contract: $name", (backend) => {
+  let runtime: Runtime;
+  let cleanup: () => Promise<void>;
+  let root: string;
+  const p = (rel: string) => `${root}/${rel}`;
+
+  beforeEach(async () => {
+    ({ runtime, cleanup } = await backend.create());
+    root = runtime.root;
+  });
+  afterEach(async () => cleanup());
+
+  describe("files", () => {
+    it("writes and reads text", async () => {
+      await runtime.fs.writeFile(p("a.txt"), "hello\nworld\n");
+      expect(text(await runtime.fs.readFile(p("a.txt")))).toBe("hello\nworld\n");
+    });
+
+    it("keeps every byte value of a binary file", async () => {
+      const bytes = Uint8Array.from({ length: 512 }, (_, i) => (i * 7) % 256);
+      await runtime.fs.writeFile(p("bin.dat"), bytes);
+      expect(Array.from(await runtime.fs.readFile(p("bin.dat")))).toEqual(Array.from(bytes));
+    });
+
+    it("reads a byte range, and fewer bytes at the end", async () => {
+      await runtime.fs.writeFile(p("r.txt"), "0123456789");
+      expect(text(await runtime.fs.read(p("r.txt"), { position: 3, length: 4 }))).toBe("3456");
+      expect(text(await runtime.fs.read(p("r.txt"), { position: 8, length: 10 }))).toBe("89");
+      expect((await runtime.fs.read(p("r.txt"), { position: 50, length: 10 })).length).toBe(0);
+    });
+
+    it("stats files and folders with size, type and a current mtime", async () => {
+      const before = Date.now();
+      await runtime.fs.writeFile(p("s.txt"), "12345");
+      await runtime.fs.mkdir(p("dir"));
+      const file = await runtime.fs.stat(p("s.txt"));
+      expect(file.type).toBe("file");
+      expect(file.size).toBe(5);
+      expect(file.mtimeMs).toBeGreaterThanOrEqual(before - 2_000);
+      expect(file.mtimeMs).toBeLessThanOrEqual(Date.now() + 2_000);
+      expect((await runtime.fs.stat(p("dir"))).type).toBe("directory");
+      expect((await runtime.fs.stat(root)).type).toBe("directory");
+    });
+
+    it("moves mtime forward when a file is rewritten", async () => {
+      await runtime.fs.writeFile(p("m.txt"), "one");
+      const first = (await runtime.fs.stat(p("m.txt"))).mtimeMs;
+      await new Promise((r) => setTimeout(r, 30));
+      await runtime.fs.writeFile(p("m.txt"), "two");
+      expect((await runtime.fs.stat(p("m.txt"))).mtimeMs).toBeGreaterThan(first);
+    });
+
+    it("lists a folder with entry types", async () => {
+      await runtime.fs.mkdir(p("list/sub"), { recursive: true });
+      await runtime.fs.writeFile(p("list/f.txt"), "x");
+      const entries = (await runtime.fs.readdir(p("list"))).sort((a, b) => a.name.localeCompare(b.name));
+      expect(entries).toEqual([
+        { name: "f.txt", type: "file" },
+        { name: "sub", type: "directory" },
+      ]);
+    });
+
+    it("makes nested folders with recursive, and is quiet when they exist", async () => {
+      await runtime.fs.mkdir(p("a/b/c"), { recursive: true });
+      await runtime.fs.mkdir(p("a/b/c"), { recursive: true });
+      expect((await runtime.fs.stat(p("a/b/c"))).type).toBe("directory");
+    });
+
+    it("refuses mkdir on an existing folder or under a missing one without recursive", async () => {
+      await runtime.fs.mkdir(p("once"));
+      await expectCode(runtime.fs.mkdir(p("once")), "EEXIST");
+      await expectCode(runtime.fs.mkdir(p("missing/child")), "ENOENT");
+    });
+
+    it("removes a tree with recursive, and nothing without force when it is missing", async () => {
+      await runtime.fs.mkdir(p("tree/deep"), { recursive: true });
+      await runtime.fs.writeFile(p("tree/deep/f"), "x");
+      await runtime.fs.rm(p("tree"), { recursive: true });
+      await expectCode(runtime.fs.stat(p("tree")), "ENOENT");
+      await expectCode(runtime.fs.rm(p("tree")), "ENOENT");
+      await runtime.fs.rm(p("tree"), { force: true });
+    });
+
+    it("refuses to remove a folder without recursive", async () => {
+      await runtime.fs.mkdir(p("keep"));
+      await expectCode(runtime.fs.rm(p("keep")), "EISDIR");
+      expect((await runtime.fs.stat(p("keep"))).type).toBe("directory");
+    });
+
+    it("renames files and folders", async () => {
+      await runtime.fs.writeFile(p("old.txt"), "content");
+      await runtime.fs.rename(p("old.txt"), p("new.txt"));
+      expect(text(await runtime.fs.readFile(p("new.txt")))).toBe("content");
+      await expectCode(runtime.fs.stat(p("old.txt")), "ENOENT");
+      await runtime.fs.mkdir(p("d1"));
+      await runtime.fs.writeFile(p("d1/x"), "1");
+      await runtime.fs.rename(p("d1"), p("d2"));
+      expect(text(await runtime.fs.readFile(p("d2/x")))).toBe("1");
+      await expectCode(runtime.fs.rename(p("d2/x"), p("nowhere/x")), "ENOENT");
+    });
+
+    it("maps errors to one type with node's codes", async () => {
+      await runtime.fs.writeFile(p("file"), "x");
+      await runtime.fs.mkdir(p("folder"));
+      await expectCode(runtime.fs.readFile(p("absent")), "ENOENT");
+      await expectCode(runtime.fs.readFile(p("folder")), "EISDIR");
+      await expectCode(runtime.fs.readdir(p("file")), "ENOTDIR");
+      await expectCode(runtime.fs.readdir(p("absent")), "ENOENT");
+      await expectCode(runtime.fs.writeFile(p("absent/child"), "x"), "ENOENT");
+      await expectCode(runtime.fs.writeFile(p("folder"), "x"), "EISDIR");
+    });
+
+    it("handles symlinks where supported, and says so where not", async () => {
+      await runtime.fs.writeFile(p("target.txt"), "pointed");
+      if (!runtime.capabilities.symlinks) {
+        await expectCode(runtime.fs.symlink(p("target.txt"), p("link")), "ENOSYS");
+        return;
+      }
+      await runtime.fs.symlink(p("target.txt"), p("link"));
+      expect((await runtime.fs.lstat(p("link"))).type).toBe("symlink");
+      expect((await runtime.fs.stat(p("link"))).type).toBe("file");
+      expect(await runtime.fs.readlink(p("link"))).toBe(p("target.txt"));
+      expect(text(await runtime.fs.readFile(p("link")))).toBe("pointed");
+      expect(await runtime.fs.realpath(p("link"))).toBe(await runtime.fs.realpath(p("target.txt")));
+      const entries = await runtime.fs.readdir(root);
+      expect(entries.find((e) => e.name === "link")?.type).toBe("symlink");
+    });
+
+    it("announces changes made through fs", async () => {
+      const seen: Array<string[] | "unknown"> = [];
+      const off = runtime.onChange((paths) => seen.push(paths));
+      await runtime.fs.writeFile(p("watched.txt"), "x");
+      off();
+      expect(seen.some((paths) => paths === "unknown" || paths.includes(p("watched.txt")))).toBe(true);
+    });
+  });
+
+  describe("exec", () => {
+    it("reports exit codes", async () => {
+      expect((await runtime.exec("true")).exitCode).toBe(0);
+      expect((await runtime.exec("false")).exitCode).toBe(1);
+      expect((await runtime.exec("exit 3")).exitCode).toBe(3);
+    });
+
+    it("keeps stdout and stderr (apart where the backend can)", async () => {
+      const result = await runtime.exec("echo out; echo err >&2");
+      expect(result.output).toContain("out\n");
+      expect(result.output).toContain("err\n");
+      if (runtime.capabilities.separateStderr) {
+        expect(result.stdout).toBe("out\n");
+        expect(result.stderr).toBe("err\n");
+      } else {
+        expect(result.stdout).toBe(result.output);
+      }
+    });
+
+    it("starts in the workspace, or in cwd when given, and takes env", async () => {
+      await runtime.fs.mkdir(p("sub"));
+      expect((await runtime.exec("pwd")).stdout.trim()).toBe(root);
+      expect((await runtime.exec("pwd", { cwd: p("sub") })).stdout.trim()).toBe(p("sub"));
+      expect((await runtime.exec("echo $WB_VALUE", { env: { WB_VALUE: "forty-two" } })).stdout.trim()).toBe("forty-two");
+    });
+
+    it("carries nothing from one call to the next", async () => {
+      await runtime.fs.mkdir(p("elsewhere"));
+      await runtime.exec("cd elsewhere; export WB_LEAK=1");
+      expect((await runtime.exec("pwd; echo \"[$WB_LEAK]\"")).stdout).toBe(`${root}\n[]\n`);
+    });
+
+    it("sees the same files as fs, both ways", async () => {
+      await runtime.exec("echo from-shell > shell.txt");
+      expect(text(await runtime.fs.readFile(p("shell.txt")))).toBe("from-shell\n");
+      await runtime.fs.writeFile(p("api.txt"), "from-api");
+      expect((await runtime.exec("cat api.txt")).stdout).toBe("from-api");
+    });
+
+    it("hands output over in chunks that add up to the whole", async () => {
+      const chunks: OutputChunk[] = [];
+      const result = await runtime.exec("for i in 1 2 3; do echo line $i; done; echo oops >&2", {
+        onOutput: (chunk) => chunks.push(chunk),
+      });
+      expect(chunks.length).toBeGreaterThan(0);
+      expect(chunks.map((c) => c.text).join("")).toBe(result.output);
+      expect(result.output).toContain("line 1\nline 2\nline 3\n");
+    });
+
+    it("passes a large output through whole", async () => {
+      const result = await runtime.exec("seq 1 20000");
+      const lines = result.stdout.trimEnd().split("\n");
+      expect(lines.length).toBe(20000);
+      expect(lines[19999]).toBe("20000");
+    });
+
+    it("stops at the timeout and says so", async () => {
+      const result = await runtime.exec("echo before; sleep 20; echo after", { timeoutMs: 400 });
+      expect(result.timedOut).toBe(true);
+      expect(result.aborted).toBe(false);
+      expect(result.exitCode).toBeNull();
+      expect(result.output).not.toContain("after");
+      if (backend.streamsLive) expect(result.output).toContain("before");
+    });
+
+    it("stops on abort and says so", async () => {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 300);
+      const result = await runtime.exec("sleep 20; echo after", { signal: controller.signal });
+      expect(result.aborted).toBe(true);
+      expect(result.timedOut).toBe(false);
+      expect(result.exitCode).toBeNull();
+      expect(result.output).not.toContain("after");
+    });
+
+    it("does not start when the signal is already aborted", async () => {
+      const controller = new AbortController();
+      controller.abort();
+      const result = await runtime.exec("echo ran > ran.txt", { signal: controller.signal });
+      expect(result.aborted).toBe(true);
+      await expectCode(runtime.fs.stat(p("ran.txt")), "ENOENT");
+    });
+
+    it("works again after a stopped command", async () => {
+      await runtime.exec("sleep 20", { timeoutMs: 200 });
+      expect((await runtime.exec("echo alive")).stdout).toBe("alive\n");
+    });
+
+    it("reports the shell state it ended with, where it can", async () => {
+      await runtime.fs.mkdir(p("deeper"));
+      const result = await runtime.exec("cd deeper && export WB_KEPT=yes", { captureState: true });
+      if (!runtime.capabilities.shellState) {
+        expect(result.state).toBeUndefined();
+        return;
+      }
+      expect(result.state?.cwd).toBe(p("deeper"));
+      expect(result.state?.env.WB_KEPT).toBe("yes");
+      const next = await runtime.exec('pwd; echo "$WB_KEPT"', { cwd: result.state!.cwd, env: result.state!.env });
+      expect(next.stdout).toBe(`${p("deeper")}\nyes\n`);
+    });
+  });
+});
+
+// Only backends that stream as a command runs; the others are held to "chunks add up" above.
+describe.each(backends.filter((b) => b.streamsLive))("runtime contract, live streaming: $name", (backend) => {
+  let runtime: Runtime;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => ({ runtime, cleanup } = await backend.create()));
+  afterEach(async () => cleanup());
+
+  it("streams output while the command runs", async () => {
+    let firstAt = 0;
+    const started = Date.now();
+    const result = await runtime.exec("echo first; sleep 1; echo second", {
+      onOutput: () => (firstAt ||= Date.now()),
+    });
+    const endedAt = Date.now();
+    expect(result.stdout).toBe("first\nsecond\n");
+    expect(firstAt - started).toBeLessThan(endedAt - started - 500);
+  });
+
+});
