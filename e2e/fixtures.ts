@@ -1,0 +1,44 @@
+import { test as base, expect, type Page } from "@playwright/test";
+
+/**
+ * Every page is offline but for this server: any request elsewhere is aborted (so the suite is
+ * deterministic), and console errors are collected for the tests that promise there are none.
+ */
+export const test = base.extend<{ consoleErrors: string[] }>({
+  consoleErrors: async ({ page }, use) => {
+    const errors: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    page.on("pageerror", (error) => errors.push(error.message));
+    await use(errors);
+  },
+  page: async ({ page }, use) => {
+    await page.route(/^(?!https?:\/\/(127\.0\.0\.1|localhost)[:/])/, (route) => route.abort());
+    await use(page);
+  },
+});
+
+export { expect };
+
+export function terminal(page: Page) {
+  return page.locator(".xterm-rows");
+}
+
+/** Types a command line into the terminal and presses Enter. */
+export async function runInTerminal(page: Page, command: string): Promise<void> {
+  await page.locator(".xterm").click();
+  await page.keyboard.type(command);
+  await page.keyboard.press("Enter");
+}
+
+/** Waits until the terminal shows a prompt again (no command running). */
+export async function waitForIdle(page: Page): Promise<void> {
+  await expect(page.locator(".terminal:not([data-busy])")).toBeVisible();
+}
+
+export async function openWorkbench(page: Page, query = ""): Promise<void> {
+  await page.goto(`/${query}`);
+  await expect(page.getByTestId("runtime-status")).toBeVisible();
+  await expect(terminal(page)).toContainText("user@workbench");
+}

@@ -1,0 +1,43 @@
+import "./ui/polyfills.js";
+import { render } from "solid-js/web";
+import { browserPlatform, optionsFromLocation, saveRuntimeSetting } from "./session/browser-platform.js";
+import { Workspace } from "./session/workspace.js";
+import { App } from "./ui/App.js";
+import "./ui/styles.css";
+
+const root = document.getElementById("root")!;
+
+async function start(): Promise<void> {
+  const storage = (() => {
+    try {
+      return window.localStorage;
+    } catch {
+      return undefined;
+    }
+  })();
+  const options = optionsFromLocation(window.location, storage);
+  const workspace = await Workspace.open(options, browserPlatform);
+  root.textContent = "";
+  render(
+    () => (
+      <App
+        workspace={workspace}
+        onChooseRuntime={(kind) => {
+          saveRuntimeSetting(storage, kind);
+          const url = new URL(window.location.href);
+          url.searchParams.set("runtime", kind);
+          window.location.assign(url.toString());
+        }}
+      />
+    ),
+    root,
+  );
+}
+
+start().catch((error: unknown) => {
+  // Nothing could start: say what and what to try, as text.
+  const message = document.createElement("pre");
+  message.className = "fatal";
+  message.textContent = `The workbench could not start: ${error instanceof Error ? error.message : String(error)}\nTry reloading, or open it with ?memory=1 to skip saved storage.`;
+  root.replaceChildren(message);
+});

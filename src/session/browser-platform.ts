@@ -1,0 +1,41 @@
+import { browserShellWorkerFactory } from "../runtime/embedded/browser-worker-factory.js";
+import { openWorkspaceStorage } from "../runtime/embedded/browser-storage.js";
+import { createEmbeddedRuntime } from "../runtime/embedded/index.js";
+import { bootWebContainer, currentEnvironment } from "../runtime/webcontainer/boot.js";
+import type { RuntimeKind } from "../runtime/types.js";
+import type { WorkspaceOptions, WorkspacePlatform } from "./workspace.js";
+
+/** The browser's way of opening runtimes: IndexedDB files, Web Worker shells, WebContainer on request. */
+export const browserPlatform: WorkspacePlatform = {
+  async openEmbedded({ name, readOnly, memoryOnly }) {
+    const storage = await openWorkspaceStorage(name, { memoryOnly });
+    const runtime = await createEmbeddedRuntime({ workerFactory: browserShellWorkerFactory, backing: storage.backing, readOnly });
+    return { runtime, storageNotice: storage.notice };
+  },
+  bootWebContainer(from, timeoutMs) {
+    // Loaded only when asked for, so it never weighs on the first paint.
+    const api = () => import("@webcontainer/api").then((module) => module.WebContainer);
+    return bootWebContainer(api, { timeoutMs, environment: currentEnvironment(), from });
+  },
+};
+
+const RUNTIME_SETTING = "workbench.runtime";
+
+/** Options from the address (`?runtime=`, `?workspace=`, `?memory=1`, `?bootTimeoutMs=`) and the saved setting. */
+export function optionsFromLocation(location: Location, storage: Storage | undefined): WorkspaceOptions {
+  const params = new URLSearchParams(location.search);
+  const asked = params.get("runtime") ?? storage?.getItem(RUNTIME_SETTING) ?? "embedded";
+  const requested: RuntimeKind = asked === "webcontainer" ? "webcontainer" : "embedded";
+  const timeout = Number(params.get("bootTimeoutMs"));
+  const name = (params.get("workspace") ?? "default").replace(/[^\w.-]/g, "_").slice(0, 64) || "default";
+  return {
+    name,
+    requested,
+    bootTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 20_000,
+    memoryOnly: params.get("memory") === "1",
+  };
+}
+
+export function saveRuntimeSetting(storage: Storage | undefined, kind: RuntimeKind): void {
+  storage?.setItem(RUNTIME_SETTING, kind);
+}

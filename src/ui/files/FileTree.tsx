@@ -1,0 +1,110 @@
+import { basename, join } from "pathe";
+import { createEffect, createResource, createSignal, For, Match, onCleanup, Show, Switch } from "solid-js";
+import type { DirEntry, Runtime } from "../../runtime/types.js";
+import { saveBytes } from "../download.js";
+
+function sortEntries(entries: DirEntry[]): DirEntry[] {
+  return [...entries].sort((a, b) => {
+    const folder = Number(b.type === "directory") - Number(a.type === "directory");
+    return folder !== 0 ? folder : a.name.localeCompare(b.name);
+  });
+}
+
+/**
+ * The workspace's files, folders opened on demand. It re-reads what is open whenever the runtime
+ * says files may have changed (a write, or any command), a little after the last change.
+ * `runtime` must be reactive (a signal).
+ */
+export function FileTree(props: { runtime: () => Runtime; onError: (message: string) => void }) {
+  const [version, setVersion] = createSignal(0);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bump = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => setVersion((v) => v + 1), 120);
+  };
+  // Follows the active runtime (a booted WebContainer replaces the embedded one).
+  createEffect(() => {
+    const off = props.runtime().onChange(bump);
+    bump();
+    onCleanup(off);
+  });
+  onCleanup(() => clearTimeout(timer));
+  const current = () => props.runtime();
+
+  return (
+    <nav class="file-tree" aria-label="Workspace files">
+      <ul role="tree" aria-label={current().root}>
+        <Folder path={current().root} runtime={current} version={version} depth={0} onError={props.onError} />
+      </ul>
+    </nav>
+  );
+}
+
+function Folder(props: {
+  path: string;
+  runtime: () => Runtime;
+  version: () => number;
+  depth: number;
+  onError: (message: string) => void;
+}) {
+  const [entries] = createResource(
+    () => [props.path, props.version(), props.runtime()] as const,
+    async ([path, , runtime]) => sortEntries(await runtime.fs.readdir(path)),
+  );
+  return (
+    <Show when={!entries.error} fallback={<li class="tree-error">Cannot list {basename(props.path)}: {String(entries.error)}</li>}>
+      <Show when={entries.latest?.length !== 0} fallback={<li class="tree-empty" style={{ "padding-left": `${props.depth + 1}em` }}>(empty)</li>}>
+        <For each={entries.latest ?? []}>
+          {(entry) => <Entry entry={entry} parent={props.path} runtime={props.runtime} version={props.version} depth={props.depth} onError={props.onError} />}
+        </For>
+      </Show>
+    </Show>
+  );
+}
+
+function Entry(props: {
+  entry: DirEntry;
+  parent: string;
+  runtime: () => Runtime;
+  version: () => number;
+  depth: number;
+  onError: (message: string) => void;
+}) {
+  const [open, setOpen] = createSignal(false);
+  const path = () => join(props.parent, props.entry.name);
+  const download = async () => {
+    try {
+      saveBytes(await props.runtime().fs.readFile(path()), props.entry.name);
+    } catch (error) {
+      props.onError(`Could not download ${props.entry.name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  return (
+    <li role="treeitem" aria-expanded={props.entry.type === "directory" ? open() : undefined} data-path={path()}>
+      <div class="tree-row" style={{ "padding-left": `${props.depth * 1 + 0.5}em` }}>
+        <Switch>
+          <Match when={props.entry.type === "directory"}>
+            <button type="button" class="tree-name folder" onClick={() => setOpen(!open())} aria-label={`${open() ? "Collapse" : "Expand"} folder ${props.entry.name}`}>
+              <span aria-hidden="true">{open() ? "▾ " : "▸ "}</span>
+              {props.entry.name}
+            </button>
+          </Match>
+          <Match when={props.entry.type !== "directory"}>
+            <span class="tree-name file" title={path()}>
+              <span aria-hidden="true">{props.entry.type === "symlink" ? "↪ " : "· "}</span>
+              {props.entry.name}
+            </span>
+            <button type="button" class="tree-action" onClick={download} aria-label={`Download ${props.entry.name}`} title={`Download ${props.entry.name}`}>
+              ⤓
+            </button>
+          </Match>
+        </Switch>
+      </div>
+      <Show when={open()}>
+        <ul role="group">
+          <Folder path={path()} runtime={props.runtime} version={props.version} depth={props.depth + 1} onError={props.onError} />
+        </ul>
+      </Show>
+    </li>
+  );
+}
