@@ -25,6 +25,11 @@ export function terminal(page: Page) {
   return page.locator(".xterm-rows");
 }
 
+/** The terminal's screen as lines (xterm draws one element per row). */
+export function screenLines(page: Page): Promise<string[]> {
+  return page.locator(".xterm-rows > div").allInnerTexts().then((rows) => rows.map((row) => row.replace(/\u00a0/g, " ").trimEnd()));
+}
+
 /** Types a command line into the terminal and presses Enter. */
 export async function runInTerminal(page: Page, command: string): Promise<void> {
   await page.locator(".xterm").click();
@@ -34,7 +39,7 @@ export async function runInTerminal(page: Page, command: string): Promise<void> 
 
 /** Waits until the terminal shows a prompt again (no command running). */
 export async function waitForIdle(page: Page): Promise<void> {
-  await expect(page.locator(".terminal:not([data-busy])")).toBeVisible();
+  await expect(page.locator("[data-testid=terminal]:not([data-busy])")).toBeVisible();
 }
 
 export async function openWorkbench(page: Page, query = ""): Promise<void> {

@@ -84,14 +84,12 @@ function Entry(props: {
       <div class="tree-row" style={{ "padding-left": `${props.depth * 1 + 0.5}em` }}>
         <Switch>
           <Match when={props.entry.type === "directory"}>
-            <button type="button" class="tree-name folder" onClick={() => setOpen(!open())} aria-label={`${open() ? "Collapse" : "Expand"} folder ${props.entry.name}`}>
-              <span aria-hidden="true">{open() ? "▾ " : "▸ "}</span>
+            <button type="button" class="tree-name folder" classList={{ open: open() }} onClick={() => setOpen(!open())}>
               {props.entry.name}
             </button>
           </Match>
           <Match when={props.entry.type !== "directory"}>
-            <span class="tree-name file" title={path()}>
-              <span aria-hidden="true">{props.entry.type === "symlink" ? "↪ " : "· "}</span>
+            <span class="tree-name file" classList={{ symlink: props.entry.type === "symlink" }} title={path()}>
               {props.entry.name}
             </span>
             <button type="button" class="tree-action" onClick={download} aria-label={`Download ${props.entry.name}`} title={`Download ${props.entry.name}`}>

@@ -102,5 +102,5 @@ export function TerminalView(props: { shell: ShellSession; root: () => string; r
     });
   });
 
-  return <div class="terminal" ref={host} aria-label="Terminal" role="region" />;
+  return <div class="terminal-host" data-testid="terminal" ref={host} aria-label="Terminal" role="region" />;
 }
