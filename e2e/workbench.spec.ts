@@ -138,3 +138,19 @@ test("output with markup stays text: no element is made from it", async ({ page 
   await expect(page.locator("img")).toHaveCount(0);
   await expect(page.locator(".xterm b")).toHaveCount(0);
 });
+
+test("a runaway loop (limits lifted) leaves the page responsive, and Ctrl-C stops it within a second", async ({ page }) => {
+  await openWorkbench(page, fresh("&limits=off"));
+  await runInTerminal(page, "while true; do :; done");
+  await expect(page.locator("[data-testid=terminal][data-busy]")).toBeVisible();
+  await page.waitForTimeout(500);
+  // The loop spins in the shell worker: the page still answers and still reacts to the user.
+  expect(await page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(1))))).toBe(1);
+  await page.getByRole("button", { name: "Upload files" }).or(page.getByText("Upload files")).first().hover();
+  const stoppedAt = Date.now();
+  await page.keyboard.press("Control+C");
+  await waitForIdle(page);
+  expect(Date.now() - stoppedAt).toBeLessThan(1_000);
+  await runInTerminal(page, "echo still-here");
+  await expect.poll(() => screenLines(page)).toContain("still-here");
+});

@@ -7,9 +7,15 @@ import type { WorkspaceOptions, WorkspacePlatform } from "./workspace.js";
 
 /** The browser's way of opening runtimes: IndexedDB files, Web Worker shells, WebContainer on request. */
 export const browserPlatform: WorkspacePlatform = {
-  async openEmbedded({ name, readOnly, memoryOnly }) {
+  async openEmbedded({ name, readOnly, memoryOnly, unlimited }) {
     const storage = await openWorkspaceStorage(name, { memoryOnly });
-    const runtime = await createEmbeddedRuntime({ workerFactory: browserShellWorkerFactory, backing: storage.backing, readOnly });
+    const runtime = await createEmbeddedRuntime({
+      workerFactory: browserShellWorkerFactory,
+      backing: storage.backing,
+      readOnly,
+      limits: unlimited ? { maxLoopIterations: null, maxCommandCount: null } : {},
+    });
+    void runtime.warm().catch(() => {});
     return { runtime, storageNotice: storage.notice };
   },
   bootWebContainer(from, timeoutMs) {
@@ -21,7 +27,10 @@ export const browserPlatform: WorkspacePlatform = {
 
 const RUNTIME_SETTING = "workbench.runtime";
 
-/** Options from the address (`?runtime=`, `?workspace=`, `?memory=1`, `?bootTimeoutMs=`) and the saved setting. */
+/**
+ * Options from the address (`?runtime=`, `?workspace=`, `?memory=1`, `?bootTimeoutMs=`, `?limits=off`)
+ * and the saved runtime setting.
+ */
 export function optionsFromLocation(location: Location, storage: Storage | undefined): WorkspaceOptions {
   const params = new URLSearchParams(location.search);
   const asked = params.get("runtime") ?? storage?.getItem(RUNTIME_SETTING) ?? "embedded";
@@ -33,6 +42,7 @@ export function optionsFromLocation(location: Location, storage: Storage | undef
     requested,
     bootTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 20_000,
     memoryOnly: params.get("memory") === "1",
+    unlimited: params.get("limits") === "off",
   };
 }
 

@@ -13,11 +13,13 @@ export interface WorkspaceOptions {
   requested: RuntimeKind;
   bootTimeoutMs: number;
   memoryOnly: boolean;
+  /** Lift just-bash's loop and command-count limits (a runaway loop then runs until Ctrl-C). */
+  unlimited: boolean;
 }
 
 /** What opening the embedded runtime needs from the platform (the browser's, or a test's). */
 export interface WorkspacePlatform {
-  openEmbedded(options: { name: string; readOnly: boolean; memoryOnly: boolean }): Promise<{ runtime: EmbeddedRuntime; storageNotice?: string }>;
+  openEmbedded(options: { name: string; readOnly: boolean; memoryOnly: boolean; unlimited: boolean }): Promise<{ runtime: EmbeddedRuntime; storageNotice?: string }>;
   bootWebContainer(from: Runtime, timeoutMs: number): Promise<BootOutcome>;
   acquireLock?: typeof acquireWorkspaceLock;
 }
@@ -47,7 +49,12 @@ export class Workspace {
   static async open(options: WorkspaceOptions, platform: WorkspacePlatform): Promise<Workspace> {
     const lock = await (platform.acquireLock ?? acquireWorkspaceLock)(options.name);
     const readOnly = !lock.held;
-    const { runtime, storageNotice } = await platform.openEmbedded({ name: options.name, readOnly, memoryOnly: options.memoryOnly });
+    const { runtime, storageNotice } = await platform.openEmbedded({
+      name: options.name,
+      readOnly,
+      memoryOnly: options.memoryOnly,
+      unlimited: options.unlimited,
+    });
     const notices = {
       storage: storageNotice,
       readOnly: lock.held ? undefined : `${lock.reason} This tab shows it read-only, so the two cannot overwrite each other.`,

@@ -1,0 +1,17 @@
+// `npm run bench`: runs every benchmark and writes one JSON file per run to bench/results/.
+import { mkdir, writeFile } from "node:fs/promises";
+import { cpus } from "node:os";
+import { benchBundleSize } from "./bundle-size.js";
+import { benchExecLatency } from "./exec-latency.js";
+import { benchStopLatency } from "./stop-latency.js";
+
+const report = {
+  date: new Date().toISOString(),
+  machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
+  benchmarks: [await benchExecLatency(), await benchStopLatency(), benchBundleSize()],
+};
+await mkdir("bench/results", { recursive: true });
+const file = `bench/results/bench-${report.date.replace(/[:.]/g, "-")}.json`;
+await writeFile(file, JSON.stringify(report, null, 2));
+console.log(JSON.stringify(report, null, 2));
+console.error(`written to ${file}`);
