@@ -113,7 +113,8 @@ test("?runtime=webcontainer falls back to embedded with a visible reason within 
   await runInTerminal(page, "echo usable-while-booting");
   await expect(terminal(page)).toContainText("usable-while-booting");
   await expect(status).toHaveAttribute("data-phase", "fallback", { timeout: 8_000 });
-  await expect(status).toContainText(/WebContainer unavailable: WebContainer did not boot within 3 s/);
+  await expect(status).toContainText("WebContainer unavailable");
+  await expect(page.getByTestId("runtime-fallback")).toContainText(/WebContainer unavailable: WebContainer did not boot within 3 s/);
   await expect(status).toHaveAttribute("data-kind", "embedded");
 });
 
@@ -153,4 +154,52 @@ test("a runaway loop (limits lifted) leaves the page responsive, and Ctrl-C stop
   expect(Date.now() - stoppedAt).toBeLessThan(1_000);
   await runInTerminal(page, "echo still-here");
   await expect.poll(() => screenLines(page)).toContain("still-here");
+});
+
+test("a folder upload keeps its tree", async ({ page }) => {
+  const { mkdtemp, mkdir, writeFile } = await import("node:fs/promises");
+  const { join } = await import("node:path");
+  const { tmpdir } = await import("node:os");
+  const folder = join(await mkdtemp(join(tmpdir(), "wb-upload-")), "site");
+  await mkdir(join(folder, "css"), { recursive: true });
+  await writeFile(join(folder, "index.html"), "<h1>hi</h1>\n");
+  await writeFile(join(folder, "css", "main.css"), "h1 { color: red; }\n");
+  await openWorkbench(page, fresh());
+  await page.getByTestId("upload-folder").setInputFiles(folder);
+  await expect(page.getByTestId("notice")).toContainText("Imported 2 files");
+  await runInTerminal(page, "cat site/css/main.css");
+  await expect.poll(() => screenLines(page)).toContain("h1 { color: red; }");
+  const tree = page.getByRole("navigation", { name: "Workspace files" });
+  await tree.getByRole("button", { name: "site" }).click();
+  await tree.getByRole("button", { name: "css" }).click();
+  await expect(tree.getByText("main.css", { exact: true })).toBeVisible();
+});
+
+test("without IndexedDB the workspace runs from memory and the page says so", async ({ page }) => {
+  await page.addInitScript(() => Object.defineProperty(window, "indexedDB", { value: undefined, configurable: true }));
+  await openWorkbench(page, fresh());
+  await expect(page.getByTestId("storage-notice")).toContainText("IndexedDB is not available");
+  await expect(page.getByTestId("storage-notice")).toContainText("gone after a reload");
+  await runInTerminal(page, "echo works > m.txt && cat m.txt");
+  await expect.poll(() => screenLines(page)).toContain("works");
+});
+
+test("a command line longer than the terminal is wide is edited and run whole", async ({ page }) => {
+  await openWorkbench(page, fresh());
+  const long = `echo ${"word ".repeat(40)}end`;
+  await page.locator(".xterm").click();
+  await page.keyboard.type(long);
+  await page.keyboard.press("Home");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.type(" start");
+  await page.keyboard.press("Enter");
+  await waitForIdle(page);
+  const lines = await screenLines(page);
+  // The prompt was drawn once for the line, however many rows it wrapped over.
+  expect(lines.filter((line) => line.startsWith("user@workbench:~$ echo")).length).toBe(1);
+  // Rows are compared without spaces: a wrap may fall on one, and rows are read trimmed.
+  expect(lines.join("").replace(/ /g, "")).toContain(`start${"word".repeat(40)}end`);
 });

@@ -47,7 +47,7 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
         <div class="runtime" data-testid="runtime-status" data-kind={status().kind} data-phase={status().phase}>
           <span class="badge">{status().kind}</span>
           <span class="detail" role="status">
-            {status().phase === "fallback" ? `WebContainer unavailable: ${status().detail}` : status().detail}
+            {status().phase === "fallback" ? "WebContainer unavailable (the reason is below)" : status().detail}
           </span>
         </div>
         <label class="runtime-choice">
@@ -63,6 +63,11 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
         </label>
         <span class="workspace-name" title="Workspace name">workspace: {workspace.options.name}</span>
       </header>
+      <Show when={status().phase === "fallback"}>
+        <p class="banner warn" role="alert" data-testid="runtime-fallback">
+          WebContainer unavailable: {status().detail}
+        </p>
+      </Show>
       <Show when={workspace.notices.storage}>
         <p class="banner warn" role="alert" data-testid="storage-notice">
           {workspace.notices.storage}

@@ -65,6 +65,26 @@ describe("line editor", () => {
     editor.start("> ");
     editor.feed("abc");
     const [effect] = editor.feed("\x1b[D");
-    expect(effect).toEqual({ kind: "write", text: "\r\x1b[K> abc\x1b[1D" });
+    expect(effect).toEqual({ kind: "write", text: "\r\x1b[J> abc\r\x1b[4C" });
+  });
+
+  it("redraws a line that wraps from its first row, not just the last one", () => {
+    const editor = new LineEditor();
+    editor.columns = 10;
+    editor.start("\x1b[32m$\x1b[0m "); // two columns wide on screen
+    editor.feed("0123456789abcd"); // 16 columns: two rows, cursor on the second
+    const [effect] = editor.feed("e");
+    // Up one row to the prompt, clear, rewrite, cursor after "e" at row 1, column 7.
+    expect(effect).toEqual({ kind: "write", text: "\x1b[1A\r\x1b[J\x1b[32m$\x1b[0m 0123456789abcde\r\x1b[7C" });
+    const [home] = editor.feed("\x01");
+    expect(home).toEqual({ kind: "write", text: "\x1b[1A\r\x1b[J\x1b[32m$\x1b[0m 0123456789abcde\x1b[1A\r\x1b[2C" });
+  });
+
+  it("wraps explicitly when the input ends exactly at the edge", () => {
+    const editor = new LineEditor();
+    editor.columns = 10;
+    editor.start("$ ");
+    const [effect] = editor.feed("01234567");
+    expect(effect).toEqual({ kind: "write", text: "\r\x1b[J$ 01234567\r\n\r" });
   });
 });

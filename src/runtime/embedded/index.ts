@@ -61,7 +61,8 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
       const outcome = await pool.run({ command, cwd, env: opts.env ?? {} }, (kill) => stop.onStop(kill));
       if (outcome.kind === "killed") return { exitCode: null, ...collector.result(), ...stop.flags() };
       collector.push("stdout", outcome.stdout);
-      collector.push("stderr", outcome.stderr);
+      // Our own abort is reported by the flags; just-bash's note of it would only repeat that.
+      collector.push("stderr", stop.reason ? outcome.stderr.replace(/bash: execution aborted\n?$/, "") : outcome.stderr);
       return {
         exitCode: stop.reason ? null : outcome.exitCode,
         ...collector.result(),

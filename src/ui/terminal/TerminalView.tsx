@@ -41,6 +41,8 @@ export function TerminalView(props: { shell: ShellSession; root: () => string; r
     observer.observe(host);
 
     const editor = new LineEditor();
+    editor.columns = term.cols;
+    term.onResize(({ cols }) => (editor.columns = cols));
     let running: AbortController | undefined;
 
     const apply = (effects: EditorEffect[]) => {

@@ -61,13 +61,19 @@ export class LineEditor {
     return this.buffer;
   }
 
-  /** The prompt and the empty line, as when a command has finished. */
+  /** The terminal's width; a line longer than it wraps, and redraws must cover every row. */
+  columns = 80;
+  /** The row, counted from the prompt's first, where the cursor was left by the last draw. */
+  private cursorRow = 0;
+
+  /** The prompt and the empty line, as when a command has finished. The cursor is at a line's start. */
   start(prompt: string): EditorEffect[] {
     this.prompt = prompt;
     this.buffer = "";
     this.cursor = 0;
+    this.cursorRow = 0;
     this.browsing = this.history.length;
-    return [{ kind: "write", text: prompt }];
+    return this.redraw();
   }
 
   feed(data: string): EditorEffect[] {
@@ -120,10 +126,14 @@ export class LineEditor {
           this.history.push(line);
           if (this.history.length > this.maxHistory) this.history.shift();
         }
+        // Leave the cursor after the whole input (it may wrap over several rows), then a new line.
+        this.cursor = this.buffer.length;
+        const toEnd = this.redraw();
         this.buffer = "";
         this.cursor = 0;
+        this.cursorRow = 0;
         this.browsing = this.history.length;
-        return [{ kind: "write", text: "\r\n" }, { kind: "submit", line }];
+        return [...toEnd, { kind: "write", text: "\r\n" }, { kind: "submit", line }];
       }
       case "interrupt":
         this.buffer = "";
@@ -200,9 +210,32 @@ export class LineEditor {
     return this.redraw();
   }
 
-  /** Rewrites the prompt line and puts the cursor back where it belongs. */
+  /**
+   * Rewrites the prompt and the input, over as many rows as they wrap to, and puts the cursor back
+   * where it belongs: up to the prompt's first row, clear to the end of the screen, write, then move
+   * from the end of the input to the cursor.
+   */
   private redraw(): EditorEffect[] {
-    const back = this.buffer.length - this.cursor;
-    return [{ kind: "write", text: `\r\x1b[K${this.prompt}${this.buffer}${back > 0 ? `\x1b[${back}D` : ""}` }];
+    const columns = Math.max(1, this.columns);
+    const promptWidth = visibleWidth(this.prompt);
+    const end = promptWidth + this.buffer.length;
+    const target = promptWidth + this.cursor;
+    let text = this.cursorRow > 0 ? `\x1b[${this.cursorRow}A` : "";
+    text += `\r\x1b[J${this.prompt}${this.buffer}`;
+    // At an exact multiple of the width the terminal waits to wrap; make it wrap so rows add up.
+    if (end > 0 && end % columns === 0) text += "\r\n";
+    const endRow = Math.floor(end / columns);
+    const targetRow = Math.floor(target / columns);
+    const targetColumn = target % columns;
+    if (endRow > targetRow) text += `\x1b[${endRow - targetRow}A`;
+    text += "\r";
+    if (targetColumn > 0) text += `\x1b[${targetColumn}C`;
+    this.cursorRow = targetRow;
+    return [{ kind: "write", text }];
   }
+}
+
+/** Columns a prompt takes on screen: its text without escape sequences. */
+function visibleWidth(text: string): number {
+  return text.replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, "").length;
 }
