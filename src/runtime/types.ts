@@ -25,6 +25,8 @@ export interface RuntimeFs {
   read(path: string, range: { position: number; length: number }): Promise<Uint8Array>;
   /** Creates or replaces a file. The parent folder must exist (ENOENT otherwise), as in node:fs. */
   writeFile(path: string, data: Uint8Array | string): Promise<void>;
+  /** Adds to the end of a file, creating it when missing (the parent must exist). */
+  appendFile(path: string, data: Uint8Array | string): Promise<void>;
   stat(path: string): Promise<Stat>;
   lstat(path: string): Promise<Stat>;
   readdir(path: string): Promise<DirEntry[]>;

@@ -42,6 +42,13 @@ describe.each(backends)("runtime contract: $name", (backend) => {
       expect(Array.from(await runtime.fs.readFile(p("bin.dat")))).toEqual(Array.from(bytes));
     });
 
+    it("appends to a file, creating it when missing", async () => {
+      await runtime.fs.appendFile(p("log.txt"), "one\n");
+      await runtime.fs.appendFile(p("log.txt"), new TextEncoder().encode("two\n"));
+      expect(text(await runtime.fs.readFile(p("log.txt")))).toBe("one\ntwo\n");
+      await expectCode(runtime.fs.appendFile(p("absent/log.txt"), "x"), "ENOENT");
+    });
+
     it("reads a byte range, and fewer bytes at the end", async () => {
       await runtime.fs.writeFile(p("r.txt"), "0123456789");
       expect(text(await runtime.fs.read(p("r.txt"), { position: 3, length: 4 }))).toBe("3456");

@@ -51,6 +51,11 @@ function createNodeFs(changes: ChangeListeners): RuntimeFs {
         await fsp.writeFile(path, data);
         changed(path);
       }),
+    appendFile: (path, data) =>
+      guard("open", path, async () => {
+        await fsp.appendFile(path, data);
+        changed(path);
+      }),
     stat: (path) => guard("stat", path, async () => toStat(await fsp.stat(path))),
     lstat: (path) => guard("lstat", path, async () => toStat(await fsp.lstat(path))),
     readdir: (path) =>

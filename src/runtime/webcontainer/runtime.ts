@@ -108,6 +108,18 @@ export function createWebContainerRuntime(wc: WcInstance): Runtime {
         touch(r);
         changes.emit([path]);
       }),
+    // The container's fs API cannot append: the file is read and written whole (slow for big files).
+    appendFile: async (path, data) => {
+      const bytes = typeof data === "string" ? encoder.encode(data) : data;
+      const before = await fs.readFile(path).catch((error: unknown) => {
+        if (toRuntimeError(error, "open", path).code === "ENOENT") return new Uint8Array();
+        throw error;
+      });
+      const joined = new Uint8Array(before.length + bytes.length);
+      joined.set(before);
+      joined.set(bytes, before.length);
+      await fs.writeFile(path, joined);
+    },
     stat: (path) => stat(path),
     lstat: (path) => stat(path, "lstat"),
     readdir: (path) =>
