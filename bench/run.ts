@@ -4,11 +4,12 @@ import { cpus } from "node:os";
 import { benchBundleSize } from "./bundle-size.js";
 import { benchExecLatency } from "./exec-latency.js";
 import { benchStopLatency } from "./stop-latency.js";
+import { benchTruncationSink } from "./truncation-sink.js";
 
 const report = {
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
-  benchmarks: [await benchExecLatency(), await benchStopLatency(), benchBundleSize()],
+  benchmarks: [await benchExecLatency(), await benchStopLatency(), benchBundleSize(), await benchTruncationSink()],
 };
 await mkdir("bench/results", { recursive: true });
 const file = `bench/results/bench-${report.date.replace(/[:.]/g, "-")}.json`;

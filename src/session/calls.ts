@@ -1,0 +1,58 @@
+/** A tool call's record and its lifecycle: pending → running → completed | error (| interrupted). */
+import type { FilePart } from "../tools/tool.js";
+
+export interface CallTimes {
+  created: number;
+  start?: number;
+  end?: number;
+}
+
+export type CallStatus = "pending" | "running" | "completed" | "error" | "interrupted";
+
+/** One permission request a call made, and how it was settled. */
+export interface CallPermission {
+  permission: string;
+  patterns: string[];
+  always: string[];
+  /** allow/deny: settled by a rule; once/always/reject: by the user; pending: not yet. */
+  answer: "allow" | "deny" | "once" | "always" | "reject" | "pending";
+  message?: string;
+}
+
+export interface ToolCall {
+  id: string;
+  sessionID: string;
+  messageID: string;
+  tool: string;
+  input: Record<string, unknown>;
+  status: CallStatus;
+  title: string;
+  metadata: Record<string, unknown>;
+  output?: string;
+  error?: string;
+  attachments?: FilePart[];
+  permissions: CallPermission[];
+  time: CallTimes;
+}
+
+export interface SessionRecord {
+  id: string;
+  title: string;
+  agent: string;
+  createdAt: number;
+  calls: ToolCall[];
+}
+
+export const INTERRUPTED_MESSAGE = "Interrupted: the page was closed (or the process ended) while this call was running.";
+
+/** A session read back from storage: calls that were in flight when it was saved can never finish. */
+export function markInterrupted(session: SessionRecord, now = Date.now()): SessionRecord {
+  return {
+    ...session,
+    calls: session.calls.map((call) =>
+      call.status === "running" || call.status === "pending"
+        ? { ...call, status: "interrupted", error: INTERRUPTED_MESSAGE, time: { ...call.time, end: now } }
+        : call,
+    ),
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * Runs tool calls in a session: builds each call's context, asks permissions through the engine,
+ * runs plugin hooks around the tool, and keeps the call's record (state, times, live metadata,
+ * permission requests) published on the bus. Nothing a tool throws escapes a call: it becomes the
+ * call's error.
+ */
+import type { Runtime } from "../runtime/types.js";
+import type { Bus } from "../tools/bus.js";
+import { triggerHook } from "../tools/custom/hooks.js";
+import type { LoadedPlugin } from "../tools/custom/loader.js";
+import type { FileTime } from "../tools/file-time.js";
+import type { PermissionEngine } from "../tools/permission/engine.js";
+import { evaluate } from "../tools/permission/evaluate.js";
+import type { AskInput, Ruleset } from "../tools/permission/types.js";
+import type { ToolRegistry } from "../tools/registry.js";
+import type { AgentInfo, Context, TruncateResult } from "../tools/tool.js";
+import type { CallPermission, SessionRecord, ToolCall } from "./calls.js";
+import { ascendingId } from "./ids.js";
+import type { SessionStore } from "./session-store.js";
+
+/** How often live metadata from a running call reaches subscribers, at most. */
+const METADATA_INTERVAL_MS = 100;
+
+export type Truncator = (
+  text: string,
+  options: { maxLines?: number; maxBytes?: number; direction?: "head" | "tail" },
+  hint: { taskAvailable: boolean },
+) => Promise<TruncateResult>;
+
+export interface ToolRunnerOptions {
+  runtime: Runtime;
+  registry: ToolRegistry;
+  permissions: PermissionEngine;
+  bus: Bus;
+  fileTime: FileTime;
+  truncate: Truncator;
+  store?: SessionStore;
+  plugins?: LoadedPlugin[];
+  /** Rules that apply to this session only, after the agent's. */
+  sessionRules?: Ruleset;
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  messageID?: string;
+  extra?: Record<string, unknown>;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class ToolRunner {
+  constructor(private readonly options: ToolRunnerOptions) {}
+
+  private publish(call: ToolCall): void {
+    this.options.bus.publish("call.updated", { sessionID: call.sessionID, callID: call.id });
+  }
+
+  private async persist(session: SessionRecord): Promise<void> {
+    await this.options.store?.save(session).catch((error: unknown) => console.error("could not save the session:", error));
+  }
+
+  /** Runs one call to completion (or error) and returns its final record. */
+  async run(session: SessionRecord, agent: AgentInfo, toolID: string, input: Record<string, unknown>, runOptions: RunOptions = {}): Promise<ToolCall> {
+    const { registry, runtime, bus } = this.options;
+    let tool = registry.get(toolID);
+    let args: Record<string, unknown> = input;
+    let name = toolID;
+    if (!tool || toolID === "invalid") {
+      // A call to a tool that does not exist goes to `invalid`, which tells the model what does.
+      const available = registry.ids().filter((id) => id !== "invalid");
+      name = "invalid";
+      args = toolID === "invalid" ? input : { tool: toolID, error: `Unknown tool "${toolID}". Available tools: ${available.join(", ")}.` };
+      tool = registry.get("invalid");
+    }
+    const call: ToolCall = {
+      id: ascendingId("call"),
+      sessionID: session.id,
+      messageID: runOptions.messageID ?? ascendingId("msg"),
+      tool: name,
+      input: args,
+      status: "pending",
+      title: "",
+      metadata: {},
+      permissions: [],
+      time: { created: Date.now() },
+    };
+    session.calls.push(call);
+    this.publish(call);
+    await this.persist(session);
+
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(runOptions.signal?.reason);
+    if (runOptions.signal?.aborted) controller.abort(runOptions.signal.reason);
+    runOptions.signal?.addEventListener("abort", onAbort, { once: true });
+
+    let flushTimer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      flushTimer = undefined;
+      this.publish(call);
+    };
+    const ruleset: Ruleset = [...agent.permission, ...(this.options.sessionRules ?? [])];
+    const taskAvailable = evaluate("task", "*", agent.permission).action !== "deny";
+
+    const ctx: Context = {
+      sessionID: session.id,
+      messageID: call.messageID,
+      agent: agent.name,
+      abort: controller.signal,
+      callID: call.id,
+      extra: runOptions.extra,
+      runtime,
+      directory: runtime.root,
+      worktree: runtime.root,
+      fileTime: this.options.fileTime,
+      metadata: (update) => {
+        if (call.status !== "running") return;
+        if (update.title !== undefined) call.title = update.title;
+        if (update.metadata !== undefined) call.metadata = { ...update.metadata };
+        flushTimer ??= setTimeout(flush, METADATA_INTERVAL_MS);
+      },
+      ask: (request) => this.ask(call, request, ruleset, controller.signal),
+      truncate: (text, options = {}) => this.options.truncate(text, options, { taskAvailable }),
+    };
+
+    try {
+      if (!tool) throw new Error(`the tool "${toolID}" does not exist and no invalid tool is registered`);
+      const initialized = await tool.init({ agent });
+      call.status = "running";
+      call.time.start = Date.now();
+      this.publish(call);
+      const hookInput = { tool: name, sessionID: session.id, callID: call.id };
+      const before = { args };
+      await triggerHook(this.options.plugins ?? [], "tool.execute.before", hookInput, before);
+      if (controller.signal.aborted) throw new Error("The call was aborted before it started.");
+      const result = await initialized.execute(before.args, ctx);
+      const after = { title: result.title, output: result.output, metadata: result.metadata as Record<string, unknown> };
+      await triggerHook(this.options.plugins ?? [], "tool.execute.after", { ...hookInput, args: before.args }, after);
+      call.status = "completed";
+      call.title = after.title;
+      call.output = after.output;
+      call.metadata = after.metadata;
+      if (result.attachments?.length) call.attachments = result.attachments;
+    } catch (error) {
+      call.status = "error";
+      call.error = messageOf(error);
+    } finally {
+      runOptions.signal?.removeEventListener("abort", onAbort);
+      clearTimeout(flushTimer);
+      call.time.end = Date.now();
+      call.time.start ??= call.time.end;
+    }
+    this.publish(call);
+    await this.persist(session);
+    bus.publish("call.updated", { sessionID: session.id, callID: call.id });
+    return call;
+  }
+
+  /** ctx.ask: the engine decides; the call records what was asked and how it was settled. */
+  private async ask(call: ToolCall, input: AskInput, ruleset: Ruleset, signal: AbortSignal): Promise<void> {
+    const record: CallPermission = { permission: input.permission, patterns: [...input.patterns], always: [...input.always], answer: "pending" };
+    call.permissions.push(record);
+    let requestID: string | undefined;
+    const unsubscribeAsked = this.options.bus.subscribe("permission.asked", (request) => {
+      if (request.tool?.callID === call.id && request.permission === input.permission && requestID === undefined) requestID = request.id;
+    });
+    const unsubscribeReplied = this.options.bus.subscribe("permission.replied", (reply) => {
+      if (reply.requestID !== requestID) return;
+      record.answer = reply.reply;
+      if (reply.message) record.message = reply.message;
+    });
+    const asking = this.options.permissions.ask({ ...input, sessionID: call.sessionID, tool: { messageID: call.messageID, callID: call.id } }, ruleset);
+    const aborted = new Promise<never>((_, reject) => {
+      const stop = () => reject(new Error("The call was aborted while waiting for permission."));
+      if (signal.aborted) stop();
+      else signal.addEventListener("abort", stop, { once: true });
+    });
+    try {
+      await Promise.race([asking, aborted]);
+      if (record.answer === "pending") record.answer = "allow";
+    } catch (error) {
+      if (record.answer === "pending") record.answer = requestID ? "reject" : "deny";
+      if (requestID && signal.aborted) this.options.permissions.reply(requestID, "reject");
+      throw error;
+    } finally {
+      unsubscribeAsked();
+      unsubscribeReplied();
+    }
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * The one decision procedure: the LAST rule whose permission and pattern both match wins. There is no
+ * specificity ranking on purpose; rulesets compose by concatenation (defaults, then the agent's, then config,
+ * then the session's, then approvals), so whatever comes later overrides whatever came before.
+ */
+import type { Action, Rule, RuleSource, Ruleset } from "./types.js";
+import { matchWildcard } from "./wildcard.js";
+
+export interface Evaluation {
+  action: Action;
+  /** The deciding rule; absent when nothing matched and "ask" is the fallback. */
+  rule?: Rule;
+}
+
+export function evaluate(permission: string, pattern: string, ...rulesets: readonly Ruleset[]): Evaluation {
+  // Walk backwards instead of flattening: the first hit from the end is the last match, and we stop there.
+  for (let r = rulesets.length - 1; r >= 0; r--) {
+    const rules = rulesets[r] ?? [];
+    for (let i = rules.length - 1; i >= 0; i--) {
+      const rule = rules[i];
+      if (rule && matches(rule, permission, pattern)) return { action: rule.action, rule };
+    }
+  }
+  return { action: "ask" };
+}
+
+export function matches(rule: Rule, permission: string, pattern: string): boolean {
+  return matchWildcard(permission, rule.permission) && matchWildcard(pattern, rule.pattern);
+}
+
+export interface RuleLayer {
+  source: RuleSource;
+  rules: Ruleset;
+}
+
+export interface Explanation extends Evaluation {
+  /** Where the deciding rule came from. */
+  source?: RuleSource;
+  /** Which of the given layers held it. */
+  layer?: number;
+  /** Its position inside that layer, i.e. the entry of the config section or agent ruleset that decided. */
+  index?: number;
+  /** One sentence for a person, e.g. `deny, by the config rule edit "*.env": "deny" (last matching rule wins)`. */
+  sentence: string;
+}
+
+/** The same decision as `evaluate`, plus enough provenance to show the user why it came out that way. */
+export function explain(permission: string, pattern: string, layers: readonly RuleLayer[]): Explanation {
+  for (let layer = layers.length - 1; layer >= 0; layer--) {
+    const { source, rules } = layers[layer] ?? { source: "config", rules: [] };
+    for (let index = rules.length - 1; index >= 0; index--) {
+      const rule = rules[index];
+      if (!rule || !matches(rule, permission, pattern)) continue;
+      return {
+        action: rule.action,
+        rule,
+        source,
+        layer,
+        index,
+        sentence: `${rule.action}, by the ${source} rule ${describeRule(rule)} (last matching rule wins)`,
+      };
+    }
+  }
+  return { action: "ask", sentence: "ask: no rule matches (the default)" };
+}
+
+/** A rule the way it would be written in a config file: `edit "*.env": "deny"`. */
+export function describeRule(rule: Rule): string {
+  return `${rule.permission} ${JSON.stringify(rule.pattern)}: ${JSON.stringify(rule.action)}`;
+}

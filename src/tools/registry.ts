@@ -1,0 +1,142 @@
+/**
+ * The registry (seed 004): built-in tools in OpenCode's order, then custom tools (files and plugins),
+ * earlier winning on a name clash; `tools()` filters what a provider, model and agent may see and
+ * initialises the rest in parallel.
+ */
+import type { z } from "zod";
+import { disabledTools } from "./permission/disabled.js";
+import type { AgentInfo, Info, Initialized } from "./tool.js";
+
+/** Every built-in id, in the order they are listed to the model. Only those that exist are registered. */
+export const BUILTIN_ORDER = [
+  "invalid",
+  "question",
+  "bash",
+  "read",
+  "glob",
+  "grep",
+  "list",
+  "edit",
+  "multiedit",
+  "write",
+  "apply_patch",
+  "task",
+  "webfetch",
+  "todowrite",
+  "todoread",
+  "websearch",
+  "codesearch",
+  "skill",
+  "lsp",
+  "batch",
+  "plan_enter",
+  "plan_exit",
+] as const;
+
+export interface RegistryFlags {
+  /** Which client runs the tools: `question` needs an interactive one (app, cli, desktop, web). */
+  client: "app" | "cli" | "desktop" | "web" | "server";
+  /** websearch and codesearch for providers other than opencode. */
+  enableExa: boolean;
+  experimentalLsp: boolean;
+  /** `experimental.batch_tool` in the workspace config. */
+  batchTool: boolean;
+  planMode: boolean;
+}
+
+export const defaultFlags: RegistryFlags = {
+  client: "web",
+  enableExa: false,
+  experimentalLsp: false,
+  batchTool: false,
+  planMode: false,
+};
+
+const INTERACTIVE = new Set(["app", "cli", "desktop", "web"]);
+
+/** GPT models (not gpt-4, not oss) edit through apply_patch; every other model through edit and write. */
+export function usesApplyPatch(modelID: string): boolean {
+  return modelID.includes("gpt-") && !modelID.includes("oss") && !modelID.includes("gpt-4");
+}
+
+export type InitializedTool = Initialized<z.ZodType> & { id: string };
+
+export class ToolRegistry {
+  private readonly builtins: Info[];
+  private readonly custom: Info[] = [];
+
+  constructor(builtins: Info[], private readonly flags: RegistryFlags = defaultFlags) {
+    const order = BUILTIN_ORDER as readonly string[];
+    for (const tool of builtins) {
+      if (!order.includes(tool.id)) throw new Error(`"${tool.id}" is not a built-in tool id; register it as a custom tool`);
+    }
+    this.builtins = [...builtins].sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
+  }
+
+  private builtinAvailable(id: string): boolean {
+    switch (id) {
+      case "question":
+        return INTERACTIVE.has(this.flags.client);
+      case "lsp":
+        return this.flags.experimentalLsp;
+      case "batch":
+        return this.flags.batchTool;
+      case "plan_enter":
+      case "plan_exit":
+        return this.flags.planMode;
+      default:
+        return true;
+    }
+  }
+
+  /** Built-ins that the flags allow, then custom tools; on a clash of ids the earlier one wins. */
+  all(): Info[] {
+    const seen = new Set<string>();
+    const result: Info[] = [];
+    for (const tool of [...this.builtins.filter((t) => this.builtinAvailable(t.id)), ...this.custom]) {
+      if (seen.has(tool.id)) continue;
+      seen.add(tool.id);
+      result.push(tool);
+    }
+    return result;
+  }
+
+  /** Adds a custom tool, or replaces the custom tool of the same id (an MCP server reconnecting). */
+  register(tool: Info): void {
+    const index = this.custom.findIndex((t) => t.id === tool.id);
+    if (index >= 0) this.custom.splice(index, 1, tool);
+    else this.custom.push(tool);
+  }
+
+  unregister(id: string): void {
+    const index = this.custom.findIndex((t) => t.id === id);
+    if (index >= 0) this.custom.splice(index, 1);
+  }
+
+  ids(): string[] {
+    return this.all().map((t) => t.id);
+  }
+
+  get(id: string): Info | undefined {
+    return this.all().find((t) => t.id === id);
+  }
+
+  /**
+   * The tools a model sees: provider and model filters, then the agent's permission (a tool whose
+   * permission is denied outright is hidden), initialised in parallel.
+   */
+  async tools(model: { providerID: string; modelID: string }, agent?: AgentInfo): Promise<InitializedTool[]> {
+    const patch = usesApplyPatch(model.modelID);
+    let candidates = this.all().filter((tool) => {
+      if (tool.id === "websearch" || tool.id === "codesearch") return model.providerID === "opencode" || this.flags.enableExa;
+      if (tool.id === "apply_patch") return patch;
+      if (tool.id === "edit" || tool.id === "write") return !patch;
+      return true;
+    });
+    if (agent) {
+      const hidden = disabledTools(candidates.map((t) => t.id), agent.permission);
+      candidates = candidates.filter((t) => !hidden.has(t.id));
+    }
+    return Promise.all(candidates.map(async (tool) => ({ id: tool.id, ...(await tool.init({ agent })) })));
+  }
+}

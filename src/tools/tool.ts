@@ -1,0 +1,133 @@
+/**
+ * Tool.define and the types every tool is written against (seed 000). A tool is an id and an `init`
+ * that returns its description, its zod parameters and `execute`; `define` wraps `execute` so that
+ * arguments are validated (and parsed: defaults apply) before every run, and output is truncated
+ * unless the tool did it itself.
+ */
+import { z } from "zod";
+import type { Runtime } from "../runtime/types.js";
+import type { FileTime } from "./file-time.js";
+import type { AskInput, Ruleset } from "./permission/types.js";
+
+export type Metadata = Record<string, unknown>;
+
+export interface AgentInfo {
+  name: string;
+  /** The agent's rules (defaults, its own, the workspace config's), in order. */
+  permission: Ruleset;
+}
+
+export interface InitContext {
+  agent?: AgentInfo;
+}
+
+/** An attachment for non-text output (images, PDFs), as a data URL. */
+export interface FilePart {
+  id: string;
+  sessionID: string;
+  messageID: string;
+  type: "file";
+  mime: string;
+  url: string;
+  filename?: string;
+}
+
+export interface TruncateResult {
+  content: string;
+  truncated: boolean;
+  outputPath?: string;
+}
+
+export interface Context<M extends Metadata = Metadata> {
+  sessionID: string;
+  messageID: string;
+  agent: string;
+  abort: AbortSignal;
+  callID?: string;
+  extra?: Record<string, unknown>;
+  /** Live title and metadata for the running call (throttled before it reaches the UI). */
+  metadata(input: { title?: string; metadata?: M }): void;
+  /** Resolves when allowed; throws a denial or rejection error otherwise. */
+  ask(input: AskInput): Promise<void>;
+  /** Beyond OpenCode's context: the workspace the tool acts on, and the services tools share. */
+  runtime: Runtime;
+  /** The workspace folder (OpenCode's plugin context calls it directory and worktree). */
+  directory: string;
+  worktree: string;
+  fileTime: FileTime;
+  /** Truncates with the agent's hint, saving the full text in the runtime's data folder. */
+  truncate(text: string, options?: { maxLines?: number; maxBytes?: number; direction?: "head" | "tail" }): Promise<TruncateResult>;
+}
+
+export interface ExecuteResult<M extends Metadata = Metadata> {
+  title: string;
+  metadata: M;
+  output: string;
+  attachments?: FilePart[];
+}
+
+export interface Initialized<P extends z.ZodType = z.ZodType, M extends Metadata = Metadata> {
+  description: string;
+  parameters: P;
+  execute(args: z.infer<P>, ctx: Context): Promise<ExecuteResult<M>>;
+  formatValidationError?(error: z.ZodError): string;
+}
+
+export interface Info<P extends z.ZodType = z.ZodType, M extends Metadata = Metadata> {
+  id: string;
+  init(ctx?: InitContext): Promise<Initialized<P, M>>;
+}
+
+/** The message a model gets for arguments that do not fit a tool's schema. */
+export function invalidArgumentsMessage(id: string, error: z.ZodError): string {
+  return `The ${id} tool was called with invalid arguments: ${z.prettifyError(error)}.\nPlease rewrite the input so it satisfies the expected schema.`;
+}
+
+export class ToolArgumentsError extends Error {
+  override readonly name = "ToolArgumentsError";
+}
+
+/**
+ * Validates, runs and truncates. Unlike OpenCode, execute receives the parsed value, so zod defaults
+ * and transforms apply.
+ */
+function wrap<P extends z.ZodType, M extends Metadata>(id: string, tool: Initialized<P, M>): Initialized<P, M> {
+  const execute = tool.execute;
+  return {
+    ...tool,
+    async execute(args, ctx) {
+      const parsed = tool.parameters.safeParse(args);
+      if (!parsed.success) {
+        const message = tool.formatValidationError ? tool.formatValidationError(parsed.error) : invalidArgumentsMessage(id, parsed.error);
+        throw new ToolArgumentsError(message, { cause: parsed.error });
+      }
+      const result = await execute(parsed.data as z.infer<P>, ctx);
+      if ((result.metadata as Metadata).truncated !== undefined) return result;
+      const truncated = await ctx.truncate(result.output);
+      return {
+        ...result,
+        output: truncated.content,
+        metadata: {
+          ...result.metadata,
+          truncated: truncated.truncated,
+          ...(truncated.truncated ? { outputPath: truncated.outputPath } : {}),
+        },
+      };
+    },
+  };
+}
+
+export function define<P extends z.ZodType, M extends Metadata>(
+  id: string,
+  init: ((ctx?: InitContext) => Promise<Initialized<P, M>>) | Initialized<P, M>,
+): Info<P, M> {
+  return {
+    id,
+    async init(ctx) {
+      const tool = typeof init === "function" ? await init(ctx) : init;
+      return wrap(id, tool);
+    },
+  };
+}
+
+export const Tool = { define };

@@ -1,0 +1,127 @@
+/**
+ * Streaming truncation: a producer (a bash command printing hundreds of megabytes) writes its output in
+ * chunks; every byte goes through to the saved file, while memory holds only what the preview can show
+ * plus counters. finish() returns exactly what truncateOutput would return for the concatenated chunks
+ * (only the saved file's name differs), and leaves no file when the output fit within the limits.
+ */
+import { formatTruncated } from "./notice.js";
+import { resolveLimits, type TruncationHint, type TruncationLimits, type TruncationOptions } from "./options.js";
+import { createPreview, type Preview } from "./preview.js";
+import type { OpenOptions, OutputStore } from "./store.js";
+import type { TruncationResult } from "./truncate.js";
+import { countNewlines, isHighSurrogate } from "./utf8.js";
+import type { OutputWriter } from "./writer.js";
+
+export interface TruncationSinkOptions extends TruncationOptions, OpenOptions {}
+
+export class TruncationSink {
+  private readonly limits: TruncationLimits;
+  private readonly preview: Preview;
+  private readonly writer: OutputWriter;
+  private newlines = 0;
+  /**
+   * A high surrogate that ended the last chunk, held until the next chunk: its low half may start that
+   * chunk, and the pair must be counted (4 bytes) and encoded together, not as two U+FFFD (3 + 3).
+   */
+  private carry = "";
+  private finished = false;
+
+  constructor(
+    store: OutputStore,
+    options: TruncationSinkOptions,
+    private readonly hint: TruncationHint,
+  ) {
+    this.limits = resolveLimits(options);
+    this.preview = createPreview(this.limits);
+    this.writer = store.open({ batchBytes: options.batchBytes });
+  }
+
+  /** Where the full output is (or would be) saved. */
+  get outputPath(): string {
+    return this.writer.path;
+  }
+
+  /** Lines seen so far, counted as truncation counts them ("\n" + 1). */
+  get lines(): number {
+    return this.newlines + 1;
+  }
+
+  /** UTF-8 bytes accepted so far (exact after the pending writes settle). */
+  get bytes(): number {
+    return this.writer.bytes;
+  }
+
+  /**
+   * Adds a chunk. Await it to keep memory bounded: it resolves once the chunk is buffered, waiting while
+   * a batch is being written. Rejects if saving the output failed (the runtime's error, e.g. ENOSPC).
+   */
+  write(chunk: string): Promise<void> {
+    if (this.finished) return Promise.reject(new Error("the truncation sink is already finished"));
+    let text = this.carry.length > 0 ? this.carry + chunk : chunk;
+    this.carry = "";
+    if (text.length > 0 && isHighSurrogate(text.charCodeAt(text.length - 1))) {
+      this.carry = text.slice(-1);
+      text = text.slice(0, -1);
+    }
+    if (text.length === 0) return Promise.resolve();
+    this.accept(text);
+    return this.writer.write(text);
+  }
+
+  /** The output has ended: the model's view of it, and the saved file when it was truncated. */
+  async finish(): Promise<TruncationResult> {
+    if (this.finished) throw new Error("the truncation sink is already finished");
+    if (this.carry.length > 0) {
+      // A high surrogate that ends the output is a lone one: U+FFFD, as when the whole text is encoded.
+      this.accept(this.carry);
+      void this.writer.write(this.carry);
+      this.carry = "";
+    }
+    this.finished = true;
+    const outcome = this.preview.end(this.lines);
+    try {
+      await this.writer.settle();
+    } catch (error) {
+      await this.writer.discard().catch(() => undefined);
+      throw error;
+    }
+    const totalBytes = this.writer.bytes;
+    const totalLines = this.lines;
+    const { maxLines, maxBytes, direction } = this.limits;
+    if (totalLines <= maxLines && totalBytes <= maxBytes) {
+      // Within the limits the preview is the whole output, and a saved copy would only be litter.
+      await this.writer.discard();
+      return { content: outcome.lines.join("\n"), truncated: false };
+    }
+    try {
+      await this.writer.close();
+    } catch (error) {
+      // A partly written copy would pass for the full output later: remove it and report the failure.
+      await this.writer.discard().catch(() => undefined);
+      throw error;
+    }
+    const removed = outcome.hitBytes ? totalBytes - outcome.keptBytes : totalLines - outcome.lines.length;
+    const outputPath = this.writer.path;
+    const content = formatTruncated({
+      preview: outcome.lines.join("\n"),
+      removed,
+      unit: outcome.hitBytes ? "bytes" : "lines",
+      direction,
+      outputPath,
+      hint: this.hint,
+    });
+    return { content, truncated: true, outputPath };
+  }
+
+  /** Gives up on the output (the call failed or was thrown away): removes the file if it was started. */
+  async discard(): Promise<void> {
+    this.finished = true;
+    this.carry = "";
+    await this.writer.discard();
+  }
+
+  private accept(text: string): void {
+    this.newlines += countNewlines(text);
+    this.preview.push(text);
+  }
+}
