@@ -117,17 +117,28 @@ function wrap<P extends z.ZodType, M extends Metadata>(id: string, tool: Initial
   };
 }
 
-export function define<P extends z.ZodType, M extends Metadata>(
-  id: string,
-  init: ((ctx?: InitContext) => Promise<Initialized<P, M>>) | Initialized<P, M>,
-): Info<P, M> {
-  return {
+type InitOrConfig<P extends z.ZodType, M extends Metadata> = ((ctx?: InitContext) => Promise<Initialized<P, M>>) | Initialized<P, M>;
+
+/** What `define` was given, kept so a tool can be registered under another id (custom tool files). */
+const definition = Symbol("tool definition");
+
+export function define<P extends z.ZodType, M extends Metadata>(id: string, init: InitOrConfig<P, M>): Info<P, M> {
+  const info: Info<P, M> = {
     id,
     async init(ctx) {
       const tool = typeof init === "function" ? await init(ctx) : init;
       return wrap(id, tool);
     },
   };
+  Object.defineProperty(info, definition, { value: init, enumerable: false });
+  return info;
+}
+
+/** The same tool under another id, so its validation errors name the id the model calls it by. */
+export function renamed(info: Info, id: string): Info {
+  const original = (info as Info & { [definition]?: InitOrConfig<z.ZodType, Metadata> })[definition];
+  if (original) return define(id, original);
+  return { id, init: (ctx) => info.init(ctx) };
 }
 
 export const Tool = { define };

@@ -1,6 +1,6 @@
 import { basename, extname, join } from "pathe";
 import type { Runtime } from "../../runtime/types.js";
-import type { Info } from "../tool.js";
+import { renamed, type Info } from "../tool.js";
 import { fromPlugin, isToolDefinition, isToolInfo } from "./from-plugin.js";
 import { evaluateModule } from "./module-loader.js";
 import type { Hooks, Plugin, PluginInput } from "./plugin-api.js";
@@ -51,7 +51,7 @@ export async function loadCustomTools(runtime: Runtime, dirs: string[]): Promise
       for (const [name, value] of Object.entries(exports)) {
         if (name === "__esModule") continue;
         const id = name === "default" ? namespace : `${namespace}_${name}`;
-        if (isToolInfo(value)) tools.push({ id, init: (ctx) => value.init(ctx) });
+        if (isToolInfo(value)) tools.push(renamed(value, id));
         else if (isToolDefinition(value)) tools.push(fromPlugin(id, value));
         else continue;
         found++;

@@ -60,6 +60,13 @@ describe("custom tools", () => {
     expect(call.error).toMatch(/^The math tool was called with invalid arguments/);
   });
 
+  it("names a Tool.define tool by its file in validation errors, not by the id inside it", async () => {
+    const s = await sessionWith({ ".opencode/tool/rev.ts": DEFINE_SHAPE });
+    dispose = s.dispose;
+    const call = await s.session.run("rev", { input: 1 });
+    expect(call.error).toMatch(/^The rev tool was called with invalid arguments/);
+  });
+
   it("reports a file that fails to load and keeps the others", async () => {
     const s = await sessionWith({
       ".opencode/tool/broken.ts": "export default tool({ this is not code",

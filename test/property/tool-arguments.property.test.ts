@@ -1,0 +1,78 @@
+/**
+ * Bad input gets a clear error, never a crash: every registered tool, fed random JSON as arguments,
+ * either runs or fails with a validation error that names it; nothing escapes the call.
+ */
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sessionWith } from "../support/tool-session.js";
+
+const FIXTURES = {
+  ".opencode/tool/shapes.ts": `
+import { tool, Tool } from "@opencode-ai/plugin";
+import z from "zod";
+export default tool({
+  description: "nested arguments",
+  args: { path: z.string(), limit: z.number().int().positive().optional(), tags: z.array(z.enum(["a", "b"])).default([]), opts: z.object({ deep: z.boolean() }).optional() },
+  async execute(args) { return JSON.stringify(args); },
+});
+export const defined = Tool.define("x", {
+  description: "a Tool.define tool",
+  parameters: z.object({ n: z.number().min(0).max(10), mode: z.enum(["x", "y"]).default("x") }),
+  async execute(args) { return { title: "n", metadata: {}, output: String(args.n) }; },
+});
+`,
+};
+
+let open: Awaited<ReturnType<typeof sessionWith>>;
+beforeAll(async () => {
+  open = await sessionWith(FIXTURES);
+});
+afterAll(() => open.dispose());
+
+// Near misses as well as noise: right keys with values of any type, so runs as well as errors happen.
+const nearMiss = fc.record(
+  {
+    tool: fc.oneof(fc.string(), fc.jsonValue()),
+    error: fc.oneof(fc.string(), fc.jsonValue()),
+    path: fc.oneof(fc.string(), fc.jsonValue()),
+    n: fc.oneof(fc.integer({ min: -3, max: 13 }), fc.jsonValue()),
+    mode: fc.oneof(fc.constantFrom("x", "y", "z"), fc.jsonValue()),
+    tags: fc.oneof(fc.array(fc.constantFrom("a", "b", "c")), fc.jsonValue()),
+  },
+  { requiredKeys: [] },
+);
+
+const jsonArgs = fc.oneof(
+  nearMiss,
+  fc.dictionary(fc.constantFrom("path", "limit", "tags", "opts", "n", "mode", "tool", "error", "x"), fc.jsonValue(), { maxKeys: 5 }),
+  fc.jsonValue(),
+);
+
+describe("every registered tool survives random arguments", () => {
+  it("has tools to try (the built-ins and both custom shapes)", () => {
+    expect(open.session.registry.ids()).toEqual(["invalid", "shapes", "shapes_defined"]);
+  });
+
+  for (const id of ["invalid", "shapes", "shapes_defined"]) {
+    it(`${id}: 1,000 random argument sets, each a run or an error naming the tool`, async () => {
+      let completed = 0;
+      let rejected = 0;
+      await fc.assert(
+        fc.asyncProperty(jsonArgs, async (args) => {
+          const call = await open.session.run(id, args as Record<string, unknown>);
+          if (call.status === "completed") {
+            completed++;
+            return typeof call.output === "string";
+          }
+          rejected++;
+          return call.status === "error" && typeof call.error === "string" && call.error.includes(`The ${id} tool was called with invalid arguments`);
+        }),
+        { numRuns: 1_000 },
+      );
+      // Both outcomes happen, or the property says little.
+      expect(rejected).toBeGreaterThan(0);
+      if (id !== "shapes") expect(completed).toBeGreaterThan(0);
+      open.session.session.calls.length = 0;
+    });
+  }
+});
