@@ -114,6 +114,7 @@ export class ToolRunner {
       directory: runtime.root,
       worktree: runtime.root,
       fileTime: this.options.fileTime,
+      bus,
       metadata: (update) => {
         if (call.status !== "running") return;
         if (update.title !== undefined) call.title = update.title;

@@ -1,5 +1,7 @@
 /** The built-in tools that exist so far, in any order (the registry orders them). */
 import { InvalidTool } from "./invalid.js";
+import { ReadTool } from "./read.js";
 import type { Info } from "./tool.js";
+import { WriteTool } from "./write.js";
 
-export const builtinTools: Info[] = [InvalidTool];
+export const builtinTools: Info[] = [InvalidTool, ReadTool, WriteTool];

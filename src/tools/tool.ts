@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import type { Runtime } from "../runtime/types.js";
+import type { Bus } from "./bus.js";
 import type { FileTime } from "./file-time.js";
 import type { AskInput, Ruleset } from "./permission/types.js";
 
@@ -55,6 +56,8 @@ export interface Context<M extends Metadata = Metadata> {
   directory: string;
   worktree: string;
   fileTime: FileTime;
+  /** Where tools announce what they did (file.edited). */
+  bus: Bus;
   /** Truncates with the agent's hint, saving the full text in the runtime's data folder. */
   truncate(text: string, options?: { maxLines?: number; maxBytes?: number; direction?: "head" | "tail" }): Promise<TruncateResult>;
 }

@@ -12,50 +12,66 @@
  * - The whole string must match, and case matters.
  */
 
-const regexSyntax = new Set(["^", "$", "\\", ".", "*", "+", "?", "(", ")", "[", "]", "{", "}", "|", "/"]);
-
-// Patterns come from a handful of rules that are matched over and over, so compiling each once pays; the cap
-// only guards against a caller feeding an unbounded stream of distinct patterns.
-const compiled = new Map<string, RegExp>();
+// Patterns come from a handful of rules that are matched over and over, so splitting each into characters
+// once pays; the cap only guards against a caller feeding an unbounded stream of distinct patterns.
+const parsed = new Map<string, Parsed>();
 const CACHE_LIMIT = 2048;
 
-export function matchWildcard(str: string, pattern: string): boolean {
-  return compile(pattern).test(toSlashes(str));
+interface Parsed {
+  chars: string[];
+  /** The pattern without its trailing " *", when it has one. */
+  head?: string[];
 }
 
-function compile(pattern: string): RegExp {
-  const cached = compiled.get(pattern);
+export function matchWildcard(str: string, pattern: string): boolean {
+  const { chars, head } = parse(pattern);
+  // Code points, not UTF-16 units: `?` is one character to a person, emoji included.
+  const text = Array.from(toSlashes(str));
+  return (head !== undefined && glob(text, head)) || glob(text, chars);
+}
+
+/**
+ * Greedy matching with a single backtrack point (the last `*` seen). OpenCode compiles patterns to a regex,
+ * which backtracks exponentially on patterns like `a*a*a*…b`; this takes at most text × pattern steps and
+ * answers the same (a later `*` can absorb anything an earlier one would have, so only the last one needs
+ * retrying).
+ */
+function glob(text: readonly string[], pattern: readonly string[]): boolean {
+  let t = 0;
+  let p = 0;
+  let star = -1;
+  let resumeAt = 0;
+  while (t < text.length) {
+    const want = pattern[p];
+    if (want === "*") {
+      star = p++;
+      resumeAt = t;
+    } else if (want !== undefined && (want === "?" || want === text[t])) {
+      t++;
+      p++;
+    } else if (star >= 0) {
+      // Let the last star swallow one more character and try again from there.
+      p = star + 1;
+      t = ++resumeAt;
+    } else {
+      return false;
+    }
+  }
+  while (pattern[p] === "*") p++;
+  return p === pattern.length;
+}
+
+function parse(pattern: string): Parsed {
+  const cached = parsed.get(pattern);
   if (cached) return cached;
   const normalized = toSlashes(pattern);
-  // The optional tail is decided on the pattern as written, before runs of `*` are merged: `ls **` keeps
-  // requiring the space, exactly as the regex OpenCode builds does.
-  const source = normalized.endsWith(" *")
-    ? `${translate(normalized.slice(0, -2))}(?: .*)?`
-    : translate(normalized);
-  // `s` lets `*` and `?` cross newlines; `u` makes `?` one code point, not half of an emoji's surrogate pair.
-  const regex = new RegExp(`^${source}$`, "su");
-  if (compiled.size >= CACHE_LIMIT) compiled.clear();
-  compiled.set(pattern, regex);
-  return regex;
-}
-
-function translate(glob: string): string {
-  let out = "";
-  let previousStar = false;
-  for (const char of glob) {
-    if (char === "*") {
-      // Merging a run of stars changes nothing about what matches, but keeps `a**********b` from
-      // backtracking polynomially on a long miss.
-      if (!previousStar) out += ".*";
-      previousStar = true;
-      continue;
-    }
-    previousStar = false;
-    if (char === "?") out += ".";
-    else if (regexSyntax.has(char)) out += `\\${char}`;
-    else out += char;
-  }
-  return out;
+  const chars = Array.from(normalized);
+  // Decided on the pattern as written: `ls **` does not end in " *" and keeps requiring the space, as in
+  // OpenCode, where the regex only turns a final " .*" into an optional group.
+  const result: Parsed = normalized.endsWith(" *") ? { chars, head: chars.slice(0, -2) } : { chars };
+  if (parsed.size >= CACHE_LIMIT) parsed.clear();
+  parsed.set(pattern, result);
+  return result;
 }
 
 function toSlashes(text: string): string {

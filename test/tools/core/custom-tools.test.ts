@@ -1,6 +1,6 @@
 /** Custom tools and plugins written for OpenCode load here unchanged, and only in a trusted workspace. */
 import { afterEach, describe, expect, it } from "vitest";
-import { sessionWith } from "../../support/tool-session.js";
+import { customIds, sessionWith } from "../../support/tool-session.js";
 
 let dispose: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -39,7 +39,7 @@ describe("custom tools", () => {
   it("loads tool({...}) files: default export named after the file, named exports file_export", async () => {
     const s = await sessionWith({ ".opencode/tool/math.ts": TOOL_SHAPE });
     dispose = s.dispose;
-    expect(s.session.registry.ids()).toEqual(["invalid", "math", "math_twice"]);
+    expect(customIds(s.session.registry.ids())).toEqual(["math", "math_twice"]);
     const call = await s.session.run("math", { a: 2 });
     expect(call).toMatchObject({ status: "completed", title: "", output: "12 in /workspace for build", metadata: { truncated: false } });
     expect((await s.session.run("math_twice", { n: 21 })).output).toBe("42");
@@ -91,7 +91,7 @@ describe("custom tools", () => {
       { trusted: false },
     );
     dispose = s.dispose;
-    expect(s.session.registry.ids()).toEqual(["invalid"]);
+    expect(customIds(s.session.registry.ids())).toEqual([]);
     expect(s.session.untrustedFiles.map((f) => f.split("/").pop()).sort()).toEqual(["math.ts", "spy.ts"]);
     expect((globalThis as { __spyRan?: boolean }).__spyRan).toBeUndefined();
   });
@@ -119,7 +119,7 @@ export const Audit: Plugin = async ({ directory, $ }) => ({
   it("adds a plugin's tools; before may change args, after may change title, output and metadata", async () => {
     const s = await sessionWith({ ".opencode/plugin/audit.ts": PLUGIN });
     dispose = s.dispose;
-    expect(s.session.registry.ids()).toEqual(["invalid", "shout", "where"]);
+    expect(customIds(s.session.registry.ids())).toEqual(["shout", "where"]);
     const call = await s.session.run("shout", { text: "hey" });
     expect(call).toMatchObject({ status: "completed", title: "shouted", output: "HEY! (audited)", metadata: { audited: true } });
     expect((await s.session.run("where", {})).output).toBe("/workspace /workspace");

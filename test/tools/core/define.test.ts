@@ -15,6 +15,7 @@ function context(truncate: Context["truncate"] = async (text) => ({ content: tex
     directory: "/workspace",
     worktree: "/workspace",
     fileTime: undefined as never,
+    bus: undefined as never,
     truncate,
   };
 }
@@ -37,7 +38,7 @@ describe("Tool.define", () => {
 
   it("names the tool and the failing field when arguments do not fit", async () => {
     const tool = await echo.init();
-    const error = await tool.execute({ text: 5 } as never, context()).catch((e: unknown) => e as Error);
+    const error = (await tool.execute({ text: 5 } as never, context()).catch((e: unknown) => e)) as Error;
     expect(error.message).toMatch(/^The echo tool was called with invalid arguments: /);
     expect(error.message).toMatch(/text/);
     expect(error.message).toMatch(/Please rewrite the input so it satisfies the expected schema\.$/);
