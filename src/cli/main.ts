@@ -42,6 +42,11 @@ const processIO: CliIO = {
   },
 };
 
+/** OpenCode's global config folder, whose tool/ and plugin/ folders apply to every workspace. */
+function globalConfigDir(): string {
+  return process.env.WORKBENCH_GLOBAL_CONFIG ?? resolve(process.env.XDG_CONFIG_HOME ?? resolve(homedir(), ".config"), "opencode");
+}
+
 function dataDir(): string {
   return process.env.WORKBENCH_DATA_DIR ?? resolve(process.env.XDG_DATA_HOME ?? resolve(homedir(), ".local/share"), "workbench");
 }
@@ -72,6 +77,8 @@ async function openSession(common: Common, io: CliIO): Promise<{ session: ToolSe
     home: homedir(),
     builtins: builtinTools,
     trusted: common.trust,
+    // The embedded copy holds only the folder; the global folder is reachable on the real disk only.
+    globalConfigDir: common.runtime === "node" ? globalConfigDir() : undefined,
     agent: common.agent,
     flags: { client: "cli" },
   });

@@ -7,12 +7,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 const BIN = join(import.meta.dirname, "../../bin/workbench.mjs");
 let dataDir: string;
+let globalDir: string;
 
 function workbench(args: string[], input?: string) {
   const result = spawnSync(process.execPath, [BIN, ...args], {
     input,
     encoding: "utf8",
-    env: { ...process.env, WORKBENCH_DATA_DIR: dataDir },
+    env: { ...process.env, WORKBENCH_DATA_DIR: dataDir, WORKBENCH_GLOBAL_CONFIG: globalDir },
     timeout: 60_000,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -47,6 +48,9 @@ async function folder(config: object = {}): Promise<string> {
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "wb-cli-data-"));
+  globalDir = await mkdtemp(join(tmpdir(), "wb-cli-global-"));
+  await mkdir(join(globalDir, "tool"));
+  await writeFile(join(globalDir, "tool", "everywhere.js"), 'export default { description: "from the global folder", args: {}, async execute() { return "global tool ran"; } };');
 });
 
 describe("workbench tool", () => {
@@ -104,6 +108,13 @@ describe("workbench tool", () => {
   });
 });
 
+describe("workbench: the global config folder", () => {
+  it("loads tools from the global folder too, in a trusted run", async () => {
+    const dir = await folder();
+    expect(workbench(["tool", "everywhere", "--dir", dir, "--trust"])).toMatchObject({ code: 0, stdout: "global tool ran\n" });
+  });
+});
+
 describe("workbench calls", () => {
   it("runs calls in order in one session and prints a JSON line each, permission answers included", async () => {
     const dir = await folder({ permission: { note: { "*": "ask", "ok*": "allow" } } });
@@ -119,7 +130,7 @@ describe("workbench calls", () => {
     expect(lines[0]).toMatchObject({ tool: "note", state: "completed", output: "noted ok-1", permissions: [{ permission: "note", patterns: ["ok-1"], answer: "allow" }] });
     expect(lines[1]).toMatchObject({ state: "error", permissions: [{ answer: "reject" }] });
     expect(lines[2]).toMatchObject({ tool: "invalid", state: "completed" });
-    expect(String(lines[2]!.output)).toMatch(/Unknown tool "nope". Available tools: note, note_big/);
+    expect(String(lines[2]!.output)).toMatch(/Unknown tool "nope". Available tools: .*note, note_big/);
     expect(lines[3]).toMatchObject({ state: "error" });
     expect(String(lines[3]!.error)).toMatch(/^The note tool was called with invalid arguments/);
     expect(result.code).toBe(1);

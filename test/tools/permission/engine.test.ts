@@ -317,7 +317,7 @@ describe("PermissionEngine: approvals and cancellation", () => {
   it("approved is a read-only copy", () => {
     const { engine } = setup();
     engine.loadApprovals([{ permission: "edit", pattern: "*", action: "allow" }]);
-    const view = engine.approved as { pattern: string }[];
+    const view = engine.approved as unknown as { pattern: string }[];
     expect(() => {
       const first = view[0];
       if (first) first.pattern = "changed";
