@@ -182,7 +182,8 @@ export class ToolRunner {
       if (record.answer === "pending") record.answer = "allow";
     } catch (error) {
       if (record.answer === "pending") record.answer = requestID ? "reject" : "deny";
-      if (requestID && signal.aborted) this.options.permissions.reply(requestID, "reject");
+      // Only this call's prompt goes; the session's other prompts stay for the user to answer.
+      if (requestID && signal.aborted) this.options.permissions.cancel(requestID);
       throw error;
     } finally {
       unsubscribeAsked();

@@ -132,6 +132,17 @@ export class PermissionEngine {
     this.approvals = rules.map(({ permission, pattern, action }) => ({ permission, pattern, action, source: "approval" }));
   }
 
+  /**
+   * Withdraws one waiting request (its call was aborted) without touching the session's others, as a
+   * user's reject would. Returns false when it was no longer waiting.
+   */
+  cancel(requestID: string): boolean {
+    const waiting = this.waiting.get(requestID);
+    if (!waiting) return false;
+    this.settle(waiting, "reject", new RejectedError());
+    return true;
+  }
+
   /** Rejects a session's waiting requests, e.g. when its run is aborted. Returns how many there were. */
   cancelSession(sessionID: string): number {
     const doomed = this.sessionWaiting(sessionID);
