@@ -1,7 +1,8 @@
 /** The built-in tools that exist so far, in any order (the registry orders them). */
+import { ApplyPatchTool } from "./apply_patch.js";
 import { InvalidTool } from "./invalid.js";
 import { ReadTool } from "./read.js";
 import type { Info } from "./tool.js";
 import { WriteTool } from "./write.js";
 
-export const builtinTools: Info[] = [InvalidTool, ReadTool, WriteTool];
+export const builtinTools: Info[] = [InvalidTool, ReadTool, WriteTool, ApplyPatchTool];

@@ -32,7 +32,7 @@ export const WriteTool = define("write", {
     const relative = displayPath(ctx, path);
     // The content is taken as written (line endings included); only a BOM the file had is kept.
     const after = args.content.replace(/\r\n/g, "\n");
-    const { diff, additions, deletions } = fileDiff(relative, before, after);
+    const { diff, additions, deletions } = fileDiff(relative, relative, before, after);
     await ctx.ask({ permission: "edit", patterns: [relative], always: ["*"], metadata: { filepath: path, diff } });
     await ctx.runtime.fs.mkdir(dirname(path), { recursive: true });
     const eol = args.content.includes("\r\n") ? "\r\n" : exists ? shape.eol : "\n";
