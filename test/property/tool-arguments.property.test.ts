@@ -39,6 +39,23 @@ const nearMiss = fc.record(
     path: fc.oneof(fc.string(), fc.jsonValue()),
     filePath: fc.oneof(fc.constantFrom("a.txt", "src/x.ts", "/workspace/a.txt", "../out.txt", "dir"), fc.string(), fc.jsonValue()),
     content: fc.oneof(fc.string(), fc.jsonValue()),
+    patchText: fc.oneof(
+      fc.constantFrom(
+        "*** Begin Patch\n*** Add File: made.txt\n+made\n*** End Patch",
+        "*** Begin Patch\n*** Update File: a.txt\n-a\n+b\n*** End Patch",
+        "*** Begin Patch\n*** End Patch",
+        "*** Begin Patch\n*** Delete File: nope.txt\n*** End Patch",
+      ),
+      fc.string(),
+      fc.jsonValue(),
+    ),
+    oldString: fc.oneof(fc.constantFrom("a", "", "made", "zz"), fc.string(), fc.jsonValue()),
+    newString: fc.oneof(fc.constantFrom("b", "a"), fc.string(), fc.jsonValue()),
+    replaceAll: fc.oneof(fc.boolean(), fc.jsonValue()),
+    edits: fc.oneof(
+      fc.array(fc.record({ oldString: fc.oneof(fc.constantFrom("a", "b", ""), fc.string()), newString: fc.string() }), { maxLength: 3 }),
+      fc.jsonValue(),
+    ),
     offset: fc.oneof(fc.integer({ min: -2, max: 5 }), fc.jsonValue()),
     limit: fc.oneof(fc.integer({ min: -1, max: 5 }), fc.jsonValue()),
     n: fc.oneof(fc.integer({ min: -3, max: 13 }), fc.jsonValue()),
