@@ -1,8 +1,10 @@
 /** The built-in tools that exist so far, in any order (the registry orders them). */
 import { ApplyPatchTool } from "./apply_patch.js";
+import { EditTool } from "./edit.js";
 import { InvalidTool } from "./invalid.js";
+import { MultiEditTool } from "./multiedit.js";
 import { ReadTool } from "./read.js";
 import type { Info } from "./tool.js";
 import { WriteTool } from "./write.js";
 
-export const builtinTools: Info[] = [InvalidTool, ReadTool, WriteTool, ApplyPatchTool];
+export const builtinTools: Info[] = [InvalidTool, ReadTool, EditTool, MultiEditTool, WriteTool, ApplyPatchTool];

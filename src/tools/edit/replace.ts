@@ -1,0 +1,163 @@
+/**
+ * `replace`: find what oldString meant in the file and put newString there. The seed's nine strategies are
+ * tried in order; the first that yields something found in the file decides. Two policies (policy.ts):
+ * "seed" reproduces OpenCode (the benchmark's reference), "safe" (the default) refuses spans it cannot
+ * trust, reports ambiguity instead of picking a variant, and re-indents newString to fuzzy matches.
+ */
+import { EditMatchError, EMPTY_MESSAGE, IDENTICAL_MESSAGE, multipleError, notFoundError, tooBroadError } from "./errors.js";
+import { judgeSpan } from "./guards.js";
+import { indexLines, lineOf, occurrencesOf, searchLines, type LineIndex } from "./lines.js";
+import { POLICIES, type PolicyRules } from "./policy.js";
+import { adaptNewString } from "./reindent.js";
+import { replacersWith, unescapeString } from "./replacers/index.js";
+import { isFuzzy, type LineRange, type NamedReplacer, type ReplaceOptions, type ReplacerName, type ReplaceResult } from "./types.js";
+
+interface Place {
+  readonly start: number;
+  readonly end: number;
+}
+
+interface Edit extends Place {
+  readonly replacement: string;
+}
+
+// Built once per policy: the order is the seed's, only BlockAnchor's tuning differs.
+const REPLACERS_BY_POLICY = new Map(Object.values(POLICIES).map((rules) => [rules, replacersWith(rules.blockAnchor)] as const));
+
+function toRange(index: LineIndex, place: Place): LineRange {
+  return { start: lineOf(index, place.start) + 1, end: lineOf(index, Math.max(place.start, place.end - 1)) + 1 };
+}
+
+/** Left-to-right, non-overlapping occurrences: the places `split`/`replaceAll` would replace. */
+function nonOverlapping(content: string, text: string): number[] {
+  const found: number[] = [];
+  for (let at = content.indexOf(text); at !== -1; at = content.indexOf(text, at + text.length)) found.push(at);
+  return found;
+}
+
+/** Splices every edit in (they are sorted and disjoint); replacements are inserted literally, never as patterns. */
+function apply(content: string, index: LineIndex, edits: readonly Edit[], strategy: ReplacerName): ReplaceResult {
+  let out = "";
+  let cursor = 0;
+  for (const edit of edits) {
+    out += content.slice(cursor, edit.start) + edit.replacement;
+    cursor = edit.end;
+  }
+  out += content.slice(cursor);
+  const first = toRange(index, edits[0]!);
+  const last = toRange(index, edits[edits.length - 1]!);
+  return { content: out, strategy, fuzzy: isFuzzy(strategy), occurrences: edits.length, startLine: first.start, endLine: last.end };
+}
+
+export function replace(content: string, oldString: string, newString: string, options: ReplaceOptions = {}): ReplaceResult {
+  if (oldString === newString) throw new EditMatchError("identical", IDENTICAL_MESSAGE);
+  // Every text contains "" everywhere; the seed's MultiOccurrence would loop on it forever.
+  if (oldString === "") throw new EditMatchError("empty", EMPTY_MESSAGE);
+  const replaceAll = options.replaceAll ?? false;
+  const index = indexLines(content);
+  const rules = POLICIES[options.policy ?? "safe"];
+  const replacers = REPLACERS_BY_POLICY.get(rules)!;
+  return rules.ambiguity === "seed"
+    ? seedReplace(content, index, oldString, newString, replaceAll, replacers)
+    : safeReplace(content, index, oldString, newString, replaceAll, replacers, rules);
+}
+
+/**
+ * OpenCode's loop, which neither guards spans nor adapts newString: the first candidate found exactly once
+ * is replaced by newString verbatim; a candidate found several times is skipped in favour of the next one
+ * (so a fuzzy strategy may pick a unique variant of ambiguous text, #41872). With replaceAll the first
+ * candidate found is replaced everywhere.
+ */
+function seedReplace(
+  content: string,
+  index: LineIndex,
+  oldString: string,
+  newString: string,
+  replaceAll: boolean,
+  replacers: readonly NamedReplacer[],
+): ReplaceResult {
+  let ambiguous: string | undefined;
+  for (const { name, find } of replacers) {
+    for (const search of find(content, oldString)) {
+      // An empty candidate (TrimmedBoundary of a whitespace-only oldString) is found everywhere and means nothing.
+      if (search === "") continue;
+      const at = content.indexOf(search);
+      if (at === -1) continue;
+      if (replaceAll) {
+        const edits = nonOverlapping(content, search).map((start) => ({ start, end: start + search.length, replacement: newString }));
+        return apply(content, index, edits, name);
+      }
+      if (content.lastIndexOf(search) !== at) {
+        ambiguous ??= search;
+        continue;
+      }
+      return apply(content, index, [{ start: at, end: at + search.length, replacement: newString }], name);
+    }
+  }
+  if (ambiguous === undefined) throw notFoundError(content, oldString);
+  const length = ambiguous.length;
+  throw multipleError(occurrencesOf(content, ambiguous).map((start) => toRange(index, { start, end: start + length })));
+}
+
+/** oldString as a strategy read it: EscapeNormalized matched its unescaped text. */
+function asRead(strategy: ReplacerName, oldString: string): string {
+  return strategy === "EscapeNormalized" ? unescapeString(oldString) : oldString;
+}
+
+/**
+ * Ours: the first strategy with an acceptable candidate decides. Its candidates are located everywhere
+ * they occur; candidates that overlap one another are one place (the first yielded wins), and more than
+ * one place is reported, never resolved by a later, looser strategy. Fuzzy candidates must pass the span
+ * guards, and newString is adapted to each fuzzy place.
+ */
+function safeReplace(
+  content: string,
+  index: LineIndex,
+  oldString: string,
+  newString: string,
+  replaceAll: boolean,
+  replacers: readonly NamedReplacer[],
+  rules: PolicyRules,
+): ReplaceResult {
+  let broad: { strategy: ReplacerName; place: Place } | undefined;
+  for (const { name, find } of replacers) {
+    const fuzzy = isFuzzy(name);
+    const reference = asRead(name, oldString);
+    const accepted: Array<{ text: string; starts: number[] }> = [];
+    for (const text of find(content, oldString)) {
+      if (text === "" || accepted.some((candidate) => candidate.text === text)) continue;
+      const starts = replaceAll ? nonOverlapping(content, text) : occurrencesOf(content, text);
+      if (starts.length === 0) continue;
+      if (fuzzy && rules.guardSpans) {
+        const verdict = judgeSpan(name, text, reference);
+        if (!verdict.ok) {
+          if (verdict.reason === "too-broad") broad ??= { strategy: name, place: { start: starts[0]!, end: starts[0]! + text.length } };
+          continue;
+        }
+      }
+      accepted.push({ text, starts });
+    }
+    if (accepted.length === 0) continue;
+
+    const places: Array<Place & { owner: number }> = [];
+    accepted.forEach(({ text, starts }, owner) => {
+      for (const start of starts) {
+        const end = start + text.length;
+        // Another candidate already covers this stretch: two readings of one place, not two places.
+        if (places.some((p) => p.owner !== owner && p.start < end && start < p.end)) continue;
+        places.push({ start, end, owner });
+      }
+    });
+    places.sort((a, b) => a.start - b.start);
+    if (!replaceAll && places.length > 1) throw multipleError(places.map((place) => toRange(index, place)));
+    const chosen: Place[] = [];
+    for (const place of places) if (chosen.every((c) => c.end <= place.start || place.end <= c.start)) chosen.push(place);
+    const edits = chosen.map((place) => ({
+      ...place,
+      replacement: fuzzy && rules.adaptNewString ? adaptNewString(content, place.start, place.end, reference, newString) : newString,
+    }));
+    return apply(content, index, edits, name);
+  }
+  if (broad) throw tooBroadError(broad.strategy, toRange(index, broad.place), searchLines(oldString).length);
+  throw notFoundError(content, oldString);
+}

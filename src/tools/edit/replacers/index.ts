@@ -1,0 +1,39 @@
+/** The nine strategies in the seed's order, and the two orders `replace` uses (they differ in BlockAnchor's tuning). */
+import type { NamedReplacer } from "../types.js";
+import { createBlockAnchorReplacer, SEED_BLOCK_ANCHOR, type BlockAnchorTuning } from "./block-anchor.js";
+import { ContextAwareReplacer } from "./context-aware.js";
+import { EscapeNormalizedReplacer } from "./escape-normalized.js";
+import { IndentationFlexibleReplacer } from "./indentation-flexible.js";
+import { LineTrimmedReplacer } from "./line-trimmed.js";
+import { MultiOccurrenceReplacer } from "./multi-occurrence.js";
+import { SimpleReplacer } from "./simple.js";
+import { TrimmedBoundaryReplacer } from "./trimmed-boundary.js";
+import { WhitespaceNormalizedReplacer } from "./whitespace-normalized.js";
+
+export { anchoredSimilarity, BlockAnchorReplacer, createBlockAnchorReplacer, SEED_BLOCK_ANCHOR, type BlockAnchorTuning } from "./block-anchor.js";
+export { ContextAwareReplacer } from "./context-aware.js";
+export { EscapeNormalizedReplacer, unescapeString } from "./escape-normalized.js";
+export { IndentationFlexibleReplacer, removeCommonIndentation } from "./indentation-flexible.js";
+export { LineTrimmedReplacer } from "./line-trimmed.js";
+export { MultiOccurrenceReplacer } from "./multi-occurrence.js";
+export { SimpleReplacer } from "./simple.js";
+export { TrimmedBoundaryReplacer } from "./trimmed-boundary.js";
+export { normalizeWhitespace, WhitespaceNormalizedReplacer } from "./whitespace-normalized.js";
+
+/** The seed's order, with BlockAnchor tuned as `blockAnchor` says. */
+export function replacersWith(blockAnchor: BlockAnchorTuning): readonly NamedReplacer[] {
+  return [
+    { name: "Simple", find: SimpleReplacer },
+    { name: "LineTrimmed", find: LineTrimmedReplacer },
+    { name: "BlockAnchor", find: createBlockAnchorReplacer(blockAnchor) },
+    { name: "WhitespaceNormalized", find: WhitespaceNormalizedReplacer },
+    { name: "IndentationFlexible", find: IndentationFlexibleReplacer },
+    { name: "EscapeNormalized", find: EscapeNormalizedReplacer },
+    { name: "TrimmedBoundary", find: TrimmedBoundaryReplacer },
+    { name: "ContextAware", find: ContextAwareReplacer },
+    { name: "MultiOccurrence", find: MultiOccurrenceReplacer },
+  ];
+}
+
+/** The nine replacers exactly as the seed has them. */
+export const REPLACERS: readonly NamedReplacer[] = replacersWith(SEED_BLOCK_ANCHOR);
