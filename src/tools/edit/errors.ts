@@ -46,9 +46,10 @@ export function notFoundError(content: string, oldString: string): EditMatchErro
   return new EditMatchError("not-found", `${NOT_FOUND_MESSAGE}\n\n${CLOSEST_HEADING}\n${shown.join("\n")}`, [{ start: closest.startLine, end: last }]);
 }
 
-export function multipleError(matches: readonly LineRange[]): EditMatchError {
+/** `capped`: the matches were counted up to a limit, so there may be more than listed. */
+export function multipleError(matches: readonly LineRange[], capped = false): EditMatchError {
   const listed = matches.slice(0, LISTED_MATCHES).map(range).join(", ");
-  const more = matches.length > LISTED_MATCHES ? ` and ${matches.length - LISTED_MATCHES} more` : "";
+  const more = matches.length > LISTED_MATCHES ? ` and ${capped ? "at least " : ""}${matches.length - LISTED_MATCHES} more` : "";
   return new EditMatchError("multiple", `${MULTIPLE_MESSAGE}\n\nIt matches at lines ${listed}${more}.`, matches);
 }
 

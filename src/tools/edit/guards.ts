@@ -6,11 +6,10 @@
  * deleted), and each middle line must resemble the line the model wrote for it.
  */
 import { inkLength, isBlank, searchLines } from "./lines.js";
-import { similarity } from "./levenshtein.js";
+import { lineSimilarity } from "./levenshtein.js";
 import {
   SAFE_BLOCK_ANCHOR_THRESHOLD,
   SAFE_INK_SLACK,
-  SAFE_LONGEST_COMPARED_LINE,
   SAFE_MAX_INK_RATIO,
   SAFE_MIDDLE_LINE_SIMILARITY,
 } from "./policy.js";
@@ -22,13 +21,6 @@ export type SpanVerdict =
   | { readonly ok: false; readonly reason: "too-broad" | "mismatch" };
 
 const ANCHORED: ReadonlySet<ReplacerName> = new Set<ReplacerName>(["BlockAnchor", "ContextAware"]);
-
-/** Similarity of two trimmed lines, with very long lines compared for equality only. */
-export function lineSimilarity(a: string, b: string): number {
-  if (a === b) return 1;
-  if (Math.max(a.length, b.length) > SAFE_LONGEST_COMPARED_LINE) return 0;
-  return similarity(a, b);
-}
 
 export function judgeSpan(strategy: ReplacerName, span: string, oldString: string): SpanVerdict {
   if (inkLength(span) > inkLength(oldString) * SAFE_MAX_INK_RATIO + SAFE_INK_SLACK) return { ok: false, reason: "too-broad" };

@@ -14,7 +14,7 @@ export {
   TOO_BROAD_MESSAGE,
   type EditMatchErrorKind,
 } from "./errors.js";
-export { levenshtein, similarity } from "./levenshtein.js";
+export { levenshtein, lineSimilarity, LONGEST_COMPARED_LINE, similarity } from "./levenshtein.js";
 export { closestLines, type ClosestLines } from "./closest.js";
 export { adaptNewString } from "./reindent.js";
 export { judgeSpan, type SpanVerdict } from "./guards.js";

@@ -31,3 +31,17 @@ export function similarity(a: string, b: string): number {
   if (longest === 0) return 1;
   return 1 - levenshtein(a, b) / longest;
 }
+
+/**
+ * Lines longer than this (minified code) are compared for equality only: edit distance costs the product
+ * of the two lengths, and two 50,000-character lines would take seconds (the seed's full matrix would
+ * also take gigabytes).
+ */
+export const LONGEST_COMPARED_LINE = 2000;
+
+/** `similarity` of two lines, or 1 / 0 (equal or not) when either is longer than LONGEST_COMPARED_LINE. */
+export function lineSimilarity(a: string, b: string): number {
+  if (a === b) return 1;
+  if (Math.max(a.length, b.length) > LONGEST_COMPARED_LINE) return 0;
+  return similarity(a, b);
+}

@@ -39,9 +39,6 @@ export const SAFE_MIDDLE_LINE_SIMILARITY = 0.6;
 export const SAFE_MAX_INK_RATIO = 1.25;
 export const SAFE_INK_SLACK = 10;
 
-/** Lines longer than this (minified code) are compared for equality only: edit distance is quadratic. */
-export const SAFE_LONGEST_COMPARED_LINE = 2000;
-
 export interface PolicyRules {
   readonly blockAnchor: BlockAnchorTuning;
   /**

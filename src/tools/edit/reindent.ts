@@ -89,9 +89,10 @@ interface Frames {
 }
 
 /**
- * The mapping that takes oldString's indentation `from` to the file's `to`. Within one style the extra
- * indentation beyond `from` is kept as written (a dedent below it is counted in columns); across styles
- * depth is counted in steps of each side's unit and rebuilt in the file's.
+ * The mapping that takes oldString's indentation `from` to the file's `to`. Within one style it is a
+ * prefix added or removed (the model wrote the block deeper or shallower by that prefix, which keeps mixed
+ * indentation like a tab followed by a doc comment's spaces intact), and failing that a shift in columns.
+ * Across styles depth is counted in steps of each side's unit and rebuilt in the file's.
  */
 function mapper(from: string, to: string, frames: Frames): Mapper {
   if (frames.crossStyle) {
@@ -102,11 +103,19 @@ function mapper(from: string, to: string, frames: Frames): Mapper {
       return compose(steps + target.steps - source.steps, rest + target.rest - source.rest, frames.fileUnit);
     };
   }
-  return (indentation) => {
-    if (indentation.startsWith(from)) return to + indentation.slice(from.length);
+  const byColumns: Mapper = (indentation) => {
     const width = Math.max(0, columns(to) + columns(indentation) - columns(from));
     return frames.fileUsesTabs ? compose(Math.floor(width / TAB_COLUMNS), width % TAB_COLUMNS, { kind: "tab" }) : " ".repeat(width);
   };
+  if (to.endsWith(from)) {
+    const added = to.slice(0, to.length - from.length);
+    return (indentation) => added + indentation;
+  }
+  if (from.endsWith(to)) {
+    const extra = from.slice(0, from.length - to.length);
+    return (indentation) => (indentation.startsWith(extra) ? indentation.slice(extra.length) : byColumns(indentation));
+  }
+  return (indentation) => (indentation.startsWith(from) ? to + indentation.slice(from.length) : byColumns(indentation));
 }
 
 /**
@@ -148,11 +157,42 @@ function frames(
   return { crossStyle, modelUnit: unit(modelStyle), fileUnit: unit(fileStyle), fileUsesTabs: fileStyle === "tab" };
 }
 
-function countEdge(text: string, char: string, atEnd: boolean): number {
-  let count = 0;
-  if (atEnd) while (count < text.length && text[text.length - 1 - count] === char) count++;
-  else while (count < text.length && text[count] === char) count++;
-  return count;
+const isSpace = (char: string | undefined) => char === " " || char === "\t";
+
+/** The spaces and tabs at the start (or end) of `text`. Loops, not regexes: no backtracking on long runs. */
+function spaceEdge(text: string, atEnd: boolean): string {
+  if (atEnd) {
+    let at = text.length;
+    while (at > 0 && isSpace(text[at - 1])) at--;
+    return text.slice(at);
+  }
+  let at = 0;
+  while (at < text.length && isSpace(text[at])) at++;
+  return text.slice(0, at);
+}
+
+/** The whole blank lines at the start of `text` (up to and including their newlines), or at its end (from the newline on). */
+function blankEdge(text: string, atEnd: boolean): string {
+  if (atEnd) {
+    let kept = text.length;
+    for (;;) {
+      let at = kept;
+      while (at > 0 && isSpace(text[at - 1])) at--;
+      if (at === 0 || text[at - 1] !== "\n") return text.slice(kept);
+      kept = at - 1;
+    }
+  }
+  let kept = 0;
+  for (;;) {
+    let at = kept;
+    while (at < text.length && isSpace(text[at])) at++;
+    if (text[at] !== "\n") return text.slice(0, kept);
+    kept = at + 1;
+  }
+}
+
+function swapEdge(text: string, from: string, to: string, atEnd: boolean): string {
+  return atEnd ? text.slice(0, text.length - from.length) + to : to + text.slice(from.length);
 }
 
 function nonBlank(lines: readonly string[]): number[] {
@@ -172,30 +212,29 @@ export function adaptNewString(content: string, start: number, end: number, oldS
   let model = oldString;
   let replacement = newString;
 
-  // Newlines at oldString's edges that the match did not take (LineTrimmed drops a trailing one): the
-  // same newlines at newString's edges would add blank lines.
-  for (const atEnd of [true, false]) {
-    const extra = countEdge(model, "\n", atEnd) - countEdge(span, "\n", atEnd);
-    if (extra <= 0) continue;
-    const drop = Math.min(extra, countEdge(replacement, "\n", atEnd));
-    replacement = atEnd ? replacement.slice(0, replacement.length - drop) : replacement.slice(drop);
-    model = atEnd ? model.slice(0, model.length - extra) : model.slice(extra);
+  // Blank lines at the edges: those oldString has and the match did not take (LineTrimmed drops a trailing
+  // newline) would be added by newString's copy of them; those the match took and oldString did not have
+  // (a window of WhitespaceNormalized may start with blank lines) are the file's and must stay.
+  for (const atEnd of [false, true]) {
+    const wrote = blankEdge(model, atEnd);
+    const found = blankEdge(span, atEnd);
+    if (wrote === found) continue;
+    if (atEnd ? replacement.endsWith(wrote) : replacement.startsWith(wrote)) replacement = swapEdge(replacement, wrote, found, atEnd);
+    model = swapEdge(model, wrote, found, atEnd);
   }
 
   const lineStart = content.lastIndexOf("\n", start - 1) + 1;
   const prefix = content.slice(lineStart, start);
   // A span that starts after other text on its line: its first line has no indentation of its own, but
-  // the spaces oldString had before it (and newString repeats) must not be inserted mid-line.
+  // the spaces oldString had before it (and newString repeats) must not be inserted mid-line. The same
+  // for spaces after a span that ends before the end of its line.
   const midLine = prefix.trim() !== "";
   const endsMidLine = end < content.length && content[end] !== "\n";
-  const edge = (text: string, atEnd: boolean) => (atEnd ? /[ \t]*$/ : /^[ \t]*/).exec(text)![0];
-  if (midLine) {
-    const [wrote, found] = [edge(model, false), edge(span, false)];
-    if (wrote !== found && replacement.startsWith(wrote)) replacement = found + replacement.slice(wrote.length);
-  }
-  if (endsMidLine) {
-    const [wrote, found] = [edge(model, true), edge(span, true)];
-    if (wrote !== found && replacement.endsWith(wrote)) replacement = replacement.slice(0, replacement.length - wrote.length) + found;
+  for (const atEnd of [false, true]) {
+    if (!(atEnd ? endsMidLine : midLine)) continue;
+    const wrote = spaceEdge(model, atEnd);
+    const found = spaceEdge(span, atEnd);
+    if (wrote !== found && (atEnd ? replacement.endsWith(wrote) : replacement.startsWith(wrote))) replacement = swapEdge(replacement, wrote, found, atEnd);
   }
 
   const modelLines = model.split("\n");

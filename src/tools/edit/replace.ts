@@ -21,6 +21,9 @@ interface Edit extends Place {
   readonly replacement: string;
 }
 
+/** Without replaceAll, two places already decide; more are located only to list them. */
+const LOCATED_LIMIT = 1000;
+
 // Built once per policy: the order is the seed's, only BlockAnchor's tuning differs.
 const REPLACERS_BY_POLICY = new Map(Object.values(POLICIES).map((rules) => [rules, replacersWith(rules.blockAnchor)] as const));
 
@@ -99,6 +102,37 @@ function seedReplace(
   throw multipleError(occurrencesOf(content, ambiguous).map((start) => toRange(index, { start, end: start + length })));
 }
 
+/** Whether a place in `list` (sorted, all of one length, so their ends are sorted too) overlaps [start, end). */
+function overlapsAny(list: readonly Place[], start: number, end: number): boolean {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (list[middle]!.end <= start) low = middle + 1;
+    else high = middle;
+  }
+  return low < list.length && list[low]!.start < end;
+}
+
+/**
+ * The places a strategy's candidates stand for, in text order. Occurrences of one candidate are distinct
+ * places even when they overlap ("aa" twice in "aaa"); an occurrence that overlaps a place of an earlier
+ * candidate is another reading of that place (TrimmedBoundary yields both a trimmed text and its whole
+ * lines), not a second place.
+ */
+function distinctPlaces(accepted: ReadonlyArray<{ text: string; starts: readonly number[] }>): Place[] {
+  const kept: Place[][] = [];
+  for (const { text, starts } of accepted) {
+    const mine: Place[] = [];
+    for (const start of starts) {
+      const end = start + text.length;
+      if (!kept.some((list) => overlapsAny(list, start, end))) mine.push({ start, end });
+    }
+    kept.push(mine);
+  }
+  return kept.flat().sort((a, b) => a.start - b.start);
+}
+
 /** oldString as a strategy read it: EscapeNormalized matched its unescaped text. */
 function asRead(strategy: ReplacerName, oldString: string): string {
   return strategy === "EscapeNormalized" ? unescapeString(oldString) : oldString;
@@ -124,34 +158,35 @@ function safeReplace(
     const fuzzy = isFuzzy(name);
     const reference = asRead(name, oldString);
     const accepted: Array<{ text: string; starts: number[] }> = [];
+    const judged = new Set<string>();
     for (const text of find(content, oldString)) {
-      if (text === "" || accepted.some((candidate) => candidate.text === text)) continue;
-      const starts = replaceAll ? nonOverlapping(content, text) : occurrencesOf(content, text);
-      if (starts.length === 0) continue;
+      if (text === "" || judged.has(text)) continue;
+      judged.add(text);
+      // Judged before it is located: a strategy may offer thousands of spans (every "}" to every later
+      // "}"), and the guard rejects most of them without a search through the file.
       if (fuzzy && rules.guardSpans) {
         const verdict = judgeSpan(name, text, reference);
         if (!verdict.ok) {
-          if (verdict.reason === "too-broad") broad ??= { strategy: name, place: { start: starts[0]!, end: starts[0]! + text.length } };
+          const at = verdict.reason === "too-broad" && !broad ? content.indexOf(text) : -1;
+          if (at !== -1) broad = { strategy: name, place: { start: at, end: at + text.length } };
           continue;
         }
       }
-      accepted.push({ text, starts });
+      const starts = replaceAll ? nonOverlapping(content, text) : occurrencesOf(content, text, LOCATED_LIMIT);
+      if (starts.length > 0) accepted.push({ text, starts });
     }
     if (accepted.length === 0) continue;
 
-    const places: Array<Place & { owner: number }> = [];
-    accepted.forEach(({ text, starts }, owner) => {
-      for (const start of starts) {
-        const end = start + text.length;
-        // Another candidate already covers this stretch: two readings of one place, not two places.
-        if (places.some((p) => p.owner !== owner && p.start < end && start < p.end)) continue;
-        places.push({ start, end, owner });
-      }
-    });
-    places.sort((a, b) => a.start - b.start);
-    if (!replaceAll && places.length > 1) throw multipleError(places.map((place) => toRange(index, place)));
+    const places = distinctPlaces(accepted);
+    if (!replaceAll && places.length > 1) {
+      throw multipleError(
+        places.map((place) => toRange(index, place)),
+        accepted.some(({ starts }) => starts.length >= LOCATED_LIMIT),
+      );
+    }
+    // replaceAll: left to right, a place overlapping the one kept before it is skipped.
     const chosen: Place[] = [];
-    for (const place of places) if (chosen.every((c) => c.end <= place.start || place.end <= c.start)) chosen.push(place);
+    for (const place of places) if (chosen.length === 0 || chosen[chosen.length - 1]!.end <= place.start) chosen.push(place);
     const edits = chosen.map((place) => ({
       ...place,
       replacement: fuzzy && rules.adaptNewString ? adaptNewString(content, place.start, place.end, reference, newString) : newString,

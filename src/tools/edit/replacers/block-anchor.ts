@@ -6,7 +6,7 @@
  * the way candidates are paired and reported are therefore tunable, per policy.
  */
 import { indexLines, isBlank, sliceLines } from "../lines.js";
-import { similarity } from "../levenshtein.js";
+import { lineSimilarity } from "../levenshtein.js";
 import type { Replacer } from "../types.js";
 
 export interface BlockAnchorTuning {
@@ -44,6 +44,8 @@ interface Candidate {
 /**
  * The seed's score: the average similarity of the trimmed middle lines, paired by position, over as many
  * middle lines as the shorter of the two blocks has. Pairs of empty lines are skipped but still counted.
+ * (One departure: lines over LONGEST_COMPARED_LINE characters count as equal or not, where the seed would
+ * spend quadratic time and memory on them.)
  */
 export function anchoredSimilarity(fileTrimmed: readonly string[], candidate: Candidate, searchTrimmed: readonly string[]): number {
   const actual = candidate.end - candidate.start + 1;
@@ -54,7 +56,7 @@ export function anchoredSimilarity(fileTrimmed: readonly string[], candidate: Ca
     const fileLine = fileTrimmed[candidate.start + j]!;
     const searchLine = searchTrimmed[j]!;
     if (fileLine.length === 0 && searchLine.length === 0) continue;
-    sum += similarity(fileLine, searchLine);
+    sum += lineSimilarity(fileLine, searchLine);
   }
   return sum / compared;
 }
@@ -96,8 +98,13 @@ export function createBlockAnchorReplacer(tuning: BlockAnchorTuning): Replacer {
     }
     if (candidates.length === 0) return;
 
-    const scored = candidates.map((candidate) => ({ candidate, score: anchoredSimilarity(trimmed, candidate, search) }));
     const threshold = candidates.length === 1 ? tuning.singleCandidateThreshold : tuning.multipleCandidatesThreshold;
+    // Scores are at least 0: with no threshold to reach, every candidate goes out unscored.
+    if (tuning.candidates === "all" && threshold <= 0) {
+      for (const candidate of candidates) yield sliceLines(content, index, candidate.start, candidate.end);
+      return;
+    }
+    const scored = candidates.map((candidate) => ({ candidate, score: anchoredSimilarity(trimmed, candidate, search) }));
     if (tuning.candidates === "all") {
       for (const { candidate, score } of scored) {
         if (score >= threshold) yield sliceLines(content, index, candidate.start, candidate.end);

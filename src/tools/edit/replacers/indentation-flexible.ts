@@ -18,8 +18,16 @@ export function removeCommonIndentation(text: string): string {
 export const IndentationFlexibleReplacer: Replacer = function* indentationFlexible(content, find) {
   const wanted = removeCommonIndentation(find);
   const index = indexLines(content);
-  const size = find.split("\n").length;
+  const findLines = find.split("\n");
+  const size = findLines.length;
+  // Lines equal once their common indentation is gone are equal without their own indentation: a cheap
+  // test that rules out almost every window before the real comparison is built.
+  const bare = findLines.map((line) => line.trimStart());
+  const fileBare = index.lines.map((line) => line.trimStart());
   for (let i = 0; i + size <= index.lines.length; i++) {
+    let possible = true;
+    for (let k = 0; k < size && possible; k++) possible = fileBare[i + k] === bare[k];
+    if (!possible) continue;
     const block = sliceLines(content, index, i, i + size - 1);
     if (removeCommonIndentation(block) === wanted) yield block;
   }

@@ -21,8 +21,9 @@ export const WhitespaceNormalizedReplacer: Replacer = function* whitespaceNormal
   const words = find.trim().split(/\s+/);
   // Built once: a sequence of literal words separated by whitespace runs cannot backtrack badly.
   const pattern = new RegExp(words.map(escapeRegExp).join("\\s+"));
-  for (const line of index.lines) {
-    const normalized = normalizeWhitespace(line);
+  const normalizedLines = index.lines.map(normalizeWhitespace);
+  for (const [i, line] of index.lines.entries()) {
+    const normalized = normalizedLines[i]!;
     if (normalized === wanted) {
       yield line;
     } else if (normalized.includes(wanted)) {
@@ -32,8 +33,14 @@ export const WhitespaceNormalizedReplacer: Replacer = function* whitespaceNormal
   }
   const size = find.split("\n").length;
   if (size < 2) return;
+  // A block normalizes to its lines' normalized texts, the empty ones left out, joined by single spaces.
   for (let i = 0; i + size <= index.lines.length; i++) {
-    const block = sliceLines(content, index, i, i + size - 1);
-    if (normalizeWhitespace(block) === wanted) yield block;
+    let joined = "";
+    for (let k = i; k < i + size; k++) {
+      const part = normalizedLines[k]!;
+      if (part !== "") joined = joined === "" ? part : `${joined} ${part}`;
+      if (!wanted.startsWith(joined)) break;
+    }
+    if (joined === wanted) yield sliceLines(content, index, i, i + size - 1);
   }
 };
