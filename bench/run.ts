@@ -3,6 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { cpus } from "node:os";
 import { benchBundleSize } from "./bundle-size.js";
 import { benchEditCorpus } from "./edit-corpus.js";
+import { benchEditLarge } from "./edit-large.js";
 import { benchExecLatency } from "./exec-latency.js";
 import { benchReadDeep } from "./read-deep.js";
 import { benchStopLatency } from "./stop-latency.js";
@@ -11,7 +12,7 @@ import { benchTruncationSink } from "./truncation-sink.js";
 const report = {
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
-  benchmarks: [await benchExecLatency(), await benchStopLatency(), benchBundleSize(), await benchReadDeep(), await benchTruncationSink(), await benchEditCorpus()],
+  benchmarks: [await benchExecLatency(), await benchStopLatency(), benchBundleSize(), await benchReadDeep(), await benchEditLarge(), await benchTruncationSink(), await benchEditCorpus()],
 };
 await mkdir("bench/results", { recursive: true });
 const file = `bench/results/bench-${report.date.replace(/[:.]/g, "-")}.json`;
