@@ -6,6 +6,7 @@ import { benchEditCorpus } from "./edit-corpus.js";
 import { benchEditLarge } from "./edit-large.js";
 import { benchExecLatency } from "./exec-latency.js";
 import { benchReadDeep } from "./read-deep.js";
+import { benchSearch } from "./search.js";
 import { benchStopLatency } from "./stop-latency.js";
 import { benchTruncationSink } from "./truncation-sink.js";
 

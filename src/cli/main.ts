@@ -145,6 +145,10 @@ function common(values: { dir?: string; runtime?: string; yes?: boolean; trust?:
 }
 
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
+  if (argv[0] === "rg") {
+    const { rgMain } = await import("./rg.js");
+    return rgMain(argv.slice(1), io, { fs: createNodeRuntime({ root: process.cwd() }).fs, cwd: process.cwd() });
+  }
   try {
     const { values, positionals } = parseArgs({ args: argv, options: commonOptions, allowPositionals: true, strict: true });
     const [command, ...rest] = positionals;

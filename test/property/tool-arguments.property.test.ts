@@ -49,6 +49,9 @@ const nearMiss = fc.record(
       fc.string(),
       fc.jsonValue(),
     ),
+    pattern: fc.oneof(fc.constantFrom("*", "**/*.ts", "a", "made", "(x", "[", "\\"), fc.string(), fc.jsonValue()),
+    include: fc.oneof(fc.constantFrom("*.ts", "*.{ts,js}", "[", "**"), fc.string(), fc.jsonValue()),
+    ignore: fc.oneof(fc.array(fc.constantFrom("a/", "*.txt", "[")), fc.jsonValue()),
     oldString: fc.oneof(fc.constantFrom("a", "", "made", "zz"), fc.string(), fc.jsonValue()),
     newString: fc.oneof(fc.constantFrom("b", "a"), fc.string(), fc.jsonValue()),
     replaceAll: fc.oneof(fc.boolean(), fc.jsonValue()),
@@ -67,7 +70,7 @@ const nearMiss = fc.record(
 
 const jsonArgs = fc.oneof(
   nearMiss,
-  fc.dictionary(fc.constantFrom("path", "limit", "tags", "opts", "n", "mode", "tool", "error", "x", "filePath", "content", "offset"), fc.jsonValue(), { maxKeys: 5 }),
+  fc.dictionary(fc.constantFrom("path", "limit", "tags", "opts", "n", "mode", "tool", "error", "x", "filePath", "content", "offset", "pattern", "include"), fc.jsonValue(), { maxKeys: 5 }),
   fc.jsonValue(),
 );
 

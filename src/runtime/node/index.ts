@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { promises as fsp } from "node:fs";
+import { promises as fsp, readFile as readFileCallback } from "node:fs";
 import { toRuntimeError } from "../errors.js";
 import { ChangeListeners, OutputCollector, StopControl } from "../output.js";
 import type {
@@ -34,7 +34,15 @@ function toStat(stats: import("node:fs").Stats): Stat {
 function createNodeFs(changes: ChangeListeners): RuntimeFs {
   const changed = (...paths: string[]) => changes.emit(paths);
   return {
-    readFile: (path) => guard("open", path, async () => new Uint8Array(await fsp.readFile(path))),
+    // The callback readFile is several times faster than fs.promises' on many small files (a search
+    // reads thousands); the view avoids copying what node already allocated for this call alone.
+    readFile: (path) =>
+      guard("open", path, async () => {
+        const data = await new Promise<Buffer>((resolve, reject) => readFileCallback(path, (error, bytes) => (error ? reject(error) : resolve(bytes))));
+        // A small buffer may be a slice of node's shared pool: copy that one.
+        if (data.byteOffset !== 0 || data.byteLength !== data.buffer.byteLength) return new Uint8Array(data);
+        return new Uint8Array(data.buffer, 0, data.byteLength);
+      }),
     read: (path, { position, length }) =>
       guard("read", path, async () => {
         const handle = await fsp.open(path, "r");

@@ -1,0 +1,24 @@
+/**
+ * A ripgrep-compatible search over any file system with `readdir`, `stat`, `lstat`, `readFile` and
+ * `realpath` (a runtime's `fs` fits as is). A leaf library: it imports nothing from the rest of the
+ * workbench, so it can run beside the files (in the embedded runtime's worker) or in the page.
+ *
+ *   walk(fs, options)            the files ripgrep would search (rg --files), with size and mtime
+ *   search(fs, options)          the matching lines (rg -n), with match positions
+ *   searchEvents(fs, options)    the same plus ripgrep's "binary file matches" notices
+ *   searchFiles(fs, options)     the same grouped by file (cheapest for large results)
+ *   compilePattern(patterns, o)  a Matcher for ripgrep's regex dialect; SearchPatternError if invalid
+ *
+ * Order is deterministic (rg --sort path). Semantics follow ripgrep 13: see walk.ts (ignore files,
+ * hidden, links, globs), binary.ts (NUL rules, BOMs) and matcher.ts (regex, linear time).
+ */
+export type { SearchFs, SearchDirEntry, SearchStat, SearchEntryType } from "./fs.js";
+export { errorCode, describeFsError } from "./fs.js";
+export type { WalkOptions, WalkEntry, WalkedFile, MessageKind } from "./walk.js";
+export { walk, Walker } from "./walk.js";
+export type { SearchOptions, SearchMatch, SearchBinaryNotice, SearchEvent, FileResult } from "./search.js";
+export { search, searchEvents, searchFiles, Search } from "./search.js";
+export type { Matcher, MatchSpan, CompileOptions } from "./matcher.js";
+export { compilePattern, SearchPatternError } from "./matcher.js";
+export { GlobError, compileGlob } from "./glob.js";
+export { IgnoreRules, parseIgnoreFile } from "./ignore.js";
