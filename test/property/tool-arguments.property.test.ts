@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtinIds, sessionWith } from "../support/tool-session.js";
 
 const FIXTURES = {
+  // Files the near-miss arguments name, so calls that fit a schema can run to completion.
+  "a.txt": "a\nb\n",
+  "dir/x.txt": "x\n",
   ".opencode/tool/shapes.ts": `
 import { tool, Tool } from "@opencode-ai/plugin";
 import z from "zod";
