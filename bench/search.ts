@@ -171,7 +171,7 @@ async function preload(fs: RuntimeFs, from: string, to: string): Promise<void> {
 export async function benchSearch(options: { files?: number; runs?: number } = {}) {
   const files = options.files ?? 3000;
   // Timings on a small shared machine are noisy: medians of several runs.
-  const runs = options.runs ?? 5;
+  const runs = options.runs ?? 4;
   const fewer = Math.max(1, runs - 2);
   const started = performance.now();
   const base = mkdtempSync(join(tmpdir(), "wb-bench-search-"));

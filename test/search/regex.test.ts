@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compilePattern, SearchPatternError } from "../../src/search/index.js";
+import { contains } from "../../src/search/regex/ranges.js";
+import { propertyRanges } from "../../src/search/regex/unicode.js";
 import { utf8Sequences } from "../../src/search/regex/utf8.js";
 
 const spans = (pattern: string, text: string, caseInsensitive = false) =>
@@ -94,6 +96,21 @@ describe("regex dialect (Rust regex, as ripgrep 13)", () => {
       [[0xf1, 0xf3], [0x80, 0xbf], [0x80, 0xbf], [0x80, 0xbf]],
       [[0xf4, 0xf4], [0x80, 0x8f], [0x80, 0xbf], [0x80, 0xbf]],
     ]);
+  });
+});
+
+describe("Unicode property tables", () => {
+  it("agree with the engine's \\p{...} over every plane", () => {
+    for (const property of ["General_Category=Private_Use", "General_Category=Unassigned", "Noncharacter_Code_Point", "Script_Extensions=Greek", "Variation_Selector"]) {
+      const ranges = propertyRanges(property);
+      const re = new RegExp(`^\\p{${property}}$`, "u");
+      let mismatches = 0;
+      for (let cp = 0; cp <= 0x10ffff; cp += cp > 0x40000 && cp < 0xe0000 ? 251 : 3) {
+        if (cp >= 0xd800 && cp <= 0xdfff) continue;
+        if (re.test(String.fromCodePoint(cp)) !== contains(ranges, cp)) mismatches++;
+      }
+      expect({ property, mismatches }).toEqual({ property, mismatches: 0 });
+    }
   });
 });
 
