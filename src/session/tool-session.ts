@@ -6,7 +6,7 @@
 import type { Runtime } from "../runtime/types.js";
 import { Bus } from "../tools/bus.js";
 import { fromPlugin } from "../tools/custom/from-plugin.js";
-import { configDirectories, loadCustomTools, loadPlugins, type LoadedPlugin, type LoadProblem } from "../tools/custom/loader.js";
+import { configDirectories, loadCustomTools, loadPlugins, workspaceCodeFiles, type LoadedPlugin, type LoadProblem } from "../tools/custom/loader.js";
 import { createPluginShell } from "../tools/custom/plugin-api.js";
 import { FileTime } from "../tools/file-time.js";
 import { AGENT_NAMES, agentRules, composeAgentRuleset, type AgentName } from "../tools/permission/agents.js";
@@ -123,12 +123,7 @@ export class ToolSession {
         for (const [id, def] of Object.entries(plugin.hooks.tool ?? {})) registry.register(fromPlugin(id, def));
       }
     } else {
-      for (const dir of dirs) {
-        for (const folder of ["tool", "tools", "plugin", "plugins"]) {
-          const entries = await runtime.fs.readdir(`${dir}/${folder}`).catch(() => []);
-          for (const entry of entries) if (/\.(js|mjs|ts|mts)$/.test(entry.name)) untrustedFiles.push(`${dir}/${folder}/${entry.name}`);
-        }
-      }
+      untrustedFiles.push(...(await workspaceCodeFiles(runtime, dirs)));
     }
 
     const permissions = new PermissionEngine({ bus });

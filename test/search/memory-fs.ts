@@ -3,6 +3,7 @@
  * codes. It shows the search library needs nothing but the five calls of its interface.
  */
 import type { SearchDirEntry, SearchFs, SearchStat } from "../../src/search/index.js";
+import { normalizeAbsolute } from "../../src/search/path.js";
 
 type Node = { type: "file"; data: Uint8Array; mtimeMs: number } | { type: "directory"; mtimeMs: number } | { type: "symlink"; target: string; mtimeMs: number };
 
@@ -10,15 +11,6 @@ function fsError(code: string, path: string): Error {
   return Object.assign(new Error(`${code}: ${path}`), { code });
 }
 
-function normalize(path: string): string {
-  const out: string[] = [];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") out.pop();
-    else out.push(part);
-  }
-  return `/${out.join("/")}`;
-}
 
 export class MemoryFs implements SearchFs {
   readonly nodes = new Map<string, Node>([["/", { type: "directory", mtimeMs: 0 }]]);
@@ -32,7 +24,7 @@ export class MemoryFs implements SearchFs {
   }
 
   add(path: string, value: string | Uint8Array | { link: string }): void {
-    const full = normalize(path);
+    const full = normalizeAbsolute(path);
     this.mkdirs(full.slice(0, full.lastIndexOf("/")) || "/");
     if (path.endsWith("/")) this.mkdirs(full);
     else if (typeof value === "object" && "link" in value) this.nodes.set(full, { type: "symlink", target: value.link, mtimeMs: this.clock++ });
@@ -54,7 +46,7 @@ export class MemoryFs implements SearchFs {
   /** Resolves every link on the way; the final one too when `follow`. */
   private resolve(path: string, follow: boolean, depth = 0): string {
     if (depth > 40) throw fsError("ELOOP", path);
-    const parts = normalize(path).split("/").filter(Boolean);
+    const parts = normalizeAbsolute(path).split("/").filter(Boolean);
     let at = "";
     for (let i = 0; i < parts.length; i++) {
       const next = `${at}/${parts[i]}`;

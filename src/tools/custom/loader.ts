@@ -15,6 +15,11 @@ export function configDirectories(root: string, globalDir?: string): string[] {
   return [...(globalDir ? [globalDir] : []), join(root, ".opencode")];
 }
 
+/** Every custom tool and plugin file in the config folders: what a trusted workspace would run. */
+export function workspaceCodeFiles(runtime: Runtime, dirs: string[]): Promise<string[]> {
+  return moduleFiles(runtime, dirs, ["tool", "tools", "plugin", "plugins"]);
+}
+
 async function moduleFiles(runtime: Runtime, dirs: string[], folders: string[]): Promise<string[]> {
   const files: string[] = [];
   for (const dir of dirs) {

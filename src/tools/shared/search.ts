@@ -7,7 +7,7 @@ import type { Runtime } from "../../runtime/types.js";
 
 export type SearchMatch = { path: string; lineNumber: number; line: string; matches: Array<{ start: number; end: number }> };
 
-export function searchFiles(runtime: Runtime, options: Omit<Parameters<typeof search>[1], never>): AsyncIterable<SearchMatch> {
+export function searchFiles(runtime: Runtime, options: Parameters<typeof search>[1]): AsyncIterable<SearchMatch> {
   return search(runtime.fs, options);
 }
 
