@@ -13,7 +13,7 @@ import { benchTruncationSink } from "./truncation-sink.js";
 const report = {
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
-  benchmarks: [await benchExecLatency(), await benchStopLatency(), benchBundleSize(), await benchReadDeep(), await benchEditLarge(), await benchTruncationSink(), await benchEditCorpus()],
+  benchmarks: [await benchExecLatency(), await benchStopLatency(), benchBundleSize(), await benchReadDeep(), await benchEditLarge(), await benchTruncationSink(), await benchEditCorpus(), await benchSearch()],
 };
 await mkdir("bench/results", { recursive: true });
 const file = `bench/results/bench-${report.date.replace(/[:.]/g, "-")}.json`;
