@@ -1,0 +1,789 @@
+/**
+ * The walk behind `deriveBashPermissions`: every statement of the parsed command line is visited in the
+ * order bash would run it, carrying the set of folders the shell may be in at that point.
+ *
+ * Why a set: `cd sub || true; cat x` may read `x` in either folder, so both are judged. `&&` and `||`
+ * narrow it (after `cd a && ...` only `a` is possible), subshells, pipelines and `$( )` keep their `cd` to
+ * themselves, loops are walked until the set stops growing. A folder that cannot be known (`cd "$X"`,
+ * `cd -`, a `source`d script) is an "unknown" member: a relative path taken from it is unresolved and asks.
+ */
+import { dirname, resolve } from "pathe";
+import type { Node } from "web-tree-sitter";
+import type { RuntimeFs } from "../../runtime/types.js";
+import { externalDirectoryAsk, physicalPath } from "../permission/external-directory.js";
+import { bashArityPrefix } from "./arity.js";
+import { CD_COMMANDS, GLUED_PATH_OPTIONS, isHarmlessDevice, LINK_SAFE, PATH_COMMANDS, SHELLS, WRAPPERS } from "./commands.js";
+import { componentMatcher, splitComponents } from "./glob.js";
+import { BashParseError, parseBash } from "./parser.js";
+import { evaluateWord, hasGlob, literal, pathExpansion, textOf, type Char } from "./words.js";
+
+/** What the derivation reads of the files: where paths lead, what is a folder, what a glob matches. */
+export type DeriveFs = Pick<RuntimeFs, "realpath" | "stat" | "readdir">;
+
+export interface DeriveInput {
+  /** The workspace root. */
+  root: string;
+  /** Where the command starts (absolute, or relative to the root). */
+  workdir: string;
+  fs: DeriveFs;
+}
+
+/** Why a folder is asked about, for the prompt and for logs. */
+export interface ExternalReason {
+  pattern: string;
+  /** The command (its text) that touches it. */
+  command: string;
+  /** The argument or redirection target as written. */
+  argument: string;
+  /** Where it leads, when known. */
+  path?: string;
+  why: string;
+}
+
+export interface BashPermissions {
+  /** The `bash` ask: one pattern per command (and per stricter reading of it), with what "always" stores. */
+  bash: { patterns: string[]; always: string[] };
+  /** The `external_directory` ask: folder globs, or `(unresolved) <text>` for what cannot be judged. */
+  externalDirectory: { patterns: string[]; always: string[]; reasons: ExternalReason[] };
+}
+
+/** Prefix of the patterns that stand for paths that cannot be known before the command runs. */
+export const UNRESOLVED = "(unresolved) ";
+
+/** A folder the shell may be in: a real absolute path, or why it cannot be known. */
+type Cwd = { path: string } | { unknown: string };
+type Cwds = Cwd[];
+interface Flow {
+  /** Where the shell may be when the statement succeeded. */
+  ok: Cwds;
+  /** ... and when it failed. */
+  fail: Cwds;
+}
+
+const MAX_CWDS = 32;
+const MAX_NESTING = 8;
+const MAX_GLOB_MATCHES = 2000;
+
+const key = (cwd: Cwd) => ("path" in cwd ? `p:${cwd.path}` : `u:${cwd.unknown}`);
+
+function union(...sets: Cwds[]): Cwds {
+  const seen = new Map<string, Cwd>();
+  for (const set of sets) for (const cwd of set) seen.set(key(cwd), cwd);
+  const all = [...seen.values()];
+  // A script that keeps changing folder (generated code, a long loop unrolled) would otherwise multiply the
+  // work; past the cap the folder is simply not known, which asks rather than guesses.
+  return all.length > MAX_CWDS ? [...all.slice(0, MAX_CWDS), { unknown: "too many folder changes to follow" }] : all;
+}
+
+const same = (a: Cwds, b: Cwds) => a.length === b.length && a.every((cwd, i) => key(cwd) === key(b[i]!));
+const steady = (cwds: Cwds): Flow => ({ ok: cwds, fail: cwds });
+
+export class Derivation {
+  private readonly bashPatterns = new Set<string>();
+  private readonly bashAlways = new Set<string>();
+  private readonly external = new Map<string, ExternalReason>();
+  private readonly realpaths = new Map<string, Promise<string>>();
+  private cdpath = false;
+  private aliases = false;
+
+  constructor(private readonly input: DeriveInput) {}
+
+  result(): BashPermissions {
+    const patterns = [...this.external.keys()];
+    return {
+      bash: { patterns: [...this.bashPatterns], always: [...this.bashAlways] },
+      externalDirectory: {
+        patterns,
+        // An unresolved path has no folder to remember: "always" for it would approve a string, not a place.
+        always: patterns.filter((p) => !p.startsWith(UNRESOLVED)),
+        reasons: [...this.external.values()],
+      },
+    };
+  }
+
+  /** Walks a whole command line from the workdir. */
+  async run(command: string): Promise<void> {
+    const root = this.input.root;
+    const workdir = this.input.workdir.startsWith("/") ? this.input.workdir : `${root}/${this.input.workdir}`;
+    await this.judgePath({ command: "(workdir)", argument: this.input.workdir, absolute: workdir, kind: "directory", why: "the workdir is outside the workspace" });
+    const start = await physicalPath(workdir, this.realpath);
+    await this.script(command, [{ path: start }], 0);
+  }
+
+  private readonly realpath = (path: string): Promise<string> => {
+    let cached = this.realpaths.get(path);
+    if (!cached) {
+      cached = this.input.fs.realpath(path);
+      // Failures are cached too (the path does not exist); the walker catches them.
+      cached.catch(() => undefined);
+      this.realpaths.set(path, cached);
+    }
+    return cached;
+  };
+
+  private async script(text: string, cwds: Cwds, depth: number): Promise<Flow> {
+    const tree = await parseBash(text);
+    try {
+      return await this.flow(tree.rootNode, cwds, depth);
+    } finally {
+      tree.delete();
+    }
+  }
+
+  private async flow(node: Node, cwds: Cwds, depth: number): Promise<Flow> {
+    switch (node.type) {
+      case "program":
+      case "compound_statement":
+      case "do_group":
+        return steady(await this.sequence(node.namedChildren, cwds, depth));
+      case "subshell":
+      case "command_substitution":
+      case "process_substitution":
+        await this.sequence(node.namedChildren, cwds, depth);
+        return steady(cwds);
+      case "pipeline":
+        // Every part of a pipeline runs in its own subshell: a cd there changes nothing after it.
+        for (const part of node.namedChildren) if (part) await this.flow(part, cwds, depth);
+        return steady(cwds);
+      case "list": {
+        const [left, right] = node.namedChildren;
+        const operator = node.child(1)?.type;
+        if (!left || !right) return steady(await this.sequence(node.namedChildren, cwds, depth));
+        const l = await this.flow(left, cwds, depth);
+        if (operator === "&&") {
+          const r = await this.flow(right, l.ok, depth);
+          return { ok: r.ok, fail: union(l.fail, r.fail) };
+        }
+        if (operator === "||") {
+          const r = await this.flow(right, l.fail, depth);
+          return { ok: union(l.ok, r.ok), fail: r.fail };
+        }
+        const r = await this.flow(right, union(l.ok, l.fail), depth);
+        return r;
+      }
+      case "negated_command": {
+        const inner = node.namedChildren[0];
+        if (!inner) return steady(cwds);
+        const r = await this.flow(inner, cwds, depth);
+        return { ok: r.fail, fail: r.ok };
+      }
+      case "redirected_statement":
+        return this.redirected(node, cwds, depth);
+      case "command":
+        return this.command(node, cwds, depth);
+      case "file_redirect":
+        await this.redirect(node, cwds, depth);
+        return steady(cwds);
+      case "function_definition": {
+        // The body runs whenever the function is called, so whatever it may do to the folder may hold after.
+        const body = await this.sequence(node.namedChildren, cwds, depth);
+        return steady(union(cwds, body));
+      }
+      case "variable_assignment":
+      case "declaration_command":
+        if (this.setsCdpath(node)) this.cdpath = true;
+        return steady(await this.visitAll(node, cwds, depth));
+      case "while_statement":
+      case "for_statement":
+      case "c_style_for_statement":
+        return steady(await this.loop(node, cwds, depth));
+      case "comment":
+      case "heredoc_body":
+      case "heredoc_content":
+        // Heredoc text is data, but `$( )` inside an unquoted heredoc still runs.
+        await this.visitAll(node, cwds, depth);
+        return steady(cwds);
+      default:
+        // if, case, test commands, words...: anything inside may or may not run, so every outcome is kept.
+        return steady(await this.visitAll(node, cwds, depth));
+    }
+  }
+
+  /** Statements one after another; `&` sends one to the background, where its cd stays. */
+  private async sequence(nodes: readonly (Node | null)[], cwds: Cwds, depth: number): Promise<Cwds> {
+    let current = cwds;
+    for (const node of nodes) {
+      if (!node) continue;
+      const r = await this.flow(node, current, depth);
+      if (node.nextSibling?.type !== "&") current = union(r.ok, r.fail);
+    }
+    return current;
+  }
+
+  /** Children whose effect may or may not happen: the result keeps every folder reached on the way. */
+  private async visitAll(node: Node, cwds: Cwds, depth: number): Promise<Cwds> {
+    let current = cwds;
+    let seen = cwds;
+    for (const child of node.namedChildren) {
+      if (!child) continue;
+      const r = await this.flow(child, current, depth);
+      current = union(r.ok, r.fail);
+      seen = union(seen, current);
+    }
+    return seen;
+  }
+
+  /** A loop body may run again from wherever its last run left the shell: walk it until nothing new appears. */
+  private async loop(node: Node, cwds: Cwds, depth: number): Promise<Cwds> {
+    let current = cwds;
+    for (let pass = 0; pass < 3; pass++) {
+      const next = union(current, await this.visitAll(node, current, depth));
+      if (same(next, current)) return current;
+      current = next;
+    }
+    return union(current, [{ unknown: "a folder change inside a loop" }]);
+  }
+
+  private async redirected(node: Node, cwds: Cwds, depth: number): Promise<Flow> {
+    // Redirections are opened before the body runs, in the folder the statement starts in.
+    for (const redirect of node.childrenForFieldName("redirect")) await this.redirect(redirect, cwds, depth);
+    const body = node.childForFieldName("body");
+    return body ? this.flow(body, cwds, depth) : steady(cwds);
+  }
+
+  private async redirect(node: Node, cwds: Cwds, depth: number): Promise<void> {
+    if (node.type !== "file_redirect") {
+      // Heredocs and here-strings: no file, but a nested `> file` or `$( )` may sit inside.
+      for (const child of node.namedChildren) if (child) await this.flow(child, cwds, depth);
+      return;
+    }
+    const destination = node.childForFieldName("destination");
+    if (!destination) return;
+    await this.flow(destination, cwds, depth);
+    const operator = node.children.find((c) => c && !c.isNamed)?.type ?? "";
+    // `>&2`, `<&0` and `>&-` copy or close descriptors; every other target (even `> 2`) is a file.
+    if ((operator === ">&" || operator === "<&" || operator === ">&-") && (destination.type === "number" || destination.text === "-")) return;
+    const text = this.statementText(node);
+    await this.judgeArgument({ command: text, node: destination, cwds, kind: "file", commandName: null });
+  }
+
+  private statementText(node: Node): string {
+    let top = node;
+    while (top.parent && top.parent.type !== "program" && !["list", "pipeline", "subshell", "compound_statement", "do_group"].includes(top.parent.type)) top = top.parent;
+    return top.text;
+  }
+
+  private setsCdpath(node: Node): boolean {
+    if (node.type === "variable_assignment") return node.childForFieldName("name")?.text === "CDPATH";
+    return node.namedChildren.some((c) => c !== null && (c.text === "CDPATH" || c.text.startsWith("CDPATH=") || this.setsCdpath(c)));
+  }
+
+  // ---- simple commands ----
+
+  private async command(node: Node, cwds: Cwds, depth: number): Promise<Flow> {
+    const nameNode = node.childForFieldName("name");
+    const args = joinContinuations(node.childrenForFieldName("argument"));
+    const assignments = node.namedChildren.filter((c): c is Node => c?.type === "variable_assignment");
+
+    // Expansions in assignments, the name and the arguments run first, in the current folder.
+    for (const child of node.namedChildren) {
+      if (!child) continue;
+      if (child.type === "file_redirect" || child.type === "herestring_redirect") await this.redirect(child, cwds, depth);
+      else if (child.type !== "word" && child.type !== "number" && child.type !== "raw_string") await this.flow(child, cwds, depth);
+    }
+    if (!nameNode) return steady(cwds);
+
+    const statement = node.parent?.type === "redirected_statement" && node.parent.childForFieldName("body")?.id === node.id ? node.parent : node;
+    const tokens = [nameNode, ...args];
+    this.addBashPattern(statement, statement.startIndex, tokens);
+    // The stricter reading: the same command without its `VAR=value` prefix, so `CI=true git commit` meets
+    // the rules written for `git commit`. Both patterns go into one ask; the engine denies if either is denied.
+    if (assignments.length > 0) this.addBashPattern(statement, nameNode.startIndex, tokens);
+    const localCdpath = assignments.some((a) => this.setsCdpath(a));
+
+    const name = literal(nameNode);
+    const context: CommandContext = { statement, text: statement.text, cwds, depth, cdpath: this.cdpath || localCdpath };
+    if (name === null || this.aliases) return this.unknownCommand(context, name === null ? tokens : args, nameNode.text);
+    // With aliases on, any later word may be an alias for anything.
+    if (name === "shopt" && args.some((a) => literal(a) === "expand_aliases")) this.aliases = true;
+    return this.effective(context, name, args);
+  }
+
+  private addBashPattern(statement: Node, from: number, tokens: Node[]): void {
+    const text = statement.text.slice(from - statement.startIndex);
+    const words = tokens.map((t) => literal(t) ?? t.text);
+    if (words[0] === "cd") return;
+    this.bashPatterns.add(text);
+    const lead = statement.text.slice(0, tokens[0]!.startIndex - statement.startIndex).slice(from - statement.startIndex);
+    this.bashAlways.add(`${lead}${bashArityPrefix(words).join(" ")} *`);
+  }
+
+  /** The command as bash will run it, once wrappers like `sudo`, `env` and `command` are looked through. */
+  private async effective(context: CommandContext, name: string, args: Node[]): Promise<Flow> {
+    const wrapper = WRAPPERS[name];
+    if (wrapper) return this.wrapped(context, name, wrapper, args);
+    if (CD_COMMANDS.has(name)) return this.cd(context, name, args);
+    if (name === "popd") return { ok: union(context.cwds, [{ unknown: "popd returns to an earlier folder" }]), fail: context.cwds };
+    if (name === "eval") return this.evalCommand(context, args);
+    if (name === "source" || name === ".") return this.source(context, args);
+    if (SHELLS.has(name)) return this.shell(context, args);
+    if (name === "xargs") return this.xargs(context, args);
+    if (name === "find") return this.find(context, args);
+    if (PATH_COMMANDS.has(name)) await this.pathOperands(context, name, args);
+    return steady(context.cwds);
+  }
+
+  private async wrapped(context: CommandContext, name: string, wrapper: (typeof WRAPPERS)[string], args: Node[]): Promise<Flow> {
+    let i = 0;
+    let positional = wrapper.positional ?? 0;
+    let chdir = false;
+    for (; i < args.length; i++) {
+      const word = literal(args[i]!);
+      if (word === null) {
+        // `sudo $OPTS rm ...` or `env $CMD`: the unknown word may be the command itself.
+        return this.unknownCommand(context, args.slice(i), args[i]!.text);
+      }
+      if (word === "--") {
+        i++;
+        break;
+      }
+      if (word.startsWith("--")) {
+        const [option] = word.split("=", 1) as [string];
+        if (wrapper.chdir?.long.includes(option)) chdir = true;
+        if (wrapper.splitsString?.long.includes(option)) return this.unknownCommand(context, args.slice(i), args[i]!.text);
+        if (!word.includes("=") && wrapper.valuedLong?.includes(option)) i++;
+        continue;
+      }
+      if (word.startsWith("-") && word.length > 1) {
+        const letters = word.slice(1);
+        for (let j = 0; j < letters.length; j++) {
+          const letter = letters[j]!;
+          if (wrapper.chdir?.short.includes(letter)) chdir = true;
+          if (wrapper.splitsString?.short.includes(letter)) return this.unknownCommand(context, args.slice(i), args[i]!.text);
+          if (wrapper.valued.includes(letter)) {
+            if (j === letters.length - 1) i++;
+            break;
+          }
+        }
+        continue;
+      }
+      if (wrapper.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) continue;
+      if (positional > 0) {
+        positional--;
+        continue;
+      }
+      break;
+    }
+    const rest = args.slice(i);
+    const inner = rest[0];
+    if (!inner) return steady(context.cwds);
+    // The wrapped command alone is also a pattern, so `sudo rm -rf x` meets the rules written for `rm`.
+    this.addBashPattern(context.statement, inner.startIndex, rest);
+    const innerContext = chdir ? { ...context, cwds: [{ unknown: `${name} runs the command in another folder` }] } : context;
+    const innerName = literal(inner);
+    if (innerName === null) return this.unknownCommand(innerContext, rest, inner.text);
+    const flow = await this.effective(innerContext, innerName, rest.slice(1));
+    // Options we misread could hide the real command further on: any word naming a command that touches
+    // paths is also read as the start of the command.
+    for (let k = 1; k < rest.length; k++) {
+      const word = literal(rest[k]!);
+      if (word !== null && (PATH_COMMANDS.has(word) || SHELLS.has(word) || word === "eval" || word === "xargs" || word === "find")) {
+        await this.effective(innerContext, word, rest.slice(k + 1));
+      }
+    }
+    // `exec cd` or `command cd` still changes the folder; an `env -C` one does not reach back.
+    return chdir ? steady(context.cwds) : flow;
+  }
+
+  /** A command whose name is not known (`$CMD x`): any of its words may be a path. */
+  private async unknownCommand(context: CommandContext, words: Node[], nameText: string): Promise<Flow> {
+    for (const word of words) {
+      await this.judgeArgument({ command: context.text, node: word, cwds: context.cwds, kind: "file", commandName: null, why: `the command ${nameText} is not known before it runs` });
+    }
+    // It might be `cd`, or `eval`: the folder afterwards is not known either.
+    return { ok: union(context.cwds, [{ unknown: `${nameText} may change folder` }]), fail: context.cwds };
+  }
+
+  private async cd(context: CommandContext, name: string, args: Node[]): Promise<Flow> {
+    const target = this.operands(name, args, true).find((o) => o.kind === "operand");
+    if (!target) {
+      const why = name === "cd" ? "cd with no folder goes to $HOME" : `${name} with no folder swaps the folder stack`;
+      this.addUnresolved({ command: context.text, argument: context.text, why });
+      return { ok: [{ unknown: why }], fail: context.cwds };
+    }
+    const value = evaluateWord(target.node);
+    const text = value.known ? textOf(value.chars) : null;
+    let unknownWhy: string | null = null;
+    if (!value.known) unknownWhy = value.why;
+    else if (text === "-") unknownWhy = `${name} - returns to $OLDPWD`;
+    else if (name === "pushd" && /^[+-]\d+$/.test(text!)) unknownWhy = "pushd +N rotates the folder stack";
+    else unknownWhy = pathExpansion(value.chars) ?? (hasGlob(value.chars) ? "a glob in a folder name" : null);
+    if (unknownWhy) {
+      this.addUnresolved({ command: context.text, argument: target.node.text, why: unknownWhy });
+      return { ok: [{ unknown: `${target.node.text}: ${unknownWhy}` }], fail: context.cwds };
+    }
+    const path = text!;
+    // With CDPATH set, a bare name may be found in any folder it lists.
+    if (context.cdpath && !/^(\/|\.\/|\.\.\/|\.$|\.\.$)/.test(path)) {
+      const why = "CDPATH is set, so cd may pick a folder anywhere";
+      this.addUnresolved({ command: context.text, argument: path, why });
+      return { ok: [{ unknown: why }], fail: context.cwds };
+    }
+    const landed: Cwds = [];
+    for (const cwd of context.cwds) {
+      if (!path.startsWith("/") && "unknown" in cwd) {
+        this.addUnresolved({ command: context.text, argument: path, why: `a relative path from a folder not known before running (${cwd.unknown})` });
+        landed.push({ unknown: cwd.unknown });
+        continue;
+      }
+      const base = "path" in cwd ? cwd.path : "/";
+      const physical = path.startsWith("/") ? path : `${base}/${path}`;
+      // Bash's cd is logical: `link/..` is the folder holding the link, not the parent of its target. Both
+      // readings are judged (and followed), so neither can lead out unasked.
+      const logical = resolve(base, path);
+      for (const absolute of new Set([physical, logical])) {
+        await this.judgePath({ command: context.text, argument: path, absolute, kind: "directory", why: `${name} leaves the workspace` });
+        landed.push({ path: await physicalPath(absolute, this.realpath) });
+      }
+    }
+    return { ok: union(landed), fail: context.cwds };
+  }
+
+  private async evalCommand(context: CommandContext, args: Node[]): Promise<Flow> {
+    const words = args.map(literal);
+    if (words.some((w) => w === null)) {
+      const why = "eval runs text that is not known before it runs";
+      this.addUnresolved({ command: context.text, argument: context.text, why });
+      return { ok: union(context.cwds, [{ unknown: why }]), fail: context.cwds };
+    }
+    // eval runs in this shell: its cd counts afterwards.
+    return this.nested(context, words.join(" "), true);
+  }
+
+  private async source(context: CommandContext, args: Node[]): Promise<Flow> {
+    const script = this.operands("source", args).find((o) => o.kind === "operand");
+    if (script) await this.judgeArgument({ command: context.text, node: script.node, cwds: context.cwds, kind: "file", commandName: "source" });
+    // Its contents are not read here; it runs in this shell, so afterwards the folder is not known.
+    return { ok: union(context.cwds, [{ unknown: "a sourced script may change folder" }]), fail: context.cwds };
+  }
+
+  private async shell(context: CommandContext, args: Node[]): Promise<Flow> {
+    let command: Node | undefined;
+    let wantsString = false;
+    let i = 0;
+    for (; i < args.length; i++) {
+      const word = literal(args[i]!);
+      if (word === null) break;
+      if (word === "--" || word === "-") {
+        i++;
+        break;
+      }
+      if (/^[-+]/.test(word) && word.length > 1 && !word.startsWith("--")) {
+        if (word.slice(1).includes("c")) wantsString = true;
+        // `-o name` and `-O name` take the next word.
+        if (/[oO]$/.test(word)) i++;
+        continue;
+      }
+      if (word.startsWith("--")) continue;
+      break;
+    }
+    if (wantsString) command = args[i];
+    if (wantsString) {
+      const text = command ? literal(command) : null;
+      if (text === null) {
+        this.addUnresolved({ command: context.text, argument: command?.text ?? context.text, why: "a shell runs text that is not known before it runs" });
+        return steady(context.cwds);
+      }
+      // A child shell: its cd stays there.
+      await this.nested(context, text, false);
+      return steady(context.cwds);
+    }
+    const script = args[i];
+    if (!script) {
+      this.addUnresolved({ command: context.text, argument: context.text, why: "a shell reading commands from its input" });
+      return steady(context.cwds);
+    }
+    // `bash script.sh`: the script's path is judged; what it does inside is not read, as for any program.
+    await this.judgeArgument({ command: context.text, node: script, cwds: context.cwds, kind: "file", commandName: null });
+    return steady(context.cwds);
+  }
+
+  private async nested(context: CommandContext, text: string, leaks: boolean): Promise<Flow> {
+    if (context.depth >= MAX_NESTING) {
+      this.addUnresolved({ command: context.text, argument: text, why: "shell text nested too deeply to follow" });
+      return steady(union(context.cwds, [{ unknown: "nested shell text" }]));
+    }
+    try {
+      const flow = await this.script(text, context.cwds, context.depth + 1);
+      return leaks ? flow : steady(context.cwds);
+    } catch (error) {
+      if (!(error instanceof BashParseError)) throw error;
+      this.addUnresolved({ command: context.text, argument: text, why: "shell text that does not parse" });
+      return steady(union(context.cwds, [{ unknown: "shell text that does not parse" }]));
+    }
+  }
+
+  private async xargs(context: CommandContext, args: Node[]): Promise<Flow> {
+    let i = 0;
+    for (; i < args.length; i++) {
+      const word = literal(args[i]!);
+      if (word === null) return this.unknownCommand(context, args.slice(i), args[i]!.text);
+      if (word === "--") {
+        i++;
+        break;
+      }
+      if (word.startsWith("--arg-file=")) await this.judgeText(context, word.slice("--arg-file=".length), args[i]!.text, "file");
+      if (word.startsWith("--")) continue;
+      if (!word.startsWith("-") || word.length === 1) break;
+      const letter = word[1]!;
+      // These take a value, glued (`-n1`) or as the next word (`-n 1`); `-a` names the file to read.
+      if (!"aEILnPsd".includes(letter)) continue;
+      const value = word.length > 2 ? word.slice(2) : args[++i] ? literal(args[i]!) : null;
+      if (letter === "a" && value !== null) await this.judgeText(context, value, word, "file");
+    }
+    const rest = args.slice(i);
+    const first = rest[0];
+    if (!first) return steady(context.cwds);
+    const inner = literal(first);
+    if (inner === null || PATH_COMMANDS.has(inner) || SHELLS.has(inner) || inner === "eval" || inner === "source" || inner === "find" || WRAPPERS[inner]) {
+      this.addUnresolved({ command: context.text, argument: context.text, why: "xargs adds arguments from its input, which are not known before it runs" });
+    }
+    // The command xargs runs is a pattern too, so `xargs git commit` meets the rules for `git commit`.
+    this.addBashPattern(context.statement, first.startIndex, rest);
+    if (inner !== null) await this.effective(context, inner, rest.slice(1));
+    return steady(context.cwds);
+  }
+
+  private async find(context: CommandContext, args: Node[]): Promise<Flow> {
+    let i = 0;
+    // find's own options come before the starting points.
+    for (; i < args.length; i++) {
+      const word = literal(args[i]!);
+      if (word === null) break;
+      if (word === "-H" || word === "-L" || word === "-P") {
+        if (word !== "-P") this.addUnresolved({ command: context.text, argument: word, why: "find follows symlinks, which may lead anywhere" });
+        continue;
+      }
+      if (word === "-D") {
+        i++;
+        continue;
+      }
+      if (/^-O\d*$/.test(word)) continue;
+      break;
+    }
+    for (; i < args.length; i++) {
+      const word = literal(args[i]!);
+      if (word !== null && (word.startsWith("-") || word === "(" || word === "!" || word === ",")) break;
+      await this.judgeArgument({ command: context.text, node: args[i]!, cwds: context.cwds, kind: "directory", commandName: "find" });
+    }
+    for (; i < args.length; i++) {
+      const word = literal(args[i]!);
+      if (word === "-follow") this.addUnresolved({ command: context.text, argument: word, why: "find follows symlinks, which may lead anywhere" });
+      if (word === "-fprint" || word === "-fprint0" || word === "-fprintf" || word === "-fls") {
+        const file = args[i + 1];
+        if (file) await this.judgeArgument({ command: context.text, node: file, cwds: context.cwds, kind: "file", commandName: null });
+      }
+      if (word === "-exec" || word === "-execdir" || word === "-ok" || word === "-okdir") {
+        const run = args[i + 1] ? literal(args[i + 1]!) : null;
+        if (run === null || !LINK_SAFE.has(run)) {
+          this.addUnresolved({ command: context.text, argument: args[i + 1]?.text ?? word, why: "find runs a command on every path it finds, through symlinks too" });
+        }
+      }
+    }
+    return steady(context.cwds);
+  }
+
+  // ---- operands and paths ----
+
+  private operands(name: string, args: Node[], dashIsOperand = false): { kind: "operand" | "glued"; node: Node; glued?: string }[] {
+    const out: { kind: "operand" | "glued"; node: Node; glued?: string }[] = [];
+    const gluedLetters = GLUED_PATH_OPTIONS[name] ?? "";
+    let options = true;
+    for (const node of args) {
+      const value = evaluateWord(node);
+      const word = value.known ? textOf(value.chars) : null;
+      if (options && word === "--") {
+        options = false;
+        continue;
+      }
+      // An option only when its leading dash was written unquoted or quoted alike: getopt sees no quotes.
+      if (options && word !== null && word.startsWith("-") && word.length > 1 && !(dashIsOperand && /^-\d+$/.test(word))) {
+        if (word.startsWith("--")) {
+          const eq = word.indexOf("=");
+          if (eq > 0) out.push({ kind: "glued", node, glued: word.slice(eq + 1) });
+        } else {
+          for (let j = 1; j < word.length; j++) {
+            if (gluedLetters.includes(word[j]!)) {
+              if (j + 1 < word.length) out.push({ kind: "glued", node, glued: word.slice(j + 1) });
+              break;
+            }
+          }
+        }
+        continue;
+      }
+      if (word === "-" && !dashIsOperand) continue; // standard input
+      out.push({ kind: "operand", node });
+    }
+    return out;
+  }
+
+  private async pathOperands(context: CommandContext, name: string, args: Node[]): Promise<void> {
+    const operands = this.operands(name, args);
+    for (const operand of operands) {
+      if (operand.kind === "glued") await this.judgeText(context, operand.glued!, operand.node.text, "file");
+      else await this.judgeArgument({ command: context.text, node: operand.node, cwds: context.cwds, kind: "file", commandName: name });
+    }
+    // A symlink's target is read from the link's folder, not the shell's: judge it from there as well.
+    if (name === "ln" && operands.length >= 2) {
+      const link = operands[operands.length - 1]!;
+      const linkText = literal(link.node);
+      if (linkText === null) return;
+      for (const cwd of context.cwds) {
+        if (!("path" in cwd)) continue;
+        const linkPath = linkText.startsWith("/") ? linkText : `${cwd.path}/${linkText}`;
+        const places = [dirname(linkPath), linkPath];
+        for (const target of operands.slice(0, -1)) {
+          await this.judgeArgument({ command: context.text, node: target.node, cwds: places.map((p) => ({ path: p })), kind: "file", commandName: name });
+        }
+      }
+    }
+  }
+
+  private async judgeText(context: CommandContext, text: string, argument: string, kind: "file" | "directory"): Promise<void> {
+    if (text === "") return;
+    if (/^~|[$`]/.test(text)) {
+      this.addUnresolved({ command: context.text, argument, why: "an option value that is not known before it runs" });
+      return;
+    }
+    for (const cwd of context.cwds) await this.judgeFrom(cwd, text, { command: context.text, argument, kind, why: "an option names a path outside the workspace" });
+  }
+
+  /** Judges one argument node, which may be unknown, a glob, or a plain path. */
+  private async judgeArgument(input: { command: string; node: Node; cwds: Cwds; kind: "file" | "directory"; commandName: string | null; why?: string }): Promise<void> {
+    const { command, node, cwds, kind } = input;
+    const value = evaluateWord(node);
+    if (!value.known) {
+      this.addUnresolved({ command, argument: node.text, why: input.why ?? `${value.why} in a path` });
+      return;
+    }
+    const expansion = pathExpansion(value.chars);
+    if (expansion) {
+      this.addUnresolved({ command, argument: node.text, why: `${expansion} in a path` });
+      return;
+    }
+    const text = textOf(value.chars);
+    if (text === "" || isHarmlessDevice(text)) return;
+    const why = input.commandName ? `${input.commandName} reaches outside the workspace` : "a path outside the workspace";
+    for (const cwd of cwds) {
+      if (hasGlob(value.chars)) await this.judgeGlob(cwd, value.chars, { command, argument: node.text, kind, why });
+      else await this.judgeFrom(cwd, text, { command, argument: node.text, kind, why });
+    }
+  }
+
+  private async judgeFrom(cwd: Cwd, text: string, what: { command: string; argument: string; kind: "file" | "directory"; why: string }): Promise<void> {
+    if (text.startsWith("/")) return this.judgePath({ ...what, absolute: text });
+    if ("unknown" in cwd) {
+      this.addUnresolved({ command: what.command, argument: what.argument, why: `a relative path from a folder not known before running (${cwd.unknown})` });
+      return;
+    }
+    return this.judgePath({ ...what, absolute: `${cwd.path}/${text}` });
+  }
+
+  /**
+   * A glob in the last component is expanded against the folder (a superset of what bash would match); one
+   * in an earlier component could walk through any link below, so it is not followed and asks instead.
+   */
+  private async judgeGlob(cwd: Cwd, chars: Char[], what: { command: string; argument: string; kind: "file" | "directory"; why: string }): Promise<void> {
+    const parts = splitComponents(chars);
+    const last = parts.pop()!;
+    if (parts.some(hasGlob)) {
+      this.addUnresolved({ command: what.command, argument: what.argument, why: "a glob in a folder name may match links out of the workspace" });
+      return;
+    }
+    const prefix = parts.map(textOf).join("/");
+    const absolutePrefix = chars[0]?.ch === "/" ? prefix || "/" : "path" in cwd ? (prefix ? `${cwd.path}/${prefix}` : cwd.path) : null;
+    if (absolutePrefix === null) {
+      this.addUnresolved({ command: what.command, argument: what.argument, why: `a relative path from a folder not known before running (${"unknown" in cwd ? cwd.unknown : ""})` });
+      return;
+    }
+    await this.judgePath({ ...what, absolute: absolutePrefix, kind: "directory" });
+    const matches = componentMatcher(last);
+    // `.*` once matched `..` (and does again without globskipdots): the parent is then in reach.
+    if (matches("..")) await this.judgePath({ ...what, absolute: `${absolutePrefix}/..`, kind: "directory" });
+    let entries: { name: string }[];
+    try {
+      entries = await this.input.fs.readdir(await physicalPath(absolutePrefix, this.realpath));
+    } catch {
+      return; // no such folder: the glob stays a literal name in it, already judged with the folder
+    }
+    const hits = entries.filter((entry) => matches(entry.name));
+    if (hits.length > MAX_GLOB_MATCHES) {
+      this.addUnresolved({ command: what.command, argument: what.argument, why: "a glob matching too many names to check one by one" });
+      return;
+    }
+    for (const hit of hits) await this.judgePath({ ...what, absolute: `${absolutePrefix}/${hit.name}` });
+  }
+
+  private async judgePath(input: { command: string; argument: string; absolute: string; kind: "file" | "directory"; why: string }): Promise<void> {
+    if (isHarmlessDevice(input.absolute)) return;
+    let kind = input.kind;
+    if (kind === "file") {
+      // An existing folder is asked about as itself (`rm -rf /etc` asks for `/etc/*`), as OpenCode does.
+      const stat = await this.input.fs.stat(input.absolute).catch(() => null);
+      if (stat?.type === "directory") kind = "directory";
+    }
+    const ask = await externalDirectoryAsk({ root: this.input.root, target: input.absolute, kind, realpath: this.realpath });
+    if (!ask) return;
+    for (const pattern of ask.patterns) {
+      if (!this.external.has(pattern)) {
+        this.external.set(pattern, { pattern, command: input.command, argument: input.argument, path: ask.metadata.filepath, why: input.why });
+      }
+    }
+  }
+
+  private addUnresolved(input: { command: string; argument: string; why: string }): void {
+    const pattern = `${UNRESOLVED}${input.argument}`;
+    if (!this.external.has(pattern)) this.external.set(pattern, { pattern, command: input.command, argument: input.argument, why: input.why });
+  }
+}
+
+interface CommandContext {
+  /** The statement (with its redirections) the command is part of. */
+  statement: Node;
+  /** The statement's text, for reasons. */
+  text: string;
+  cwds: Cwds;
+  depth: number;
+  /** CDPATH may be set, so a bare `cd name` can land anywhere. */
+  cdpath: boolean;
+}
+
+/**
+ * `ca\<newline>t ..\<newline>/x` is `cat ../x` to bash, but tree-sitter splits words at a line continuation.
+ * Arguments that touch across one are read as one word.
+ */
+function joinContinuations(args: Node[]): Node[] {
+  const out: Node[] = [];
+  for (const arg of args) {
+    const previous = out[out.length - 1];
+    if (previous && /^\\\r?\n$/.test(gap(previous, arg))) {
+      out[out.length - 1] = concatenated(previous, arg);
+      continue;
+    }
+    out.push(arg);
+  }
+  return out;
+}
+
+function gap(a: Node, b: Node): string {
+  const tree = a.tree.rootNode.text;
+  return tree.slice(a.endIndex, b.startIndex);
+}
+
+/** Two nodes read as one: an object shaped like a concatenation node for `evaluateWord`. */
+function concatenated(a: Node, b: Node): Node {
+  const parts = a.type === "concatenation" && (a as Node & { joined?: Node[] }).joined ? (a as Node & { joined: Node[] }).joined : [a];
+  const joined = [...parts, b];
+  const source = a.tree.rootNode.text;
+  return {
+    type: "concatenation",
+    joined,
+    children: joined,
+    namedChildren: joined,
+    text: source.slice(joined[0]!.startIndex, b.endIndex),
+    startIndex: joined[0]!.startIndex,
+    endIndex: b.endIndex,
+    tree: a.tree,
+  } as unknown as Node;
+}
+
