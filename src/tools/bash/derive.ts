@@ -85,6 +85,11 @@ export class Derivation {
   private readonly realpaths = new Map<string, Promise<string>>();
   private cdpath = false;
   private aliases = false;
+  /**
+   * Whether `exit` and `return` still mean the builtins, so nothing after them runs. A function of that
+   * name, or code we did not read (a sourced script, unknown eval text), may have redefined them.
+   */
+  private exitTrusted = true;
 
   constructor(private readonly input: DeriveInput) {}
 
@@ -175,6 +180,8 @@ export class Derivation {
         await this.redirect(node, cwds, depth);
         return steady(cwds);
       case "function_definition": {
+        const fname = node.childForFieldName("name")?.text;
+        if (fname === "exit" || fname === "return") this.exitTrusted = false;
         // The body runs whenever the function is called, so whatever it may do to the folder may hold after.
         const body = await this.sequence(node.namedChildren, cwds, depth);
         return steady(union(cwds, body));
@@ -274,6 +281,14 @@ export class Derivation {
     const nameNode = node.childForFieldName("name");
     const args = joinContinuations(node.childrenForFieldName("argument"));
     const assignments = node.namedChildren.filter((c): c is Node => c?.type === "variable_assignment");
+    const statement = node.parent?.type === "redirected_statement" && node.parent.childForFieldName("body")?.id === node.id ? node.parent : node;
+    const tokens = nameNode ? [nameNode, ...args] : [];
+    if (nameNode) {
+      this.addBashPattern(statement, statement.startIndex, tokens);
+      // The stricter reading: the same command without its `VAR=value` prefix, so `CI=true git commit` meets
+      // the rules written for `git commit`. Both patterns go into one ask; the engine denies if either is denied.
+      if (assignments.length > 0) this.addBashPattern(statement, nameNode.startIndex, tokens);
+    }
 
     // Expansions in assignments, the name and the arguments run first, in the current folder.
     for (const child of node.namedChildren) {
@@ -282,18 +297,14 @@ export class Derivation {
       else if (child.type !== "word" && child.type !== "number" && child.type !== "raw_string") await this.flow(child, cwds, depth);
     }
     if (!nameNode) return steady(cwds);
-
-    const statement = node.parent?.type === "redirected_statement" && node.parent.childForFieldName("body")?.id === node.id ? node.parent : node;
-    const tokens = [nameNode, ...args];
-    this.addBashPattern(statement, statement.startIndex, tokens);
-    // The stricter reading: the same command without its `VAR=value` prefix, so `CI=true git commit` meets
-    // the rules written for `git commit`. Both patterns go into one ask; the engine denies if either is denied.
-    if (assignments.length > 0) this.addBashPattern(statement, nameNode.startIndex, tokens);
     const localCdpath = assignments.some((a) => this.setsCdpath(a));
 
     const name = literal(nameNode);
     const context: CommandContext = { statement, text: statement.text, cwds, depth, cdpath: this.cdpath || localCdpath };
-    if (name === null || this.aliases) return this.unknownCommand(context, name === null ? tokens : args, nameNode.text);
+    if (name === null || this.aliases) {
+      this.exitTrusted = false;
+      return this.unknownCommand(context, name === null ? tokens : args, nameNode.text);
+    }
     // With aliases on, any later word may be an alias for anything.
     if (name === "shopt" && args.some((a) => literal(a) === "expand_aliases")) this.aliases = true;
     return this.effective(context, name, args);
@@ -315,6 +326,9 @@ export class Derivation {
     if (CD_COMMANDS.has(name)) return this.cd(context, name, args);
     if (name === "popd") return { ok: union(context.cwds, [{ unknown: "popd returns to an earlier folder" }]), fail: context.cwds };
     if (name === "eval") return this.evalCommand(context, args);
+    if (name === "trap") return this.trap(context, args);
+    // `cd src || exit 1; rm ../x`: past an exit the shell is nowhere, so nothing later is judged from there.
+    if ((name === "exit" || name === "return") && this.exitTrusted) return { ok: [], fail: [] };
     if (name === "source" || name === ".") return this.source(context, args);
     if (SHELLS.has(name)) return this.shell(context, args);
     if (name === "xargs") return this.xargs(context, args);
@@ -442,6 +456,7 @@ export class Derivation {
   private async evalCommand(context: CommandContext, args: Node[]): Promise<Flow> {
     const words = args.map(literal);
     if (words.some((w) => w === null)) {
+      this.exitTrusted = false;
       const why = "eval runs text that is not known before it runs";
       this.addUnresolved({ command: context.text, argument: context.text, why });
       return { ok: union(context.cwds, [{ unknown: why }]), fail: context.cwds };
@@ -450,9 +465,24 @@ export class Derivation {
     return this.nested(context, words.join(" "), true);
   }
 
+  /** `trap 'text' EXIT`: the text runs later, in this shell; read it as eval text (its cd is not followed). */
+  private async trap(context: CommandContext, args: Node[]): Promise<Flow> {
+    const first = args.find((a) => !(literal(a) ?? "").startsWith("-"));
+    if (!first || args.length < 2) return steady(context.cwds);
+    const text = literal(first);
+    if (text === null) {
+      this.addUnresolved({ command: context.text, argument: first.text, why: "a trap runs text that is not known before it runs" });
+      return steady(context.cwds);
+    }
+    const after = await this.nested(context, text, true);
+    // Only a trap that itself changes folder (`trap 'cd x' DEBUG`) makes the folder afterwards unknown.
+    return same(union(after.ok, after.fail), context.cwds) ? steady(context.cwds) : steady(union(context.cwds, [{ unknown: "a trap may change folder" }]));
+  }
+
   private async source(context: CommandContext, args: Node[]): Promise<Flow> {
     const script = this.operands("source", args).find((o) => o.kind === "operand");
     if (script) await this.judgeArgument({ command: context.text, node: script.node, cwds: context.cwds, kind: "file", commandName: "source" });
+    this.exitTrusted = false;
     // Its contents are not read here; it runs in this shell, so afterwards the folder is not known.
     return { ok: union(context.cwds, [{ unknown: "a sourced script may change folder" }]), fail: context.cwds };
   }
