@@ -71,6 +71,7 @@ export const WRAPPERS: Readonly<Record<string, Wrapper>> = {
     chdir: { short: "D", long: ["--chdir"] },
   },
   doas: { valued: "uC" },
+  busybox: { valued: "" },
 };
 
 /**

@@ -86,7 +86,7 @@ export class Derivation {
   private cdpath = false;
   private aliases = false;
   /**
-   * Whether `exit` and `return` still mean the builtins, so nothing after them runs. A function of that
+   * Whether `exit` still means the builtin, so nothing after them runs. A function of that
    * name, or code we did not read (a sourced script, unknown eval text), may have redefined them.
    */
   private exitTrusted = true;
@@ -181,7 +181,7 @@ export class Derivation {
         return steady(cwds);
       case "function_definition": {
         const fname = node.childForFieldName("name")?.text;
-        if (fname === "exit" || fname === "return") this.exitTrusted = false;
+        if (fname === "exit") this.exitTrusted = false;
         // The body runs whenever the function is called, so whatever it may do to the folder may hold after.
         const body = await this.sequence(node.namedChildren, cwds, depth);
         return steady(union(cwds, body));
@@ -254,14 +254,15 @@ export class Derivation {
       for (const child of node.namedChildren) if (child) await this.flow(child, cwds, depth);
       return;
     }
-    const destination = node.childForFieldName("destination");
-    if (!destination) return;
-    await this.flow(destination, cwds, depth);
     const operator = node.children.find((c) => c && !c.isNamed)?.type ?? "";
-    // `>&2`, `<&0` and `>&-` copy or close descriptors; every other target (even `> 2`) is a file.
-    if ((operator === ">&" || operator === "<&" || operator === ">&-") && (destination.type === "number" || destination.text === "-")) return;
     const text = this.statementText(node);
-    await this.judgeArgument({ command: text, node: destination, cwds, kind: "file", commandName: null });
+    // tree-sitter gives `> .\<newline>./x` two destinations; bash reads one word. Any word it lists is judged.
+    for (const destination of joinContinuations(node.childrenForFieldName("destination"))) {
+      await this.flow(destination, cwds, depth);
+      // `>&2`, `<&0` and `>&-` copy or close descriptors; every other target (even `> 2`) is a file.
+      if ((operator === ">&" || operator === "<&" || operator === ">&-") && (destination.type === "number" || destination.text === "-")) continue;
+      await this.judgeArgument({ command: text, node: destination, cwds, kind: "file", commandName: null });
+    }
   }
 
   private statementText(node: Node): string {
@@ -278,8 +279,11 @@ export class Derivation {
   // ---- simple commands ----
 
   private async command(node: Node, cwds: Cwds, depth: number): Promise<Flow> {
-    const nameNode = node.childForFieldName("name");
-    const args = joinContinuations(node.childrenForFieldName("argument"));
+    const named = node.childForFieldName("name");
+    // `c\<newline>at` is `cat`: the name takes part in joining too.
+    const words = named ? joinContinuations([named, ...node.childrenForFieldName("argument")]) : [];
+    const nameNode = words[0] ?? null;
+    const args = words.slice(1);
     const assignments = node.namedChildren.filter((c): c is Node => c?.type === "variable_assignment");
     const statement = node.parent?.type === "redirected_statement" && node.parent.childForFieldName("body")?.id === node.id ? node.parent : node;
     const tokens = nameNode ? [nameNode, ...args] : [];
@@ -299,7 +303,9 @@ export class Derivation {
     if (!nameNode) return steady(cwds);
     const localCdpath = assignments.some((a) => this.setsCdpath(a));
 
-    const name = literal(nameNode);
+    // `/bin/rm` and `./rm` are rm as far as paths go.
+    const written = literal(nameNode);
+    const name = written === null ? null : written.includes("/") ? written.slice(written.lastIndexOf("/") + 1) : written;
     const context: CommandContext = { statement, text: statement.text, cwds, depth, cdpath: this.cdpath || localCdpath };
     if (name === null || this.aliases) {
       this.exitTrusted = false;
@@ -328,12 +334,30 @@ export class Derivation {
     if (name === "eval") return this.evalCommand(context, args);
     if (name === "trap") return this.trap(context, args);
     // `cd src || exit 1; rm ../x`: past an exit the shell is nowhere, so nothing later is judged from there.
-    if ((name === "exit" || name === "return") && this.exitTrusted) return { ok: [], fail: [] };
+    // (`return` is not one: outside a function bash reports an error and carries on.)
+    if (name === "exit" && this.exitTrusted) return { ok: [], fail: [] };
     if (name === "source" || name === ".") return this.source(context, args);
     if (SHELLS.has(name)) return this.shell(context, args);
+    if (name === "su") return this.su(context, args);
+    // watch joins its arguments and hands them to `sh -c`.
+    if (name === "watch") return this.joinedText(context, args);
     if (name === "xargs") return this.xargs(context, args);
     if (name === "find") return this.find(context, args);
     if (PATH_COMMANDS.has(name)) await this.pathOperands(context, name, args);
+    return steady(context.cwds);
+  }
+
+  private async joinedText(context: CommandContext, args: Node[]): Promise<Flow> {
+    let i = 0;
+    // watch's options: -n and -d take values (`-n 2`, `-d=permanent`); the rest are flags.
+    while (i < args.length && (literal(args[i]!) ?? "").startsWith("-")) i += literal(args[i]!) === "-n" ? 2 : 1;
+    const words = args.slice(i).map(literal);
+    if (words.length === 0) return steady(context.cwds);
+    if (words.some((w) => w === null)) {
+      this.addUnresolved({ command: context.text, argument: context.text, why: "a command built from text that is not known before it runs" });
+      return steady(context.cwds);
+    }
+    await this.nested(context, words.join(" "), false);
     return steady(context.cwds);
   }
 
@@ -528,6 +552,23 @@ export class Derivation {
     return steady(context.cwds);
   }
 
+  /** `su [-] [user] -c 'text'`: the text is shell text, wherever -c stands; without it, a shell reads its input. */
+  private async su(context: CommandContext, args: Node[]): Promise<Flow> {
+    const words = args.map(literal);
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i];
+      if (word === null || word === undefined) break;
+      const glued = word.startsWith("--command=") ? word.slice("--command=".length) : null;
+      if (glued === null && word !== "-c" && word !== "--command") continue;
+      const text = glued ?? words[i + 1] ?? null;
+      if (text === null) break;
+      await this.nested(context, text, false);
+      return steady(context.cwds);
+    }
+    this.addUnresolved({ command: context.text, argument: context.text, why: "su runs a shell whose commands are not known before it runs" });
+    return steady(context.cwds);
+  }
+
   private async nested(context: CommandContext, text: string, leaks: boolean): Promise<Flow> {
     if (context.depth >= MAX_NESTING) {
       this.addUnresolved({ command: context.text, argument: text, why: "shell text nested too deeply to follow" });
@@ -649,6 +690,10 @@ export class Derivation {
 
   private async pathOperands(context: CommandContext, name: string, args: Node[]): Promise<void> {
     const operands = this.operands(name, args);
+    if (FOLLOWS_LINKS_WHEN_RECURSING.has(name) && recursesThroughLinks(args.map(literal))) {
+      // `chmod -RL`, `cp -rL`: every link anywhere below is followed, and we do not walk the tree to find them.
+      this.addUnresolved({ command: context.text, argument: context.text, why: `${name} follows symlinks while recursing, which may lead anywhere` });
+    }
     for (const operand of operands) {
       if (operand.kind === "glued") await this.judgeText(context, operand.glued!, operand.node.text, "file");
       else await this.judgeArgument({ command: context.text, node: operand.node, cwds: context.cwds, kind: "file", commandName: name });
@@ -693,6 +738,11 @@ export class Derivation {
     }
     const text = textOf(value.chars);
     if (text === "" || isHarmlessDevice(text)) return;
+    if (/(^|\/)\*\*/.test(text) && hasGlob(value.chars)) {
+      // With globstar `**` descends any depth, so a link deep down is in reach; we do not walk the tree.
+      this.addUnresolved({ command, argument: node.text, why: "a ** glob may reach links at any depth" });
+      return;
+    }
     const why = input.commandName ? `${input.commandName} reaches outside the workspace` : "a path outside the workspace";
     for (const cwd of cwds) {
       if (hasGlob(value.chars)) await this.judgeGlob(cwd, value.chars, { command, argument: node.text, kind, why });
@@ -765,6 +815,23 @@ export class Derivation {
     const pattern = `${UNRESOLVED}${input.argument}`;
     if (!this.external.has(pattern)) this.external.set(pattern, { pattern, command: input.command, argument: input.argument, why: input.why });
   }
+}
+
+const FOLLOWS_LINKS_WHEN_RECURSING: ReadonlySet<string> = new Set(["cp", "chmod", "chown", "chgrp"]);
+
+function recursesThroughLinks(words: (string | null)[]): boolean {
+  let recursive = false;
+  let follows = false;
+  for (const word of words) {
+    if (word === null || word === "--") break;
+    if (word === "--recursive" || word === "--archive") recursive = true;
+    else if (word === "--dereference") follows = true;
+    else if (/^-[^-]/.test(word)) {
+      if (/[rRa]/.test(word)) recursive = true;
+      if (/[LH]/.test(word)) follows = true;
+    }
+  }
+  return recursive && follows;
 }
 
 interface CommandContext {

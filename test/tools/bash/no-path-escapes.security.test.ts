@@ -38,6 +38,9 @@ const attacks: [command: string, lead: Lead][] = [
   ["cat $'..'/outside/secret", "outside"],
   ["cat .\\\n./outside/secret", "outside"],
   ['"c"at ../outside/secret', "outside"],
+  ["c\\\nat ../outside/secret", "outside"],
+  ["echo pwned > .\\\n./outside/new-file", "outside"],
+  ["/bin/cat ../outside/secret", "outside"],
   ["cat $'\\x2e\\x2e'/outside/secret", "unresolved"],
   ["cat {..,.}/outside/secret", "unresolved"],
   // symlinks out of the workspace
@@ -94,6 +97,15 @@ const attacks: [command: string, lead: Lead][] = [
   ["nohup rm -rf ../outside &", "outside"],
   ["time cat link/secret", "outside"],
   ["ls | xargs rm", "unresolved"],
+  ["busybox cat ../outside/secret", "outside"],
+  ["watch -n 1 cat ../outside/secret", "outside"],
+  ["su - root -c 'cat ../outside/secret'", "outside"],
+  ["chmod -RL 777 .", "unresolved"],
+  ["cp -rL . ../copy", "unresolved"],
+  ["cat **", "unresolved"],
+  // what follows exit does not run, but `return` outside a function and a redefined exit do not stop anything
+  ["return; cat ../outside/secret", "outside"],
+  ["exit() { :; }; exit; cat ../outside/secret", "outside"],
   // cd in all its forms
   ["cd -- ../outside && cat secret", "outside"],
   ["cd - && cat secret", "unresolved"],
