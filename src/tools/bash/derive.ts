@@ -10,7 +10,7 @@
 import { dirname, resolve } from "pathe";
 import type { Node } from "web-tree-sitter";
 import type { RuntimeFs } from "../../runtime/types.js";
-import { externalDirectoryAsk, physicalPath } from "../permission/external-directory.js";
+import { externalDirectoryAsk, physicalPath, type ExternalDirectoryAsk } from "../permission/external-directory.js";
 import { bashArityPrefix } from "./arity.js";
 import { CD_COMMANDS, GLUED_PATH_OPTIONS, isHarmlessDevice, LINK_SAFE, PATH_COMMANDS, SHELLS, WRAPPERS } from "./commands.js";
 import { componentMatcher, splitComponents } from "./glob.js";
@@ -60,7 +60,7 @@ interface Flow {
   fail: Cwds;
 }
 
-const MAX_CWDS = 32;
+const MAX_CWDS = 16;
 const MAX_NESTING = 8;
 const MAX_GLOB_MATCHES = 2000;
 
@@ -70,9 +70,9 @@ function union(...sets: Cwds[]): Cwds {
   const seen = new Map<string, Cwd>();
   for (const set of sets) for (const cwd of set) seen.set(key(cwd), cwd);
   const all = [...seen.values()];
-  // A script that keeps changing folder (generated code, a long loop unrolled) would otherwise multiply the
-  // work; past the cap the folder is simply not known, which asks rather than guesses.
-  return all.length > MAX_CWDS ? [...all.slice(0, MAX_CWDS), { unknown: "too many folder changes to follow" }] : all;
+  // A script that keeps changing folder (`cd a && x` line after line) multiplies the possibilities; past the
+  // cap the folder is simply not known, so relative paths ask rather than being judged from dozens of places.
+  return all.length > MAX_CWDS ? [{ unknown: "too many possible folders to follow" }] : all;
 }
 
 const same = (a: Cwds, b: Cwds) => a.length === b.length && a.every((cwd, i) => key(cwd) === key(b[i]!));
@@ -83,6 +83,8 @@ export class Derivation {
   private readonly bashAlways = new Set<string>();
   private readonly external = new Map<string, ExternalReason>();
   private readonly realpaths = new Map<string, Promise<string>>();
+  /** Scripts judge the same paths over and over (a loop body, the same file from each possible folder). */
+  private readonly judged = new Map<string, Promise<ExternalDirectoryAsk | null>>();
   private cdpath = false;
   private aliases = false;
   /**
@@ -796,19 +798,29 @@ export class Derivation {
 
   private async judgePath(input: { command: string; argument: string; absolute: string; kind: "file" | "directory"; why: string }): Promise<void> {
     if (isHarmlessDevice(input.absolute)) return;
-    let kind = input.kind;
-    if (kind === "file") {
-      // An existing folder is asked about as itself (`rm -rf /etc` asks for `/etc/*`), as OpenCode does.
-      const stat = await this.input.fs.stat(input.absolute).catch(() => null);
-      if (stat?.type === "directory") kind = "directory";
+    const memo = `${input.kind}:${input.absolute}`;
+    let judged = this.judged.get(memo);
+    if (!judged) {
+      judged = this.externalAsk(input.absolute, input.kind);
+      this.judged.set(memo, judged);
     }
-    const ask = await externalDirectoryAsk({ root: this.input.root, target: input.absolute, kind, realpath: this.realpath });
+    const ask = await judged;
     if (!ask) return;
     for (const pattern of ask.patterns) {
       if (!this.external.has(pattern)) {
         this.external.set(pattern, { pattern, command: input.command, argument: input.argument, path: ask.metadata.filepath, why: input.why });
       }
     }
+  }
+
+  private async externalAsk(absolute: string, wanted: "file" | "directory"): Promise<ExternalDirectoryAsk | null> {
+    let kind = wanted;
+    if (kind === "file") {
+      // An existing folder is asked about as itself (`rm -rf /etc` asks for `/etc/*`), as OpenCode does.
+      const stat = await this.input.fs.stat(absolute).catch(() => null);
+      if (stat?.type === "directory") kind = "directory";
+    }
+    return externalDirectoryAsk({ root: this.input.root, target: absolute, kind, realpath: this.realpath });
   }
 
   private addUnresolved(input: { command: string; argument: string; why: string }): void {
@@ -853,8 +865,11 @@ function joinContinuations(args: Node[]): Node[] {
   const out: Node[] = [];
   for (const arg of args) {
     const previous = out[out.length - 1];
-    if (previous && /^\\\r?\n$/.test(gap(previous, arg))) {
-      out[out.length - 1] = concatenated(previous, arg);
+    const gap = previous ? arg.startIndex - previous.endIndex : 0;
+    // Within one command a word can only start a new line after a backslash-newline, so two words that
+    // touch across a line break, the second at column 0, were one word.
+    if (previous && (gap === 2 || gap === 3) && arg.startPosition.row === previous.endPosition.row + 1 && arg.startPosition.column === 0) {
+      out[out.length - 1] = concatenated(previous, arg, gap === 3 ? "\\\r\n" : "\\\n");
       continue;
     }
     out.push(arg);
@@ -862,25 +877,19 @@ function joinContinuations(args: Node[]): Node[] {
   return out;
 }
 
-function gap(a: Node, b: Node): string {
-  const tree = a.tree.rootNode.text;
-  return tree.slice(a.endIndex, b.startIndex);
-}
-
-/** Two nodes read as one: an object shaped like a concatenation node for `evaluateWord`. */
-function concatenated(a: Node, b: Node): Node {
-  const parts = a.type === "concatenation" && (a as Node & { joined?: Node[] }).joined ? (a as Node & { joined: Node[] }).joined : [a];
-  const joined = [...parts, b];
-  const source = a.tree.rootNode.text;
+/** Two nodes read as one: an object shaped like a concatenation node, as much as `evaluateWord` reads. */
+function concatenated(a: Node, b: Node, continuation: string): Node {
+  const joined = [...((a as Node & { joined?: Node[] }).joined ?? [a]), b];
   return {
     type: "concatenation",
     joined,
     children: joined,
     namedChildren: joined,
-    text: source.slice(joined[0]!.startIndex, b.endIndex),
-    startIndex: joined[0]!.startIndex,
+    text: `${a.text}${continuation}${b.text}`,
+    startIndex: a.startIndex,
     endIndex: b.endIndex,
+    startPosition: a.startPosition,
+    endPosition: b.endPosition,
     tree: a.tree,
   } as unknown as Node;
 }
-
