@@ -315,6 +315,8 @@ export class Derivation {
     }
     // With aliases on, any later word may be an alias for anything.
     if (name === "shopt" && args.some((a) => literal(a) === "expand_aliases")) this.aliases = true;
+    // `enable -n exit` turns the builtin off: exit then no longer ends anything.
+    if (name === "enable") this.exitTrusted = false;
     return this.effective(context, name, args);
   }
 
@@ -421,8 +423,10 @@ export class Derivation {
         await this.effective(innerContext, word, rest.slice(k + 1));
       }
     }
-    // `exec cd` or `command cd` still changes the folder; an `env -C` one does not reach back.
-    return chdir ? steady(context.cwds) : flow;
+    // Only `command cd`, `builtin cd` and `time cd` change this shell's folder. Through any other wrapper `cd`
+    // is a separate program (or fails), so what follows still runs where it was: following that cd would
+    // judge later paths from the wrong folder.
+    return IN_THIS_SHELL.has(name) && !chdir ? flow : steady(context.cwds);
   }
 
   /** A command whose name is not known (`$CMD x`): any of its words may be a path. */
@@ -828,6 +832,8 @@ export class Derivation {
     if (!this.external.has(pattern)) this.external.set(pattern, { pattern, command: input.command, argument: input.argument, why: input.why });
   }
 }
+
+const IN_THIS_SHELL: ReadonlySet<string> = new Set(["command", "builtin", "time"]);
 
 const FOLLOWS_LINKS_WHEN_RECURSING: ReadonlySet<string> = new Set(["cp", "chmod", "chown", "chgrp"]);
 

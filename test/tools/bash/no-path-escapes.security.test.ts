@@ -106,6 +106,10 @@ const attacks: [command: string, lead: Lead][] = [
   // what follows exit does not run, but `return` outside a function and a redefined exit do not stop anything
   ["return; cat ../outside/secret", "outside"],
   ["exit() { :; }; exit; cat ../outside/secret", "outside"],
+  ["enable -n exit; exit; cat ../outside/secret", "outside"],
+  // a cd through a wrapper that runs it as a separate program leaves this shell where it was
+  ["env cd sub && cat ../x", "parent"],
+  ["mkdir -p sub/deep && nohup cd sub/deep && cat ../../x", "somewhere"],
   // cd in all its forms
   ["cd -- ../outside && cat secret", "outside"],
   ["cd - && cat secret", "unresolved"],
