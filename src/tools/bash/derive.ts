@@ -390,6 +390,8 @@ export class Derivation {
         const letters = word.slice(1);
         for (let j = 0; j < letters.length; j++) {
           const letter = letters[j]!;
+          // `command -v x` only says what x is; it runs nothing.
+          if (name === "command" && (letter === "v" || letter === "V")) return steady(context.cwds);
           if (wrapper.chdir?.short.includes(letter)) chdir = true;
           if (wrapper.splitsString?.short.includes(letter)) return this.unknownCommand(context, args.slice(i), args[i]!.text);
           if (wrapper.valued.includes(letter)) {
