@@ -93,6 +93,12 @@ const rows: Row[] = [
   ["find . -name '*.o' -delete", ["find . -name '*.o' -delete"], ["find *"], []],
   ["find .. -name x", ["find .. -name x"], ["find *"], ["/*"]],
   ["trap 'rm -rf ../x' EXIT", ["trap 'rm -rf ../x' EXIT", "rm -rf ../x"], ["trap *", "rm *"], ["/*"]],
+  ["bash <<EOF\ncat ../x\nEOF", ["bash <<EOF\ncat ../x\nEOF"], ["bash *"], ["(unresolved) bash <<EOF\ncat ../x\nEOF"]],
+  ["su -c 'cat /etc/passwd' root", ["su -c 'cat /etc/passwd' root", "cat /etc/passwd"], ["su *", "cat *"], ["/etc/*"]],
+  ["watch -n 5 cat /etc/passwd", ["watch -n 5 cat /etc/passwd", "cat /etc/passwd"], ["watch *", "cat *"], ["/etc/*"]],
+  ["/bin/cat /etc/passwd", ["/bin/cat /etc/passwd"], ["/bin/cat *"], ["/etc/*"]],
+  ["command -v cd && cat a.txt", ["command -v cd", "cat a.txt"], ["command *", "cat *"], []],
+  ["cd src && exit 0; cat ../a.txt", ["exit 0", "cat ../a.txt"], ["exit *", "cat *"], ["/*"]],
 ];
 
 describe("deriveBashPermissions: command lines in, patterns out", () => {
