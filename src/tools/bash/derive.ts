@@ -499,8 +499,10 @@ export class Derivation {
 
   /** `trap 'text' EXIT`: the text runs later, in this shell; read it as eval text (its cd is not followed). */
   private async trap(context: CommandContext, args: Node[]): Promise<Flow> {
+    // `trap - INT` resets, `trap -p` and `trap -l` print: no text to run.
+    if (args.length < 2 || literal(args[0]!) === "-") return steady(context.cwds);
     const first = args.find((a) => !(literal(a) ?? "").startsWith("-"));
-    if (!first || args.length < 2) return steady(context.cwds);
+    if (!first) return steady(context.cwds);
     const text = literal(first);
     if (text === null) {
       this.addUnresolved({ command: context.text, argument: first.text, why: "a trap runs text that is not known before it runs" });
@@ -520,38 +522,31 @@ export class Derivation {
   }
 
   private async shell(context: CommandContext, args: Node[]): Promise<Flow> {
-    let command: Node | undefined;
-    let wantsString = false;
-    let i = 0;
-    for (; i < args.length; i++) {
-      const word = literal(args[i]!);
-      if (word === null) break;
-      if (word === "--" || word === "-") {
-        i++;
-        break;
-      }
-      if (/^[-+]/.test(word) && word.length > 1 && !word.startsWith("--")) {
-        if (word.slice(1).includes("c")) wantsString = true;
-        // `-o name` and `-O name` take the next word.
-        if (/[oO]$/.test(word)) i++;
-        continue;
-      }
-      if (word.startsWith("--")) continue;
-      break;
-    }
-    if (wantsString) command = args[i];
-    if (wantsString) {
+    const words = args.map(literal);
+    // `-c` may sit in a cluster (`-lc`) or after options we do not know to take a value (`--rcfile x -c`):
+    // every cluster holding a `c` is read as one, with the first non-option word after it as the text.
+    const strings: number[] = [];
+    words.forEach((word, i) => {
+      if (word !== null && /^-[A-Za-z]*c[A-Za-z]*$/.test(word)) strings.push(i);
+    });
+    for (const at of strings) {
+      let i = at + 1;
+      while (i < args.length && /^[-+]./.test(words[i] ?? "")) i += /^[-+][oO]$/.test(words[i]!) ? 2 : 1;
+      const command = args[i];
       const text = command ? literal(command) : null;
       if (text === null) {
         this.addUnresolved({ command: context.text, argument: command?.text ?? context.text, why: "a shell runs text that is not known before it runs" });
-        return steady(context.cwds);
+        continue;
       }
       // A child shell: its cd stays there.
       await this.nested(context, text, false);
-      return steady(context.cwds);
     }
+    if (strings.length > 0) return steady(context.cwds);
+    let i = 0;
+    while (i < args.length && words[i] !== null && /^[-+]./.test(words[i]!) && words[i] !== "--") i += /^[-+][oO]$|^--(rcfile|init-file)$/.test(words[i]!) ? 2 : 1;
+    if (words[i] === "--") i++;
     const script = args[i];
-    if (!script) {
+    if (!script || words[i] === "-") {
       this.addUnresolved({ command: context.text, argument: context.text, why: "a shell reading commands from its input" });
       return steady(context.cwds);
     }

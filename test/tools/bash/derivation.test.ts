@@ -93,6 +93,7 @@ const rows: Row[] = [
   ["find . -name '*.o' -delete", ["find . -name '*.o' -delete"], ["find *"], []],
   ["find .. -name x", ["find .. -name x"], ["find *"], ["/*"]],
   ["trap 'rm -rf ../x' EXIT", ["trap 'rm -rf ../x' EXIT", "rm -rf ../x"], ["trap *", "rm *"], ["/*"]],
+  ["trap - EXIT; trap -p", ["trap - EXIT", "trap -p"], ["trap *"], []],
   ["bash <<EOF\ncat ../x\nEOF", ["bash <<EOF\ncat ../x\nEOF"], ["bash *"], ["(unresolved) bash <<EOF\ncat ../x\nEOF"]],
   ["su -c 'cat /etc/passwd' root", ["su -c 'cat /etc/passwd' root", "cat /etc/passwd"], ["su *", "cat *"], ["/etc/*"]],
   ["watch -n 5 cat /etc/passwd", ["watch -n 5 cat /etc/passwd", "cat /etc/passwd"], ["watch *", "cat *"], ["/etc/*"]],
