@@ -78,10 +78,31 @@ export const WRAPPERS: Readonly<Record<string, Wrapper>> = {
  * Commands that `find -exec` may run on each found path without following a symlink out of the workspace:
  * these act on the link itself. Any other command given a found link would act on what it points to.
  */
-export const LINK_SAFE: ReadonlySet<string> = new Set(["rm", "rmdir", "mv", "echo", "printf", "ls", "stat", "test", "[", "true", "false"]);
+export const LINK_SAFE: ReadonlySet<string> = new Set(["rm", "rmdir", "mv", "echo", "printf", "test", "[", "true", "false"]);
 
 /** Writing to these is not leaving the workspace: they are devices every program may use. */
 export function isHarmlessDevice(path: string): boolean {
   const squeezed = path.replace(/\/+/g, "/");
   return /^\/dev\/(null|zero|stdin|stdout|stderr|tty|random|urandom|fd\/\d+)$/.test(squeezed);
+}
+
+/** Wrappers that run a builtin in this very shell, so a `cd` through them moves it. */
+export const IN_THIS_SHELL: ReadonlySet<string> = new Set(["command", "builtin", "time"]);
+
+/** Commands that follow every link below an operand when told to recurse with -L/-H. */
+export const FOLLOWS_LINKS_WHEN_RECURSING: ReadonlySet<string> = new Set(["cp", "chmod", "chown", "chgrp"]);
+
+export function recursesThroughLinks(words: (string | null)[]): boolean {
+  let recursive = false;
+  let follows = false;
+  for (const word of words) {
+    if (word === null || word === "--") break;
+    if (word === "--recursive" || word === "--archive") recursive = true;
+    else if (word === "--dereference") follows = true;
+    else if (/^-[^-]/.test(word)) {
+      if (/[rRa]/.test(word)) recursive = true;
+      if (/[LH]/.test(word)) follows = true;
+    }
+  }
+  return recursive && follows;
 }

@@ -9,16 +9,21 @@
  */
 import { dirname, resolve } from "pathe";
 import type { Node } from "web-tree-sitter";
-import type { RuntimeFs } from "../../runtime/types.js";
-import { externalDirectoryAsk, physicalPath, type ExternalDirectoryAsk } from "../permission/external-directory.js";
 import { bashArityPrefix } from "./arity.js";
-import { CD_COMMANDS, GLUED_PATH_OPTIONS, isHarmlessDevice, LINK_SAFE, PATH_COMMANDS, SHELLS, WRAPPERS } from "./commands.js";
-import { componentMatcher, splitComponents } from "./glob.js";
+import {
+  CD_COMMANDS,
+  FOLLOWS_LINKS_WHEN_RECURSING,
+  GLUED_PATH_OPTIONS,
+  IN_THIS_SHELL,
+  LINK_SAFE,
+  PATH_COMMANDS,
+  recursesThroughLinks,
+  SHELLS,
+  WRAPPERS,
+} from "./commands.js";
 import { BashParseError, parseBash } from "./parser.js";
-import { evaluateWord, hasGlob, literal, pathExpansion, textOf, type Char } from "./words.js";
-
-/** What the derivation reads of the files: where paths lead, what is a folder, what a glob matches. */
-export type DeriveFs = Pick<RuntimeFs, "realpath" | "stat" | "readdir">;
+import { PathJudge, type Cwd, type Cwds, type DeriveFs, type ExternalReason } from "./paths.js";
+import { evaluateWord, hasGlob, joinContinuations, literal, pathExpansion, textOf } from "./words.js";
 
 export interface DeriveInput {
   /** The workspace root. */
@@ -28,18 +33,6 @@ export interface DeriveInput {
   fs: DeriveFs;
 }
 
-/** Why a folder is asked about, for the prompt and for logs. */
-export interface ExternalReason {
-  pattern: string;
-  /** The command (its text) that touches it. */
-  command: string;
-  /** The argument or redirection target as written. */
-  argument: string;
-  /** Where it leads, when known. */
-  path?: string;
-  why: string;
-}
-
 export interface BashPermissions {
   /** The `bash` ask: one pattern per command (and per stricter reading of it), with what "always" stores. */
   bash: { patterns: string[]; always: string[] };
@@ -47,12 +40,6 @@ export interface BashPermissions {
   externalDirectory: { patterns: string[]; always: string[]; reasons: ExternalReason[] };
 }
 
-/** Prefix of the patterns that stand for paths that cannot be known before the command runs. */
-export const UNRESOLVED = "(unresolved) ";
-
-/** A folder the shell may be in: a real absolute path, or why it cannot be known. */
-type Cwd = { path: string } | { unknown: string };
-type Cwds = Cwd[];
 interface Flow {
   /** Where the shell may be when the statement succeeded. */
   ok: Cwds;
@@ -62,7 +49,6 @@ interface Flow {
 
 const MAX_CWDS = 16;
 const MAX_NESTING = 8;
-const MAX_GLOB_MATCHES = 2000;
 
 const key = (cwd: Cwd) => ("path" in cwd ? `p:${cwd.path}` : `u:${cwd.unknown}`);
 
@@ -81,10 +67,6 @@ const steady = (cwds: Cwds): Flow => ({ ok: cwds, fail: cwds });
 export class Derivation {
   private readonly bashPatterns = new Set<string>();
   private readonly bashAlways = new Set<string>();
-  private readonly external = new Map<string, ExternalReason>();
-  private readonly realpaths = new Map<string, Promise<string>>();
-  /** Scripts judge the same paths over and over (a loop body, the same file from each possible folder). */
-  private readonly judged = new Map<string, Promise<ExternalDirectoryAsk | null>>();
   private cdpath = false;
   private aliases = false;
   /**
@@ -93,40 +75,24 @@ export class Derivation {
    */
   private exitTrusted = true;
 
-  constructor(private readonly input: DeriveInput) {}
+  private readonly paths: PathJudge;
+
+  constructor(private readonly input: DeriveInput) {
+    this.paths = new PathJudge(input.root, input.fs);
+  }
 
   result(): BashPermissions {
-    const patterns = [...this.external.keys()];
-    return {
-      bash: { patterns: [...this.bashPatterns], always: [...this.bashAlways] },
-      externalDirectory: {
-        patterns,
-        // An unresolved path has no folder to remember: "always" for it would approve a string, not a place.
-        always: patterns.filter((p) => !p.startsWith(UNRESOLVED)),
-        reasons: [...this.external.values()],
-      },
-    };
+    return { bash: { patterns: [...this.bashPatterns], always: [...this.bashAlways] }, externalDirectory: this.paths.result() };
   }
 
   /** Walks a whole command line from the workdir. */
   async run(command: string): Promise<void> {
     const root = this.input.root;
     const workdir = this.input.workdir.startsWith("/") ? this.input.workdir : `${root}/${this.input.workdir}`;
-    await this.judgePath({ command: "(workdir)", argument: this.input.workdir, absolute: workdir, kind: "directory", why: "the workdir is outside the workspace" });
-    const start = await physicalPath(workdir, this.realpath);
+    await this.paths.path({ command: "(workdir)", argument: this.input.workdir, absolute: workdir, kind: "directory", why: "the workdir is outside the workspace" });
+    const start = await this.paths.physical(workdir);
     await this.script(command, [{ path: start }], 0);
   }
-
-  private readonly realpath = (path: string): Promise<string> => {
-    let cached = this.realpaths.get(path);
-    if (!cached) {
-      cached = this.input.fs.realpath(path);
-      // Failures are cached too (the path does not exist); the walker catches them.
-      cached.catch(() => undefined);
-      this.realpaths.set(path, cached);
-    }
-    return cached;
-  };
 
   private async script(text: string, cwds: Cwds, depth: number): Promise<Flow> {
     const tree = await parseBash(text);
@@ -263,7 +229,7 @@ export class Derivation {
       await this.flow(destination, cwds, depth);
       // `>&2`, `<&0` and `>&-` copy or close descriptors; every other target (even `> 2`) is a file.
       if ((operator === ">&" || operator === "<&" || operator === ">&-") && (destination.type === "number" || destination.text === "-")) continue;
-      await this.judgeArgument({ command: text, node: destination, cwds, kind: "file", commandName: null });
+      await this.paths.argument({ command: text, node: destination, cwds, kind: "file", commandName: null });
     }
   }
 
@@ -358,7 +324,7 @@ export class Derivation {
     const words = args.slice(i).map(literal);
     if (words.length === 0) return steady(context.cwds);
     if (words.some((w) => w === null)) {
-      this.addUnresolved({ command: context.text, argument: context.text, why: "a command built from text that is not known before it runs" });
+      this.paths.unresolved({ command: context.text, argument: context.text, why: "a command built from text that is not known before it runs" });
       return steady(context.cwds);
     }
     await this.nested(context, words.join(" "), false);
@@ -434,7 +400,7 @@ export class Derivation {
   /** A command whose name is not known (`$CMD x`): any of its words may be a path. */
   private async unknownCommand(context: CommandContext, words: Node[], nameText: string): Promise<Flow> {
     for (const word of words) {
-      await this.judgeArgument({ command: context.text, node: word, cwds: context.cwds, kind: "file", commandName: null, why: `the command ${nameText} is not known before it runs` });
+      await this.paths.argument({ command: context.text, node: word, cwds: context.cwds, kind: "file", commandName: null, why: `the command ${nameText} is not known before it runs` });
     }
     // It might be `cd`, or `eval`: the folder afterwards is not known either.
     return { ok: union(context.cwds, [{ unknown: `${nameText} may change folder` }]), fail: context.cwds };
@@ -444,7 +410,7 @@ export class Derivation {
     const target = this.operands(name, args, true).find((o) => o.kind === "operand");
     if (!target) {
       const why = name === "cd" ? "cd with no folder goes to $HOME" : `${name} with no folder swaps the folder stack`;
-      this.addUnresolved({ command: context.text, argument: context.text, why });
+      this.paths.unresolved({ command: context.text, argument: context.text, why });
       return { ok: [{ unknown: why }], fail: context.cwds };
     }
     const value = evaluateWord(target.node);
@@ -455,20 +421,20 @@ export class Derivation {
     else if (name === "pushd" && /^[+-]\d+$/.test(text!)) unknownWhy = "pushd +N rotates the folder stack";
     else unknownWhy = pathExpansion(value.chars) ?? (hasGlob(value.chars) ? "a glob in a folder name" : null);
     if (unknownWhy) {
-      this.addUnresolved({ command: context.text, argument: target.node.text, why: unknownWhy });
+      this.paths.unresolved({ command: context.text, argument: target.node.text, why: unknownWhy });
       return { ok: [{ unknown: `${target.node.text}: ${unknownWhy}` }], fail: context.cwds };
     }
     const path = text!;
     // With CDPATH set, a bare name may be found in any folder it lists.
     if (context.cdpath && !/^(\/|\.\/|\.\.\/|\.$|\.\.$)/.test(path)) {
       const why = "CDPATH is set, so cd may pick a folder anywhere";
-      this.addUnresolved({ command: context.text, argument: path, why });
+      this.paths.unresolved({ command: context.text, argument: path, why });
       return { ok: [{ unknown: why }], fail: context.cwds };
     }
     const landed: Cwds = [];
     for (const cwd of context.cwds) {
       if (!path.startsWith("/") && "unknown" in cwd) {
-        this.addUnresolved({ command: context.text, argument: path, why: `a relative path from a folder not known before running (${cwd.unknown})` });
+        this.paths.unresolved({ command: context.text, argument: path, why: `a relative path from a folder not known before running (${cwd.unknown})` });
         landed.push({ unknown: cwd.unknown });
         continue;
       }
@@ -478,8 +444,8 @@ export class Derivation {
       // readings are judged (and followed), so neither can lead out unasked.
       const logical = resolve(base, path);
       for (const absolute of new Set([physical, logical])) {
-        await this.judgePath({ command: context.text, argument: path, absolute, kind: "directory", why: `${name} leaves the workspace` });
-        landed.push({ path: await physicalPath(absolute, this.realpath) });
+        await this.paths.path({ command: context.text, argument: path, absolute, kind: "directory", why: `${name} leaves the workspace` });
+        landed.push({ path: await this.paths.physical(absolute) });
       }
     }
     return { ok: union(landed), fail: context.cwds };
@@ -490,7 +456,7 @@ export class Derivation {
     if (words.some((w) => w === null)) {
       this.exitTrusted = false;
       const why = "eval runs text that is not known before it runs";
-      this.addUnresolved({ command: context.text, argument: context.text, why });
+      this.paths.unresolved({ command: context.text, argument: context.text, why });
       return { ok: union(context.cwds, [{ unknown: why }]), fail: context.cwds };
     }
     // eval runs in this shell: its cd counts afterwards.
@@ -505,7 +471,7 @@ export class Derivation {
     if (!first) return steady(context.cwds);
     const text = literal(first);
     if (text === null) {
-      this.addUnresolved({ command: context.text, argument: first.text, why: "a trap runs text that is not known before it runs" });
+      this.paths.unresolved({ command: context.text, argument: first.text, why: "a trap runs text that is not known before it runs" });
       return steady(context.cwds);
     }
     const after = await this.nested(context, text, true);
@@ -515,7 +481,7 @@ export class Derivation {
 
   private async source(context: CommandContext, args: Node[]): Promise<Flow> {
     const script = this.operands("source", args).find((o) => o.kind === "operand");
-    if (script) await this.judgeArgument({ command: context.text, node: script.node, cwds: context.cwds, kind: "file", commandName: "source" });
+    if (script) await this.paths.argument({ command: context.text, node: script.node, cwds: context.cwds, kind: "file", commandName: "source" });
     this.exitTrusted = false;
     // Its contents are not read here; it runs in this shell, so afterwards the folder is not known.
     return { ok: union(context.cwds, [{ unknown: "a sourced script may change folder" }]), fail: context.cwds };
@@ -535,7 +501,7 @@ export class Derivation {
       const command = args[i];
       const text = command ? literal(command) : null;
       if (text === null) {
-        this.addUnresolved({ command: context.text, argument: command?.text ?? context.text, why: "a shell runs text that is not known before it runs" });
+        this.paths.unresolved({ command: context.text, argument: command?.text ?? context.text, why: "a shell runs text that is not known before it runs" });
         continue;
       }
       // A child shell: its cd stays there.
@@ -547,11 +513,11 @@ export class Derivation {
     if (words[i] === "--") i++;
     const script = args[i];
     if (!script || words[i] === "-") {
-      this.addUnresolved({ command: context.text, argument: context.text, why: "a shell reading commands from its input" });
+      this.paths.unresolved({ command: context.text, argument: context.text, why: "a shell reading commands from its input" });
       return steady(context.cwds);
     }
     // `bash script.sh`: the script's path is judged; what it does inside is not read, as for any program.
-    await this.judgeArgument({ command: context.text, node: script, cwds: context.cwds, kind: "file", commandName: null });
+    await this.paths.argument({ command: context.text, node: script, cwds: context.cwds, kind: "file", commandName: null });
     return steady(context.cwds);
   }
 
@@ -568,13 +534,13 @@ export class Derivation {
       await this.nested(context, text, false);
       return steady(context.cwds);
     }
-    this.addUnresolved({ command: context.text, argument: context.text, why: "su runs a shell whose commands are not known before it runs" });
+    this.paths.unresolved({ command: context.text, argument: context.text, why: "su runs a shell whose commands are not known before it runs" });
     return steady(context.cwds);
   }
 
   private async nested(context: CommandContext, text: string, leaks: boolean): Promise<Flow> {
     if (context.depth >= MAX_NESTING) {
-      this.addUnresolved({ command: context.text, argument: text, why: "shell text nested too deeply to follow" });
+      this.paths.unresolved({ command: context.text, argument: text, why: "shell text nested too deeply to follow" });
       return steady(union(context.cwds, [{ unknown: "nested shell text" }]));
     }
     try {
@@ -582,7 +548,7 @@ export class Derivation {
       return leaks ? flow : steady(context.cwds);
     } catch (error) {
       if (!(error instanceof BashParseError)) throw error;
-      this.addUnresolved({ command: context.text, argument: text, why: "shell text that does not parse" });
+      this.paths.unresolved({ command: context.text, argument: text, why: "shell text that does not parse" });
       return steady(union(context.cwds, [{ unknown: "shell text that does not parse" }]));
     }
   }
@@ -596,21 +562,21 @@ export class Derivation {
         i++;
         break;
       }
-      if (word.startsWith("--arg-file=")) await this.judgeText(context, word.slice("--arg-file=".length), args[i]!.text, "file");
+      if (word.startsWith("--arg-file=")) await this.paths.text(context, word.slice("--arg-file=".length), args[i]!.text, "file");
       if (word.startsWith("--")) continue;
       if (!word.startsWith("-") || word.length === 1) break;
       const letter = word[1]!;
       // These take a value, glued (`-n1`) or as the next word (`-n 1`); `-a` names the file to read.
       if (!"aEILnPsd".includes(letter)) continue;
       const value = word.length > 2 ? word.slice(2) : args[++i] ? literal(args[i]!) : null;
-      if (letter === "a" && value !== null) await this.judgeText(context, value, word, "file");
+      if (letter === "a" && value !== null) await this.paths.text(context, value, word, "file");
     }
     const rest = args.slice(i);
     const first = rest[0];
     if (!first) return steady(context.cwds);
     const inner = literal(first);
     if (inner === null || PATH_COMMANDS.has(inner) || SHELLS.has(inner) || inner === "eval" || inner === "source" || inner === "find" || WRAPPERS[inner]) {
-      this.addUnresolved({ command: context.text, argument: context.text, why: "xargs adds arguments from its input, which are not known before it runs" });
+      this.paths.unresolved({ command: context.text, argument: context.text, why: "xargs adds arguments from its input, which are not known before it runs" });
     }
     // The command xargs runs is a pattern too, so `xargs git commit` meets the rules for `git commit`.
     this.addBashPattern(context.statement, first.startIndex, rest);
@@ -625,7 +591,7 @@ export class Derivation {
       const word = literal(args[i]!);
       if (word === null) break;
       if (word === "-H" || word === "-L" || word === "-P") {
-        if (word !== "-P") this.addUnresolved({ command: context.text, argument: word, why: "find follows symlinks, which may lead anywhere" });
+        if (word !== "-P") this.paths.unresolved({ command: context.text, argument: word, why: "find follows symlinks, which may lead anywhere" });
         continue;
       }
       if (word === "-D") {
@@ -638,19 +604,19 @@ export class Derivation {
     for (; i < args.length; i++) {
       const word = literal(args[i]!);
       if (word !== null && (word.startsWith("-") || word === "(" || word === "!" || word === ",")) break;
-      await this.judgeArgument({ command: context.text, node: args[i]!, cwds: context.cwds, kind: "directory", commandName: "find" });
+      await this.paths.argument({ command: context.text, node: args[i]!, cwds: context.cwds, kind: "directory", commandName: "find" });
     }
     for (; i < args.length; i++) {
       const word = literal(args[i]!);
-      if (word === "-follow") this.addUnresolved({ command: context.text, argument: word, why: "find follows symlinks, which may lead anywhere" });
+      if (word === "-follow") this.paths.unresolved({ command: context.text, argument: word, why: "find follows symlinks, which may lead anywhere" });
       if (word === "-fprint" || word === "-fprint0" || word === "-fprintf" || word === "-fls") {
         const file = args[i + 1];
-        if (file) await this.judgeArgument({ command: context.text, node: file, cwds: context.cwds, kind: "file", commandName: null });
+        if (file) await this.paths.argument({ command: context.text, node: file, cwds: context.cwds, kind: "file", commandName: null });
       }
       if (word === "-exec" || word === "-execdir" || word === "-ok" || word === "-okdir") {
         const run = args[i + 1] ? literal(args[i + 1]!) : null;
         if (run === null || !LINK_SAFE.has(run)) {
-          this.addUnresolved({ command: context.text, argument: args[i + 1]?.text ?? word, why: "find runs a command on every path it finds, through symlinks too" });
+          this.paths.unresolved({ command: context.text, argument: args[i + 1]?.text ?? word, why: "find runs a command on every path it finds, through symlinks too" });
         }
       }
     }
@@ -695,11 +661,11 @@ export class Derivation {
     const operands = this.operands(name, args);
     if (FOLLOWS_LINKS_WHEN_RECURSING.has(name) && recursesThroughLinks(args.map(literal))) {
       // `chmod -RL`, `cp -rL`: every link anywhere below is followed, and we do not walk the tree to find them.
-      this.addUnresolved({ command: context.text, argument: context.text, why: `${name} follows symlinks while recursing, which may lead anywhere` });
+      this.paths.unresolved({ command: context.text, argument: context.text, why: `${name} follows symlinks while recursing, which may lead anywhere` });
     }
     for (const operand of operands) {
-      if (operand.kind === "glued") await this.judgeText(context, operand.glued!, operand.node.text, "file");
-      else await this.judgeArgument({ command: context.text, node: operand.node, cwds: context.cwds, kind: "file", commandName: name });
+      if (operand.kind === "glued") await this.paths.text(context, operand.glued!, operand.node.text, "file");
+      else await this.paths.argument({ command: context.text, node: operand.node, cwds: context.cwds, kind: "file", commandName: name });
     }
     // A symlink's target is read from the link's folder, not the shell's: judge it from there as well.
     if (name === "ln" && operands.length >= 2) {
@@ -711,142 +677,12 @@ export class Derivation {
         const linkPath = linkText.startsWith("/") ? linkText : `${cwd.path}/${linkText}`;
         const places = [dirname(linkPath), linkPath];
         for (const target of operands.slice(0, -1)) {
-          await this.judgeArgument({ command: context.text, node: target.node, cwds: places.map((p) => ({ path: p })), kind: "file", commandName: name });
+          await this.paths.argument({ command: context.text, node: target.node, cwds: places.map((p) => ({ path: p })), kind: "file", commandName: name });
         }
       }
     }
   }
 
-  private async judgeText(context: CommandContext, text: string, argument: string, kind: "file" | "directory"): Promise<void> {
-    if (text === "") return;
-    if (/^~|[$`]/.test(text)) {
-      this.addUnresolved({ command: context.text, argument, why: "an option value that is not known before it runs" });
-      return;
-    }
-    for (const cwd of context.cwds) await this.judgeFrom(cwd, text, { command: context.text, argument, kind, why: "an option names a path outside the workspace" });
-  }
-
-  /** Judges one argument node, which may be unknown, a glob, or a plain path. */
-  private async judgeArgument(input: { command: string; node: Node; cwds: Cwds; kind: "file" | "directory"; commandName: string | null; why?: string }): Promise<void> {
-    const { command, node, cwds, kind } = input;
-    const value = evaluateWord(node);
-    if (!value.known) {
-      this.addUnresolved({ command, argument: node.text, why: input.why ?? `${value.why} in a path` });
-      return;
-    }
-    const expansion = pathExpansion(value.chars);
-    if (expansion) {
-      this.addUnresolved({ command, argument: node.text, why: `${expansion} in a path` });
-      return;
-    }
-    const text = textOf(value.chars);
-    if (text === "" || isHarmlessDevice(text)) return;
-    if (/(^|\/)\*\*/.test(text) && hasGlob(value.chars)) {
-      // With globstar `**` descends any depth, so a link deep down is in reach; we do not walk the tree.
-      this.addUnresolved({ command, argument: node.text, why: "a ** glob may reach links at any depth" });
-      return;
-    }
-    const why = input.commandName ? `${input.commandName} reaches outside the workspace` : "a path outside the workspace";
-    for (const cwd of cwds) {
-      if (hasGlob(value.chars)) await this.judgeGlob(cwd, value.chars, { command, argument: node.text, kind, why });
-      else await this.judgeFrom(cwd, text, { command, argument: node.text, kind, why });
-    }
-  }
-
-  private async judgeFrom(cwd: Cwd, text: string, what: { command: string; argument: string; kind: "file" | "directory"; why: string }): Promise<void> {
-    if (text.startsWith("/")) return this.judgePath({ ...what, absolute: text });
-    if ("unknown" in cwd) {
-      this.addUnresolved({ command: what.command, argument: what.argument, why: `a relative path from a folder not known before running (${cwd.unknown})` });
-      return;
-    }
-    return this.judgePath({ ...what, absolute: `${cwd.path}/${text}` });
-  }
-
-  /**
-   * A glob in the last component is expanded against the folder (a superset of what bash would match); one
-   * in an earlier component could walk through any link below, so it is not followed and asks instead.
-   */
-  private async judgeGlob(cwd: Cwd, chars: Char[], what: { command: string; argument: string; kind: "file" | "directory"; why: string }): Promise<void> {
-    const parts = splitComponents(chars);
-    const last = parts.pop()!;
-    if (parts.some(hasGlob)) {
-      this.addUnresolved({ command: what.command, argument: what.argument, why: "a glob in a folder name may match links out of the workspace" });
-      return;
-    }
-    const prefix = parts.map(textOf).join("/");
-    const absolutePrefix = chars[0]?.ch === "/" ? prefix || "/" : "path" in cwd ? (prefix ? `${cwd.path}/${prefix}` : cwd.path) : null;
-    if (absolutePrefix === null) {
-      this.addUnresolved({ command: what.command, argument: what.argument, why: `a relative path from a folder not known before running (${"unknown" in cwd ? cwd.unknown : ""})` });
-      return;
-    }
-    await this.judgePath({ ...what, absolute: absolutePrefix, kind: "directory" });
-    const matches = componentMatcher(last);
-    // `.*` once matched `..` (and does again without globskipdots): the parent is then in reach.
-    if (matches("..")) await this.judgePath({ ...what, absolute: `${absolutePrefix}/..`, kind: "directory" });
-    let entries: { name: string }[];
-    try {
-      entries = await this.input.fs.readdir(await physicalPath(absolutePrefix, this.realpath));
-    } catch {
-      return; // no such folder: the glob stays a literal name in it, already judged with the folder
-    }
-    const hits = entries.filter((entry) => matches(entry.name));
-    if (hits.length > MAX_GLOB_MATCHES) {
-      this.addUnresolved({ command: what.command, argument: what.argument, why: "a glob matching too many names to check one by one" });
-      return;
-    }
-    for (const hit of hits) await this.judgePath({ ...what, absolute: `${absolutePrefix}/${hit.name}` });
-  }
-
-  private async judgePath(input: { command: string; argument: string; absolute: string; kind: "file" | "directory"; why: string }): Promise<void> {
-    if (isHarmlessDevice(input.absolute)) return;
-    const memo = `${input.kind}:${input.absolute}`;
-    let judged = this.judged.get(memo);
-    if (!judged) {
-      judged = this.externalAsk(input.absolute, input.kind);
-      this.judged.set(memo, judged);
-    }
-    const ask = await judged;
-    if (!ask) return;
-    for (const pattern of ask.patterns) {
-      if (!this.external.has(pattern)) {
-        this.external.set(pattern, { pattern, command: input.command, argument: input.argument, path: ask.metadata.filepath, why: input.why });
-      }
-    }
-  }
-
-  private async externalAsk(absolute: string, wanted: "file" | "directory"): Promise<ExternalDirectoryAsk | null> {
-    let kind = wanted;
-    if (kind === "file") {
-      // An existing folder is asked about as itself (`rm -rf /etc` asks for `/etc/*`), as OpenCode does.
-      const stat = await this.input.fs.stat(absolute).catch(() => null);
-      if (stat?.type === "directory") kind = "directory";
-    }
-    return externalDirectoryAsk({ root: this.input.root, target: absolute, kind, realpath: this.realpath });
-  }
-
-  private addUnresolved(input: { command: string; argument: string; why: string }): void {
-    const pattern = `${UNRESOLVED}${input.argument}`;
-    if (!this.external.has(pattern)) this.external.set(pattern, { pattern, command: input.command, argument: input.argument, why: input.why });
-  }
-}
-
-const IN_THIS_SHELL: ReadonlySet<string> = new Set(["command", "builtin", "time"]);
-
-const FOLLOWS_LINKS_WHEN_RECURSING: ReadonlySet<string> = new Set(["cp", "chmod", "chown", "chgrp"]);
-
-function recursesThroughLinks(words: (string | null)[]): boolean {
-  let recursive = false;
-  let follows = false;
-  for (const word of words) {
-    if (word === null || word === "--") break;
-    if (word === "--recursive" || word === "--archive") recursive = true;
-    else if (word === "--dereference") follows = true;
-    else if (/^-[^-]/.test(word)) {
-      if (/[rRa]/.test(word)) recursive = true;
-      if (/[LH]/.test(word)) follows = true;
-    }
-  }
-  return recursive && follows;
 }
 
 interface CommandContext {
@@ -858,41 +694,4 @@ interface CommandContext {
   depth: number;
   /** CDPATH may be set, so a bare `cd name` can land anywhere. */
   cdpath: boolean;
-}
-
-/**
- * `ca\<newline>t ..\<newline>/x` is `cat ../x` to bash, but tree-sitter splits words at a line continuation.
- * Arguments that touch across one are read as one word.
- */
-function joinContinuations(args: Node[]): Node[] {
-  const out: Node[] = [];
-  for (const arg of args) {
-    const previous = out[out.length - 1];
-    const gap = previous ? arg.startIndex - previous.endIndex : 0;
-    // Within one command a word can only start a new line after a backslash-newline, so two words that
-    // touch across a line break, the second at column 0, were one word.
-    if (previous && (gap === 2 || gap === 3) && arg.startPosition.row === previous.endPosition.row + 1 && arg.startPosition.column === 0) {
-      out[out.length - 1] = concatenated(previous, arg, gap === 3 ? "\\\r\n" : "\\\n");
-      continue;
-    }
-    out.push(arg);
-  }
-  return out;
-}
-
-/** Two nodes read as one: an object shaped like a concatenation node, as much as `evaluateWord` reads. */
-function concatenated(a: Node, b: Node, continuation: string): Node {
-  const joined = [...((a as Node & { joined?: Node[] }).joined ?? [a]), b];
-  return {
-    type: "concatenation",
-    joined,
-    children: joined,
-    namedChildren: joined,
-    text: `${a.text}${continuation}${b.text}`,
-    startIndex: a.startIndex,
-    endIndex: b.endIndex,
-    startPosition: a.startPosition,
-    endPosition: b.endPosition,
-    tree: a.tree,
-  } as unknown as Node;
 }

@@ -72,5 +72,6 @@
  */
 export { BASH_ARITY, bashArityPrefix } from "./arity.js";
 export { BashParseError, bashParser, parseBash, setBashWasmLocation, type BashWasmLocation } from "./parser.js";
-export { UNRESOLVED, type BashPermissions, type DeriveFs, type DeriveInput, type ExternalReason } from "./derive.js";
+export { type BashPermissions, type DeriveInput } from "./derive.js";
+export { UNRESOLVED, type DeriveFs, type ExternalReason } from "./paths.js";
 export { deriveBashPermissions, permissionAsks } from "./permissions.js";

@@ -137,3 +137,40 @@ export function pathExpansion(chars: readonly Char[]): string | null {
 }
 
 export const hasGlob = (chars: readonly Char[]): boolean => chars.some((c) => !c.quoted && (c.ch === "*" || c.ch === "?" || c.ch === "["));
+
+/**
+ * `ca\<newline>t ..\<newline>/x` is `cat ../x` to bash, but tree-sitter splits words at a line continuation.
+ * Arguments that touch across one are read as one word.
+ */
+export function joinContinuations(args: Node[]): Node[] {
+  const out: Node[] = [];
+  for (const arg of args) {
+    const previous = out[out.length - 1];
+    const gap = previous ? arg.startIndex - previous.endIndex : 0;
+    // Within one command a word can only start a new line after a backslash-newline, so two words that
+    // touch across a line break, the second at column 0, were one word.
+    if (previous && (gap === 2 || gap === 3) && arg.startPosition.row === previous.endPosition.row + 1 && arg.startPosition.column === 0) {
+      out[out.length - 1] = concatenated(previous, arg, gap === 3 ? "\\\r\n" : "\\\n");
+      continue;
+    }
+    out.push(arg);
+  }
+  return out;
+}
+
+/** Two nodes read as one: an object shaped like a concatenation node, as much as `evaluateWord` reads. */
+function concatenated(a: Node, b: Node, continuation: string): Node {
+  const joined = [...((a as Node & { joined?: Node[] }).joined ?? [a]), b];
+  return {
+    type: "concatenation",
+    joined,
+    children: joined,
+    namedChildren: joined,
+    text: `${a.text}${continuation}${b.text}`,
+    startIndex: a.startIndex,
+    endIndex: b.endIndex,
+    startPosition: a.startPosition,
+    endPosition: b.endPosition,
+    tree: a.tree,
+  } as unknown as Node;
+}
