@@ -1,11 +1,14 @@
 /**
  * Bash permission derivation: the first load of the tree-sitter wasm, then parse alone and parse + derive
  * (walk, path judging through the node runtime's realpath on a real temp folder) for a one-line command and
- * for a 1,000-line script. Medians of `runs` runs each.
+ * for a 1,000-line script. Medians of `runs` runs each. The same derivation over the embedded runtime's
+ * files (every realpath a message to the file worker) is measured beside it.
  */
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createEmbeddedRuntime } from "../src/runtime/embedded/index.js";
+import { nodeShellWorkerFactory } from "../src/runtime/embedded/node-worker-factory.js";
 import { createNodeRuntime } from "../src/runtime/node/index.js";
 import { bashParser, deriveBashPermissions, parseBash } from "../src/tools/bash/index.js";
 
@@ -52,7 +55,7 @@ export async function benchBashParse(runs = { oneLine: 200, script: 15 }) {
     // The generated script must be one the derivation accepts, or the numbers mean nothing.
     (await parseBash(big)).delete();
 
-    const measure = async (text: string, n: number) => {
+    const measure = async (text: string, n: number, on = input) => {
       const parse: number[] = [];
       const derive: number[] = [];
       let patterns = 0;
@@ -61,19 +64,33 @@ export async function benchBashParse(runs = { oneLine: 200, script: 15 }) {
         (await parseBash(text)).delete();
         parse.push(performance.now() - start);
         start = performance.now();
-        const result = await deriveBashPermissions(text, input);
+        const result = await deriveBashPermissions(text, on);
         derive.push(performance.now() - start);
         patterns = result.bash.patterns.length;
       }
       return { runs: n, parseMedianMs: median(parse), parseAndDeriveMedianMs: median(derive), bashPatterns: patterns };
     };
 
+    const nodeOneLine = await measure(oneLine, runs.oneLine);
+    const nodeScript = await measure(big, runs.script);
+    const embedded = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory });
+    let embeddedResults;
+    try {
+      const on = { root: embedded.root, workdir: embedded.root, fs: embedded.fs };
+      const one = await measure(oneLine, Math.ceil(runs.oneLine / 4), on);
+      const whole = await measure(big, Math.ceil(runs.script / 3), on);
+      embeddedResults = { oneLineParseAndDeriveMedianMs: one.parseAndDeriveMedianMs, script1000ParseAndDeriveMedianMs: whole.parseAndDeriveMedianMs };
+    } finally {
+      await embedded.dispose();
+    }
+
     return {
       benchmark: "bash-parse",
       note: "parseAndDerive includes parsing; derivation judges paths through the node runtime's realpath on a real temp folder",
       firstLoadMs,
-      oneLine: { command: oneLine, ...(await measure(oneLine, runs.oneLine)) },
-      script1000: { lines: big.split("\n").length - 1, chars: big.length, ...(await measure(big, runs.script)) },
+      oneLine: { command: oneLine, ...nodeOneLine },
+      script1000: { lines: big.split("\n").length - 1, chars: big.length, ...nodeScript },
+      embedded: embeddedResults,
     };
   } finally {
     await rm(base, { recursive: true, force: true });
