@@ -17,7 +17,8 @@
  *   `timeout`, `stdbuf`, `xargs`...). The permission engine denies a request if ANY pattern is denied and asks
  *   if any asks (src/tools/permission/engine.ts), so the strictest reading wins and a prefix cannot slip a
  *   command past a rule written for it. Each reading brings its own "always" pattern
- *   (`CI=true git commit *` and `git commit *`), so one "always" covers the next identical call.
+ *   (`CI=true git commit *` and `git commit *`), so one "always" covers the next identical call; note that
+ *   "always" on `sudo rm -rf build` therefore also approves `rm *`, which is less than `sudo *` it approves.
  * - `external_directory`: paths outside the workspace, as `<real folder>/*` globs (a folder asks for itself, a
  *   file for its folder), judged on where they really lead: symlinks and `..` are resolved component by
  *   component through the runtime's `realpath` (src/tools/permission/external-directory.ts), paths that do
