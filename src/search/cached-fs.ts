@@ -147,14 +147,19 @@ export class CachedSearchFs implements SearchFs {
     });
   }
 
-  async readFile(path: string): Promise<Uint8Array> {
+  readIfCached(path: string): Uint8Array | undefined {
     const known = this.contents.get(path);
     if (known) {
       // Most recently used last, so eviction drops the coldest first.
       this.contents.delete(path);
       this.contents.set(path, known);
-      return known;
     }
+    return known;
+  }
+
+  async readFile(path: string): Promise<Uint8Array> {
+    const known = this.readIfCached(path);
+    if (known) return known;
     const missing = this.missingFiles.get(path);
     if (missing) throw missing.error();
     const epoch = this.epoch;

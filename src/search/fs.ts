@@ -25,6 +25,11 @@ export interface SearchFs {
   lstat(path: string): Promise<SearchStat>;
   readFile(path: string): Promise<Uint8Array>;
   realpath(path: string): Promise<string>;
+  /**
+   * The file's bytes if they are already in memory (a cache), else undefined: lets a search skip the
+   * promise machinery of a read for each of thousands of files.
+   */
+  readIfCached?(path: string): Uint8Array | undefined;
 }
 
 /** The `.code` of a file-system error ("ENOENT"), if it has one. */

@@ -59,6 +59,8 @@ export interface FileResult {
 export type SearchEvent = ({ type: "match" } & SearchMatch) | ({ type: "binary" } & SearchBinaryNotice);
 
 const decoder = new TextDecoder();
+/** Files read ahead of the one being searched (their reads overlap the search of earlier ones). */
+const READ_AHEAD = 64;
 
 /** UTF-16 offsets in the decoded line for byte offsets relative to the line's start. */
 function toUtf16(bytes: Uint8Array, text: string, byteOffsets: number[]): number[] {
@@ -105,30 +107,39 @@ export class Search {
     const explicitMode = await this.explicitMode();
     const limiter = new Limiter(this.options.concurrency ?? 32);
     const signal = this.options.signal;
-    const window: Array<{ file: WalkedFile; content: Promise<Uint8Array | Error> }> = [];
+    const window: Array<{ file: WalkedFile; content: Uint8Array | Promise<Uint8Array | Error> }> = [];
     const read = (file: WalkedFile) =>
+      this.fs.readIfCached?.(file.path) ??
       limiter.run(() => this.fs.readFile(file.path)).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
-    const self = this;
-    async function* drain(keep: number): AsyncGenerator<FileResult> {
-      while (window.length > keep) {
-        const head = window.shift()!;
-        const content = await head.content;
-        if (signal?.aborted) throw abortError(signal);
-        if (content instanceof Error) {
-          self.walker.errored = true;
-          self.options.onMessage?.(`${head.file.displayPath}: ${describeFsError(content)}`, "error");
+    // One loop for reading ahead and for the tail: a file leaves the window once READ_AHEAD more have
+    // been walked, or when the walk is over.
+    const walked = this.walker.files()[Symbol.asyncIterator]();
+    let walking = true;
+    try {
+      for (;;) {
+        if (walking && window.length <= READ_AHEAD) {
+          const next = await walked.next();
+          if (next.done) walking = false;
+          else window.push({ file: next.value, content: read(next.value) });
           continue;
         }
-        self.filesSearched++;
-        const result = self.searchFile(head.file, content, head.file.explicit ? explicitMode : "quit");
+        const head = window.shift();
+        if (!head) return;
+        const content = head.content instanceof Promise ? await head.content : head.content;
+        if (signal?.aborted) throw abortError(signal);
+        if (content instanceof Error) {
+          this.walker.errored = true;
+          this.options.onMessage?.(`${head.file.displayPath}: ${describeFsError(content)}`, "error");
+          continue;
+        }
+        this.filesSearched++;
+        const result = this.searchFile(head.file, content, head.file.explicit ? explicitMode : "quit");
         if (result) yield result;
       }
+    } finally {
+      // Stopped early (a reader broke off, or an error): the walk stops too.
+      if (walking) await walked.return?.(undefined);
     }
-    for await (const file of this.walker.files()) {
-      window.push({ file, content: read(file) });
-      yield* drain(64);
-    }
-    yield* drain(0);
   }
 
   /** Matching lines and binary notices, one by one. */
