@@ -9,7 +9,7 @@ import type { ListedFile, SearchCallOptions, SearchRun, SearchService, SearchSta
 import type { FileResult } from "../../search/search.js";
 import { abortError } from "../../search/walk.js";
 import type { Endpoint } from "./endpoint.js";
-import type { FromSearch, SerializedSearchError, ToSearch } from "./search-protocol.js";
+import { fromWire, type FromSearch, type SerializedSearchError, type ToSearch, type WireFile } from "./search-protocol.js";
 import type { ShellWorker } from "./shell-pool.js";
 
 function deserialize(error: SerializedSearchError): Error {
@@ -63,7 +63,12 @@ export function createWorkerSearchService(
     return live;
   }
 
-  function run<T>(op: "search" | "list", query: Extract<ToSearch, { kind: "run" }>["query"], options: SearchCallOptions): SearchRun<T> {
+  function run<T>(
+    op: "search" | "list",
+    query: Extract<ToSearch, { kind: "run" }>["query"],
+    options: SearchCallOptions,
+    decode: (item: unknown) => T,
+  ): SearchRun<T> {
     let stats: SearchStats = { errored: false, filesSearched: 0 };
     return {
       stats: () => ({ ...stats }),
@@ -102,7 +107,7 @@ export function createWorkerSearchService(
               post({ kind: "ack", id });
               for (const item of message.items) {
                 if (signal?.aborted) throw abortError(signal);
-                yield item as T;
+                yield decode(item);
               }
             } else if (message.kind === "message") {
               if (message.level === "error") stats = { ...stats, errored: true };
@@ -128,8 +133,8 @@ export function createWorkerSearchService(
   }
 
   return {
-    search: (query, options = {}) => run<FileResult>("search", query, options),
-    list: (query, options = {}) => run<ListedFile>("list", query, options),
+    search: (query, options = {}) => run<FileResult>("search", query, options, (item) => fromWire(item as WireFile)),
+    list: (query, options = {}) => run<ListedFile>("list", query, options, (item) => item as ListedFile),
     invalidate(paths) {
       // Nothing is cached before the worker is up; messages after this one see the change.
       ready?.worker.control.post({ kind: "invalidate", paths } satisfies ToSearch);

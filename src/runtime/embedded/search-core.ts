@@ -7,10 +7,11 @@
 import { CachedSearchFs } from "../../search/cached-fs.js";
 import { GlobError } from "../../search/glob.js";
 import { SearchPatternError } from "../../search/matcher.js";
+import type { FileResult } from "../../search/search.js";
 import { createLocalSearchService, type SearchRun } from "../../search/service.js";
 import type { Endpoint } from "./endpoint.js";
 import { createFsClient } from "./fs-rpc.js";
-import { BATCH_ITEMS, BATCH_MS, MAX_UNACKED, type FromSearch, type SerializedSearchError, type ToSearch } from "./search-protocol.js";
+import { BATCH_ITEMS, BATCH_MS, MAX_UNACKED, toWire, type FromSearch, type SerializedSearchError, type ToSearch } from "./search-protocol.js";
 
 function serialize(error: unknown): SerializedSearchError {
   if (error instanceof SearchPatternError) return { name: error.name, message: error.message, reason: error.reason, pattern: error.pattern };
@@ -41,6 +42,7 @@ export function runSearchHost(control: Endpoint, fsEndpoint: Endpoint): void {
     };
     const results: SearchRun<unknown> =
       message.op === "search" ? service.search(message.query, callOptions) : service.list(message.query, callOptions);
+    const wire = message.op === "search" ? (item: unknown) => toWire(item as FileResult) : (item: unknown) => item;
     let batch: unknown[] = [];
     let since = performance.now();
     const flush = async () => {
@@ -55,7 +57,7 @@ export function runSearchHost(control: Endpoint, fsEndpoint: Endpoint): void {
     };
     try {
       for await (const item of results) {
-        batch.push(item);
+        batch.push(wire(item));
         if (batch.length >= BATCH_ITEMS || performance.now() - since > BATCH_MS) await flush();
         if (job.controller.signal.aborted) return;
       }
