@@ -147,7 +147,7 @@ export class CachedSearchFs implements SearchFs {
     });
   }
 
-  readIfCached(path: string): Uint8Array | undefined {
+  readNow(path: string): Uint8Array | undefined {
     const known = this.contents.get(path);
     if (known) {
       // Most recently used last, so eviction drops the coldest first.
@@ -158,7 +158,7 @@ export class CachedSearchFs implements SearchFs {
   }
 
   async readFile(path: string): Promise<Uint8Array> {
-    const known = this.readIfCached(path);
+    const known = this.readNow(path);
     if (known) return known;
     const missing = this.missingFiles.get(path);
     if (missing) throw missing.error();

@@ -26,10 +26,11 @@ export interface SearchFs {
   readFile(path: string): Promise<Uint8Array>;
   realpath(path: string): Promise<string>;
   /**
-   * The file's bytes if they are already in memory (a cache), else undefined: lets a search skip the
-   * promise machinery of a read for each of thousands of files.
+   * The file's bytes if they can be had without waiting (already in memory, or a synchronous read),
+   * else undefined (then readFile is used, and reports any error). Lets a search skip the promise
+   * machinery of a read for each of thousands of files.
    */
-  readIfCached?(path: string): Uint8Array | undefined;
+  readNow?(path: string): Uint8Array | undefined;
 }
 
 /** The `.code` of a file-system error ("ENOENT"), if it has one. */

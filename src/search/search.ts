@@ -109,7 +109,7 @@ export class Search {
     const signal = this.options.signal;
     const window: Array<{ file: WalkedFile; content: Uint8Array | Promise<Uint8Array | Error> }> = [];
     const read = (file: WalkedFile) =>
-      this.fs.readIfCached?.(file.path) ??
+      this.fs.readNow?.(file.path) ??
       limiter.run(() => this.fs.readFile(file.path)).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
     // One loop for reading ahead and for the tail: a file leaves the window once READ_AHEAD more have
     // been walked, or when the walk is over.
