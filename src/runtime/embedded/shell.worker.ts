@@ -1,15 +1,5 @@
-/// <reference lib="webworker" />
-// Browser entry of the shell worker: the first message carries the port to the file host.
-import { endpointOf } from "./endpoint.js";
+// Browser entry of the shell worker.
+import { startWhenConnected } from "./browser-worker-entry.js";
 import { runShell } from "./shell-core.js";
 
-const scope = self as unknown as DedicatedWorkerGlobalScope;
-scope.addEventListener(
-  "message",
-  (event: MessageEvent<{ kind: "connect"; fsPort: MessagePort }>) => {
-    if (event.data?.kind !== "connect") return;
-    runShell(endpointOf(scope), endpointOf(event.data.fsPort));
-    scope.postMessage({ kind: "connected" });
-  },
-  { once: true },
-);
+startWhenConnected(runShell);
