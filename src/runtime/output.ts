@@ -1,15 +1,24 @@
 import type { ExecOptions, OutputChunk, OutputStream } from "./types.js";
 
-/** Gathers a command's output in arrival order and forwards each chunk to the caller as it comes. */
+/**
+ * Gathers a command's output in arrival order and forwards each chunk to the caller as it comes. With
+ * `collect: false` it only forwards: the caller keeps what it needs, and a huge output never becomes one
+ * string here.
+ */
 export class OutputCollector {
   private readonly chunks: OutputChunk[] = [];
+  private readonly onOutput: ExecOptions["onOutput"];
+  private readonly collect: boolean;
 
-  constructor(private readonly onOutput?: ExecOptions["onOutput"]) {}
+  constructor(options: Pick<ExecOptions, "onOutput" | "collect"> = {}) {
+    this.onOutput = options.onOutput;
+    this.collect = options.collect !== false;
+  }
 
   push(stream: OutputStream, text: string): void {
     if (text.length === 0) return;
     const chunk = { stream, text };
-    this.chunks.push(chunk);
+    if (this.collect) this.chunks.push(chunk);
     this.onOutput?.(chunk);
   }
 

@@ -60,6 +60,11 @@ export interface ExecOptions {
   timeoutMs?: number;
   /** Called with output as it arrives (how often depends on `capabilities.streaming`). */
   onOutput?: (chunk: OutputChunk) => void;
+  /**
+   * false: the result's stdout, stderr and output come back empty, and output reaches the caller only
+   * through onOutput, so a command printing 50 MB never sits in memory as one string (the bash tool).
+   */
+  collect?: boolean;
   /** Report the cwd and environment the command ended with (for a terminal). */
   captureState?: boolean;
 }
@@ -77,7 +82,11 @@ export interface ExecResult {
 }
 
 export interface Capabilities {
-  /** Output reaches onOutput while the command runs, not only when it ends. */
+  /**
+   * Output reaches onOutput while the command runs, not only when it ends. The embedded shell says false
+   * but still delivers each top-level statement's output as that statement ends (`echo a; sleep 9` gives
+   * "a" at once).
+   */
   streaming: boolean;
   /** Commands are real OS processes (node) rather than an interpreter. */
   realProcesses: boolean;

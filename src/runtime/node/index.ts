@@ -143,7 +143,7 @@ export function createNodeRuntime(options: NodeRuntimeOptions): Runtime {
   const baseEnv = options.env ?? (process.env as Record<string, string>);
 
   async function exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
-    const collector = new OutputCollector(opts.onOutput);
+    const collector = new OutputCollector(opts);
     const stop = new StopControl(opts);
     const capture = opts.captureState === true;
     const args = capture ? ["-c", stateWrapper, "bash", command] : ["-c", command];
