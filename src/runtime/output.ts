@@ -15,11 +15,13 @@ export class OutputCollector {
     this.collect = options.collect !== false;
   }
 
-  push(stream: OutputStream, text: string): void {
-    if (text.length === 0) return;
+  /** Returns the caller's promise when it asked to be waited for (see ExecOptions.onOutput). */
+  push(stream: OutputStream, text: string): Promise<unknown> | undefined {
+    if (text.length === 0) return undefined;
     const chunk = { stream, text };
     if (this.collect) this.chunks.push(chunk);
-    this.onOutput?.(chunk);
+    const answer: unknown = this.onOutput?.(chunk);
+    return answer instanceof Promise ? answer : undefined;
   }
 
   result(): { stdout: string; stderr: string; output: string } {

@@ -58,8 +58,12 @@ export interface ExecOptions {
   env?: Record<string, string>;
   signal?: AbortSignal;
   timeoutMs?: number;
-  /** Called with output as it arrives (how often depends on `capabilities.streaming`). */
-  onOutput?: (chunk: OutputChunk) => void;
+  /**
+   * Called with output as it arrives (how often depends on `capabilities.streaming`). A promise returned
+   * holds further output back until it settles, where the backend can (node pauses its pipes), so a slow
+   * consumer is not flooded.
+   */
+  onOutput?: (chunk: OutputChunk) => unknown;
   /**
    * false: the result's stdout, stderr and output come back empty, and output reaches the caller only
    * through onOutput, so a command printing 50 MB never sits in memory as one string (the bash tool).

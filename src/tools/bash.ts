@@ -52,14 +52,15 @@ class DisplayCopy {
  * made outside a session) a string, which `define` then truncates.
  */
 interface OutputTarget {
-  write(text: string): void;
+  /** May return a promise: the runtime then holds further output back until it settles. */
+  write(text: string): Promise<void> | undefined;
   /** The model's text and what metadata must say about truncation. */
   finish(): Promise<{ output: string; truncation: Pick<BashMetadata, "truncated" | "outputPath"> }>;
   discard(): Promise<void>;
 }
 
 function streamingTarget(stream: TruncationStream): OutputTarget {
-  // onOutput cannot wait, so writes are chained; the sink saves them in order, one batch at a time.
+  // The sink saves writes in order, one batch at a time; the promise of each lets the runtime wait for it.
   let last: Promise<void> = Promise.resolve();
   let failure: unknown;
   return {
@@ -67,6 +68,7 @@ function streamingTarget(stream: TruncationStream): OutputTarget {
       last = stream.write(text).catch((error: unknown) => {
         failure ??= error;
       });
+      return last;
     },
     async finish() {
       await last;
@@ -82,7 +84,10 @@ function streamingTarget(stream: TruncationStream): OutputTarget {
 function stringTarget(): OutputTarget {
   let text = "";
   return {
-    write: (chunk) => void (text += chunk),
+    write: (chunk) => {
+      text += chunk;
+      return undefined;
+    },
     finish: async () => ({ output: text, truncation: {} }),
     discard: async () => {},
   };
@@ -145,8 +150,8 @@ export const BashTool = define("bash", {
     publish();
     const target = ctx.truncationStream ? streamingTarget(ctx.truncationStream()) : stringTarget();
     const onOutput = (chunk: OutputChunk) => {
-      target.write(chunk.text);
       if (display.add(chunk.text)) publish();
+      return target.write(chunk.text);
     };
     try {
       const result = await ctx.runtime.exec(args.command, {
