@@ -1,6 +1,7 @@
 // `npm run bench`: runs every benchmark and writes one JSON file per run to bench/results/.
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus } from "node:os";
+import { benchBashLatency } from "./bash-latency.js";
 import { benchBundleSize } from "./bundle-size.js";
 import { benchEditCorpus } from "./edit-corpus.js";
 import { benchEditLarge } from "./edit-large.js";
@@ -13,7 +14,7 @@ import { benchTruncationSink } from "./truncation-sink.js";
 const report = {
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
-  benchmarks: [await benchExecLatency(), await benchStopLatency(), benchBundleSize(), await benchReadDeep(), await benchEditLarge(), await benchTruncationSink(), await benchEditCorpus()],
+  benchmarks: [await benchExecLatency(), await benchStopLatency(), benchBundleSize(), await benchReadDeep(), await benchEditLarge(), await benchTruncationSink(), await benchEditCorpus(), await benchBashLatency()],
 };
 await mkdir("bench/results", { recursive: true });
 const file = `bench/results/bench-${report.date.replace(/[:.]/g, "-")}.json`;
