@@ -67,6 +67,11 @@ const nearMiss = fc.record(
     n: fc.oneof(fc.integer({ min: -3, max: 13 }), fc.jsonValue()),
     mode: fc.oneof(fc.constantFrom("x", "y", "z"), fc.jsonValue()),
     tags: fc.oneof(fc.array(fc.constantFrom("a", "b", "c")), fc.jsonValue()),
+    // bash: commands run in the in-memory embedded workspace, never on this machine.
+    command: fc.oneof(fc.constantFrom("echo hi", "exit 3", "cat a.txt", "ls dir", "echo e >&2; false"), fc.string(), fc.jsonValue()),
+    description: fc.oneof(fc.constantFrom("Says hi"), fc.string(), fc.jsonValue()),
+    workdir: fc.oneof(fc.constantFrom("dir", "missing", "a.txt", "/workspace"), fc.string(), fc.jsonValue()),
+    timeout: fc.oneof(fc.integer({ min: -1, max: 5_000 }), fc.jsonValue()),
   },
   { requiredKeys: [] },
 );
