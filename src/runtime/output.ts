@@ -39,6 +39,8 @@ export class OutputCollector {
 
 export type StopReason = "timeout" | "abort";
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * One place where a caller's AbortSignal and a timeout become a single "stop now" event, so every
  * backend reports timedOut/aborted the same way.
@@ -53,7 +55,8 @@ export class StopControl {
     if (options.signal?.aborted) this.reason = "abort";
     options.signal?.addEventListener("abort", this.onAbort, { once: true });
     if (options.timeoutMs !== undefined && options.timeoutMs > 0) {
-      this.timer = setTimeout(() => this.fire("timeout"), options.timeoutMs);
+      // Timers take at most 2^31-1 ms and fire at once beyond it: a longer timeout waits the longest they can.
+      this.timer = setTimeout(() => this.fire("timeout"), Math.min(options.timeoutMs, MAX_TIMER_MS));
     }
   }
 

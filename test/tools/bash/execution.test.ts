@@ -116,6 +116,12 @@ describe.each(bashBackends)("bash tool on $name", (backend) => {
     }
   });
 
+  it("takes a timeout beyond what a timer can hold as the longest wait, not as none", async () => {
+    const { result } = await runBash(runtime, { command: "sleep 0.3; echo done", description: "Waits a little", timeout: 1e12 });
+    expect(result.output).toBe("done\n");
+    expect(result.metadata.exit).toBe(0);
+  });
+
   it("refuses a timeout that is not positive, with OpenCode's message", async () => {
     for (const timeout of [-5, 0]) {
       await expect(runBash(runtime, { command: "echo x", description: "Echo", timeout })).rejects.toThrow(
