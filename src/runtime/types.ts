@@ -88,8 +88,8 @@ export interface ExecResult {
 export interface Capabilities {
   /**
    * Output reaches onOutput while the command runs, not only when it ends. The embedded shell says false
-   * but still delivers each top-level statement's output as that statement ends (`echo a; sleep 9` gives
-   * "a" at once).
+   * but still delivers each top-level command's output as that command ends (`echo a && sleep 9` gives
+   * "a" at once; see embedded/statement-stream.ts).
    */
   streaming: boolean;
   /** Commands are real OS processes (node) rather than an interpreter. */

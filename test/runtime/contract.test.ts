@@ -283,10 +283,10 @@ describe.each(backends.filter((b) => b.streamsStatements))("runtime contract, ou
   beforeEach(async () => ({ runtime, cleanup } = await backend.create()));
   afterEach(async () => cleanup());
 
-  it("hands over a statement's output before the next statement ends", async () => {
+  it.each(["echo first; sleep 30; echo never", "echo first && sleep 30 && echo never"])("hands over a command's output before the next one ends: %s", async (line) => {
     const controller = new AbortController();
     const seen: string[] = [];
-    const result = await runtime.exec("echo first; sleep 30; echo never", {
+    const result = await runtime.exec(line, {
       signal: controller.signal,
       timeoutMs: 20_000,
       onOutput: (chunk) => {

@@ -1,6 +1,8 @@
 /**
- * Output per top-level statement from just-bash, which itself only returns whole strings when a command
- * line ends (it has no output hook).
+ * Output per top-level command from just-bash, which itself only returns whole strings when a command line
+ * ends (it has no output hook): each command of a top-level `;`/`&&`/`||` list hands its output over as it
+ * ends (`make && sleep 9` shows make's output at once); a top-level loop, group or pipeline does so as a
+ * whole when it ends.
  *
  * How: a transform plugin (just-bash's public AST hook) prepends `>>/dev/workbench/stdout` and
  * `2>>/dev/workbench/stderr` to each command of each top-level statement, and the shell's file system hands
