@@ -70,13 +70,38 @@ const lines = [
   "while read l; do echo L$l; done <<EOF\n1\n2\nEOF\necho end",
   "cat <<EOF >&2\nhd\nEOF\necho after",
   "diff <(echo a) <(echo b); echo rc=$?",
-  "time echo timed; echo after >&2",
   "echo a > /tmp/noclob; set -C; echo b > /tmp/noclob; echo rc=$?",
   "echo $0 $#; set -- a b; echo $#; shift; echo $1",
   "f() { echo f; }; f >/dev/null; f | cat; f 2>&1",
   "$CMD; echo dyn",
   "yes | head -3; seq 3 | wc -l",
   "pwd; cd ..; pwd; cd -; pwd",
+  "echo $(echo e >&2) 2>/dev/null; echo f >&2",
+  "x=$(echo e >&2) 2>/dev/null; echo f >&2",
+  "echo $(echo $(echo inner >&2) >&2); echo f >&2",
+  "echo `echo legacy >&2`; echo f >&2",
+  "cat <<EOF\n$(echo hd >&2)\nEOF\necho f >&2",
+  "echo hi > $(echo /tmp/t; echo e >&2); cat /tmp/t; echo f >&2",
+  "x=$(exit 3); echo $?",
+  "x=$(set -e; false; echo no); echo [$x]",
+  "echo $(cd /tmp; pwd); pwd",
+  "x=$(echo a | tr a b 2>&1); echo $x",
+  "x=$(ls nofile 2>&1); echo [$x]",
+  "x=$(ls nofile |& cat); echo [$x]",
+  "x=$(f() { echo fe >&2; }; f); echo f >&2",
+  "echo $(echo $((1/0))); echo f >&2",
+  "y=$(echo e >&2; exit 4); echo $? >&2",
+  "for f in $(echo a b); do echo $f >&2; done; x=$(for i in 1; do echo L >&2; done); echo f >&2",
+  "x=$(exec 2>/dev/null; echo gone >&2); echo f >&2",
+  "set -u; x=$(echo $NOPE); echo after >&2",
+  "shopt -s failglob; echo *.nomatch; echo f >&2",
+  "shopt -s failglob; x=$(echo *.nomatch); echo f >&2",
+  "x=$(echo ${NOPE:?gone}); echo f >&2",
+  "x=$(set -u; echo $NOPE); echo f >&2",
+  "set -euo pipefail; v=$(echo $HOME); echo $v; x=$(echo $NOPE); echo f >&2",
+  "x=$(set -v; echo v); echo f >&2",
+  "x=$(ls *.none 2>&1); echo [$x]; y=$(echo $A); echo $y",
+  "shopt -s nullglob; echo none: *.none; x=$(echo *.none); echo [$x]",
 ];
 
 async function run(line: string, stream: boolean) {
@@ -116,9 +141,14 @@ describe("embedded per-statement streaming changes nothing", () => {
   });
 
   it("stops streaming where it could reorder output, and delivers the rest at the end in order", async () => {
-    const result = await run("echo one; y=$(echo e >&2); echo two", true);
+    const result = await run("echo one; echo $((1/0)) >&2; echo two", true);
     expect(result.streamed).toEqual({ stdout: "one\n", stderr: "" });
     expect(result.stdout).toBe("one\ntwo\n");
-    expect(result.stderr).toBe("e\n");
+    expect(result.stderr).toMatch(/division by 0/);
+  });
+
+  it("streams past a $( ): its stderr goes to the stream, its stdout stays the value", async () => {
+    const result = await run("x=$(echo value; echo note >&2); echo got $x", true);
+    expect(result.streamed).toEqual({ stdout: "got value\n", stderr: "note\n" });
   });
 });
