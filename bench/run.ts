@@ -2,6 +2,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus } from "node:os";
 import { benchBashLatency } from "./bash-latency.js";
+import { benchBashParse } from "./bash-parse.js";
 import { benchBundleSize } from "./bundle-size.js";
 import { benchEditCorpus } from "./edit-corpus.js";
 import { benchEditLarge } from "./edit-large.js";
@@ -14,7 +15,19 @@ import { benchTruncationSink } from "./truncation-sink.js";
 const report = {
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
-  benchmarks: [await benchExecLatency(), await benchStopLatency(), benchBundleSize(), await benchReadDeep(), await benchEditLarge(), await benchTruncationSink(), await benchEditCorpus(), await benchBashLatency()],
+  // One line each: benchmarks are added by different changes.
+  benchmarks: [
+    await benchExecLatency(),
+    await benchStopLatency(),
+    benchBundleSize(),
+    await benchReadDeep(),
+    await benchEditLarge(),
+    await benchTruncationSink(),
+    await benchEditCorpus(),
+    await benchSearch(),
+    await benchBashParse(),
+    await benchBashLatency(),
+  ],
 };
 await mkdir("bench/results", { recursive: true });
 const file = `bench/results/bench-${report.date.replace(/[:.]/g, "-")}.json`;

@@ -1,10 +1,10 @@
 /**
  * The search matcher against ripgrep: the same queries (a literal, a regex with alternation, a
  * case-insensitive word, a rare and a common term, a glob-only listing, and the pathological
- * `(a+)+$` over 100 KB of `a`s) over two trees, a generated one (a few thousand files, ~50 MB) and
- * this repository's own node_modules, timed for real `rg`, for `workbench rg` on the node runtime
- * (in process) and on the embedded runtime (files preloaded in memory). Reported as wall times,
- * ratios against rg (median of several runs, warm cache) and peak memory.
+ * `(a+)+$` over 100 KB of `a`s) over two trees, a generated one (20,000 files, ~190 MB) and this
+ * repository's own node_modules, timed for real `rg`, for `workbench rg` on the node runtime (in
+ * process) and on the embedded runtime (files preloaded in memory; the generated tree only). Reported
+ * as wall times, ratios against rg (median of several runs, warm caches) and peak memory.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -14,8 +14,7 @@ import { rgMain } from "../src/cli/rg.js";
 import { createEmbeddedRuntime } from "../src/runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../src/runtime/embedded/node-worker-factory.js";
 import { createNodeRuntime } from "../src/runtime/node/index.js";
-import type { RuntimeFs } from "../src/runtime/types.js";
-import { walk } from "../src/search/index.js";
+import type { Runtime, RuntimeFs } from "../src/runtime/types.js";
 
 const RG = "/usr/bin/rg";
 
@@ -53,19 +52,19 @@ const words = (
   "object array deprecated legacy parse format render state props context event target source path file"
 ).split(" ");
 
-/** Writes the generated tree: `files` files of about 16 KB in nested folders. Returns total bytes. */
-export function generateTree(root: string, files: number): number {
+/** Writes the generated tree: `files` files of about `fileBytes` bytes in nested folders. Returns total bytes. */
+export function generateTree(root: string, files: number, fileBytes = 10_000): number {
   const random = rng(42);
   const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
   mkdirSync(join(root, ".git"), { recursive: true });
   writeFileSync(join(root, ".gitignore"), "dist/\n*.min.js\n");
   let total = 0;
   for (let i = 0; i < files; i++) {
-    const dir = join(root, `pkg${i % 10}`, `mod${Math.floor(i / 10) % 12}`, `part${Math.floor(i / 120) % 5}`);
+    const dir = join(root, `pkg${i % 10}`, `mod${Math.floor(i / 10) % 20}`, `part${Math.floor(i / 200) % 10}`);
     const ext = i % 3 === 0 ? "ts" : i % 3 === 1 ? "js" : "md";
     const lines: string[] = [];
     let size = 0;
-    while (size < 16_000) {
+    while (size < fileBytes) {
       const n = 4 + Math.floor(random() * 10);
       let line = "  ".repeat(Math.floor(random() * 4));
       for (let w = 0; w < n; w++) line += (w ? " " : "") + pick(words);
@@ -119,11 +118,17 @@ function timeRg(cwd: string, args: string[], runs: number): { ms: number; lines:
 }
 
 /**
- * Our matcher through `workbench rg` in this process, on the given file system. Timed runs do not force
- * a garbage collection first (that alone slows the next run down); one more run, after a collection,
- * samples the heap for the peak.
+ * Our matcher through `workbench rg` in this process, on the given runtime's search (in process on
+ * node; in the embedded runtime's worker, answering from memory). Timed runs do not force a garbage
+ * collection first (that alone slows the next run down); one more run, after a collection, samples the
+ * page's heap and the process's RSS (every thread, the search worker's included) for the peak.
  */
-async function timeOurs(fs: RuntimeFs, cwd: string, args: string[], runs: number): Promise<{ ms: number; lines: number; peakHeapMB: number }> {
+async function timeOurs(
+  runtime: Pick<Runtime, "search" | "fs">,
+  cwd: string,
+  args: string[],
+  runs: number,
+): Promise<{ ms: number; lines: number; peakHeapMB: number; peakRssMB: number }> {
   const times: number[] = [];
   let lines = 0;
   const once = async () => {
@@ -134,7 +139,7 @@ async function timeOurs(fs: RuntimeFs, cwd: string, args: string[], runs: number
       },
       err: () => undefined,
     };
-    await rgMain(args, io, { fs, cwd });
+    await rgMain(args, io, { search: runtime.search, fs: runtime.fs, cwd });
     return count;
   };
   for (let i = 0; i < runs; i++) {
@@ -143,36 +148,89 @@ async function timeOurs(fs: RuntimeFs, cwd: string, args: string[], runs: number
     times.push(performance.now() - start);
   }
   globalThis.gc?.();
-  const base = process.memoryUsage().heapUsed;
-  let top = base;
-  const timer = setInterval(() => (top = Math.max(top, process.memoryUsage().heapUsed)), 5);
+  const base = process.memoryUsage();
+  let topHeap = base.heapUsed;
+  let topRss = base.rss;
+  const sample = () => {
+    const now = process.memoryUsage();
+    topHeap = Math.max(topHeap, now.heapUsed);
+    topRss = Math.max(topRss, now.rss);
+  };
+  const timer = setInterval(sample, 5);
   await once();
   clearInterval(timer);
-  top = Math.max(top, process.memoryUsage().heapUsed);
-  return { ms: round(median(times)), lines, peakHeapMB: round((top - base) / 2 ** 20) };
+  sample();
+  return {
+    ms: round(median(times)),
+    lines,
+    peakHeapMB: round((topHeap - base.heapUsed) / 2 ** 20),
+    peakRssMB: round((topRss - base.rss) / 2 ** 20),
+  };
 }
 
+/** Copies the generated tree into the embedded runtime's files (ZenFS, in memory). */
 async function preload(fs: RuntimeFs, from: string, to: string): Promise<void> {
-  const source = createNodeRuntime({ root: from }).fs;
+  const source = createNodeRuntime({ root: from });
   const made = new Set<string>();
-  for await (const file of walk(source, { root: from, hidden: true })) {
+  for await (const file of source.search.list({ root: from, hidden: true })) {
     const target = join(to, relative(from, file.path));
     const dir = dirname(target);
     if (!made.has(dir)) {
       await fs.mkdir(dir, { recursive: true });
       made.add(dir);
     }
-    await fs.writeFile(target, await source.readFile(file.path));
+    await fs.writeFile(target, await source.fs.readFile(file.path));
   }
   await fs.mkdir(join(to, ".git"), { recursive: true });
-  await fs.writeFile(join(to, ".gitignore"), await source.readFile(join(from, ".gitignore")));
+  await fs.writeFile(join(to, ".gitignore"), await source.fs.readFile(join(from, ".gitignore")));
+}
+
+interface Row {
+  query: string;
+  args: string;
+  rgMs: number;
+  nodeMs: number;
+  nodeRatio: number;
+  embeddedMs?: number;
+  embeddedRatio?: number;
+  lines: { rg: number; node: number; embedded?: number };
+  peakMB: { rgRss: number | null; nodeHeap: number; nodeRss: number; embeddedPageHeap?: number; embeddedRss?: number };
+}
+
+async function compare(tree: string, runs: number, embedded?: { runtime: Runtime; cwd: string }): Promise<Row[]> {
+  const node = createNodeRuntime({ root: tree });
+  // Warm the page cache and the lazy tables once; the embedded run also fills its worker's cache.
+  timeRg(tree, ["zzzz"], 1);
+  await timeOurs(node, tree, ["zzzz"], 1);
+  if (embedded) await timeOurs(embedded.runtime, embedded.cwd, ["zzzz"], 1);
+  const rows: Row[] = [];
+  for (const q of queries) {
+    const rg = timeRg(tree, q.args, runs);
+    const ours = await timeOurs(node, tree, q.args, runs);
+    const emb = embedded ? await timeOurs(embedded.runtime, embedded.cwd, q.args, runs) : undefined;
+    rows.push({
+      query: q.name,
+      args: q.args.join(" "),
+      rgMs: rg.ms,
+      nodeMs: ours.ms,
+      nodeRatio: round(ours.ms / rg.ms, 2),
+      ...(emb ? { embeddedMs: emb.ms, embeddedRatio: round(emb.ms / rg.ms, 2) } : {}),
+      lines: { rg: rg.lines, node: ours.lines, ...(emb ? { embedded: emb.lines } : {}) },
+      peakMB: {
+        rgRss: rg.peakRssMB,
+        nodeHeap: ours.peakHeapMB,
+        nodeRss: ours.peakRssMB,
+        ...(emb ? { embeddedPageHeap: emb.peakHeapMB, embeddedRss: emb.peakRssMB } : {}),
+      },
+    });
+  }
+  return rows;
 }
 
 export async function benchSearch(options: { files?: number; runs?: number } = {}) {
-  const files = options.files ?? 3000;
+  const files = options.files ?? 20_000;
   // Timings on a small shared machine are noisy: medians of several runs.
-  const runs = options.runs ?? 4;
-  const fewer = Math.max(1, runs - 2);
+  const runs = options.runs ?? 3;
   const started = performance.now();
   const base = mkdtempSync(join(tmpdir(), "wb-bench-search-"));
   const embedded = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory, root: "/workspace" });
@@ -180,49 +238,14 @@ export async function benchSearch(options: { files?: number; runs?: number } = {
     const tree = join(base, "tree");
     const bytes = generateTree(tree, files);
     await preload(embedded.fs, tree, "/workspace/tree");
-    const nodeFs = createNodeRuntime({ root: tree }).fs;
-    // Warm the page cache and the lazy tables once.
-    timeRg(tree, ["zzzz"], 1);
-    await timeOurs(nodeFs, tree, ["zzzz"], 1);
-    const generated = [];
-    for (const q of queries) {
-      const rg = timeRg(tree, q.args, runs);
-      const node = await timeOurs(nodeFs, tree, q.args, runs);
-      const emb = await timeOurs(embedded.fs, "/workspace/tree", q.args, fewer);
-      generated.push({
-        query: q.name,
-        args: q.args.join(" "),
-        rgMs: rg.ms,
-        nodeMs: node.ms,
-        embeddedMs: emb.ms,
-        nodeRatio: round(node.ms / rg.ms, 2),
-        embeddedRatio: round(emb.ms / rg.ms, 2),
-        lines: { rg: rg.lines, node: node.lines, embedded: emb.lines },
-        peakMB: { rgRss: rg.peakRssMB, nodeHeap: node.peakHeapMB, embeddedHeap: emb.peakHeapMB },
-      });
-    }
+    const generated = await compare(tree, runs, { runtime: embedded, cwd: "/workspace/tree" });
     const realTree = join(process.cwd(), "node_modules");
-    const real = [];
-    if (existsSync(realTree)) {
-      const realFs = createNodeRuntime({ root: realTree }).fs;
-      timeRg(realTree, ["zzzz"], 1);
-      for (const q of queries.filter((x) => x.name !== "pathological (a+)+$")) {
-        const rg = timeRg(realTree, q.args, fewer);
-        const node = await timeOurs(realFs, realTree, q.args, fewer);
-        real.push({
-          query: q.name,
-          rgMs: rg.ms,
-          nodeMs: node.ms,
-          nodeRatio: round(node.ms / rg.ms, 2),
-          lines: { rg: rg.lines, node: node.lines },
-          peakMB: { rgRss: rg.peakRssMB, nodeHeap: node.peakHeapMB },
-        });
-      }
-    }
+    const real = existsSync(realTree) ? await compare(realTree, runs) : [];
     return {
       benchmark: "search",
+      note: "rg includes its process start; ours runs in this process (node: sync reads; embedded: the search worker, files cached in its memory after a first search)",
       generatedTree: { files: files + 2, megabytes: round(bytes / 2 ** 20) },
-      runsPerQuery: { rgAndNode: runs, embeddedAndNodeModules: fewer },
+      runsPerQuery: runs,
       generated,
       nodeModules: real,
       totalSeconds: round((performance.now() - started) / 1000),

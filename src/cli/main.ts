@@ -147,7 +147,8 @@ function common(values: { dir?: string; runtime?: string; yes?: boolean; trust?:
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
   if (argv[0] === "rg") {
     const { rgMain } = await import("./rg.js");
-    return rgMain(argv.slice(1), io, { fs: createNodeRuntime({ root: process.cwd() }).fs, cwd: process.cwd() });
+    const runtime = createNodeRuntime({ root: process.cwd() });
+    return rgMain(argv.slice(1), io, { search: runtime.search, fs: runtime.fs, cwd: process.cwd() });
   }
   try {
     const { values, positionals } = parseArgs({ args: argv, options: commonOptions, allowPositionals: true, strict: true });

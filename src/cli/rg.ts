@@ -9,7 +9,7 @@
  *   --files   --hidden   -L/--follow   --no-messages   --field-match-separator SEP
  */
 import { GlobError } from "../search/glob.js";
-import { Search, SearchPatternError, Walker, type SearchFs } from "../search/index.js";
+import { SearchPatternError, type SearchFs, type SearchService } from "../search/index.js";
 import { resolvePath } from "../search/path.js";
 
 export interface RgIO {
@@ -18,7 +18,10 @@ export interface RgIO {
 }
 
 export interface RgEnvironment {
-  fs: SearchFs;
+  /** The search to run (a runtime's: in process on node, in its worker on embedded). */
+  search: SearchService;
+  /** For the one stat rg makes itself (is a lone path a folder?). */
+  fs: Pick<SearchFs, "stat">;
   /** The folder the command runs in (absolute). */
   cwd: string;
 }
@@ -195,6 +198,8 @@ export async function rgMain(argv: string[], io: RgIO, env: RgEnvironment): Prom
     hidden: args.hidden,
     follow: args.follow,
     globs: args.globs,
+  };
+  const callOptions = {
     onMessage: (text: string) => {
       if (!args.noMessages) io.err(`${text}\n`);
     },
@@ -202,17 +207,17 @@ export async function rgMain(argv: string[], io: RgIO, env: RgEnvironment): Prom
   const out = new Output(io);
   try {
     if (args.files) {
-      const walker = new Walker(env.fs, options);
+      const files = env.search.list(options, callOptions);
       let any = false;
-      for await (const file of walker.files()) {
+      for await (const file of files) {
         any = true;
         out.write(`${file.displayPath}\n`);
       }
       out.flush();
-      if (walker.errored) return 2;
+      if (files.stats().errored) return 2;
       return any ? 0 : 1;
     }
-    const searcher = new Search(env.fs, { ...options, patterns: args.patterns, caseInsensitive: args.caseInsensitive, positions: false });
+    const searcher = env.search.search({ ...options, patterns: args.patterns, caseInsensitive: args.caseInsensitive, positions: false }, callOptions);
     let withFilename = args.withFilename;
     if (withFilename === undefined) {
       if (args.paths.length !== 1) withFilename = true;
@@ -223,7 +228,7 @@ export async function rgMain(argv: string[], io: RgIO, env: RgEnvironment): Prom
     }
     const sep = args.fieldMatchSeparator;
     let matched = false;
-    for await (const result of searcher.files()) {
+    for await (const result of searcher) {
       matched = true;
       const prefix = withFilename ? result.displayPath : undefined;
       const head = prefix !== undefined ? prefix + sep : "";
@@ -242,8 +247,8 @@ export async function rgMain(argv: string[], io: RgIO, env: RgEnvironment): Prom
       }
     }
     out.flush();
-    let errored = searcher.errored;
-    if (searcher.filesSearched === 0 && args.paths.length === 0) {
+    let { errored, filesSearched } = searcher.stats();
+    if (filesSearched === 0 && args.paths.length === 0) {
       errored = true;
       if (!args.noMessages) {
         io.err(

@@ -3,6 +3,8 @@
  * The contract test suite in test/runtime/contract is what defines the behaviour behind these types.
  */
 
+import type { SearchService } from "../search/service.js";
+
 export type RuntimeKind = "embedded" | "webcontainer" | "node";
 
 export type EntryType = "file" | "directory" | "symlink";
@@ -110,6 +112,11 @@ export interface Runtime {
   readonly fs: RuntimeFs;
   readonly capabilities: Capabilities;
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
+  /**
+   * ripgrep's search over the workspace's files, run where the files are: in process on node, beside
+   * the files in a worker on embedded (so a big search never holds up the page).
+   */
+  readonly search: SearchService;
   /** Called after anything may have changed the files (a write through fs, or any command). */
   onChange(listener: (paths: string[] | "unknown") => void): () => void;
   dispose(): Promise<void>;

@@ -22,3 +22,6 @@ export type { Matcher, MatchSpan, CompileOptions } from "./matcher.js";
 export { compilePattern, SearchPatternError } from "./matcher.js";
 export { GlobError, compileGlob } from "./glob.js";
 export { IgnoreRules, parseIgnoreFile } from "./ignore.js";
+export type { SearchService, SearchQuery, ListQuery, ListedFile, SearchCallOptions, SearchStats, SearchRun } from "./service.js";
+export { createLocalSearchService } from "./service.js";
+export { CachedSearchFs } from "./cached-fs.js";

@@ -167,7 +167,8 @@ export class Search {
       let more = false;
       if (boundary < data.length) {
         // From there on ripgrep reads NULs as line ends; a match anywhere stops it.
-        const rest = data.slice(boundary);
+        // A copy whatever `data` is (a node Buffer's slice would share, and this one is written to).
+        const rest = Uint8Array.prototype.slice.call(data, boundary);
         for (let k = rest.indexOf(0); k >= 0; k = rest.indexOf(0, k + 1)) rest[k] = 10;
         matcher.forEachMatchingLine(rest, 0, rest.length, () => {
           more = true;

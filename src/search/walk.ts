@@ -376,11 +376,11 @@ export class Walker {
 }
 
 /**
- * Every file a search with these options would look at, with its size and modification time.
- * Messages (loops, dangling links) go to `onMessage`.
+ * Every file a search with these options would look at, with its size and modification time (stats
+ * run ahead in parallel). Messages (loops, dangling links) go to `onMessage`; `walker.errored` tells
+ * whether one was an error.
  */
-export async function* walk(fs: SearchFs, options: WalkOptions): AsyncGenerator<WalkEntry> {
-  const walker = new Walker(fs, options);
+export async function* walk(fs: SearchFs, options: WalkOptions, walker = new Walker(fs, options)): AsyncGenerator<WalkEntry> {
   const limiter = new Limiter(options.concurrency ?? 24);
   const follow = options.follow ?? false;
   const window: Array<{ file: WalkedFile; stat: Promise<SearchStat | undefined> }> = [];

@@ -3,7 +3,6 @@ import { isRuntimeError } from "../runtime/errors.js";
 import description from "./glob.txt?raw";
 import { assertExternalDirectory } from "./shared/external-directory.js";
 import { displayPath, resolveToolPath } from "./shared/paths.js";
-import { walkFiles } from "./shared/search.js";
 import { define } from "./tool.js";
 
 export const LIMIT = 100;
@@ -30,12 +29,13 @@ export const GlobTool = define("glob", {
     if (stat?.type !== "directory") throw new Error(`No such file or directory: '${root}'`);
     const found: Array<{ path: string; mtimeMs: number }> = [];
     let truncated = false;
-    for await (const file of walkFiles(ctx.runtime, { root, hidden: true, globs: ["!.git/*", args.pattern], signal: ctx.abort })) {
+    const files = ctx.runtime.search.list({ root, hidden: true, globs: ["!.git/*", args.pattern], stat: true }, { signal: ctx.abort });
+    for await (const file of files) {
       if (found.length >= LIMIT) {
         truncated = true;
         break;
       }
-      found.push(file);
+      found.push({ path: file.path, mtimeMs: file.mtimeMs ?? 0 });
     }
     found.sort((a, b) => b.mtimeMs - a.mtimeMs);
     let output = found.length === 0 ? "No files found" : found.map((f) => f.path).join("\n");

@@ -3,7 +3,7 @@ import { isRuntimeError } from "../runtime/errors.js";
 import description from "./grep.txt?raw";
 import { assertExternalDirectory } from "./shared/external-directory.js";
 import { resolveToolPath } from "./shared/paths.js";
-import { compilePattern, searchFiles, type SearchMatch } from "./shared/search.js";
+import { compilePattern, type SearchMatch } from "./shared/search.js";
 import { define } from "./tool.js";
 
 export const LIMIT = 100;
@@ -40,17 +40,20 @@ export const GrepTool = define("grep", {
     compilePattern([args.pattern], {}); // a clear error for a bad pattern before any file is read
     const kept: SearchMatch[] = [];
     let total = 0;
-    for await (const match of searchFiles(ctx.runtime, {
-      root: stat.type === "directory" ? root : root.slice(0, root.lastIndexOf("/")) || "/",
-      paths: stat.type === "directory" ? undefined : [root],
-      patterns: [args.pattern],
-      hidden: true,
-      follow: true,
-      globs: args.include ? [args.include] : [],
-      signal: ctx.abort,
-    })) {
-      total++;
-      if (kept.length < KEEP) kept.push(match);
+    const results = ctx.runtime.search.search(
+      {
+        root: stat.type === "directory" ? root : root.slice(0, root.lastIndexOf("/")) || "/",
+        paths: stat.type === "directory" ? undefined : [root],
+        patterns: [args.pattern],
+        hidden: true,
+        follow: true,
+        globs: args.include ? [args.include] : [],
+      },
+      { signal: ctx.abort },
+    );
+    for await (const file of results) {
+      total += file.matches.length;
+      for (const match of file.matches) if (kept.length < KEEP) kept.push(match);
     }
     if (total === 0) return { title: args.pattern, output: "No files found", metadata: { matches: 0, truncated: false } };
     const mtimes = new Map<string, number>();

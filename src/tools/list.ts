@@ -4,7 +4,6 @@ import { isRuntimeError } from "../runtime/errors.js";
 import description from "./list.txt?raw";
 import { assertExternalDirectory } from "./shared/external-directory.js";
 import { displayPath, resolveToolPath } from "./shared/paths.js";
-import { walkFiles } from "./shared/search.js";
 import { define } from "./tool.js";
 
 export const IGNORE_PATTERNS = [
@@ -68,7 +67,7 @@ export const ListTool = define("list", {
     const globs = [...IGNORE_PATTERNS.map((p) => `!${p}*`), ...(args.ignore ?? []).map((p) => `!${p}`)];
     const tree: Folder = { folders: new Map(), files: [] };
     let count = 0;
-    for await (const file of walkFiles(ctx.runtime, { root, hidden: true, globs, signal: ctx.abort })) {
+    for await (const file of ctx.runtime.search.list({ root, hidden: true, globs }, { signal: ctx.abort })) {
       if (count >= LIMIT) break;
       count++;
       const parts = relative(root, file.path).split("/");

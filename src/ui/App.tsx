@@ -3,6 +3,7 @@ import type { RuntimeKind } from "../runtime/types.js";
 import { ShellSession } from "../session/shell-session.js";
 import type { Workspace } from "../session/workspace.js";
 import { FileTree } from "./files/FileTree.js";
+import { SearchPanel } from "./files/SearchPanel.js";
 import { TransferBar } from "./files/TransferBar.js";
 import { TerminalView } from "./terminal/TerminalView.js";
 
@@ -93,6 +94,7 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
       <main class="panes">
         <aside class="sidebar">
           <TransferBar runtime={runtime} readOnly={workspace.readOnly} report={report} />
+          <SearchPanel runtime={runtime} />
           <FileTree runtime={runtime} onError={(message) => report(message, true)} />
         </aside>
         <section class="terminal-pane" aria-label="Terminal pane">

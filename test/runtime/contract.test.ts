@@ -153,6 +153,28 @@ describe.each(backends)("runtime contract: $name", (backend) => {
       expect(entries.find((e) => e.name === "link")?.type).toBe("symlink");
     });
 
+    it("answers a link loop with ELOOP, never a hang, and follows links through moved folders", async () => {
+      if (!runtime.capabilities.symlinks) return;
+      await runtime.fs.mkdir(p("l"));
+      await runtime.fs.symlink("self", p("l/self"));
+      await runtime.fs.symlink("b", p("l/a"));
+      await runtime.fs.symlink("a", p("l/b"));
+      for (const path of [p("l/self"), p("l/a"), p("l/self/x"), p("l/../l/b")]) {
+        await expectCode(runtime.fs.stat(path), "ELOOP");
+        await expectCode(runtime.fs.readFile(path), "ELOOP");
+        await expectCode(runtime.fs.realpath(path), "ELOOP");
+      }
+      expect((await runtime.fs.lstat(p("l/self"))).type).toBe("symlink");
+      expect(await runtime.fs.readlink(p("l/a"))).toBe("b");
+      await runtime.fs.writeFile(p("t.txt"), "through");
+      await runtime.fs.symlink("../t.txt", p("l/ok"));
+      await runtime.fs.rename(p("l"), p("moved"));
+      expect(text(await runtime.fs.readFile(p("moved/ok")))).toBe("through");
+      await expectCode(runtime.fs.stat(p("moved/self")), "ELOOP");
+      await runtime.fs.rm(p("moved"), { recursive: true });
+      await expectCode(runtime.fs.stat(p("moved/self")), "ENOENT");
+    });
+
     it("announces changes made through fs", async () => {
       const seen: Array<string[] | "unknown"> = [];
       const off = runtime.onChange((paths) => seen.push(paths));

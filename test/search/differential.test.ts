@@ -2,8 +2,10 @@
  * The differential suite: every argument set in differential-cases.ts runs through real ripgrep
  * (/usr/bin/rg, Debian's 13.0.0, installed by .ci/run) and through `workbench rg` in the same folder,
  * and the two must agree on the sorted output lines and the exit code (and, where a case asks, the
- * sorted messages). Most cases run our side in process (`rgMain` on the node runtime's file system)
- * for speed; a handful also go through the real `node bin/workbench.mjs rg`.
+ * sorted messages). Every case runs our side twice: on the node runtime (in process) and on the
+ * embedded runtime, whose search runs in its worker over ZenFS (the fixtures copied in at the same
+ * absolute path, so even absolute paths in the output agree). A handful also go through the real
+ * `node bin/workbench.mjs rg`.
  */
 import { execFile, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -11,7 +13,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rgMain } from "../../src/cli/rg.js";
+import { createEmbeddedRuntime } from "../../src/runtime/embedded/index.js";
+import { nodeShellWorkerFactory } from "../../src/runtime/embedded/node-worker-factory.js";
 import { createNodeRuntime } from "../../src/runtime/node/index.js";
+import type { Runtime } from "../../src/runtime/types.js";
+import { copyTreeInto } from "../support/copy-tree.js";
 // @ts-expect-error a plain ES module script without type declarations
 import { makeSearchFixtures } from "../../scripts/make-search-fixtures.mjs";
 import { differentialCases, type DiffCase } from "./differential-cases.js";
@@ -46,11 +52,11 @@ function runRg(c: DiffCase): { code: number | null; out: string; err: string } {
   return { code: result.status, out: decoder.decode(result.stdout), err: decoder.decode(result.stderr) };
 }
 
-async function runOurs(c: DiffCase): Promise<{ code: number; out: string; err: string }> {
+async function runOurs(c: DiffCase, runtime: Runtime): Promise<{ code: number; out: string; err: string }> {
   const cwd = join(base, c.cwd);
   let out = "";
   let err = "";
-  const code = await rgMain(argsFor(c), { out: (t) => (out += t), err: (t) => (err += t) }, { fs: createNodeRuntime({ root: cwd }).fs, cwd });
+  const code = await rgMain(argsFor(c), { out: (t) => (out += t), err: (t) => (err += t) }, { search: runtime.search, fs: runtime.fs, cwd });
   return { code, out, err };
 }
 
@@ -79,11 +85,17 @@ const throughBin = [
 ];
 
 describe.skipIf(!hasRg && !process.env.CI)("search: differential against ripgrep", () => {
-  beforeAll(() => {
+  let node: Runtime;
+  let embedded: Runtime;
+  beforeAll(async () => {
     base = makeSearchFixtures(mkdtempSync(join(tmpdir(), "search-diff-")));
     home = mkdtempSync(join(tmpdir(), "search-diff-home-"));
+    node = createNodeRuntime({ root: base });
+    embedded = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory, root: base });
+    await copyTreeInto(embedded.fs, base, base);
   });
-  afterAll(() => {
+  afterAll(async () => {
+    await embedded?.dispose();
     if (base) rmSync(base, { recursive: true, force: true });
     if (home) rmSync(home, { recursive: true, force: true });
   });
@@ -101,9 +113,11 @@ describe.skipIf(!hasRg && !process.env.CI)("search: differential against ripgrep
   for (const c of differentialCases) {
     it(`${c.what}: rg ${c.args.join(" ")}`, async () => {
       const theirs = runRg(c);
-      const ours = await runOurs(c);
-      expect({ code: ours.code, out: lines(ours.out) }).toEqual({ code: theirs.code, out: lines(theirs.out) });
-      if (c.stderr) expect(lines(ours.err)).toEqual(lines(theirs.err));
+      for (const [name, runtime] of [["node", node], ["embedded", embedded]] as const) {
+        const ours = await runOurs(c, runtime);
+        expect({ runtime: name, code: ours.code, out: lines(ours.out) }).toEqual({ runtime: name, code: theirs.code, out: lines(theirs.out) });
+        if (c.stderr) expect({ runtime: name, err: lines(ours.err) }).toEqual({ runtime: name, err: lines(theirs.err) });
+      }
     });
   }
 

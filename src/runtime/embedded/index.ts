@@ -2,6 +2,7 @@ import { InMemory, resolveMountConfig, type FileSystem } from "@zenfs/core";
 import { ChangeListeners, OutputCollector, StopControl } from "../output.js";
 import type { Capabilities, ExecOptions, ExecResult, Runtime } from "../types.js";
 import { serveFs } from "./fs-rpc.js";
+import { createWorkerSearchService } from "./search-client.js";
 import { ShellPool, type ShellWorkerFactory } from "./shell-pool.js";
 import type { ShellLimits } from "./shell-protocol.js";
 import type { WorkspaceFs } from "./workspace-fs.js";
@@ -41,7 +42,19 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
   const root = options.root ?? "/workspace";
   const changes = new ChangeListeners();
   const backing = options.backing ?? (await resolveMountConfig({ backend: InMemory }));
-  const fs = createZenFsHost(backing, { readOnly: options.readOnly, onChange: (paths) => changes.emit(paths) });
+  const fs = createZenFsHost(backing, {
+    readOnly: options.readOnly,
+    onChange: (paths) => {
+      search.invalidate(paths);
+      changes.emit(paths);
+    },
+  });
+  // Every change to the files passes through the host above (the shell reaches them through it too),
+  // which is what lets the search worker keep what it has read.
+  const search = createWorkerSearchService(
+    () => options.workerFactory("search"),
+    (endpoint) => serveFs(fs, endpoint),
+  );
   if (!options.readOnly) {
     await fs.mkdir(root, { recursive: true });
     await fs.mkdir("/tmp", { recursive: true });
@@ -86,8 +99,12 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
     capabilities,
     readOnly: options.readOnly ?? false,
     exec,
+    search,
     warm: () => pool.warm(),
     onChange: (listener) => changes.add(listener),
-    dispose: async () => pool.dispose(),
+    dispose: async () => {
+      search.dispose();
+      pool.dispose();
+    },
   };
 }

@@ -2,11 +2,11 @@ import { MessageChannel, Worker } from "node:worker_threads";
 import { endpointOf, type Endpoint } from "./endpoint.js";
 import type { ShellWorker, ShellWorkerFactory } from "./shell-pool.js";
 
-/** Shell workers as worker_threads (tests, benchmarks, the CLI). The TypeScript entry runs through tsx. */
-export const nodeShellWorkerFactory: ShellWorkerFactory = async () => {
+/** Shell and search workers as worker_threads (tests, benchmarks, the CLI). The TypeScript entry runs through tsx. */
+export const nodeShellWorkerFactory: ShellWorkerFactory = async (entry = "shell") => {
   const { port1, port2 } = new MessageChannel();
-  const worker = new Worker(new URL("./shell.node-worker.mjs", import.meta.url), {
-    workerData: { fsPort: port2 },
+  const worker = new Worker(new URL("./worker.node.mjs", import.meta.url), {
+    workerData: { fsPort: port2, entry },
     transferList: [port2],
   });
   const control: Endpoint = {

@@ -13,7 +13,10 @@ export interface ShellWorker {
   terminate(): void;
 }
 
-export type ShellWorkerFactory = () => Promise<ShellWorker>;
+/** Which worker to start: a shell (the default) or the search host (search-core.ts). */
+export type WorkerEntry = "shell" | "search";
+
+export type ShellWorkerFactory = (entry?: WorkerEntry) => Promise<ShellWorker>;
 
 export interface ShellRun {
   command: string;

@@ -1,7 +1,9 @@
 import { bindContext, type BoundContext } from "@zenfs/core";
 import type { FileSystem } from "@zenfs/core";
+import { normalize } from "pathe";
 import { RuntimeError, toRuntimeError } from "../errors.js";
 import type { DirEntry, EntryType } from "../types.js";
+import { LinkIndex } from "./link-index.js";
 import type { ModeStat, WorkspaceFs } from "./workspace-fs.js";
 
 type ZenStats = { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean; size: number; mtimeMs: number; mode: number };
@@ -28,6 +30,12 @@ export interface ZenFsHostOptions {
 export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions = {}): WorkspaceFs {
   const context: BoundContext = bindContext({ mounts: { "/": backing } });
   const fsp = context.fs.promises;
+  const links = new LinkIndex(fsp);
+  /** The path ZenFS may be given: normalised, and with any link on the way resolved here. */
+  async function real(path: string, syscall: string, followLast = true): Promise<string> {
+    await links.ready;
+    return links.resolve(normalize(path), followLast, syscall);
+  }
 
   async function guard<T>(syscall: string, path: string, run: () => Promise<T>): Promise<T> {
     try {
@@ -36,7 +44,9 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
       const mapped = toRuntimeError(error, syscall, path);
       // ZenFS reports reading a folder as ENOTDIR; node (and every tool's error text) says EISDIR.
       if (mapped.code === "ENOTDIR" && (syscall === "open" || syscall === "read")) {
-        const isDir = await fsp.stat(path).then((s) => s.isDirectory(), () => false);
+        const isDir = await real(path, syscall)
+          .then((at) => fsp.stat(at))
+          .then((s) => s.isDirectory(), () => false);
         if (isDir) throw new RuntimeError("EISDIR", syscall, path);
       }
       throw mapped;
@@ -59,13 +69,14 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
   return {
     readFile: (path) =>
       guard("open", path, async () => {
-        const stats = await fsp.stat(path);
+        const at = await real(path, "open");
+        const stats = await fsp.stat(at);
         if (stats.isDirectory()) throw new RuntimeError("EISDIR", "read", path);
-        return new Uint8Array(await fsp.readFile(path));
+        return new Uint8Array(await fsp.readFile(at));
       }),
     read: (path, { position, length }) =>
       guard("read", path, async () => {
-        const handle = await fsp.open(path, "r");
+        const handle = await fsp.open(await real(path, "read"), "r");
         try {
           const buffer = new Uint8Array(Math.max(0, length));
           const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
@@ -76,39 +87,59 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
       }),
     writeFile: (path, data) =>
       mutate("open", [path], async () => {
-        await assertWritableTarget(path);
-        await fsp.writeFile(path, data);
+        const at = await real(path, "open");
+        await assertWritableTarget(at);
+        await fsp.writeFile(at, data);
       }),
     appendFile: (path, data) =>
       mutate("open", [path], async () => {
-        await assertWritableTarget(path);
-        await fsp.appendFile(path, data);
+        const at = await real(path, "open");
+        await assertWritableTarget(at);
+        await fsp.appendFile(at, data);
       }),
-    stat: (path) => guard("stat", path, async () => toStat(await fsp.stat(path))),
-    lstat: (path) => guard("lstat", path, async () => toStat(await fsp.lstat(path))),
+    stat: (path) => guard("stat", path, async () => toStat(await fsp.stat(await real(path, "stat")))),
+    lstat: (path) => guard("lstat", path, async () => toStat(await fsp.lstat(await real(path, "lstat", false)))),
     readdir: (path) =>
       guard("scandir", path, async () => {
-        const entries = await fsp.readdir(path, { withFileTypes: true });
+        const entries = await fsp.readdir(await real(path, "scandir"), { withFileTypes: true });
         return entries.map((entry): DirEntry => ({ name: entry.name, type: typeOf(entry) }));
       }),
     mkdir: (path, opts) =>
       mutate("mkdir", [path], async () => {
-        await fsp.mkdir(path, { recursive: opts?.recursive ?? false });
+        await fsp.mkdir(await real(path, "mkdir", false), { recursive: opts?.recursive ?? false });
       }),
     rm: (path, opts) =>
       mutate("rm", [path], async () => {
         // As node's fs.rm: a folder goes only with recursive, even an empty one.
-        const isDir = await fsp.lstat(path).then((s) => s.isDirectory(), () => false);
+        const at = await real(path, "rm", false);
+        const isDir = await fsp.lstat(at).then((s) => s.isDirectory(), () => false);
         if (isDir && !opts?.recursive) throw new RuntimeError("EISDIR", "rm", path);
-        await fsp.rm(path, { recursive: opts?.recursive ?? false, force: opts?.force ?? false });
+        await fsp.rm(at, { recursive: opts?.recursive ?? false, force: opts?.force ?? false });
+        links.removed(at);
       }),
-    rename: (from, to) => mutate("rename", [from, to], () => fsp.rename(from, to)),
-    realpath: (path) => guard("realpath", path, () => fsp.realpath(path)),
-    readlink: (path) => guard("readlink", path, async () => String(await fsp.readlink(path))),
-    symlink: (target, path) => mutate("symlink", [path], () => fsp.symlink(target, path)),
-    chmod: (path, mode) => mutate("chmod", [path], () => fsp.chmod(path, mode)),
+    rename: (from, to) =>
+      mutate("rename", [from, to], async () => {
+        const [a, b] = [await real(from, "rename", false), await real(to, "rename", false)];
+        await fsp.rename(a, b);
+        links.moved(a, b);
+      }),
+    realpath: (path) =>
+      guard("realpath", path, async () => {
+        const at = await real(path, "realpath");
+        // Past the links resolved here, ZenFS meets none; it still checks that the path exists.
+        return fsp.realpath(at);
+      }),
+    readlink: (path) => guard("readlink", path, async () => String(await fsp.readlink(await real(path, "readlink", false)))),
+    symlink: (target, path) =>
+      mutate("symlink", [path], async () => {
+        const at = await real(path, "symlink", false);
+        await fsp.symlink(target, at);
+        links.added(at);
+      }),
+    chmod: (path, mode) => mutate("chmod", [path], async () => fsp.chmod(await real(path, "chmod"), mode)),
     utimes: (path, atimeMs, mtimeMs) =>
-      mutate("utime", [path], () => fsp.utimes(path, new Date(atimeMs), new Date(mtimeMs))),
-    link: (existing, path) => mutate("link", [path], () => fsp.link(existing, path)),
+      mutate("utime", [path], async () => fsp.utimes(await real(path, "utime"), new Date(atimeMs), new Date(mtimeMs))),
+    link: (existing, path) =>
+      mutate("link", [path], async () => fsp.link(await real(existing, "link", false), await real(path, "link", false))),
   };
 }

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { promises as fsp, readFile as readFileCallback } from "node:fs";
+import { createLocalSearchService } from "../../search/service.js";
 import { toRuntimeError } from "../errors.js";
 import { ChangeListeners, OutputCollector, StopControl } from "../output.js";
 import type {
@@ -13,6 +14,7 @@ import type {
   ShellState,
   Stat,
 } from "../types.js";
+import { createNodeSearchFs } from "./search-fs.js";
 
 function typeOf(stats: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType {
   if (stats.isSymbolicLink()) return "symlink";
@@ -214,6 +216,7 @@ export function createNodeRuntime(options: NodeRuntimeOptions): Runtime {
     root: options.root,
     fs: createNodeFs(changes),
     capabilities,
+    search: createLocalSearchService(createNodeSearchFs()),
     exec,
     onChange: (listener) => changes.add(listener),
     dispose: async () => {},

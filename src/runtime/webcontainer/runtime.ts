@@ -1,4 +1,5 @@
 import { dirname, relative, resolve } from "pathe";
+import { createLocalSearchService } from "../../search/service.js";
 import { RuntimeError, toRuntimeError } from "../errors.js";
 import { ChangeListeners, OutputCollector, StopControl } from "../output.js";
 import type { Capabilities, DirEntry, ExecOptions, ExecResult, Runtime, RuntimeFs, Stat } from "../types.js";
@@ -220,6 +221,8 @@ export function createWebContainerRuntime(wc: WcInstance): Runtime {
     root,
     fs,
     capabilities,
+    // The container's files are reached through its async API from the page either way.
+    search: createLocalSearchService(fs),
     exec,
     onChange: (listener) => changes.add(listener),
     dispose: async () => {

@@ -32,7 +32,7 @@ export async function externalDirectoryAsk(input: ExternalDirectoryInput): Promi
   const root = toSlashes(input.root);
   const raw = toSlashes(input.target);
   const absolute = raw.startsWith("/") ? raw : `${root}/${raw}`;
-  const [realRoot, realTarget] = await Promise.all([physical(root, input.realpath), physical(absolute, input.realpath)]);
+  const [realRoot, realTarget] = await Promise.all([physicalPath(root, input.realpath), physicalPath(absolute, input.realpath)]);
   if (contains(realRoot, realTarget)) return null;
   // The pattern names the real folder, so rules written about it (say `"/etc/*": "deny"`) apply however the
   // tool got there; the metadata keeps the path as the tool saw it, which is what the user will recognise.
@@ -53,8 +53,11 @@ export function contains(parent: string, child: string): boolean {
   return rel === "" || (rel !== ".." && !rel.startsWith("../") && !rel.startsWith("/"));
 }
 
-/** Walks an absolute path one component at a time from `/`, following symlinks as far as the path exists. */
-async function physical(absolute: string, realpath: (path: string) => Promise<string>): Promise<string> {
+/**
+ * Walks an absolute path one component at a time from `/`, following symlinks as far as the path exists.
+ * Exported for the bash permission derivation, which tracks where a `cd` really lands.
+ */
+export async function physicalPath(absolute: string, realpath: (path: string) => Promise<string>): Promise<string> {
   let current = "/";
   for (const part of absolute.split("/")) {
     if (part === "" || part === ".") continue;

@@ -1,18 +1,7 @@
 /**
- * How tools reach the search library: through the runtime's files (the library is a leaf over a
- * minimal file-system interface that the runtime's fs satisfies).
+ * What tools use of the search library directly: its pattern compiler (a bad pattern fails before any
+ * file is read) and its result types. The search itself runs through `ctx.runtime.search`, where the
+ * files are (in a worker beside them on embedded).
  */
-import { compilePattern, search, walk } from "../../search/index.js";
-import type { Runtime } from "../../runtime/types.js";
-
-export type SearchMatch = { path: string; lineNumber: number; line: string; matches: Array<{ start: number; end: number }> };
-
-export function searchFiles(runtime: Runtime, options: Parameters<typeof search>[1]): AsyncIterable<SearchMatch> {
-  return search(runtime.fs, options);
-}
-
-export function walkFiles(runtime: Runtime, options: Parameters<typeof walk>[1]) {
-  return walk(runtime.fs, options);
-}
-
-export { compilePattern };
+export { compilePattern } from "../../search/matcher.js";
+export type { SearchMatch } from "../../search/search.js";

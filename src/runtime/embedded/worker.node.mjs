@@ -3,4 +3,4 @@
 import { register } from "tsx/esm/api";
 
 register();
-await import("./shell.node-worker.ts");
+await import("./worker.node.ts");

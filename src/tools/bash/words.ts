@@ -1,0 +1,176 @@
+/**
+ * What a shell word will be after quote removal, when that can be known without running anything.
+ *
+ * A word is read character by character with a flag saying whether the character was quoted, because the
+ * shell treats `*`, `~` and `{a,b}` specially only when they are not. Anything whose value depends on the
+ * run (`$VAR`, `$(...)`, backticks, arithmetic, `$'\x2e'` escapes) is "unknown": the caller must treat it as
+ * possibly anything, including a way out of the workspace.
+ */
+import type { Node } from "web-tree-sitter";
+
+export interface Char {
+  ch: string;
+  quoted: boolean;
+}
+
+export type WordValue = { known: true; chars: Char[] } | { known: false; why: string };
+
+const unknown = (why: string): WordValue => ({ known: false, why });
+
+/** The characters of an argument node after quote removal, or why they cannot be known. */
+export function evaluateWord(node: Node): WordValue {
+  switch (node.type) {
+    case "command_name": {
+      const only = node.namedChildren[0];
+      return only && node.namedChildCount === 1 ? evaluateWord(only) : unknown("an unusual command name");
+    }
+    case "word":
+    case "number":
+      return { known: true, chars: unquotedChars(node.text) };
+    case "raw_string":
+      return { known: true, chars: quotedChars(node.text.slice(1, -1)) };
+    case "string":
+      return doubleQuoted(node, node.text.slice(1, -1));
+    case "translated_string":
+      return doubleQuoted(node, node.text.slice(2, -1));
+    case "ansi_c_string": {
+      const inner = node.text.slice(2, -1);
+      // Backslash escapes can spell anything (`$'\x2e\x2e'` is `..`); without them it is a plain literal.
+      return inner.includes("\\") ? unknown("a $'...' string with escapes") : { known: true, chars: quotedChars(inner) };
+    }
+    case "concatenation": {
+      const chars: Char[] = [];
+      for (const part of node.children) {
+        if (!part) continue;
+        const value = evaluateWord(part);
+        if (!value.known) return value;
+        chars.push(...value.chars);
+      }
+      return { known: true, chars };
+    }
+    case "simple_expansion":
+    case "expansion":
+      return unknown("a variable");
+    case "command_substitution":
+      return unknown("a command substitution");
+    case "process_substitution":
+      return unknown("a process substitution");
+    case "arithmetic_expansion":
+      return unknown("an arithmetic expansion");
+    case "brace_expression":
+      return unknown("a brace expansion");
+    default:
+      // Fail closed: a node type this reader does not know may expand to anything.
+      return unknown(`a ${node.type.replaceAll("_", " ")}`);
+  }
+}
+
+function doubleQuoted(node: Node, inner: string): WordValue {
+  for (const child of node.namedChildren) {
+    if (!child || child.type === "string_content") continue;
+    const value = evaluateWord(child);
+    return value.known ? unknown("an expansion in quotes") : value;
+  }
+  const chars: Char[] = [];
+  for (let i = 0; i < inner.length; i++) {
+    const ch = inner[i]!;
+    const next = inner[i + 1];
+    // Inside double quotes a backslash only escapes these; before anything else it stays.
+    if (ch === "\\" && next !== undefined && "$`\"\\\n".includes(next)) {
+      if (next !== "\n") chars.push({ ch: next, quoted: true });
+      i++;
+      continue;
+    }
+    chars.push({ ch, quoted: true });
+  }
+  return { known: true, chars };
+}
+
+function unquotedChars(text: string): Char[] {
+  const chars: Char[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === "\\" && i + 1 < text.length) {
+      const next = text[++i]!;
+      if (next !== "\n") chars.push({ ch: next, quoted: true });
+      continue;
+    }
+    chars.push({ ch, quoted: false });
+  }
+  return chars;
+}
+
+function quotedChars(text: string): Char[] {
+  return Array.from(text, (ch) => ({ ch, quoted: true }));
+}
+
+export const textOf = (chars: readonly Char[]): string => chars.map((c) => c.ch).join("");
+
+/** A word's literal text, or null when it is not known statically. */
+export function literal(node: Node): string | null {
+  const value = evaluateWord(node);
+  return value.known ? textOf(value.chars) : null;
+}
+
+/**
+ * Why an argument cannot stand for one known path even though its characters are known: the shell would
+ * still expand it (`~`, `{a,b}`), or null. Globs are reported apart, by `hasGlob`, since those can be expanded
+ * against the files.
+ */
+export function pathExpansion(chars: readonly Char[]): string | null {
+  const first = chars[0];
+  if (first && first.ch === "~" && !first.quoted) return "~ (a home folder)";
+  for (let i = 1; i < chars.length; i++) {
+    const c = chars[i]!;
+    const before = chars[i - 1]!;
+    // Bash also expands a tilde after `=` or `:` in words that look like assignments (`--dir=~/x`, `a:~/b`).
+    if (c.ch === "~" && !c.quoted && !before.quoted && (before.ch === "=" || before.ch === ":")) return "~ (a home folder)";
+  }
+  const open = chars.findIndex((c) => c.ch === "{" && !c.quoted);
+  if (open >= 0) {
+    const close = chars.findIndex((c, i) => i > open && c.ch === "}" && !c.quoted);
+    const body = chars.slice(open + 1, close < 0 ? chars.length : close);
+    const commas = body.some((c) => c.ch === "," && !c.quoted);
+    if (close > open && (commas || textOf(body).includes(".."))) return "a brace expansion";
+  }
+  return null;
+}
+
+export const hasGlob = (chars: readonly Char[]): boolean => chars.some((c) => !c.quoted && (c.ch === "*" || c.ch === "?" || c.ch === "["));
+
+/**
+ * `ca\<newline>t ..\<newline>/x` is `cat ../x` to bash, but tree-sitter splits words at a line continuation.
+ * Arguments that touch across one are read as one word.
+ */
+export function joinContinuations(args: Node[]): Node[] {
+  const out: Node[] = [];
+  for (const arg of args) {
+    const previous = out[out.length - 1];
+    const gap = previous ? arg.startIndex - previous.endIndex : 0;
+    // Within one command a word can only start a new line after a backslash-newline, so two words that
+    // touch across a line break, the second at column 0, were one word.
+    if (previous && (gap === 2 || gap === 3) && arg.startPosition.row === previous.endPosition.row + 1 && arg.startPosition.column === 0) {
+      out[out.length - 1] = concatenated(previous, arg, gap === 3 ? "\\\r\n" : "\\\n");
+      continue;
+    }
+    out.push(arg);
+  }
+  return out;
+}
+
+/** Two nodes read as one: an object shaped like a concatenation node, as much as `evaluateWord` reads. */
+function concatenated(a: Node, b: Node, continuation: string): Node {
+  const joined = [...((a as Node & { joined?: Node[] }).joined ?? [a]), b];
+  return {
+    type: "concatenation",
+    joined,
+    children: joined,
+    namedChildren: joined,
+    text: `${a.text}${continuation}${b.text}`,
+    startIndex: a.startIndex,
+    endIndex: b.endIndex,
+    startPosition: a.startPosition,
+    endPosition: b.endPosition,
+    tree: a.tree,
+  } as unknown as Node;
+}

@@ -1,0 +1,154 @@
+import { createSignal, For, onCleanup, Show } from "solid-js";
+import type { Runtime } from "../../runtime/types.js";
+
+/** Matching lines shown at most; the count goes on past it. */
+const SHOWN = 200;
+/** A line is cut to this many characters around its first match. */
+const LINE_CHARS = 240;
+
+interface Hit {
+  key: string;
+  file: string;
+  lineNumber: number;
+  text: string;
+}
+
+type Outcome =
+  | { kind: "idle" }
+  | { kind: "running"; files: number; lines: number }
+  | { kind: "done"; files: number; lines: number; ms: number; warnings: number }
+  | { kind: "stopped"; files: number; lines: number }
+  | { kind: "error"; message: string };
+
+function around(line: string, start: number): string {
+  if (line.length <= LINE_CHARS) return line;
+  const from = Math.max(0, Math.min(start - LINE_CHARS / 3, line.length - LINE_CHARS));
+  return `${from > 0 ? "…" : ""}${line.slice(from, from + LINE_CHARS)}${from + LINE_CHARS < line.length ? "…" : ""}`;
+}
+
+/**
+ * Find in files: ripgrep's search over the workspace through the runtime (in a worker beside the
+ * files on embedded, so the page stays responsive however big the workspace). Everything shown is
+ * text: a file name or a line with markup in it is never made into elements.
+ */
+export function SearchPanel(props: { runtime: () => Runtime }) {
+  const [pattern, setPattern] = createSignal("");
+  const [glob, setGlob] = createSignal("");
+  const [ignoreCase, setIgnoreCase] = createSignal(false);
+  const [hits, setHits] = createSignal<Hit[]>([]);
+  const [outcome, setOutcome] = createSignal<Outcome>({ kind: "idle" });
+  let controller: AbortController | undefined;
+  onCleanup(() => controller?.abort());
+
+  async function run(event: Event) {
+    event.preventDefault();
+    controller?.abort();
+    if (pattern() === "") return;
+    const current = new AbortController();
+    controller = current;
+    const runtime = props.runtime();
+    const found: Hit[] = [];
+    let files = 0;
+    let lines = 0;
+    let warnings = 0;
+    const started = performance.now();
+    setHits([]);
+    setOutcome({ kind: "running", files, lines });
+    try {
+      const results = runtime.search.search(
+        { root: runtime.root, patterns: [pattern()], caseInsensitive: ignoreCase(), globs: glob() ? [glob()] : [] },
+        { signal: current.signal, onMessage: () => void warnings++ },
+      );
+      for await (const file of results) {
+        files++;
+        lines += file.matches.length;
+        for (const match of file.matches) {
+          if (found.length >= SHOWN) break;
+          found.push({ key: `${file.path}:${match.lineNumber}`, file: file.displayPath, lineNumber: match.lineNumber, text: around(match.line, match.matches[0]?.start ?? 0) });
+        }
+        // Redraw now and then, not for every file.
+        if (files % 50 === 1) {
+          setHits([...found]);
+          setOutcome({ kind: "running", files, lines });
+        }
+      }
+      setHits(found);
+      setOutcome({ kind: "done", files, lines, ms: Math.round(performance.now() - started), warnings });
+    } catch (error) {
+      setHits(found);
+      if (current.signal.aborted) setOutcome({ kind: "stopped", files, lines });
+      else setOutcome({ kind: "error", message: error instanceof Error ? error.message : String(error) });
+    } finally {
+      if (controller === current) controller = undefined;
+    }
+  }
+
+  const summary = () => {
+    const o = outcome();
+    switch (o.kind) {
+      case "idle":
+        return "";
+      case "running":
+        return `Searching… ${o.lines} lines in ${o.files} files so far`;
+      case "stopped":
+        return `Stopped: ${o.lines} lines in ${o.files} files`;
+      case "error":
+        return "";
+      case "done": {
+        const shown = o.lines > SHOWN ? ` (showing the first ${SHOWN})` : "";
+        const warned = o.warnings > 0 ? `; ${o.warnings} paths could not be read` : "";
+        return o.lines === 0 ? `No matches (${o.ms} ms)` : `${o.lines} lines in ${o.files} files${shown}, ${o.ms} ms${warned}`;
+      }
+    }
+  };
+
+  return (
+    <section class="search-panel" aria-label="Find in files">
+      <form class="search-form" onSubmit={run} role="search">
+        <input
+          type="search"
+          placeholder="Find in files (regex)"
+          aria-label="Pattern (ripgrep regex)"
+          value={pattern()}
+          onInput={(e) => setPattern(e.currentTarget.value)}
+        />
+        <input type="text" placeholder="glob, e.g. *.ts" aria-label="Only files matching" value={glob()} onInput={(e) => setGlob(e.currentTarget.value)} />
+        <label class="search-option">
+          <input type="checkbox" checked={ignoreCase()} onChange={(e) => setIgnoreCase(e.currentTarget.checked)} /> Ignore case
+        </label>
+        <Show
+          when={outcome().kind === "running"}
+          fallback={
+            <button type="submit" class="button">
+              Find
+            </button>
+          }
+        >
+          <button type="button" class="button" onClick={() => controller?.abort()}>
+            Stop
+          </button>
+        </Show>
+      </form>
+      <p class="search-summary" role="status" data-testid="search-summary">
+        {summary()}
+      </p>
+      <Show when={outcome().kind === "error"}>
+        <p class="search-error" role="alert" data-testid="search-error">
+          {(outcome() as Extract<Outcome, { kind: "error" }>).message}
+        </p>
+      </Show>
+      <ol class="search-hits" data-testid="search-hits">
+        <For each={hits()}>
+          {(hit) => (
+            <li>
+              <span class="hit-where">
+                {hit.file}:{hit.lineNumber}
+              </span>
+              <span class="hit-text">{hit.text}</span>
+            </li>
+          )}
+        </For>
+      </ol>
+    </section>
+  );
+}
