@@ -1,6 +1,7 @@
 // `npm run bench`: runs every benchmark and writes one JSON file per run to bench/results/.
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus } from "node:os";
+import { benchBashLatency } from "./bash-latency.js";
 import { benchBashParse } from "./bash-parse.js";
 import { benchBundleSize } from "./bundle-size.js";
 import { benchEditCorpus } from "./edit-corpus.js";
@@ -25,6 +26,7 @@ const report = {
     await benchEditCorpus(),
     await benchSearch(),
     await benchBashParse(),
+    await benchBashLatency(),
   ],
 };
 await mkdir("bench/results", { recursive: true });

@@ -1,16 +1,27 @@
 import type { ExecOptions, OutputChunk, OutputStream } from "./types.js";
 
-/** Gathers a command's output in arrival order and forwards each chunk to the caller as it comes. */
+/**
+ * Gathers a command's output in arrival order and forwards each chunk to the caller as it comes. With
+ * `collect: false` it only forwards: the caller keeps what it needs, and a huge output never becomes one
+ * string here.
+ */
 export class OutputCollector {
   private readonly chunks: OutputChunk[] = [];
+  private readonly onOutput: ExecOptions["onOutput"];
+  private readonly collect: boolean;
 
-  constructor(private readonly onOutput?: ExecOptions["onOutput"]) {}
+  constructor(options: Pick<ExecOptions, "onOutput" | "collect"> = {}) {
+    this.onOutput = options.onOutput;
+    this.collect = options.collect !== false;
+  }
 
-  push(stream: OutputStream, text: string): void {
-    if (text.length === 0) return;
+  /** Returns the caller's promise when it asked to be waited for (see ExecOptions.onOutput). */
+  push(stream: OutputStream, text: string): Promise<unknown> | undefined {
+    if (text.length === 0) return undefined;
     const chunk = { stream, text };
-    this.chunks.push(chunk);
-    this.onOutput?.(chunk);
+    if (this.collect) this.chunks.push(chunk);
+    const answer: unknown = this.onOutput?.(chunk);
+    return answer instanceof Promise ? answer : undefined;
   }
 
   result(): { stdout: string; stderr: string; output: string } {
@@ -28,6 +39,8 @@ export class OutputCollector {
 
 export type StopReason = "timeout" | "abort";
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * One place where a caller's AbortSignal and a timeout become a single "stop now" event, so every
  * backend reports timedOut/aborted the same way.
@@ -42,7 +55,8 @@ export class StopControl {
     if (options.signal?.aborted) this.reason = "abort";
     options.signal?.addEventListener("abort", this.onAbort, { once: true });
     if (options.timeoutMs !== undefined && options.timeoutMs > 0) {
-      this.timer = setTimeout(() => this.fire("timeout"), options.timeoutMs);
+      // Timers take at most 2^31-1 ms and fire at once beyond it: a longer timeout waits the longest they can.
+      this.timer = setTimeout(() => this.fire("timeout"), Math.min(options.timeoutMs, MAX_TIMER_MS));
     }
   }
 

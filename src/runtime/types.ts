@@ -60,8 +60,17 @@ export interface ExecOptions {
   env?: Record<string, string>;
   signal?: AbortSignal;
   timeoutMs?: number;
-  /** Called with output as it arrives (how often depends on `capabilities.streaming`). */
-  onOutput?: (chunk: OutputChunk) => void;
+  /**
+   * Called with output as it arrives (how often depends on `capabilities.streaming`). A promise returned
+   * holds further output back until it settles, where the backend can (node pauses its pipes), so a slow
+   * consumer is not flooded.
+   */
+  onOutput?: (chunk: OutputChunk) => unknown;
+  /**
+   * false: the result's stdout, stderr and output come back empty, and output reaches the caller only
+   * through onOutput, so a command printing 50 MB never sits in memory as one string (the bash tool).
+   */
+  collect?: boolean;
   /** Report the cwd and environment the command ended with (for a terminal). */
   captureState?: boolean;
 }
@@ -79,7 +88,11 @@ export interface ExecResult {
 }
 
 export interface Capabilities {
-  /** Output reaches onOutput while the command runs, not only when it ends. */
+  /**
+   * Output reaches onOutput while the command runs, not only when it ends. The embedded shell says false
+   * but still delivers each top-level command's output as that command ends (`echo a && sleep 9` gives
+   * "a" at once; see embedded/statement-stream.ts).
+   */
   streaming: boolean;
   /** Commands are real OS processes (node) rather than an interpreter. */
   realProcesses: boolean;

@@ -13,7 +13,7 @@ import type { PermissionEngine } from "../tools/permission/engine.js";
 import { evaluate } from "../tools/permission/evaluate.js";
 import type { AskInput, Ruleset } from "../tools/permission/types.js";
 import type { ToolRegistry } from "../tools/registry.js";
-import type { AgentInfo, Context, TruncateResult } from "../tools/tool.js";
+import type { AgentInfo, Context, TruncateResult, TruncationRequest, TruncationStream } from "../tools/tool.js";
 import type { CallPermission, SessionRecord, ToolCall } from "./calls.js";
 import { ascendingId } from "./ids.js";
 import type { SessionStore } from "./session-store.js";
@@ -27,6 +27,8 @@ export type Truncator = (
   hint: { taskAvailable: boolean },
 ) => Promise<TruncateResult>;
 
+export type TruncationStreamFactory = (options: TruncationRequest, hint: { taskAvailable: boolean }) => TruncationStream;
+
 export interface ToolRunnerOptions {
   runtime: Runtime;
   registry: ToolRegistry;
@@ -34,6 +36,7 @@ export interface ToolRunnerOptions {
   bus: Bus;
   fileTime: FileTime;
   truncate: Truncator;
+  truncationStream?: TruncationStreamFactory;
   store?: SessionStore;
   plugins?: LoadedPlugin[];
   /** Rules that apply to this session only, after the agent's. */
@@ -123,6 +126,7 @@ export class ToolRunner {
       },
       ask: (request) => this.ask(call, request, ruleset, controller.signal),
       truncate: (text, options = {}) => this.options.truncate(text, options, { taskAvailable }),
+      ...(this.options.truncationStream ? { truncationStream: (options = {}) => this.options.truncationStream!(options, { taskAvailable }) } : {}),
     };
 
     try {

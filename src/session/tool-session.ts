@@ -16,7 +16,7 @@ import { explain, type Explanation, type RuleLayer } from "../tools/permission/e
 import type { Rule, Ruleset } from "../tools/permission/types.js";
 import { defaultFlags, ToolRegistry, type RegistryFlags } from "../tools/registry.js";
 import type { AgentInfo, Info } from "../tools/tool.js";
-import { OutputStore, truncateOutput } from "../tools/truncation/index.js";
+import { OutputStore, TruncationSink, truncateOutput } from "../tools/truncation/index.js";
 import type { SessionRecord, ToolCall } from "./calls.js";
 import { ascendingId } from "./ids.js";
 import type { SessionStore } from "./session-store.js";
@@ -137,6 +137,7 @@ export class ToolSession {
       plugins,
       store: options.store,
       truncate: (text, truncation, hint) => truncateOutput(text, truncation, store, hint),
+      truncationStream: (truncation, hint) => new TruncationSink(store, truncation, hint),
     });
     const session: SessionRecord = { id: ascendingId("ses"), title: "", agent: name, createdAt: Date.now(), calls: [] };
     return new ToolSession(runtime, config, path, agent, layers, registry, permissions, bus, fileTime, runner, session, problems, untrustedFiles);

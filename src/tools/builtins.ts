@@ -1,5 +1,6 @@
 /** The built-in tools that exist so far, in any order (the registry orders them). */
 import { ApplyPatchTool } from "./apply_patch.js";
+import { BashTool } from "./bash.js";
 import { EditTool } from "./edit.js";
 import { GlobTool } from "./glob.js";
 import { GrepTool } from "./grep.js";
@@ -10,4 +11,4 @@ import { ReadTool } from "./read.js";
 import type { Info } from "./tool.js";
 import { WriteTool } from "./write.js";
 
-export const builtinTools: Info[] = [InvalidTool, ReadTool, GlobTool, GrepTool, ListTool, EditTool, MultiEditTool, WriteTool, ApplyPatchTool];
+export const builtinTools: Info[] = [InvalidTool, BashTool, ReadTool, GlobTool, GrepTool, ListTool, EditTool, MultiEditTool, WriteTool, ApplyPatchTool];

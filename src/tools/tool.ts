@@ -39,6 +39,21 @@ export interface TruncateResult {
   outputPath?: string;
 }
 
+/**
+ * Truncation for an output that arrives in pieces and may be huge (a command printing 50 MB): each piece
+ * goes on to the saved file as it comes, memory keeps only the preview, and finish() returns what
+ * `truncate` would have returned for the whole text.
+ */
+export interface TruncationStream {
+  /** Await it: it holds the writer back while a batch is being saved. */
+  write(chunk: string): Promise<void>;
+  finish(): Promise<TruncateResult>;
+  /** Gives the output up (the call failed): removes the file if one was started. */
+  discard(): Promise<void>;
+}
+
+export type TruncationRequest = { maxLines?: number; maxBytes?: number; direction?: "head" | "tail" };
+
 export interface Context<M extends Metadata = Metadata> {
   sessionID: string;
   messageID: string;
@@ -59,7 +74,12 @@ export interface Context<M extends Metadata = Metadata> {
   /** Where tools announce what they did (file.edited). */
   bus: Bus;
   /** Truncates with the agent's hint, saving the full text in the runtime's data folder. */
-  truncate(text: string, options?: { maxLines?: number; maxBytes?: number; direction?: "head" | "tail" }): Promise<TruncateResult>;
+  truncate(text: string, options?: TruncationRequest): Promise<TruncateResult>;
+  /**
+   * The streaming form of `truncate`. A tool using it sets `metadata.truncated` itself, so `define` leaves
+   * its output alone. Optional: a context made outside a session (a unit test) may not offer it.
+   */
+  truncationStream?(options?: TruncationRequest): TruncationStream;
 }
 
 export interface ExecuteResult<M extends Metadata = Metadata> {

@@ -233,6 +233,16 @@ describe.each(backends)("runtime contract: $name", (backend) => {
       expect(result.output).toContain("line 1\nline 2\nline 3\n");
     });
 
+    it("leaves the result's strings empty with collect: false, the chunks still adding up to the output", async () => {
+      const chunks: string[] = [];
+      const result = await runtime.exec("seq 1 3000; echo oops >&2", { collect: false, onOutput: (chunk) => chunks.push(chunk.text) });
+      expect(result.exitCode).toBe(0);
+      expect([result.stdout, result.stderr, result.output]).toEqual(["", "", ""]);
+      const all = chunks.join("");
+      expect(all).toContain("2999\n3000\n");
+      expect(all).toContain("oops\n");
+    });
+
     it("passes a large output through whole", async () => {
       const result = await runtime.exec("seq 1 20000");
       const lines = result.stdout.trimEnd().split("\n");
@@ -284,6 +294,45 @@ describe.each(backends)("runtime contract: $name", (backend) => {
       const next = await runtime.exec('pwd; echo "$WB_KEPT"', { cwd: result.state!.cwd, env: result.state!.env });
       expect(next.stdout).toBe(`${p("deeper")}\nyes\n`);
     });
+  });
+});
+
+// A statement's output arrives before the line ends: here the abort is only ever sent from onOutput, so a
+// backend that held "first" back until the end would run into the 20 s timeout instead.
+describe.each(backends.filter((b) => b.streamsStatements))("runtime contract, output per statement: $name", (backend) => {
+  let runtime: Runtime;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => ({ runtime, cleanup } = await backend.create()));
+  afterEach(async () => cleanup());
+
+  it.each(["echo first; sleep 30; echo never", "echo first && sleep 30 && echo never"])("hands over a command's output before the next one ends: %s", async (line) => {
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const result = await runtime.exec(line, {
+      signal: controller.signal,
+      timeoutMs: 20_000,
+      onOutput: (chunk) => {
+        seen.push(chunk.text);
+        controller.abort();
+      },
+    });
+    expect(result.aborted).toBe(true);
+    expect(result.timedOut).toBe(false);
+    expect(seen.join("")).toBe("first\n");
+    expect(result.output).toBe("first\n");
+  }, 30_000);
+
+  it("keeps the line's meaning: variables, functions, cwd, set -e and the exit status", async () => {
+    await runtime.fs.mkdir(`${runtime.root}/sub`);
+    const chunks: OutputChunk[] = [];
+    const result = await runtime.exec(
+      'x=5; f() { echo "f$x" >&2; }; f; cd sub; pwd; ls no-such-file 2>&1 | grep -c no-such-file; set -e; false; echo never',
+      { onOutput: (chunk) => chunks.push(chunk) },
+    );
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toBe(`${runtime.root}/sub\n1\n`);
+    expect(result.stderr).toBe("f5\n");
+    expect(chunks.map((c) => c.text).join("")).toBe(result.output);
   });
 });
 

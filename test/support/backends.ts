@@ -12,6 +12,8 @@ export interface Backend {
   name: string;
   /** Output reaches onOutput while the command is still running (not true of the stand-in). */
   streamsLive: boolean;
+  /** Each top-level statement's output reaches onOutput when that statement ends (live streaming implies it). */
+  streamsStatements: boolean;
   create(): Promise<{ runtime: Runtime; cleanup(): Promise<void> }>;
 }
 
@@ -19,6 +21,7 @@ export const backends: Backend[] = [
   {
     name: "embedded",
     streamsLive: false,
+    streamsStatements: true,
     async create() {
       const runtime = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory });
       return { runtime, cleanup: () => runtime.dispose() };
@@ -27,6 +30,7 @@ export const backends: Backend[] = [
   {
     name: "node",
     streamsLive: true,
+    streamsStatements: true,
     async create() {
       const root = await mkdtemp(join(tmpdir(), "workbench-contract-"));
       const runtime = createNodeRuntime({ root });
@@ -36,6 +40,7 @@ export const backends: Backend[] = [
   {
     name: "webcontainer (stand-in)",
     streamsLive: false,
+    streamsStatements: false,
     async create() {
       const outcome = await bootWebContainer(createWebContainerStandin(), {
         timeoutMs: 5_000,

@@ -21,6 +21,7 @@ export interface EmbeddedRuntimeOptions {
 }
 
 const capabilities: Capabilities = {
+  // Not live, but per top-level statement (statement-stream.ts).
   streaming: false,
   realProcesses: false,
   symlinks: true,
@@ -66,12 +67,16 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
   });
 
   async function exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
-    const collector = new OutputCollector(opts.onOutput);
+    const collector = new OutputCollector(opts);
     const stop = new StopControl(opts);
     const cwd = opts.cwd ?? root;
     try {
       if (stop.reason) return { exitCode: null, ...collector.result(), ...stop.flags() };
-      const outcome = await pool.run({ command, cwd, env: opts.env ?? {} }, (kill) => stop.onStop(kill));
+      const outcome = await pool.run(
+        { command, cwd, env: opts.env ?? {} },
+        (kill) => stop.onStop(kill),
+        (stream, text) => collector.push(stream, text),
+      );
       if (outcome.kind === "killed") return { exitCode: null, ...collector.result(), ...stop.flags() };
       collector.push("stdout", outcome.stdout);
       // Our own abort is reported by the flags; just-bash's note of it would only repeat that.

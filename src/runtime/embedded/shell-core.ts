@@ -3,6 +3,9 @@ import { createBashFs } from "./bash-fs.js";
 import type { Endpoint } from "./endpoint.js";
 import { createFsClient } from "./fs-rpc.js";
 import type { FromShell, ShellInit, ShellLimits, ToShell } from "./shell-protocol.js";
+import { statementStreamPlugin } from "./statement-stream.js";
+import { withStreamDevices } from "./stream-devices.js";
+import type { OutputStream } from "../types.js";
 
 function limitsFor(limits: ShellLimits) {
   const lift = (value: number | null | undefined) => (value === null ? Number.POSITIVE_INFINITY : value);
@@ -13,6 +16,9 @@ function limitsFor(limits: ShellLimits) {
   };
 }
 
+/** Output goes to the main side in pieces of at most this many characters, so no message is huge. */
+const OUTPUT_PIECE = 64 * 1024;
+
 /** Variables the shell keeps for itself; handing them back in as environment would confuse it. */
 const shellInternal = new Set(["?", "SHELLOPTS", "BASHOPTS", "OPTIND", "PPID", "OLDPWD_INTERNAL"]);
 
@@ -21,10 +27,24 @@ const shellInternal = new Set(["?", "SHELLOPTS", "BASHOPTS", "OPTIND", "PPID", "
  * (the files live outside this worker and survive its termination).
  */
 export function runShell(control: Endpoint, fsEndpoint: Endpoint): void {
-  const fs = createBashFs(createFsClient(fsEndpoint));
   let bash: Bash | undefined;
   const running = new Map<number, AbortController>();
   const send = (message: FromShell) => control.post(message);
+  /** The command whose statements stream now (one command runs per worker at a time). */
+  let streamingId: number | undefined;
+  /** Set when a command line starts: only its own script is transformed, not nested ones. */
+  let armed = false;
+  const emit = (stream: OutputStream, text: string) => {
+    if (streamingId === undefined) return;
+    for (let at = 0; at < text.length; ) {
+      let end = Math.min(text.length, at + OUTPUT_PIECE);
+      // Never part a surrogate pair: each piece must stand on its own as text.
+      if (end < text.length && text.charCodeAt(end - 1) >= 0xd800 && text.charCodeAt(end - 1) <= 0xdbff) end--;
+      send({ kind: "output", id: streamingId, stream, text: text.slice(at, end) });
+      at = end;
+    }
+  };
+  const fs = withStreamDevices(createBashFs(createFsClient(fsEndpoint)), emit);
 
   function start(init: ShellInit): void {
     bash = new Bash({
@@ -35,6 +55,13 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint): void {
         Object.entries(limitsFor(init.limits)).filter(([, value]) => value !== undefined),
       ),
     });
+    bash.registerTransformPlugin(
+      statementStreamPlugin(() => {
+        const now = armed;
+        armed = false;
+        return now;
+      }),
+    );
     send({ kind: "ready" });
   }
 
@@ -42,6 +69,8 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint): void {
     if (!bash) return send({ kind: "failed", id: message.id, message: "the shell was not initialised" });
     const controller = new AbortController();
     running.set(message.id, controller);
+    streamingId = message.id;
+    armed = true;
     try {
       const result = await bash.exec(message.command, {
         cwd: message.cwd,
@@ -61,6 +90,8 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint): void {
     } catch (error) {
       send({ kind: "failed", id: message.id, message: error instanceof Error ? error.message : String(error) });
     } finally {
+      armed = false;
+      streamingId = undefined;
       running.delete(message.id);
     }
   }

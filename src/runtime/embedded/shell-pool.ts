@@ -1,6 +1,6 @@
 import type { Endpoint } from "./endpoint.js";
 import type { FromShell, ShellLimits, ToShell } from "./shell-protocol.js";
-import type { ShellState } from "../types.js";
+import type { OutputStream, ShellState } from "../types.js";
 
 /** A started shell worker: its control channel, the main-side end of its file channel, and a kill switch. */
 export interface ShellWorker {
@@ -88,7 +88,11 @@ export class ShellPool {
     }
   }
 
-  async run(run: ShellRun, onStop: (stop: () => void) => void): Promise<ShellOutcome> {
+  async run(
+    run: ShellRun,
+    onStop: (stop: () => void) => void,
+    onOutput: (stream: OutputStream, text: string) => void = () => {},
+  ): Promise<ShellOutcome> {
     if (this.disposed) throw new Error("the runtime was disposed");
     const worker = this.idle ?? (await this.start());
     this.idle = undefined;
@@ -106,7 +110,9 @@ export class ShellPool {
       const failed = (stderr: string): ShellOutcome => ({ kind: "done", exitCode: 1, stdout: "", stderr, state: { cwd: run.cwd, env: run.env } });
       const unlisten = worker.control.listen((data) => {
         const message = data as FromShell;
-        if (message.kind === "done" && message.id === id) {
+        if (message.kind === "output" && message.id === id) {
+          if (!settled) onOutput(message.stream, message.text);
+        } else if (message.kind === "done" && message.id === id) {
           settle({ kind: "done", exitCode: message.exitCode, stdout: message.stdout, stderr: message.stderr, state: message.state });
         } else if (message.kind === "failed" && message.id === id) {
           settle(failed(`${message.message}\n`));

@@ -1,4 +1,4 @@
-import type { ShellState } from "../types.js";
+import type { OutputStream, ShellState } from "../types.js";
 
 /** Limits handed to just-bash; `null` lifts one (a runaway loop is then stopped only by abort or timeout). */
 export interface ShellLimits {
@@ -31,5 +31,7 @@ export type ToShell = ShellInit | ShellExec | ShellAbort;
 
 export type FromShell =
   | { kind: "ready" }
+  /** Output of a command still running (a top-level statement that ended); the rest comes with "done". */
+  | { kind: "output"; id: number; stream: OutputStream; text: string }
   | { kind: "done"; id: number; exitCode: number; stdout: string; stderr: string; state: ShellState }
   | { kind: "failed"; id: number; message: string };

@@ -145,7 +145,7 @@ export function createNodeRuntime(options: NodeRuntimeOptions): Runtime {
   const baseEnv = options.env ?? (process.env as Record<string, string>);
 
   async function exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
-    const collector = new OutputCollector(opts.onOutput);
+    const collector = new OutputCollector(opts);
     const stop = new StopControl(opts);
     const capture = opts.captureState === true;
     const args = capture ? ["-c", stateWrapper, "bash", command] : ["-c", command];
@@ -159,8 +159,25 @@ export function createNodeRuntime(options: NodeRuntimeOptions): Runtime {
         detached: true,
         stdio: ["ignore", "pipe", "pipe", capture ? "pipe" : "ignore"],
       });
-      child.stdout!.setEncoding("utf8").on("data", (text: string) => collector.push("stdout", text));
-      child.stderr!.setEncoding("utf8").on("data", (text: string) => collector.push("stderr", text));
+      // While the caller is busy with earlier output, the pipes are paused: the command then blocks on a
+      // full pipe instead of piling its output up in memory here.
+      let waiting = 0;
+      const deliver = (stream: "stdout" | "stderr", text: string) => {
+        const pending = collector.push(stream, text);
+        if (!pending) return;
+        if (waiting++ === 0) {
+          child.stdout!.pause();
+          child.stderr!.pause();
+        }
+        const done = () => {
+          if (--waiting > 0) return;
+          child.stdout!.resume();
+          child.stderr!.resume();
+        };
+        pending.then(done, done);
+      };
+      child.stdout!.setEncoding("utf8").on("data", (text: string) => deliver("stdout", text));
+      child.stderr!.setEncoding("utf8").on("data", (text: string) => deliver("stderr", text));
       if (capture) (child.stdio[3] as NodeJS.ReadableStream).setEncoding("utf8").on("data", (t: string) => (stateText += t));
       stop.onStop(() => killGroup(child.pid));
       const exitCode = await new Promise<number | null>((resolve, reject) => {

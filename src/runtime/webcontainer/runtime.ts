@@ -182,7 +182,7 @@ export function createWebContainerRuntime(wc: WcInstance): Runtime {
   };
 
   async function exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
-    const collector = new OutputCollector(opts.onOutput);
+    const collector = new OutputCollector(opts);
     const stop = new StopControl(opts);
     try {
       if (stop.reason) return { exitCode: null, ...collector.result(), ...stop.flags() };

@@ -1,0 +1,182 @@
+/**
+ * The bash tool (seed 003): runs a command line through the runtime, in `workdir` or the workspace, with a
+ * timeout; output streams into the call's metadata as it arrives, and on timeout or abort the call still
+ * completes, with the output so far and a note. The full output flows through the streaming truncation,
+ * so a command that prints 50 MB is never held whole in memory.
+ */
+import { z } from "zod";
+import { isRuntimeError } from "../runtime/errors.js";
+import type { OutputChunk } from "../runtime/types.js";
+import description from "./bash.txt?raw";
+import { bashPermissions } from "./bash/permissions-placeholder.js";
+import { resolveToolPath } from "./shared/paths.js";
+import { define, type Context, type TruncationStream } from "./tool.js";
+import { MAX_BYTES, MAX_LINES } from "./truncation/constants.js";
+
+export const DEFAULT_TIMEOUT_MS = 2 * 60 * 1000;
+/** How much of the output the live view (metadata) shows. */
+export const MAX_METADATA_LENGTH = 30_000;
+
+type BashMetadata = {
+  output: string;
+  /** null when the command was killed (timeout or abort). */
+  exit: number | null;
+  description: string;
+  truncated?: boolean;
+  outputPath?: string;
+};
+
+/** The first MAX_METADATA_LENGTH characters, then "\n\n..." once there was more. */
+class DisplayCopy {
+  private text = "";
+  private over = false;
+
+  /** Whether the copy changed. */
+  add(chunk: string): boolean {
+    if (this.over || chunk.length === 0) return false;
+    const room = MAX_METADATA_LENGTH - this.text.length;
+    if (chunk.length > room) {
+      this.text += chunk.slice(0, room);
+      this.over = true;
+    } else this.text += chunk;
+    return true;
+  }
+
+  get value(): string {
+    return this.over ? `${this.text}\n\n...` : this.text;
+  }
+}
+
+/**
+ * Where the whole output goes: the context's streaming truncation when it has one; otherwise (a context
+ * made outside a session) a string, which `define` then truncates.
+ */
+interface OutputTarget {
+  /** May return a promise: the runtime then holds further output back until it settles. */
+  write(text: string): Promise<void> | undefined;
+  /** The model's text and what metadata must say about truncation. */
+  finish(): Promise<{ output: string; truncation: Pick<BashMetadata, "truncated" | "outputPath"> }>;
+  discard(): Promise<void>;
+}
+
+function streamingTarget(stream: TruncationStream): OutputTarget {
+  // The sink saves writes in order, one batch at a time; the promise of each lets the runtime wait for it.
+  let last: Promise<void> = Promise.resolve();
+  let failure: unknown;
+  return {
+    write(text) {
+      last = stream.write(text).catch((error: unknown) => {
+        failure ??= error;
+      });
+      return last;
+    },
+    async finish() {
+      await last;
+      if (failure !== undefined) throw failure;
+      const result = await stream.finish();
+      const truncation = result.truncated ? { truncated: true, outputPath: result.outputPath } : { truncated: false };
+      return { output: result.content, truncation };
+    },
+    discard: () => stream.discard(),
+  };
+}
+
+function stringTarget(): OutputTarget {
+  let text = "";
+  return {
+    write: (chunk) => {
+      text += chunk;
+      return undefined;
+    },
+    finish: async () => ({ output: text, truncation: {} }),
+    discard: async () => {},
+  };
+}
+
+async function askPermissions(ctx: Context, command: string, workdir: string): Promise<void> {
+  const asks = await bashPermissions(command, { workdir, root: ctx.directory, fs: ctx.runtime.fs });
+  if (asks.externalDirectories.patterns.length > 0) {
+    await ctx.ask({ permission: "external_directory", ...asks.externalDirectories, metadata: { workdir } });
+  }
+  if (asks.bash.patterns.length > 0) await ctx.ask({ permission: "bash", ...asks.bash, metadata: {} });
+}
+
+async function assertFolder(ctx: Context, workdir: string): Promise<void> {
+  const stat = await ctx.runtime.fs.stat(workdir).catch((error: unknown) => {
+    if (isRuntimeError(error)) return undefined;
+    throw error;
+  });
+  if (stat?.type !== "directory") {
+    throw new Error(
+      `The workdir ${workdir} is not an existing folder. Pass a folder that exists (absolute, or relative to ${ctx.directory}), or leave workdir out to run in the workspace.`,
+    );
+  }
+}
+
+export const BashTool = define("bash", {
+  description: description
+    .trim()
+    .replaceAll("{timeout}", String(DEFAULT_TIMEOUT_MS))
+    .replaceAll("{maxLines}", String(MAX_LINES))
+    .replaceAll("{maxBytes}", String(MAX_BYTES)),
+  parameters: z.object({
+    command: z.string().describe("The command to execute"),
+    timeout: z.number().describe(`Optional timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS})`).optional(),
+    workdir: z
+      .string()
+      .describe("The working directory to run the command in. Defaults to the workspace folder. Use this instead of 'cd' commands.")
+      .optional(),
+    description: z
+      .string()
+      .describe(
+        "Clear, concise description of what this command does in 5-10 words. Examples:\n" +
+          "Input: ls\nOutput: Lists files in current directory\n\n" +
+          "Input: git status\nOutput: Shows working tree status\n\n" +
+          "Input: npm install\nOutput: Installs package dependencies\n\n" +
+          "Input: mkdir foo\nOutput: Creates directory 'foo'",
+      ),
+  }),
+  async execute(args, ctx) {
+    if (args.timeout !== undefined && !(args.timeout > 0)) {
+      throw new Error(`Invalid timeout value: ${args.timeout}. Timeout must be a positive number.`);
+    }
+    const timeout = args.timeout ?? DEFAULT_TIMEOUT_MS;
+    const workdir = resolveToolPath(ctx, args.workdir ?? ".");
+    await askPermissions(ctx, args.command, workdir);
+    await assertFolder(ctx, workdir);
+
+    const display = new DisplayCopy();
+    const publish = () => ctx.metadata({ title: args.description, metadata: { output: display.value, description: args.description } });
+    publish();
+    const target = ctx.truncationStream ? streamingTarget(ctx.truncationStream()) : stringTarget();
+    const onOutput = (chunk: OutputChunk) => {
+      if (display.add(chunk.text)) publish();
+      return target.write(chunk.text);
+    };
+    try {
+      const result = await ctx.runtime.exec(args.command, {
+        cwd: workdir,
+        timeoutMs: timeout,
+        signal: ctx.abort,
+        onOutput,
+        collect: false,
+        // An inherited CDPATH would send `cd name` somewhere the permission check did not look.
+        env: { CDPATH: "" },
+      });
+      const notes: string[] = [];
+      if (result.timedOut) notes.push(`bash tool terminated command after exceeding timeout ${timeout} ms`);
+      if (result.aborted) notes.push("User aborted the command");
+      if (notes.length > 0) {
+        const footer = `\n\n<bash_metadata>\n${notes.join("\n")}\n</bash_metadata>`;
+        target.write(footer);
+        display.add(footer);
+      }
+      const { output, truncation } = await target.finish();
+      const metadata: BashMetadata = { output: display.value, exit: result.exitCode, description: args.description, ...truncation };
+      return { title: args.description, metadata, output };
+    } catch (error) {
+      await target.discard().catch(() => undefined);
+      throw error;
+    }
+  },
+});
