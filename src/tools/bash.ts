@@ -8,7 +8,7 @@ import { z } from "zod";
 import { isRuntimeError } from "../runtime/errors.js";
 import type { OutputChunk } from "../runtime/types.js";
 import description from "./bash.txt?raw";
-import { bashPermissions } from "./bash/permissions-placeholder.js";
+import { deriveBashPermissions, permissionAsks } from "./bash/index.js";
 import { resolveToolPath } from "./shared/paths.js";
 import { define, type Context, type TruncationStream } from "./tool.js";
 import { MAX_BYTES, MAX_LINES } from "./truncation/constants.js";
@@ -94,11 +94,7 @@ function stringTarget(): OutputTarget {
 }
 
 async function askPermissions(ctx: Context, command: string, workdir: string): Promise<void> {
-  const asks = await bashPermissions(command, { workdir, root: ctx.directory, fs: ctx.runtime.fs });
-  if (asks.externalDirectories.patterns.length > 0) {
-    await ctx.ask({ permission: "external_directory", ...asks.externalDirectories, metadata: { workdir } });
-  }
-  if (asks.bash.patterns.length > 0) await ctx.ask({ permission: "bash", ...asks.bash, metadata: {} });
+  for (const ask of permissionAsks(await deriveBashPermissions(command, { workdir, root: ctx.directory, fs: ctx.runtime.fs }))) await ctx.ask(ask);
 }
 
 async function assertFolder(ctx: Context, workdir: string): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * The bash tool inside a session: registered as a built-in, asking `bash` (and `external_directory` for a
+ * The bash tool inside a session: registered as a built-in, asking `bash` per command (and `external_directory` for a
  * workdir outside the workspace) through the permission engine, and truncating through the session's
  * streaming sink into the data folder.
  */
@@ -19,7 +19,7 @@ async function open(files: Record<string, string> = {}) {
 }
 
 describe("bash in a session", () => {
-  it("is a built-in that asks bash for the line, with its first word as the always pattern", async () => {
+  it("is a built-in that asks bash for each command of the line, with their arity prefixes as always patterns", async () => {
     const { session } = await open();
     expect(session.registry.ids()).toContain("bash");
     const call = await session.run("bash", { command: "echo hi && echo there", description: "Greets" });
@@ -27,7 +27,7 @@ describe("bash in a session", () => {
     expect(call.output).toBe("hi\nthere\n");
     expect(call.title).toBe("Greets");
     expect(call.metadata).toMatchObject({ exit: 0, truncated: false, output: "hi\nthere\n" });
-    expect(call.permissions).toEqual([{ permission: "bash", patterns: ["echo hi && echo there"], always: ["echo *"], answer: "allow" }]);
+    expect(call.permissions).toEqual([{ permission: "bash", patterns: ["echo hi", "echo there"], always: ["echo *"], answer: "allow" }]);
   });
 
   it("is refused by a deny rule in opencode.json, and runs nothing", async () => {
