@@ -156,8 +156,9 @@ export const BashTool = define("bash", {
         signal: ctx.abort,
         onOutput,
         collect: false,
-        // An inherited CDPATH would send `cd name` somewhere the permission check did not look.
-        env: { CDPATH: "" },
+        // An inherited CDPATH would send `cd name` somewhere the permission check did not look, and
+        // BASH_ENV (ENV for sh) would run a script nobody judged before the command.
+        env: { CDPATH: "", BASH_ENV: "", ENV: "" },
       });
       const notes: string[] = [];
       if (result.timedOut) notes.push(`bash tool terminated command after exceeding timeout ${timeout} ms`);
