@@ -149,8 +149,9 @@ export class CachedSearchFs implements SearchFs {
 
   readNow(path: string): Uint8Array | undefined {
     const known = this.contents.get(path);
-    if (known) {
-      // Most recently used last, so eviction drops the coldest first.
+    // Most recently used last, so eviction drops the coldest first; while the budget is far off,
+    // the order does not matter yet and the two map operations per file are saved.
+    if (known && this.contentBytes > this.maxBytes * 0.75) {
       this.contents.delete(path);
       this.contents.set(path, known);
     }

@@ -61,6 +61,8 @@ export type SearchEvent = ({ type: "match" } & SearchMatch) | ({ type: "binary" 
 const decoder = new TextDecoder();
 /** Files read ahead of the one being searched (their reads overlap the search of earlier ones). */
 const READ_AHEAD = 64;
+/** Past this many matching lines in a file, it is decoded once rather than line by line. */
+const WHOLE_DECODE_LINES = 8;
 
 /** UTF-16 offsets in the decoded line for byte offsets relative to the line's start. */
 function toUtf16(bytes: Uint8Array, text: string, byteOffsets: number[]): number[] {
@@ -210,13 +212,20 @@ export class Search {
     let lineNumber = 1;
     let counted = 0;
     const positions = this.options.positions ?? true;
+    // With many matching lines, one decode of the whole file beats one per line; its slices are the
+    // lines' own texts when every byte became one UTF-16 unit (ASCII, or lone invalid bytes).
+    let whole: string | undefined;
+    if (lines.length > WHOLE_DECODE_LINES) {
+      const text = decoder.decode(data);
+      if (text.length === data.length) whole = text;
+    }
     for (const [start, end] of lines) {
       for (let k = data.indexOf(10, counted); k >= 0 && k < start; k = data.indexOf(10, k + 1)) lineNumber++;
       counted = start;
       let textEnd = end;
       if (textEnd > start && data[textEnd - 1] === 13) textEnd--;
       const lineBytes = data.subarray(start, textEnd);
-      const line = decoder.decode(lineBytes);
+      const line = whole !== undefined ? whole.slice(start, textEnd) : decoder.decode(lineBytes);
       const lineEnding = (textEnd < end ? "\r" : "") + (data[end] === 10 ? "\n" : "");
       let spans: MatchSpan[] = [];
       if (positions) {
