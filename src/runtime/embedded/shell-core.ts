@@ -2,6 +2,7 @@ import { Bash } from "just-bash/browser";
 import { createBashFs } from "./bash-fs.js";
 import type { Endpoint } from "./endpoint.js";
 import { createFsClient } from "./fs-rpc.js";
+import { createGitCommand } from "./git/command.js";
 import type { FromShell, ShellInit, ShellLimits, ToShell } from "./shell-protocol.js";
 
 function limitsFor(limits: ShellLimits) {
@@ -21,7 +22,9 @@ const shellInternal = new Set(["?", "SHELLOPTS", "BASHOPTS", "OPTIND", "PPID", "
  * (the files live outside this worker and survive its termination).
  */
 export function runShell(control: Endpoint, fsEndpoint: Endpoint): void {
-  const fs = createBashFs(createFsClient(fsEndpoint));
+  const files = createFsClient(fsEndpoint);
+  const fs = createBashFs(files);
+  const customCommands = [createGitCommand(files)];
   let bash: Bash | undefined;
   const running = new Map<number, AbortController>();
   const send = (message: FromShell) => control.post(message);
@@ -29,6 +32,7 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint): void {
   function start(init: ShellInit): void {
     bash = new Bash({
       fs,
+      customCommands,
       cwd: init.root,
       env: init.env,
       executionLimits: Object.fromEntries(
