@@ -2,22 +2,40 @@ import { defineCommand, type Command } from "just-bash/browser";
 import { resolve } from "pathe";
 import type { WorkspaceFs } from "../workspace-fs.js";
 import { createGitFs } from "./git-fs.js";
+import { add } from "./add.js";
+import { branch } from "./branch.js";
+import { checkout, restore, switchCommand } from "./checkout.js";
+import { commit } from "./commit.js";
+import { config } from "./config.js";
+import { diff } from "./diff.js";
 import { init } from "./init.js";
+import { log } from "./log.js";
 import { GitFatal, Out, type GitEnv } from "./repo.js";
+import { revParse } from "./rev-parse.js";
 import { status } from "./status.js";
 
 type Subcommand = (args: string[], env: GitEnv, out: Out) => Promise<number>;
 
 const subcommands: Record<string, Subcommand> = {
+  add,
+  branch,
+  checkout,
+  commit,
+  config,
+  diff,
   init,
+  log,
+  restore,
+  "rev-parse": revParse,
   status,
+  switch: switchCommand,
 };
 
 /** Real git commands this one does not offer, so that asking for them says so rather than "not a git command". */
 const elsewhere = new Set([
   "am", "apply", "bisect", "blame", "cherry-pick", "clean", "clone", "describe", "fetch", "format-patch", "gc",
   "grep", "merge", "mv", "notes", "pull", "push", "rebase", "reflog", "remote", "reset", "revert", "rm", "show",
-  "stash", "submodule", "switch", "restore", "tag", "worktree",
+  "stash", "submodule", "tag", "worktree",
 ]);
 
 function usage(): string {

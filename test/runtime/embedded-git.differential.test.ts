@@ -1,0 +1,154 @@
+/**
+ * The embedded shell's `git` (isomorphic-git) against real git: the same command lines, run in
+ * order in a fresh folder by real git and in the embedded runtime, must print the same stdout and
+ * stderr and exit the same way. Names, emails and dates are pinned, so the commit ids must match
+ * too; the only thing told apart is the folder's own path.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEmbeddedRuntime, type EmbeddedRuntime } from "../../src/runtime/embedded/index.js";
+import { nodeShellWorkerFactory } from "../../src/runtime/embedded/node-worker-factory.js";
+
+const identity = {
+  GIT_AUTHOR_NAME: "Ada Lovelace",
+  GIT_AUTHOR_EMAIL: "ada@example.com",
+  GIT_COMMITTER_NAME: "Ada Lovelace",
+  GIT_COMMITTER_EMAIL: "ada@example.com",
+  GIT_AUTHOR_DATE: "@1700000000 +0100",
+  GIT_COMMITTER_DATE: "@1700000000 +0100",
+};
+
+/** Each step is one command line; what it prints is compared. Files are made with the shell. */
+const steps: string[] = [
+  "git status",
+  "git log",
+  "git -c init.defaultBranch=main init",
+  "git status",
+  "git status -s",
+  "git log",
+  "git rev-parse --abbrev-ref HEAD",
+  "git branch",
+  "printf 'alpha\\nbeta\\ngamma\\n' > a.txt; mkdir -p src/deep; echo x > src/deep/x.txt; echo b > b.txt",
+  "git status",
+  "git status -s",
+  "git status --porcelain",
+  "cd src && git status && git status -s && git status --porcelain",
+  "git add a.txt",
+  "git status",
+  "git status -s",
+  "git diff",
+  "git diff --cached",
+  "git commit -m 'first commit' -m 'with a body line'",
+  "git commit -m 'nothing staged'",
+  "git log",
+  "git log --oneline",
+  "git rev-parse HEAD",
+  "git rev-parse --short HEAD",
+  "git status",
+  "printf 'alpha\\nBETA\\ngamma\\ndelta\\n' > a.txt; git status; git status -s",
+  "git diff",
+  "git diff --cached",
+  "git add -A",
+  "git status",
+  "git status -s",
+  "git diff --cached",
+  "git commit -m second",
+  "git log --oneline",
+  "git log -n 1",
+  "git log -1 --format='%H %h %s %an <%ae> %ad'",
+  "git log --format='%h %s'",
+  "rm b.txt; echo new > c.txt; echo changed >> src/deep/x.txt; git status; git status -s",
+  "git diff",
+  "git add .",
+  "git status",
+  "git diff --cached",
+  "git diff --cached --stat",
+  "git diff --cached --name-only",
+  "git commit -m 'third: remove b, add c'",
+  "git log --oneline",
+  "echo extra >> a.txt; git add a.txt; echo more >> a.txt; git status -s; git diff; git diff --cached",
+  "git checkout -- a.txt; git status -s",
+  "git commit -qm 'fourth'",
+  "git branch feature",
+  "git branch",
+  "git checkout -b topic",
+  "git branch",
+  "git rev-parse --abbrev-ref HEAD",
+  "echo topic > t.txt; git add t.txt; git commit -m 'on topic'",
+  "git log --oneline",
+  "git checkout main",
+  "git checkout main",
+  "ls",
+  "git branch -d topic",
+  "git branch -D topic",
+  "git branch -d feature",
+  "git branch",
+  "echo dirty > a.txt; git checkout -b other; git status -s",
+  "git checkout main",
+  "git checkout -- a.txt; git status",
+  "git config user.name 'Grace Hopper'; git config user.name",
+  "git config user.email",
+  "git frobnicate",
+  "git diff HEAD~1",
+  "git diff HEAD~2 HEAD --stat",
+  "git log -2 --oneline",
+  "git log -3",
+];
+
+const normalise = (text: string, root: string) => text.split(root).join("<root>");
+
+interface Outcome {
+  stdout: string;
+  stderr: string;
+  exitCode: number | null;
+}
+
+describe("embedded git against real git", () => {
+  let folder: string;
+  let home: string;
+  let runtime: EmbeddedRuntime;
+  const real: Outcome[] = [];
+  const embedded: Outcome[] = [];
+
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), "workbench-git-real-"));
+    home = await mkdtemp(join(tmpdir(), "workbench-git-home-"));
+    runtime = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory });
+    for (const step of steps) {
+      const run = spawnSync("bash", ["-c", step], {
+        cwd: folder,
+        encoding: "utf8",
+        env: {
+          PATH: process.env.PATH ?? "/usr/bin:/bin",
+          HOME: home,
+          LANG: "C",
+          GIT_CONFIG_NOSYSTEM: "1",
+          GIT_CONFIG_GLOBAL: "/dev/null",
+          ...identity,
+        },
+      });
+      real.push({ stdout: normalise(run.stdout, folder), stderr: normalise(run.stderr, folder), exitCode: run.status });
+      const result = await runtime.exec(step, { env: identity });
+      embedded.push({ stdout: normalise(result.stdout, runtime.root), stderr: normalise(result.stderr, runtime.root), exitCode: result.exitCode });
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await runtime?.dispose();
+    await rm(folder, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it.each(steps.map((step, index) => ({ step, index })))("step $index: $step", ({ index }) => {
+    expect(embedded[index]).toEqual(real[index]);
+  });
+
+  it("made commits with the very ids real git made", () => {
+    const ids = (outcomes: Outcome[]) => outcomes.map((o) => o.stdout.match(/\b[0-9a-f]{40}\b/g) ?? []).flat();
+    expect(ids(real).length).toBeGreaterThan(3);
+    expect(ids(embedded)).toEqual(ids(real));
+  });
+});
