@@ -1,5 +1,6 @@
-import { Bash } from "just-bash/browser";
+import { Bash, getCommandNames } from "just-bash/browser";
 import { createBashFs } from "./bash-fs.js";
+import { withCommandHint } from "./command-hint.js";
 import type { Endpoint } from "./endpoint.js";
 import { createFsClient } from "./fs-rpc.js";
 import { createGitCommand } from "./git/command.js";
@@ -17,14 +18,23 @@ function limitsFor(limits: ShellLimits) {
 /** Variables the shell keeps for itself; handing them back in as environment would confuse it. */
 const shellInternal = new Set(["?", "SHELLOPTS", "BASHOPTS", "OPTIND", "PPID", "OLDPWD_INTERNAL"]);
 
+export interface ShellOptions {
+  /** Commands just-bash registers that cannot work where this worker runs (gzip in the browser). */
+  unavailable?: readonly string[];
+}
+
 /**
  * The shell worker's body: just-bash over the workspace files, which it reaches through `fsEndpoint`
  * (the files live outside this worker and survive its termination).
  */
-export function runShell(control: Endpoint, fsEndpoint: Endpoint): void {
+export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: ShellOptions = {}): void {
   const files = createFsClient(fsEndpoint);
   const fs = createBashFs(files);
   const customCommands = [createGitCommand(files)];
+  // What `new Bash` registers without `commands`, network, python or javascript options, plus ours.
+  const available = [...getCommandNames(), ...customCommands.map((command) => command.name)].filter(
+    (name, index, all) => all.indexOf(name) === index && !options.unavailable?.includes(name),
+  );
   let bash: Bash | undefined;
   const running = new Map<number, AbortController>();
   const send = (message: FromShell) => control.post(message);
@@ -59,7 +69,7 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint): void {
         id: message.id,
         exitCode: result.exitCode,
         stdout: result.stdout,
-        stderr: result.stderr,
+        stderr: withCommandHint(result.stderr, available),
         state: { cwd: PWD ?? message.cwd, env: { ...env, PWD: PWD ?? message.cwd } },
       });
     } catch (error) {
