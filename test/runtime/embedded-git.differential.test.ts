@@ -98,6 +98,41 @@ const steps: string[] = [
   "git log -3",
 ];
 
+/** A second repository: hunks, function context, special files, and the rarer paths of each command. */
+const moreSteps: string[] = [
+  "git init -q -b main more && cd more && git status",
+  "cd more && seq 1 40 | sed 's/^/line /' > long.txt && printf 'int main() {\\n  return 0;\\n}\\n' > main.c && printf 'no newline' > tail.txt && : > empty.txt && printf 'bin\\0ary' > blob.bin && git add . && git commit -m 'files of every kind'",
+  "cd more && sed -i 's/^line 5$/line five/; s/^line 30$/line thirty/' long.txt && git diff",
+  "cd more && printf 'int main() {\\n  return 1;\\n}\\n' > main.c && printf 'no newline, changed' > tail.txt && git diff main.c tail.txt",
+  "cd more && printf 'bin\\0ary2' > blob.bin && echo text > empty.txt && git diff --stat && git diff blob.bin empty.txt",
+  "cd more && chmod +x main.c && git diff main.c && git commit -qam 'all of it' && git log --oneline",
+  "cd more && git log -1 --format='%s|%b|%an|%ae|%cn|%ce|%at|%ct|%P'",
+  "cd more && printf 'ignored.log\\nbuild/\\n' > .gitignore && echo x > ignored.log && mkdir -p build && echo y > build/out && git status -s && git add ignored.log; echo \"exit $?\"",
+  "cd more && git add nothing-here; echo \"exit $?\"",
+  "cd more && git add",
+  "cd more && mkdir -p pkg/sub && echo a > pkg/sub/a.txt && echo t > pkg/tracked.txt && git add pkg/tracked.txt && git commit -qm 'pkg' && echo b > pkg/sub/b.txt && echo c > pkg/c.txt && git status && git status -s",
+  "cd more/pkg && git status && git add . && git status -s && git diff --cached --name-status",
+  "cd more && git -C pkg status -s && git rev-parse --show-toplevel && cd pkg && git rev-parse --show-prefix",
+  "cd more && git commit -qm 'more pkg' && echo changed > pkg/c.txt && git restore pkg/c.txt && git status -s",
+  "cd more && echo staged > pkg/c.txt && git add pkg/c.txt && git restore --staged pkg/c.txt && git status -s && git diff",
+  "cd more && git checkout pkg/c.txt && git status -s && git checkout nope; echo \"exit $?\"",
+  "cd more && git switch -c side && echo side > side.txt && git add side.txt && git commit -qm 'side work' && git switch main && ls",
+  "cd more && git branch -v && git diff main side --stat && git log side --oneline -2",
+  "cd more && git checkout side~1 2>&1 | tail -1 && git status | head -1 && git branch",
+  "cd more && git checkout main && git branch -m side renamed && git branch",
+  "cd more && echo local > long.txt && git checkout renamed; echo \"exit $?\"",
+  "cd more && git checkout -- long.txt && echo untracked > side.txt && git checkout renamed; echo \"exit $?\"",
+  "cd more && rm side.txt && git commit --allow-empty -m 'empty one' && git log -1 --oneline",
+  "cd more && echo amend > amend.txt && git add amend.txt && git commit --amend -m 'amended' && git log --oneline -2",
+  "cd more && git log --oneline -- pkg/tracked.txt && git log -n 2 --format=%s",
+  "cd more && git commit; echo \"exit $?\"",
+  "cd more && git status --porcelain && git diff --quiet; echo \"exit $?\"",
+  "cd more && echo x >> long.txt && git diff --quiet; echo \"exit $?\"; git diff --exit-code --stat; echo \"exit $?\"",
+  "cd more && git branch -d renamed; git branch -D renamed; git branch nope..name; git branch --show-current",
+  "cd more && git rev-parse --verify nope; echo \"exit $?\"; git rev-parse HEAD~1 HEAD~2",
+  "cd more && git commit --allow-empty -m 'by someone else' --author='Grace Hopper <grace@example.com>' && git log -1",
+];
+
 const normalise = (text: string, root: string) => text.split(root).join("<root>");
 
 interface Outcome {
@@ -117,7 +152,7 @@ describe("embedded git against real git", () => {
     folder = await mkdtemp(join(tmpdir(), "workbench-git-real-"));
     home = await mkdtemp(join(tmpdir(), "workbench-git-home-"));
     runtime = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory });
-    for (const step of steps) {
+    for (const step of [...steps, ...moreSteps]) {
       const run = spawnSync("bash", ["-c", step], {
         cwd: folder,
         encoding: "utf8",
@@ -144,6 +179,10 @@ describe("embedded git against real git", () => {
 
   it.each(steps.map((step, index) => ({ step, index })))("step $index: $step", ({ index }) => {
     expect(embedded[index]).toEqual(real[index]);
+  });
+
+  it.each(moreSteps.map((step, index) => ({ step, index })))("second repository, step $index: $step", ({ index }) => {
+    expect(embedded[steps.length + index]).toEqual(real[steps.length + index]);
   });
 
   it("made commits with the very ids real git made", () => {

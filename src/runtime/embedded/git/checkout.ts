@@ -1,15 +1,27 @@
 import git from "isomorphic-git";
 import { createBranch } from "./branch.js";
 import { subjectOf } from "./commit.js";
-import { currentBranch, findRepo, GitFatal, headOid, isRevision, repoPath, resolveRevision, underPath, type GitEnv, type Out, type Repo } from "./repo.js";
+import { abbrev, currentBranch, findRepo, GitFatal, headOid, isRevision, repoPath, resolveRevision, underPath, type GitEnv, type Out, type Repo } from "./repo.js";
 import { branchExists, detachedAdvice, moveTo, setHead, writeWorkFile } from "./switch-to.js";
-import { commitFiles, indexFiles } from "./trees.js";
+import { commitFiles, indexFiles, workFile } from "./trees.js";
 
-/** Puts paths back as the index (or, with `source`, a commit) has them; from a commit the index follows too. */
-export async function restorePaths(repo: Repo, pathArgs: string[], source: string | undefined, worktree: boolean, staged: boolean): Promise<void> {
+/**
+ * Puts paths back as the index (or, with `source`, a commit) has them; from a commit the index
+ * follows too. Says how many work tree files changed and from where, as `git checkout` reports it.
+ */
+export async function restorePaths(
+  repo: Repo,
+  pathArgs: string[],
+  source: string | undefined,
+  worktree: boolean,
+  staged: boolean,
+): Promise<{ updated: number; from: string }> {
   const where = { fs: repo.fs, dir: repo.dir, gitdir: repo.gitdir };
   const specs = pathArgs.map((p) => repoPath(repo, p));
-  const from = source === undefined ? await indexFiles(repo) : await commitFiles(repo, await resolveRevision(repo, source));
+  const commit = source === undefined ? undefined : await resolveRevision(repo, source);
+  const from = commit === undefined ? await indexFiles(repo) : await commitFiles(repo, commit);
+  const origin = commit === undefined ? "the index" : abbrev((await git.readCommit({ ...where, oid: commit })).commit.tree);
+  let updated = 0;
   const index = await indexFiles(repo);
   for (const [i, spec] of specs.entries()) {
     const known = [...from.keys(), ...(staged ? index.keys() : [])].some((p) => underPath(p, spec));
@@ -17,7 +29,13 @@ export async function restorePaths(repo: Repo, pathArgs: string[], source: strin
   }
   const within = (path: string) => specs.some((spec) => underPath(path, spec));
   if (worktree) {
-    for (const [path, version] of from) if (within(path)) await writeWorkFile(repo, path, version);
+    for (const [path, version] of from) {
+      if (!within(path)) continue;
+      const current = await workFile(repo, path);
+      if (current?.oid === version.oid && current.mode === version.mode) continue;
+      await writeWorkFile(repo, path, version);
+      updated++;
+    }
   }
   if (staged) {
     // The index takes the source's version; paths the source lacks leave the index.
@@ -28,12 +46,19 @@ export async function restorePaths(repo: Repo, pathArgs: string[], source: strin
       await git.updateIndex({ ...where, filepath: path, oid: version.oid, mode: version.mode, add: true, force: true });
     }
   }
+  return { updated, from: origin };
+}
+
+/** `Updated 2 paths from the index`: git says it when paths were named without `--`. */
+function updatedLine({ updated, from }: { updated: number; from: string }): string {
+  return `Updated ${updated} path${updated === 1 ? "" : "s"} from ${from}\n`;
 }
 
 /** Switches to a branch or (detached) a commit, printing what git prints. */
 async function switchTo(repo: Repo, target: string, out: Out, detach: boolean): Promise<number> {
   if (!detach && (await branchExists(repo, target))) {
     if (target === (await currentBranch(repo))) {
+      out.out(await moveTo(repo, (await headOid(repo))!));
       out.err(`Already on '${target}'\n`);
       return 0;
     }
@@ -102,12 +127,12 @@ export async function checkout(args: string[], env: GitEnv, out: Out): Promise<n
   const [first, ...rest] = before as [string, ...string[]];
   if ((await branchExists(repo, first)) || (await isRevision(repo, first))) {
     if (rest.length > 0) {
-      await restorePaths(repo, rest, first, true, true);
+      out.err(updatedLine(await restorePaths(repo, rest, first, true, true)));
       return 0;
     }
     return switchTo(repo, first, out, detach);
   }
-  await restorePaths(repo, before, undefined, true, false);
+  out.err(updatedLine(await restorePaths(repo, before, undefined, true, false)));
   return 0;
 }
 

@@ -3,7 +3,7 @@ import { resolve } from "pathe";
 import { stage } from "./add.js";
 import { repoStatus } from "./changes.js";
 import { summaryLine } from "./diff.js";
-import { signature } from "./identity.js";
+import { formatDefaultDate, signature } from "./identity.js";
 import { abbrev, currentBranch, findRepo, GitFatal, headOid, type GitEnv, type Out } from "./repo.js";
 import { longStatus } from "./status.js";
 import { commitFiles, indexFiles } from "./trees.js";
@@ -78,10 +78,6 @@ export async function commit(args: string[], env: GitEnv, out: Out): Promise<num
   if (message === "" && amend && head) {
     message = (await git.readCommit({ fs: repo.fs, dir: repo.dir, gitdir: repo.gitdir, oid: head })).commit.message;
   }
-  if (message === "") {
-    out.err(messages.length > 0 ? "Aborting commit due to empty commit message.\n" : "error: there is no editor in the embedded shell: give the message with -m \"message\" (or -F <file>).\n");
-    return 1;
-  }
   if (all) await stage(repo, [""], true);
 
   const parentTree = await commitFiles(repo, amend && head ? (await git.readCommit({ fs: repo.fs, dir: repo.dir, gitdir: repo.gitdir, oid: head })).commit.parent[0] : head);
@@ -92,16 +88,22 @@ export async function commit(args: string[], env: GitEnv, out: Out): Promise<num
     out.out(await longStatus(repo, await repoStatus(repo)));
     return 1;
   }
+  if (message === "") {
+    out.err(messages.length > 0 ? "Aborting commit due to empty commit message.\n" : "error: there is no editor in the embedded shell: give the message with -m \"message\" (or -F <file>).\n");
+    return 1;
+  }
 
   // An amended commit keeps its author, as git does; only the committer is new.
   const authorSig = amend && head ? (await git.readCommit({ fs: repo.fs, dir: repo.dir, gitdir: repo.gitdir, oid: head })).commit.author : await signature(repo, "AUTHOR");
+  const finalAuthor = author ? { ...authorSig, ...author } : authorSig;
+  const committer = await signature(repo, "COMMITTER");
   const oid = await git.commit({
     fs: repo.fs,
     dir: repo.dir,
     gitdir: repo.gitdir,
     message,
-    author: author ? { ...authorSig, ...author } : authorSig,
-    committer: await signature(repo, "COMMITTER"),
+    author: finalAuthor,
+    committer,
     ...(amend ? { amend: true } : {}),
   });
   if (quiet) return 0;
@@ -109,6 +111,9 @@ export async function commit(args: string[], env: GitEnv, out: Out): Promise<num
   const branch = await currentBranch(repo);
   const root = amend ? (await git.readCommit({ fs: repo.fs, dir: repo.dir, gitdir: repo.gitdir, oid })).commit.parent.length === 0 : !head;
   out.out(`[${branch ?? "detached HEAD"}${root ? " (root-commit)" : ""} ${abbrev(oid)}] ${subjectOf(message)}\n`);
+  // git names the author when it is not the committer, and the kept author date of an amend.
+  if (finalAuthor.name !== committer.name || finalAuthor.email !== committer.email) out.out(` Author: ${finalAuthor.name} <${finalAuthor.email}>\n`);
+  if (amend) out.out(` Date: ${formatDefaultDate(finalAuthor.timestamp, -finalAuthor.timezoneOffset)}\n`);
   if (touched.length === 0 && !amend) return 0;
   let insertions = 0;
   let deletions = 0;

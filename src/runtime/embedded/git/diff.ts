@@ -20,11 +20,19 @@ async function filesOf(repo: Repo, side: Side): Promise<FileSet | undefined> {
   return undefined;
 }
 
+interface StatRow {
+  path: string;
+  insertions: number;
+  deletions: number;
+  /** Sizes in bytes, for a binary file. */
+  binary?: { before: number; after: number };
+}
+
 /** `a.txt | 2 +-` lines and the summary, as `git diff --stat` prints them (without scaling wide bars). */
-function statText(rows: { path: string; insertions: number; deletions: number; binary: boolean }[]): string {
+function statText(rows: StatRow[]): string {
   if (rows.length === 0) return "";
   const nameWidth = Math.max(...rows.map((r) => r.path.length));
-  const countWidth = Math.max(...rows.map((r) => String(r.insertions + r.deletions).length));
+  const countWidth = Math.max(...rows.map((r) => (r.binary ? 3 : String(r.insertions + r.deletions).length)));
   let text = "";
   let insertions = 0;
   let deletions = 0;
@@ -32,8 +40,10 @@ function statText(rows: { path: string; insertions: number; deletions: number; b
     insertions += r.insertions;
     deletions += r.deletions;
     const total = r.insertions + r.deletions;
-    const bar = r.binary ? "Bin" : `${String(total).padStart(countWidth)}${total > 0 ? " " : ""}${"+".repeat(r.insertions)}${"-".repeat(r.deletions)}`;
-    text += ` ${r.path.padEnd(nameWidth)} | ${bar}\n`;
+    let bar: string;
+    if (r.binary) bar = r.binary.before === 0 && r.binary.after === 0 ? "Bin" : `Bin ${r.binary.before} -> ${r.binary.after} bytes`;
+    else bar = `${String(total).padStart(countWidth)}${total > 0 ? " " : ""}${"+".repeat(r.insertions)}${"-".repeat(r.deletions)}`;
+    text += ` ${r.path.padEnd(nameWidth)} | ${r.binary ? bar.padStart(bar.length + countWidth - 3) : bar}\n`;
   }
   return text + summaryLine(rows.length, insertions, deletions);
 }
@@ -116,7 +126,7 @@ export async function diff(args: string[], env: GitEnv, out: Out): Promise<numbe
   paths = paths.filter(wanted).sort();
 
   let text = "";
-  const stats: { path: string; insertions: number; deletions: number; binary: boolean }[] = [];
+  const stats: StatRow[] = [];
   let changed = 0;
   for (const path of paths) {
     const old: FileVersion | undefined = beforeFiles.get(path);
@@ -127,7 +137,10 @@ export async function diff(args: string[], env: GitEnv, out: Out): Promise<numbe
     if (options.format === "patch") text += result.text;
     else if (options.format === "name-only") text += `${path}\n`;
     else if (options.format === "name-status") text += `${!old ? "A" : !now ? "D" : "M"}\t${path}\n`;
-    else stats.push({ path, insertions: result.insertions, deletions: result.deletions, binary: result.text.includes("\nBinary files ") });
+    else if (result.text.includes("\nBinary files ")) {
+      const size = async (version: FileVersion | undefined) => (version ? (await version.bytes()).length : 0);
+      stats.push({ path, insertions: 0, deletions: 0, binary: { before: await size(old), after: await size(now) } });
+    } else stats.push({ path, insertions: result.insertions, deletions: result.deletions });
   }
   if (options.format === "stat") text = statText(stats);
   if (!options.quiet) out.out(text);
