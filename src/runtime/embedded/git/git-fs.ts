@@ -36,9 +36,12 @@ export interface GitFs {
 
 const typeBits = { file: 0o100000, directory: 0o040000, symlink: 0o120000 } as const;
 
+/** How recent a change must be for its stat to be distrusted (see `ctimeMs` below). */
+const RECENT_MS = 2_000;
 let statCounter = 0;
 
 function toGitStat(stat: ModeStat): GitStat {
+  const recent = Date.now() - stat.mtimeMs < RECENT_MS;
   return {
     type: stat.type === "directory" ? "dir" : stat.type,
     mode: typeBits[stat.type] | (stat.mode & 0o7777),
@@ -48,10 +51,11 @@ function toGitStat(stat: ModeStat): GitStat {
     uid: 0,
     gid: 0,
     mtimeMs: stat.mtimeMs,
-    // The host keeps millisecond times only, so a same-size rewrite within one millisecond would
-    // look unchanged to the index. A ctime that never repeats makes isomorphic-git compare content
-    // every time instead of trusting the stat (the workspaces are small; correctness wins).
-    ctimeMs: Date.now() + ++statCounter / 1_000_000,
+    // The host keeps millisecond times only, so a same-size rewrite within the millisecond the index
+    // recorded would look unchanged (git's "racy clean" case). For a file changed in the last moments
+    // a ctime that never repeats makes isomorphic-git compare content; an older file has settled,
+    // and its stat can be trusted, which keeps `git status` on a large tree to stats alone.
+    ctimeMs: recent ? Date.now() + ++statCounter / 1_000_000 : stat.mtimeMs,
     isFile: () => stat.type === "file",
     isDirectory: () => stat.type === "directory",
     isSymbolicLink: () => stat.type === "symlink",
