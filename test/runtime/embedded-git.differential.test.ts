@@ -133,6 +133,23 @@ const moreSteps: string[] = [
   "cd more && git commit --allow-empty -m 'by someone else' --author='Grace Hopper <grace@example.com>' && git log -1",
 ];
 
+/** A third repository: show, reset and rm. */
+const thirdSteps: string[] = [
+  "git init -q -b main third && cd third && echo a > a && echo b > b && git add . && git commit -qm one && echo a2 >> a && git commit -qam two && git show",
+  "cd third && git show --stat HEAD~1 && git show -s --oneline && git show HEAD:a && git show --name-only && git show HEAD~1:./b",
+  "cd third && echo x >> a && git add a && echo y >> b && git reset; echo \"exit $?\"; git status -s",
+  "cd third && git add a && git reset -q && git status -s && git add a && git reset HEAD a && git status -s",
+  "cd third && git reset --hard; git status -s; ls",
+  "cd third && git reset --soft HEAD~1 && git status -s && git log --oneline",
+  "cd third && git reset --hard HEAD && git rm a && git status -s && git reset -q --hard && git status -s",
+  "cd third && git rm --cached b && git status -s && git reset -q && echo z >> a && git rm a; echo \"exit $?\"",
+  "cd third && git add a && git rm a; echo \"exit $?\"; echo w >> a; git rm a; echo \"exit $?\"; git rm --cached a; echo \"exit $?\"",
+  "cd third && git rm nope; echo \"exit $?\"; mkdir d && echo 1 > d/1 && git add d && git commit -qm d && git rm d; echo \"exit $?\"; git rm -r d && git rm -q -f a && git status -s && ls",
+  "cd third && git commit -qm 'rm' && git reset --hard HEAD~1 && ls && git log --oneline",
+  "cd third && git reset --mixed HEAD~1 && git status -s",
+  "cd third && git show nope; echo \"exit $?\"; git show HEAD:nope; echo \"exit $?\"",
+];
+
 const normalise = (text: string, root: string) => text.split(root).join("<root>");
 
 interface Outcome {
@@ -152,7 +169,7 @@ describe("embedded git against real git", () => {
     folder = await mkdtemp(join(tmpdir(), "workbench-git-real-"));
     home = await mkdtemp(join(tmpdir(), "workbench-git-home-"));
     runtime = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory });
-    for (const step of [...steps, ...moreSteps]) {
+    for (const step of [...steps, ...moreSteps, ...thirdSteps]) {
       const run = spawnSync("bash", ["-c", step], {
         cwd: folder,
         encoding: "utf8",
@@ -183,6 +200,11 @@ describe("embedded git against real git", () => {
 
   it.each(moreSteps.map((step, index) => ({ step, index })))("second repository, step $index: $step", ({ index }) => {
     expect(embedded[steps.length + index]).toEqual(real[steps.length + index]);
+  });
+
+  it.each(thirdSteps.map((step, index) => ({ step, index })))("third repository, step $index: $step", ({ index }) => {
+    const at = steps.length + moreSteps.length + index;
+    expect(embedded[at]).toEqual(real[at]);
   });
 
   it("made commits with the very ids real git made", () => {

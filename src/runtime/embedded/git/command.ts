@@ -11,7 +11,10 @@ import { diff } from "./diff.js";
 import { init } from "./init.js";
 import { log } from "./log.js";
 import { GitFatal, Out, type GitEnv } from "./repo.js";
+import { reset } from "./reset.js";
 import { revParse } from "./rev-parse.js";
+import { rm } from "./rm.js";
+import { show } from "./show.js";
 import { status } from "./status.js";
 
 type Subcommand = (args: string[], env: GitEnv, out: Out) => Promise<number>;
@@ -25,8 +28,11 @@ const subcommands: Record<string, Subcommand> = {
   diff,
   init,
   log,
+  reset,
   restore,
   "rev-parse": revParse,
+  rm,
+  show,
   status,
   switch: switchCommand,
 };
@@ -34,7 +40,7 @@ const subcommands: Record<string, Subcommand> = {
 /** Real git commands this one does not offer, so that asking for them says so rather than "not a git command". */
 const elsewhere = new Set([
   "am", "apply", "bisect", "blame", "cherry-pick", "clean", "clone", "describe", "fetch", "format-patch", "gc",
-  "grep", "merge", "mv", "notes", "pull", "push", "rebase", "reflog", "remote", "reset", "revert", "rm", "show",
+  "grep", "merge", "mv", "notes", "pull", "push", "rebase", "reflog", "remote", "revert",
   "stash", "submodule", "tag", "worktree",
 ]);
 

@@ -57,6 +57,36 @@ export function summaryLine(files: number, insertions: number, deletions: number
   return `${text}\n`;
 }
 
+export type DiffFormat = DiffOptions["format"];
+
+/** The changes to `paths` between two sides, in one of git's diff formats; `changed` counts files that differ. */
+export async function renderChanges(
+  paths: string[],
+  before: (path: string) => FileVersion | undefined,
+  after: (path: string) => Promise<FileVersion | undefined>,
+  options: { format: DiffFormat; context: number },
+): Promise<{ text: string; changed: number }> {
+  let text = "";
+  const stats: StatRow[] = [];
+  let changed = 0;
+  for (const path of paths) {
+    const old = before(path);
+    const now = await after(path);
+    const result = await fileDiff(path, old, now, options.context);
+    if (result.text === "") continue;
+    changed++;
+    if (options.format === "patch") text += result.text;
+    else if (options.format === "name-only") text += `${path}\n`;
+    else if (options.format === "name-status") text += `${!old ? "A" : !now ? "D" : "M"}\t${path}\n`;
+    else if (result.text.includes("\nBinary files ")) {
+      const size = async (version: FileVersion | undefined) => (version ? (await version.bytes()).length : 0);
+      stats.push({ path, insertions: 0, deletions: 0, binary: { before: await size(old), after: await size(now) } });
+    } else stats.push({ path, insertions: result.insertions, deletions: result.deletions });
+  }
+  if (options.format === "stat") text = statText(stats);
+  return { text, changed };
+}
+
 export async function diff(args: string[], env: GitEnv, out: Out): Promise<number> {
   const options: DiffOptions = { cached: false, format: "patch", quiet: false, exitCode: false, context: 3 };
   const positional: string[] = [];
@@ -125,24 +155,7 @@ export async function diff(args: string[], env: GitEnv, out: Out): Promise<numbe
   }
   paths = paths.filter(wanted).sort();
 
-  let text = "";
-  const stats: StatRow[] = [];
-  let changed = 0;
-  for (const path of paths) {
-    const old: FileVersion | undefined = beforeFiles.get(path);
-    const now: FileVersion | undefined = afterFiles ? afterFiles.get(path) : await workFile(repo, path);
-    const result = await fileDiff(path, old, now, options.context);
-    if (result.text === "") continue;
-    changed++;
-    if (options.format === "patch") text += result.text;
-    else if (options.format === "name-only") text += `${path}\n`;
-    else if (options.format === "name-status") text += `${!old ? "A" : !now ? "D" : "M"}\t${path}\n`;
-    else if (result.text.includes("\nBinary files ")) {
-      const size = async (version: FileVersion | undefined) => (version ? (await version.bytes()).length : 0);
-      stats.push({ path, insertions: 0, deletions: 0, binary: { before: await size(old), after: await size(now) } });
-    } else stats.push({ path, insertions: result.insertions, deletions: result.deletions });
-  }
-  if (options.format === "stat") text = statText(stats);
+  const { text, changed } = await renderChanges(paths, (path) => beforeFiles.get(path), async (path) => (afterFiles ? afterFiles.get(path) : workFile(repo, path)), options);
   if (!options.quiet) out.out(text);
   return options.exitCode && changed > 0 ? 1 : 0;
 }

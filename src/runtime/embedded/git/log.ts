@@ -94,21 +94,33 @@ function medium(entry: ReadCommitResult, style: DateStyle): string {
   return text;
 }
 
+export type CommitFormat = { kind: "medium" } | { kind: "oneline" } | { kind: "custom"; template: string; separator: boolean };
+
+/** A `--pretty=`/`--format=` value. */
+export function parseFormat(spec: string): CommitFormat {
+  if (spec === "oneline") return { kind: "oneline" };
+  if (spec === "medium") return { kind: "medium" };
+  if (spec.startsWith("format:")) return { kind: "custom", template: spec.slice(7), separator: true };
+  if (spec.startsWith("tformat:")) return { kind: "custom", template: spec.slice(8), separator: false };
+  if (spec.includes("%")) return { kind: "custom", template: spec, separator: false };
+  throw new GitFatal(`invalid --pretty format: ${spec} (supported here: oneline, medium, format:<text>, tformat:<text>)`);
+}
+
+/** One commit as `git show` prints it before the diff (a `format:` template gets no newline). */
+export function formatCommit(entry: ReadCommitResult, format: CommitFormat, style: DateStyle = "default"): string {
+  if (format.kind === "oneline") return `${abbrev(entry.oid)} ${subjectOf(entry.commit.message)}\n`;
+  if (format.kind === "medium") return medium(entry, style);
+  return expand(format.template, entry, style) + (format.separator ? "" : "\n");
+}
+
 export async function log(args: string[], env: GitEnv, out: Out): Promise<number> {
   let limit: number | undefined;
-  let format: { kind: "medium" } | { kind: "oneline" } | { kind: "custom"; template: string; separator: boolean } = { kind: "medium" };
+  let format: CommitFormat = { kind: "medium" };
   let style: DateStyle = "default";
   const revisions: string[] = [];
   const paths: string[] = [];
   let afterDashes = false;
-  const custom = (spec: string) => {
-    if (spec === "oneline") return { kind: "oneline" as const };
-    if (spec === "medium") return { kind: "medium" as const };
-    if (spec.startsWith("format:")) return { kind: "custom" as const, template: spec.slice(7), separator: true };
-    if (spec.startsWith("tformat:")) return { kind: "custom" as const, template: spec.slice(8), separator: false };
-    if (spec.includes("%")) return { kind: "custom" as const, template: spec, separator: false };
-    throw new GitFatal(`invalid --pretty format: ${spec} (supported here: oneline, medium, format:<text>, tformat:<text>)`);
-  };
+  const custom = parseFormat;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (afterDashes) paths.push(arg);
@@ -146,11 +158,7 @@ export async function log(args: string[], env: GitEnv, out: Out): Promise<number
   });
   const shown = limit !== undefined ? entries.slice(0, limit) : entries;
   const parts: string[] = [];
-  for (const entry of shown) {
-    if (format.kind === "oneline") parts.push(`${abbrev(entry.oid)} ${subjectOf(entry.commit.message)}\n`);
-    else if (format.kind === "medium") parts.push(medium(entry, style));
-    else parts.push(expand(format.template, entry, style) + (format.separator ? "" : "\n"));
-  }
+  for (const entry of shown) parts.push(formatCommit(entry, format, style));
   if (format.kind === "medium") out.out(parts.join("\n"));
   else if (format.kind === "custom" && format.separator) out.out(parts.join("\n"));
   else out.out(parts.join(""));

@@ -19,7 +19,7 @@ export async function writeWorkFile(repo: Repo, path: string, version: FileVersi
 }
 
 /** Removes a file from the work tree, and the folders it leaves empty (as git does). */
-async function removeWorkFile(repo: Repo, path: string): Promise<void> {
+export async function removeWorkFile(repo: Repo, path: string): Promise<void> {
   await repo.files.rm(join(repo.dir, path), { force: true });
   let dir = dirname(path);
   while (dir !== "." && dir !== "") {
