@@ -1,7 +1,7 @@
 import git from "isomorphic-git";
 import { createBranch } from "./branch.js";
 import { subjectOf } from "./commit.js";
-import { abbrev, currentBranch, findRepo, GitFatal, headOid, isRevision, repoPath, resolveRevision, underPath, type GitEnv, type Out, type Repo } from "./repo.js";
+import { abbrev, currentBranch, findRepo, GitFatal, gitError, headOid, isRevision, repoPath, resolveRevision, underPath, type GitEnv, type Out, type Repo } from "./repo.js";
 import { branchExists, detachedAdvice, moveTo, setHead, writeWorkFile } from "./switch-to.js";
 import { commitFiles, indexFiles, workFile } from "./trees.js";
 
@@ -25,7 +25,7 @@ export async function restorePaths(
   const index = await indexFiles(repo);
   for (const [i, spec] of specs.entries()) {
     const known = [...from.keys(), ...(staged ? index.keys() : [])].some((p) => underPath(p, spec));
-    if (!known) throw new GitFatal("", 1, `error: pathspec '${pathArgs[i]}' did not match any file(s) known to git\n`);
+    if (!known) throw gitError(`error: pathspec '${pathArgs[i]}' did not match any file(s) known to git\n`);
   }
   const within = (path: string) => specs.some((spec) => underPath(path, spec));
   if (worktree) {

@@ -16,6 +16,11 @@ export class GitFatal extends Error {
   }
 }
 
+/** A failure git words itself (`error: ...` lines, advice), ending the command with `exitCode`. */
+export function gitError(text: string, exitCode = 1): GitFatal {
+  return new GitFatal(text.trim(), exitCode, text);
+}
+
 /** What every subcommand is handed: the files (both views), where it runs, and its environment. */
 export interface GitEnv {
   fs: GitFs;

@@ -1,4 +1,4 @@
-import { repoStatus, type Change, type RepoStatus } from "./changes.js";
+import { repoStatus, type RepoStatus } from "./changes.js";
 import { abbrev, currentBranch, findRepo, GitFatal, headOid, Out, repoPath, shownPath, type GitEnv, type Repo } from "./repo.js";
 
 const labels: Record<string, string> = { A: "new file:", M: "modified:", D: "deleted:" };
@@ -45,7 +45,7 @@ export async function longStatus(repo: Repo, status: RepoStatus): Promise<string
 function shortLines(repo: Repo, status: RepoStatus, porcelain: boolean): string {
   const show = (path: string) => (porcelain ? path : shownPath(repo, path));
   let text = "";
-  for (const c of status.changes as Change[]) text += `${c.index}${c.worktree} ${show(c.path)}\n`;
+  for (const c of status.changes) text += `${c.index}${c.worktree} ${show(c.path)}\n`;
   for (const path of status.untracked) text += `?? ${show(path)}\n`;
   return text;
 }

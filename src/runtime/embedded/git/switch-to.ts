@@ -1,7 +1,7 @@
 import git from "isomorphic-git";
 import { dirname, join } from "pathe";
 import { repoStatus } from "./changes.js";
-import { abbrev, GitFatal, headOid, type Repo } from "./repo.js";
+import { abbrev, GitFatal, gitError, headOid, type Repo } from "./repo.js";
 import { commitFiles, type FileVersion } from "./trees.js";
 
 /** Writes one stored file into the work tree and the index. */
@@ -47,18 +47,14 @@ export async function moveTo(repo: Repo, target: string): Promise<string> {
   const differing = [...new Set([...from.keys(), ...to.keys()])].filter((p) => !sameVersion(from.get(p), to.get(p))).sort();
   const overwritten = differing.filter((p) => local.has(p));
   if (overwritten.length > 0) {
-    throw new GitFatal(
-      "",
-      1,
+    throw gitError(
       `error: Your local changes to the following files would be overwritten by checkout:\n${overwritten.map((p) => `\t${p}\n`).join("")}` +
         "Please commit your changes or stash them before you switch branches.\nAborting\n",
     );
   }
   const clobbered = differing.filter((p) => untracked.has(p) && to.has(p));
   if (clobbered.length > 0) {
-    throw new GitFatal(
-      "",
-      1,
+    throw gitError(
       `error: The following untracked working tree files would be overwritten by checkout:\n${clobbered.map((p) => `\t${p}\n`).join("")}` +
         "Please move or remove them before you switch branches.\nAborting\n",
     );
