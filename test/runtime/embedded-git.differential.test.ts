@@ -148,6 +148,7 @@ const thirdSteps: string[] = [
   "cd third && git commit -qm 'rm' && git reset --hard HEAD~1 && ls && git log --oneline",
   "cd third && git reset --mixed HEAD~1 && git status -s",
   "cd third && git show nope; echo \"exit $?\"; git show HEAD:nope; echo \"exit $?\"",
+  "cd third && git log -p && git log --stat --oneline && git log --name-only -1 && git log --name-status --format=%s",
 ];
 
 const normalise = (text: string, root: string) => text.split(root).join("<root>");

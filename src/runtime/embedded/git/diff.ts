@@ -87,6 +87,15 @@ export async function renderChanges(
   return { text, changed };
 }
 
+/** What a commit changed against its first parent (nothing for a merge, as git's default shows it). */
+export async function commitChanges(repo: Repo, commit: { oid: string; parents: string[] }, format: DiffFormat): Promise<string> {
+  if (commit.parents.length > 1) return "";
+  const before = await commitFiles(repo, commit.parents[0]);
+  const after = await commitFiles(repo, commit.oid);
+  const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
+  return (await renderChanges(paths, (p) => before.get(p), async (p) => after.get(p), { format, context: 3 })).text;
+}
+
 export async function diff(args: string[], env: GitEnv, out: Out): Promise<number> {
   const options: DiffOptions = { cached: false, format: "patch", quiet: false, exitCode: false, context: 3 };
   const positional: string[] = [];

@@ -1,5 +1,6 @@
 import git, { type ReadCommitResult } from "isomorphic-git";
 import { subjectOf } from "./commit.js";
+import { commitChanges, type DiffFormat } from "./diff.js";
 import { formatDefaultDate, formatIsoDate, formatRelativeDate, formatStrictIsoDate } from "./identity.js";
 import { abbrev, currentBranch, findRepo, GitFatal, headOid, repoPath, resolveRevision, type GitEnv, type Out } from "./repo.js";
 
@@ -117,6 +118,7 @@ export async function log(args: string[], env: GitEnv, out: Out): Promise<number
   let limit: number | undefined;
   let format: CommitFormat = { kind: "medium" };
   let style: DateStyle = "default";
+  let changes: DiffFormat | undefined;
   const revisions: string[] = [];
   const paths: string[] = [];
   let afterDashes = false;
@@ -126,6 +128,10 @@ export async function log(args: string[], env: GitEnv, out: Out): Promise<number
     if (afterDashes) paths.push(arg);
     else if (arg === "--") afterDashes = true;
     else if (arg === "--oneline") format = { kind: "oneline" };
+    else if (arg === "-p" || arg === "-u" || arg === "--patch") changes = "patch";
+    else if (arg === "--stat") changes = "stat";
+    else if (arg === "--name-only") changes = "name-only";
+    else if (arg === "--name-status") changes = "name-status";
     else if (/^-\d+$/.test(arg)) limit = Number(arg.slice(1));
     else if (arg === "-n" || arg === "--max-count") limit = Number(args[++i]);
     else if (/^-n\d+$/.test(arg)) limit = Number(arg.slice(2));
@@ -135,7 +141,7 @@ export async function log(args: string[], env: GitEnv, out: Out): Promise<number
     else if (arg.startsWith("--date=")) style = arg.slice(7) as DateStyle;
     else if (/^--(no-)?(decorate|color)(=.*)?$|^--no-pager$/.test(arg)) continue;
     else if (arg.startsWith("-")) {
-      throw new GitFatal(`unknown option '${arg.replace(/^-+/, "")}' for git log (supported here: --oneline, -n <n>, -<n>, --format=, --pretty=, --date=, <revision>, -- <path>)`, 129);
+      throw new GitFatal(`unknown option '${arg.replace(/^-+/, "")}' for git log (supported here: --oneline, -n <n>, -<n>, -p, --stat, --name-only, --name-status, --format=, --pretty=, --date=, <revision>, -- <path>)`, 129);
     } else revisions.push(arg);
   }
   if (limit !== undefined && !(limit >= 0)) throw new GitFatal("'-n' needs a number");
@@ -158,7 +164,12 @@ export async function log(args: string[], env: GitEnv, out: Out): Promise<number
   });
   const shown = limit !== undefined ? entries.slice(0, limit) : entries;
   const parts: string[] = [];
-  for (const entry of shown) parts.push(formatCommit(entry, format, style));
+  for (const entry of shown) {
+    let text = formatCommit(entry, format, style);
+    const changed = changes ? await commitChanges(repo, { oid: entry.oid, parents: entry.commit.parent }, changes) : "";
+    if (changed !== "") text += (format.kind === "oneline" ? "" : "\n") + changed;
+    parts.push(text);
+  }
   if (format.kind === "medium") out.out(parts.join("\n"));
   else if (format.kind === "custom" && format.separator) out.out(parts.join("\n"));
   else out.out(parts.join(""));

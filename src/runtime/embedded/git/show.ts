@@ -1,5 +1,5 @@
 import git from "isomorphic-git";
-import { renderChanges, type DiffFormat } from "./diff.js";
+import { commitChanges, type DiffFormat } from "./diff.js";
 import { formatCommit, parseFormat, type CommitFormat } from "./log.js";
 import { findRepo, GitFatal, repoPath, resolveRevision, type GitEnv, type Out } from "./repo.js";
 import { commitFiles } from "./trees.js";
@@ -38,12 +38,9 @@ export async function show(args: string[], env: GitEnv, out: Out): Promise<numbe
     const oid = await resolveRevision(repo, object);
     const entry = await git.readCommit({ ...where, oid });
     let text = formatCommit(entry, format);
-    if (diffFormat !== "none" && entry.commit.parent.length <= 1) {
-      const before = await commitFiles(repo, entry.commit.parent[0]);
-      const after = await commitFiles(repo, oid);
-      const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
-      const changes = await renderChanges(paths, (p) => before.get(p), async (p) => after.get(p), { format: diffFormat, context: 3 });
-      if (changes.text !== "") text += (format.kind === "medium" ? "\n" : "") + changes.text;
+    if (diffFormat !== "none") {
+      const changes = await commitChanges(repo, { oid, parents: entry.commit.parent }, diffFormat);
+      if (changes !== "") text += (format.kind === "oneline" ? "" : "\n") + changes;
     }
     shown.push(text);
   }
