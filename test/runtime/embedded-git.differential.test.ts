@@ -149,6 +149,8 @@ const thirdSteps: string[] = [
   "cd third && git reset --mixed HEAD~1 && git status -s",
   "cd third && git show nope; echo \"exit $?\"; git show HEAD:nope; echo \"exit $?\"",
   "cd third && git log -p && git log --stat --oneline && git log --name-only -1 && git log --name-status --format=%s",
+  "cd third && echo a > 'with space.txt' && echo b > 'café \"q\".txt' && git status && git status -s && git add . && git status && git diff --cached --stat && git diff --cached --name-status",
+  "cd third && git commit -m 'odd names' && echo x >> 'with space.txt' && echo y >> 'café \"q\".txt' && git diff",
 ];
 
 const normalise = (text: string, root: string) => text.split(root).join("<root>");

@@ -4,6 +4,7 @@ import { stage } from "./add.js";
 import { repoStatus } from "./changes.js";
 import { summaryLine } from "./diff.js";
 import { formatDefaultDate, signature } from "./identity.js";
+import { quotePath } from "./quote.js";
 import { abbrev, currentBranch, findRepo, GitFatal, headOid, type GitEnv, type Out } from "./repo.js";
 import { longStatus } from "./status.js";
 import { commitFiles, indexFiles } from "./trees.js";
@@ -124,9 +125,9 @@ export async function commit(args: string[], env: GitEnv, out: Out): Promise<num
     const counts = await lineCounts(before, after);
     insertions += counts.insertions;
     deletions += counts.deletions;
-    if (!before) modes += ` create mode ${modeText(after!.mode)} ${path}\n`;
-    else if (!after) modes += ` delete mode ${modeText(before.mode)} ${path}\n`;
-    else if (before.mode !== after.mode) modes += ` mode change ${modeText(before.mode)} => ${modeText(after.mode)} ${path}\n`;
+    if (!before) modes += ` create mode ${modeText(after!.mode)} ${quotePath(path)}\n`;
+    else if (!after) modes += ` delete mode ${modeText(before.mode)} ${quotePath(path)}\n`;
+    else if (before.mode !== after.mode) modes += ` mode change ${modeText(before.mode)} => ${modeText(after.mode)} ${quotePath(path)}\n`;
   }
   out.out(summaryLine(touched.length, insertions, deletions) + modes);
   return 0;

@@ -1,5 +1,6 @@
 import { join } from "pathe";
 import { repoStatus } from "./changes.js";
+import { quotePath } from "./quote.js";
 import { findRepo, GitFatal, headOid, isRevision, repoPath, resolveRevision, underPath, type GitEnv, type Out, type Repo } from "./repo.js";
 import { commitFiles, indexFiles, workFile, type FileSet, type FileVersion } from "./trees.js";
 import { fileDiff } from "./unified.js";
@@ -31,7 +32,7 @@ interface StatRow {
 /** `a.txt | 2 +-` lines and the summary, as `git diff --stat` prints them (without scaling wide bars). */
 function statText(rows: StatRow[]): string {
   if (rows.length === 0) return "";
-  const nameWidth = Math.max(...rows.map((r) => r.path.length));
+  const nameWidth = Math.max(...rows.map((r) => quotePath(r.path).length));
   const countWidth = Math.max(...rows.map((r) => (r.binary ? 3 : String(r.insertions + r.deletions).length)));
   let text = "";
   let insertions = 0;
@@ -43,7 +44,7 @@ function statText(rows: StatRow[]): string {
     let bar: string;
     if (r.binary) bar = r.binary.before === 0 && r.binary.after === 0 ? "Bin" : `Bin ${r.binary.before} -> ${r.binary.after} bytes`;
     else bar = `${String(total).padStart(countWidth)}${total > 0 ? " " : ""}${"+".repeat(r.insertions)}${"-".repeat(r.deletions)}`;
-    text += ` ${r.path.padEnd(nameWidth)} | ${r.binary ? bar.padStart(bar.length + countWidth - 3) : bar}\n`;
+    text += ` ${quotePath(r.path).padEnd(nameWidth)} | ${r.binary ? bar.padStart(bar.length + countWidth - 3) : bar}\n`;
   }
   return text + summaryLine(rows.length, insertions, deletions);
 }
@@ -76,8 +77,8 @@ export async function renderChanges(
     if (result.text === "") continue;
     changed++;
     if (options.format === "patch") text += result.text;
-    else if (options.format === "name-only") text += `${path}\n`;
-    else if (options.format === "name-status") text += `${!old ? "A" : !now ? "D" : "M"}\t${path}\n`;
+    else if (options.format === "name-only") text += `${quotePath(path)}\n`;
+    else if (options.format === "name-status") text += `${!old ? "A" : !now ? "D" : "M"}\t${quotePath(path)}\n`;
     else if (result.text.includes("\nBinary files ")) {
       const size = async (version: FileVersion | undefined) => (version ? (await version.bytes()).length : 0);
       stats.push({ path, insertions: 0, deletions: 0, binary: { before: await size(old), after: await size(now) } });

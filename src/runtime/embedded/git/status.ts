@@ -1,4 +1,5 @@
 import { repoStatus, type RepoStatus } from "./changes.js";
+import { quotePath } from "./quote.js";
 import { abbrev, currentBranch, findRepo, GitFatal, headOid, Out, repoPath, shownPath, type GitEnv, type Repo } from "./repo.js";
 
 const labels: Record<string, string> = { A: "new file:", M: "modified:", D: "deleted:" };
@@ -19,7 +20,7 @@ export async function longStatus(repo: Repo, status: RepoStatus): Promise<string
   if (staged.length > 0) {
     text += "Changes to be committed:\n";
     text += head ? '  (use "git restore --staged <file>..." to unstage)\n' : '  (use "git rm --cached <file>..." to unstage)\n';
-    for (const c of staged) text += `\t${label(c.index)}${shownPath(repo, c.path)}\n`;
+    for (const c of staged) text += `\t${label(c.index)}${quotePath(shownPath(repo, c.path))}\n`;
     text += "\n";
   }
   if (unstaged.length > 0) {
@@ -27,13 +28,13 @@ export async function longStatus(repo: Repo, status: RepoStatus): Promise<string
     text += "Changes not staged for commit:\n";
     text += `  (use "git ${removals ? "add/rm" : "add"} <file>..." to update what will be committed)\n`;
     text += '  (use "git restore <file>..." to discard changes in working directory)\n';
-    for (const c of unstaged) text += `\t${label(c.worktree)}${shownPath(repo, c.path)}\n`;
+    for (const c of unstaged) text += `\t${label(c.worktree)}${quotePath(shownPath(repo, c.path))}\n`;
     text += "\n";
   }
   if (status.untracked.length > 0) {
     text += "Untracked files:\n";
     text += '  (use "git add <file>..." to include in what will be committed)\n';
-    for (const path of status.untracked) text += `\t${shownPath(repo, path)}\n`;
+    for (const path of status.untracked) text += `\t${quotePath(shownPath(repo, path))}\n`;
     text += "\n";
   }
   if (staged.length > 0) return text;
@@ -43,7 +44,7 @@ export async function longStatus(repo: Repo, status: RepoStatus): Promise<string
 }
 
 function shortLines(repo: Repo, status: RepoStatus, porcelain: boolean): string {
-  const show = (path: string) => (porcelain ? path : shownPath(repo, path));
+  const show = (path: string) => quotePath(porcelain ? path : shownPath(repo, path), { spaces: true });
   let text = "";
   for (const c of status.changes) text += `${c.index}${c.worktree} ${show(c.path)}\n`;
   for (const path of status.untracked) text += `?? ${show(path)}\n`;

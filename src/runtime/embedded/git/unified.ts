@@ -1,4 +1,5 @@
 import { structuredPatch } from "diff";
+import { prefixedPath } from "./quote.js";
 import { abbrev } from "./repo.js";
 import type { FileVersion } from "./trees.js";
 
@@ -59,7 +60,7 @@ export async function fileDiff(path: string, before: FileVersion | undefined, af
   if (!before && !after) return { text: "", insertions: 0, deletions: 0 };
   const sameContent = before?.oid === after?.oid;
   if (sameContent && before?.mode === after?.mode) return { text: "", insertions: 0, deletions: 0 };
-  let text = `diff --git a/${path} b/${path}\n`;
+  let text = `diff --git ${prefixedPath("a/", path)} ${prefixedPath("b/", path)}\n`;
   if (!before) text += `new file mode ${modeText(after!.mode)}\n`;
   else if (!after) text += `deleted file mode ${modeText(before.mode)}\n`;
   else if (before.mode !== after.mode) text += `old mode ${modeText(before.mode)}\nnew mode ${modeText(after.mode)}\n`;
@@ -68,8 +69,10 @@ export async function fileDiff(path: string, before: FileVersion | undefined, af
   text += `index ${before ? abbrev(before.oid) : ZERO}..${after ? abbrev(after.oid) : ZERO}${modeSuffix}\n`;
   const oldBytes = before ? await before.bytes() : new Uint8Array();
   const newBytes = after ? await after.bytes() : new Uint8Array();
-  const oldName = before ? `a/${path}` : "/dev/null";
-  const newName = after ? `b/${path}` : "/dev/null";
+  const oldName = before ? prefixedPath("a/", path) : "/dev/null";
+  const newName = after ? prefixedPath("b/", path) : "/dev/null";
+  // git ends a ---/+++ name holding a space with a tab, so that patch tools find where it ends.
+  const named = (name: string) => (name !== "/dev/null" && path.includes(" ") ? `${name}\t` : name);
   if (isBinary(oldBytes) || isBinary(newBytes)) {
     return { text: `${text}Binary files ${oldName} and ${newName} differ\n`, insertions: 0, deletions: 0 };
   }
@@ -77,7 +80,7 @@ export async function fileDiff(path: string, before: FileVersion | undefined, af
   const newText = decoder.decode(newBytes);
   const patch = structuredPatch("", "", oldText, newText, undefined, undefined, { context });
   if (patch.hunks.length === 0) return { text, insertions: 0, deletions: 0 };
-  text += `--- ${oldName}\n+++ ${newName}\n`;
+  text += `--- ${named(oldName)}\n+++ ${named(newName)}\n`;
   const functionName = functionFinder(linesOf(oldText));
   let insertions = 0;
   let deletions = 0;
