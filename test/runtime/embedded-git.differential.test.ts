@@ -151,6 +151,10 @@ const thirdSteps: string[] = [
   "cd third && git log -p && git log --stat --oneline && git log --name-only -1 && git log --name-status --format=%s",
   "cd third && echo a > 'with space.txt' && echo b > 'café \"q\".txt' && git status && git status -s && git add . && git status && git diff --cached --stat && git diff --cached --name-status",
   "cd third && git commit -m 'odd names' && echo x >> 'with space.txt' && echo y >> 'café \"q\".txt' && git diff",
+  "cd third && git commit -qam edits && mkdir -p src/lib && echo hello > src/lib/a.txt && echo other > z.txt && : > empty && git add . && git commit -qm 'to move'",
+  "cd third && mkdir -p src/util && mv src/lib/a.txt src/util/a.txt && mv z.txt y.txt && mv empty empty2 && git add -A && git status && git status -s && git diff --cached && git diff --cached --stat && git diff --cached --name-status",
+  "cd third && echo more >> y.txt && git status -s && git commit -m moved && git show --stat --format=%s && git log --oneline -1 --name-status",
+  "cd third && mkdir -p deep/er && mv src/util/a.txt top.txt && mv empty2 deep/er/empty2 && git add -A && git commit -m 'moved again' && git diff HEAD~1 --stat",
 ];
 
 const normalise = (text: string, root: string) => text.split(root).join("<root>");

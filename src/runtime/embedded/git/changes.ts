@@ -1,5 +1,7 @@
 import git from "isomorphic-git";
-import type { Repo } from "./repo.js";
+import { exactRenames } from "./renames.js";
+import { headOid, type Repo } from "./repo.js";
+import { commitFiles, indexFiles } from "./trees.js";
 
 /**
  * One tracked path's state as `git status -s` letters: `index` compares HEAD with the index,
@@ -7,8 +9,10 @@ import type { Repo } from "./repo.js";
  */
 export interface Change {
   path: string;
-  index: " " | "M" | "A" | "D";
+  index: " " | "M" | "A" | "D" | "R";
   worktree: " " | "M" | "D";
+  /** For a rename (index "R"): where the content was. */
+  from?: string;
 }
 
 export interface RepoStatus {
@@ -55,6 +59,23 @@ function collapse(untracked: string[], tracked: string[]): string[] {
   return [...shown].sort();
 }
 
+/** Staged removals and additions of the same content become renames, as git shows them. */
+async function stagedRenames(repo: Repo, changes: Change[]): Promise<Change[]> {
+  const removed = changes.filter((c) => c.index === "D");
+  const added = changes.filter((c) => c.index === "A");
+  if (removed.length === 0 || added.length === 0) return changes;
+  const head = await commitFiles(repo, await headOid(repo));
+  const index = await indexFiles(repo);
+  const renames = exactRenames(
+    removed.map((c) => ({ path: c.path, oid: head.get(c.path)!.oid })),
+    added.map((c) => ({ path: c.path, oid: index.get(c.path)!.oid })),
+  );
+  const sources = new Set(renames.values());
+  return changes
+    .filter((c) => !(c.index === "D" && sources.has(c.path)))
+    .map((c): Change => (c.index === "A" && renames.has(c.path) ? { ...c, index: "R", from: renames.get(c.path)! } : c));
+}
+
 /** HEAD, the index and the files compared, limited to `paths` (repository paths) when given. */
 export async function repoStatus(repo: Repo, paths?: string[]): Promise<RepoStatus> {
   const rows = (await git.statusMatrix({
@@ -73,5 +94,5 @@ export async function repoStatus(repo: Repo, paths?: string[]): Promise<RepoStat
     if (stage === 0 && workdir !== 0) untrackedFiles.push(path);
   }
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { changes, untracked: collapse(untrackedFiles, tracked), untrackedFiles };
+  return { changes: await stagedRenames(repo, changes), untracked: collapse(untrackedFiles, tracked), untrackedFiles };
 }

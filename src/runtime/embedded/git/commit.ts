@@ -5,6 +5,7 @@ import { repoStatus } from "./changes.js";
 import { summaryLine } from "./diff.js";
 import { formatDefaultDate, signature } from "./identity.js";
 import { quotePath } from "./quote.js";
+import { exactRenames, renameLabel } from "./renames.js";
 import { abbrev, currentBranch, findRepo, GitFatal, headOid, type GitEnv, type Out } from "./repo.js";
 import { longStatus } from "./status.js";
 import { commitFiles, indexFiles } from "./trees.js";
@@ -119,7 +120,18 @@ export async function commit(args: string[], env: GitEnv, out: Out): Promise<num
   let insertions = 0;
   let deletions = 0;
   let modes = "";
-  for (const path of touched) {
+  const renames = exactRenames(
+    touched.filter((p) => !index.has(p)).map((p) => ({ path: p, oid: parentTree.get(p)!.oid })),
+    touched.filter((p) => !parentTree.has(p)).map((p) => ({ path: p, oid: index.get(p)!.oid })),
+  );
+  const sources = new Set(renames.values());
+  const files = touched.filter((p) => !sources.has(p));
+  for (const path of files) {
+    const from = renames.get(path);
+    if (from !== undefined) {
+      modes += ` rename ${renameLabel(from, path)} (100%)\n`;
+      continue;
+    }
     const before = parentTree.get(path);
     const after = index.get(path);
     const counts = await lineCounts(before, after);
@@ -129,6 +141,6 @@ export async function commit(args: string[], env: GitEnv, out: Out): Promise<num
     else if (!after) modes += ` delete mode ${modeText(before.mode)} ${quotePath(path)}\n`;
     else if (before.mode !== after.mode) modes += ` mode change ${modeText(before.mode)} => ${modeText(after.mode)} ${quotePath(path)}\n`;
   }
-  out.out(summaryLine(touched.length, insertions, deletions) + modes);
+  out.out(summaryLine(files.length, insertions, deletions) + modes);
   return 0;
 }

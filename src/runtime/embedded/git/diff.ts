@@ -1,6 +1,7 @@
 import { join } from "pathe";
 import { repoStatus } from "./changes.js";
-import { quotePath } from "./quote.js";
+import { prefixedPath, quotePath } from "./quote.js";
+import { exactRenames, renameLabel } from "./renames.js";
 import { findRepo, GitFatal, headOid, isRevision, repoPath, resolveRevision, underPath, type GitEnv, type Out, type Repo } from "./repo.js";
 import { commitFiles, indexFiles, workFile, type FileSet, type FileVersion } from "./trees.js";
 import { fileDiff } from "./unified.js";
@@ -22,6 +23,7 @@ async function filesOf(repo: Repo, side: Side): Promise<FileSet | undefined> {
 }
 
 interface StatRow {
+  /** The name as shown: quoted, or a rename's `a => b`. */
   path: string;
   insertions: number;
   deletions: number;
@@ -32,7 +34,7 @@ interface StatRow {
 /** `a.txt | 2 +-` lines and the summary, as `git diff --stat` prints them (without scaling wide bars). */
 function statText(rows: StatRow[]): string {
   if (rows.length === 0) return "";
-  const nameWidth = Math.max(...rows.map((r) => quotePath(r.path).length));
+  const nameWidth = Math.max(...rows.map((r) => r.path.length));
   const countWidth = Math.max(...rows.map((r) => (r.binary ? 3 : String(r.insertions + r.deletions).length)));
   let text = "";
   let insertions = 0;
@@ -44,7 +46,7 @@ function statText(rows: StatRow[]): string {
     let bar: string;
     if (r.binary) bar = r.binary.before === 0 && r.binary.after === 0 ? "Bin" : `Bin ${r.binary.before} -> ${r.binary.after} bytes`;
     else bar = `${String(total).padStart(countWidth)}${total > 0 ? " " : ""}${"+".repeat(r.insertions)}${"-".repeat(r.deletions)}`;
-    text += ` ${quotePath(r.path).padEnd(nameWidth)} | ${r.binary ? bar.padStart(bar.length + countWidth - 3) : bar}\n`;
+    text += ` ${r.path.padEnd(nameWidth)} | ${r.binary ? bar.padStart(bar.length + countWidth - 3) : bar}\n`;
   }
   return text + summaryLine(rows.length, insertions, deletions);
 }
@@ -67,25 +69,42 @@ export async function renderChanges(
   after: (path: string) => Promise<FileVersion | undefined>,
   options: { format: DiffFormat; context: number },
 ): Promise<{ text: string; changed: number }> {
-  let text = "";
-  const stats: StatRow[] = [];
-  let changed = 0;
+  const pairs: { path: string; from?: string; old: FileVersion | undefined; now: FileVersion | undefined }[] = [];
   for (const path of paths) {
     const old = before(path);
     const now = await after(path);
+    if (old?.oid !== now?.oid || old?.mode !== now?.mode) pairs.push({ path, old, now });
+  }
+  const removed = pairs.filter((p) => p.old && !p.now).map((p) => ({ path: p.path, oid: p.old!.oid }));
+  const added = pairs.filter((p) => !p.old && p.now).map((p) => ({ path: p.path, oid: p.now!.oid }));
+  const renames = removed.length > 0 && added.length > 0 ? exactRenames(removed, added) : new Map<string, string>();
+  const sources = new Set(renames.values());
+  const entries = pairs
+    .filter((p) => !sources.has(p.path) || p.now)
+    .map((p) => (renames.has(p.path) ? { ...p, from: renames.get(p.path)!, old: before(renames.get(p.path)!) } : p));
+
+  let text = "";
+  const stats: StatRow[] = [];
+  for (const { path, from, old, now } of entries) {
+    if (from !== undefined) {
+      if (options.format === "patch") {
+        text += `diff --git ${prefixedPath("a/", from)} ${prefixedPath("b/", path)}\nsimilarity index 100%\nrename from ${quotePath(from)}\nrename to ${quotePath(path)}\n`;
+      } else if (options.format === "name-only") text += `${quotePath(path)}\n`;
+      else if (options.format === "name-status") text += `R100\t${quotePath(from)}\t${quotePath(path)}\n`;
+      else stats.push({ path: renameLabel(from, path), insertions: 0, deletions: 0 });
+      continue;
+    }
     const result = await fileDiff(path, old, now, options.context);
-    if (result.text === "") continue;
-    changed++;
     if (options.format === "patch") text += result.text;
     else if (options.format === "name-only") text += `${quotePath(path)}\n`;
     else if (options.format === "name-status") text += `${!old ? "A" : !now ? "D" : "M"}\t${quotePath(path)}\n`;
     else if (result.text.includes("\nBinary files ")) {
       const size = async (version: FileVersion | undefined) => (version ? (await version.bytes()).length : 0);
-      stats.push({ path, insertions: 0, deletions: 0, binary: { before: await size(old), after: await size(now) } });
-    } else stats.push({ path, insertions: result.insertions, deletions: result.deletions });
+      stats.push({ path: quotePath(path), insertions: 0, deletions: 0, binary: { before: await size(old), after: await size(now) } });
+    } else stats.push({ path: quotePath(path), insertions: result.insertions, deletions: result.deletions });
   }
   if (options.format === "stat") text = statText(stats);
-  return { text, changed };
+  return { text, changed: entries.length };
 }
 
 /** What a commit changed against its first parent (nothing for a merge, as git's default shows it). */

@@ -2,7 +2,7 @@ import { repoStatus, type RepoStatus } from "./changes.js";
 import { quotePath } from "./quote.js";
 import { abbrev, currentBranch, findRepo, GitFatal, headOid, Out, repoPath, shownPath, type GitEnv, type Repo } from "./repo.js";
 
-const labels: Record<string, string> = { A: "new file:", M: "modified:", D: "deleted:" };
+const labels: Record<string, string> = { A: "new file:", M: "modified:", D: "deleted:", R: "renamed:" };
 const label = (letter: string) => (labels[letter] ?? "unknown:").padEnd(12);
 
 /** The header line git starts both long and `-b` short output with. */
@@ -20,7 +20,10 @@ export async function longStatus(repo: Repo, status: RepoStatus): Promise<string
   if (staged.length > 0) {
     text += "Changes to be committed:\n";
     text += head ? '  (use "git restore --staged <file>..." to unstage)\n' : '  (use "git rm --cached <file>..." to unstage)\n';
-    for (const c of staged) text += `\t${label(c.index)}${quotePath(shownPath(repo, c.path))}\n`;
+    for (const c of staged) {
+      const from = c.from === undefined ? "" : `${quotePath(shownPath(repo, c.from))} -> `;
+      text += `\t${label(c.index)}${from}${quotePath(shownPath(repo, c.path))}\n`;
+    }
     text += "\n";
   }
   if (unstaged.length > 0) {
@@ -46,7 +49,7 @@ export async function longStatus(repo: Repo, status: RepoStatus): Promise<string
 function shortLines(repo: Repo, status: RepoStatus, porcelain: boolean): string {
   const show = (path: string) => quotePath(porcelain ? path : shownPath(repo, path), { spaces: true });
   let text = "";
-  for (const c of status.changes) text += `${c.index}${c.worktree} ${show(c.path)}\n`;
+  for (const c of status.changes) text += `${c.index}${c.worktree} ${c.from === undefined ? "" : `${show(c.from)} -> `}${show(c.path)}\n`;
   for (const path of status.untracked) text += `?? ${show(path)}\n`;
   return text;
 }

@@ -42,7 +42,7 @@ export async function moveTo(repo: Repo, target: string): Promise<string> {
   const from = await commitFiles(repo, await headOid(repo));
   const to = await commitFiles(repo, target);
   const status = await repoStatus(repo);
-  const local = new Set(status.changes.map((c) => c.path));
+  const local = new Set(status.changes.flatMap((c) => (c.from === undefined ? [c.path] : [c.path, c.from])));
   const untracked = new Set(status.untrackedFiles);
   const differing = [...new Set([...from.keys(), ...to.keys()])].filter((p) => !sameVersion(from.get(p), to.get(p))).sort();
   const overwritten = differing.filter((p) => local.has(p));
@@ -77,7 +77,8 @@ export async function moveTo(repo: Repo, target: string): Promise<string> {
   let carried = "";
   for (const change of status.changes) {
     if (differing.includes(change.path)) continue;
-    const letter = change.index === "A" ? "A" : change.index === "D" || change.worktree === "D" ? "D" : "M";
+    if (change.from !== undefined) carried += `D\t${change.from}\n`;
+    const letter = change.index === "A" || change.index === "R" ? "A" : change.index === "D" || change.worktree === "D" ? "D" : "M";
     carried += `${letter}\t${change.path}\n`;
   }
   return carried;
