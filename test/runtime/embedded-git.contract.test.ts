@@ -38,6 +38,14 @@ describe("embedded git: contract", () => {
     expect((await runtime.exec("git status -s")).stdout).toBe("A  a.txt\n");
   });
 
+  it("says how to commit named paths instead of committing something else", async () => {
+    await runtime.exec("git init -q && echo a > a.txt && echo b > b.txt && git add b.txt");
+    const result = await runtime.exec("git commit -m 'only a' a.txt");
+    expect(result.exitCode).toBe(128);
+    expect(result.stderr).toMatch(/^fatal: committing only named paths .*git add <paths>/);
+    expect((await runtime.exec("git status -s")).stdout).toBe("A  b.txt\n?? a.txt\n");
+  });
+
   it("commits as the shell's user when no identity is set, and as `git config user.*` once set", async () => {
     await runtime.exec("git init -q && echo a > a.txt && git add a.txt && git commit -qm one");
     expect((await runtime.exec("git log -1 --format='%an <%ae>'")).stdout).toBe("user <user@workbench.local>\n");

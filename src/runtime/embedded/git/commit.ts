@@ -65,6 +65,10 @@ export async function commit(args: string[], env: GitEnv, out: Out): Promise<num
       const match = /^(.*?)\s*<([^>]*)>$/.exec(text);
       if (!match) throw new GitFatal(`--author '${text}' is not 'Name <email>' and matches no existing author`);
       author = { name: match[1]!, email: match[2]! };
+    } else if (arg === "--" || !arg.startsWith("-")) {
+      throw new GitFatal(
+        "committing only named paths is not offered by the embedded shell's git: stage them with `git add <paths>`, then `git commit -m <message>`",
+      );
     } else {
       throw new GitFatal(`unknown option '${arg.replace(/^-+/, "")}' for git commit (supported here: -m, -a, -F, --amend, --allow-empty, --author, -q)`, 129);
     }
