@@ -155,6 +155,8 @@ const thirdSteps: string[] = [
   "cd third && mkdir -p src/util && mv src/lib/a.txt src/util/a.txt && mv z.txt y.txt && mv empty empty2 && git add -A && git status && git status -s && git diff --cached && git diff --cached --stat && git diff --cached --name-status",
   "cd third && echo more >> y.txt && git status -s && git commit -m moved && git show --stat --format=%s && git log --oneline -1 --name-status",
   "cd third && mkdir -p deep/er && mv src/util/a.txt top.txt && mv empty2 deep/er/empty2 && git add -A && git commit -m 'moved again' && git diff HEAD~1 --stat",
+  "cd third && git branch zeta && git branch alpha HEAD~1 && git log --oneline --decorate -3 && git log --graph -2 && git log --graph --oneline -3 && git log --format='%h%d' -2",
+  "cd third && git checkout -q alpha && git log --oneline --decorate -1 && git log --all --oneline -3 && git checkout -q --detach && git log --decorate --format='%D' -1 && git checkout -q main && git status -s",
 ];
 
 const normalise = (text: string, root: string) => text.split(root).join("<root>");

@@ -1,7 +1,7 @@
 import git from "isomorphic-git";
 import { createBranch } from "./branch.js";
 import { subjectOf } from "./commit.js";
-import { abbrev, currentBranch, findRepo, GitFatal, gitError, headOid, isRevision, repoPath, resolveRevision, underPath, type GitEnv, type Out, type Repo } from "./repo.js";
+import { abbrev, currentBranch, findRepo, GitFatal, gitError, headOid, isRevision, Out, repoPath, resolveRevision, underPath, type GitEnv, type Repo } from "./repo.js";
 import { branchExists, detachedAdvice, moveTo, setHead, writeWorkFile } from "./switch-to.js";
 import { commitFiles, indexFiles, workFile } from "./trees.js";
 
@@ -94,7 +94,11 @@ async function newBranch(repo: Repo, name: string, start: string | undefined, fo
   return 0;
 }
 
-export async function checkout(args: string[], env: GitEnv, out: Out): Promise<number> {
+/** -q: the work is done, the reports (switched, updated paths, carried changes) are dropped. */
+const quietly = (args: string[], out: Out) => (args.includes("-q") || args.includes("--quiet") ? new Out() : out);
+
+export async function checkout(args: string[], env: GitEnv, shown: Out): Promise<number> {
+  const out = quietly(args, shown);
   let create: { name: string; force: boolean } | undefined;
   let detach = false;
   const before: string[] = [];
@@ -122,7 +126,7 @@ export async function checkout(args: string[], env: GitEnv, out: Out): Promise<n
   }
   if (before.length === 0) {
     if (!(await headOid(repo))) throw new GitFatal("You are on a branch yet to be born");
-    return 0;
+    return detach ? switchTo(repo, "HEAD", out, true) : 0;
   }
   const [first, ...rest] = before as [string, ...string[]];
   if ((await branchExists(repo, first)) || (await isRevision(repo, first))) {
@@ -136,7 +140,8 @@ export async function checkout(args: string[], env: GitEnv, out: Out): Promise<n
   return 0;
 }
 
-export async function switchCommand(args: string[], env: GitEnv, out: Out): Promise<number> {
+export async function switchCommand(args: string[], env: GitEnv, shown: Out): Promise<number> {
+  const out = quietly(args, shown);
   let create: { name: string; force: boolean } | undefined;
   let detach = false;
   const names: string[] = [];
