@@ -1,13 +1,14 @@
+import git from "isomorphic-git";
 import { defineCommand, type Command } from "just-bash/browser";
 import { resolve } from "pathe";
 import type { WorkspaceFs } from "../workspace-fs.js";
-import { createGitFs } from "./git-fs.js";
 import { add } from "./add.js";
 import { branch } from "./branch.js";
 import { checkout, restore, switchCommand } from "./checkout.js";
 import { commit } from "./commit.js";
 import { config } from "./config.js";
 import { diff } from "./diff.js";
+import { createGitFs } from "./git-fs.js";
 import { init } from "./init.js";
 import { log } from "./log.js";
 import { GitFatal, Out, type GitEnv } from "./repo.js";
@@ -70,7 +71,7 @@ export function createGitCommand(files: WorkspaceFs): Command {
         const eq = setting.indexOf("=");
         env.overrides.set((eq < 0 ? setting : setting.slice(0, eq)).toLowerCase(), eq < 0 ? "true" : setting.slice(eq + 1));
       } else if (arg === "--no-pager" || arg === "-P" || arg === "--no-replace-objects") continue;
-      else if (arg === "--version" || arg === "version") return { stdout: "git version 2.39.0 (isomorphic-git, embedded shell)\n", stderr: "", exitCode: 0 };
+      else if (arg === "--version" || arg === "version") return { stdout: `git version ${git.version()} (isomorphic-git: the embedded shell's git)\n`, stderr: "", exitCode: 0 };
       else if (arg === "--help" || arg === "-h" || arg === "help") return { stdout: usage(), stderr: "", exitCode: 0 };
       else if (arg.startsWith("-")) return { stdout: "", stderr: `unknown option: ${arg}\n${usage()}`, exitCode: 129 };
       else break;
