@@ -1,7 +1,9 @@
-import { Bash } from "just-bash/browser";
+import { Bash, getCommandNames } from "just-bash/browser";
 import { createBashFs } from "./bash-fs.js";
+import { withCommandHint } from "./command-hint.js";
 import type { Endpoint } from "./endpoint.js";
 import { createFsClient } from "./fs-rpc.js";
+import { createGitCommand } from "./git/command.js";
 import type { FromShell, ShellInit, ShellLimits, ToShell } from "./shell-protocol.js";
 import { statementStreamPlugin } from "./statement-stream.js";
 import { withStreamDevices } from "./stream-devices.js";
@@ -22,11 +24,22 @@ const OUTPUT_PIECE = 64 * 1024;
 /** Variables the shell keeps for itself; handing them back in as environment would confuse it. */
 const shellInternal = new Set(["?", "SHELLOPTS", "BASHOPTS", "OPTIND", "PPID", "OLDPWD_INTERNAL"]);
 
+export interface ShellOptions {
+  /** Commands just-bash registers that cannot work where this worker runs (gzip in the browser). */
+  unavailable?: readonly string[];
+}
+
 /**
  * The shell worker's body: just-bash over the workspace files, which it reaches through `fsEndpoint`
  * (the files live outside this worker and survive its termination).
  */
-export function runShell(control: Endpoint, fsEndpoint: Endpoint): void {
+export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: ShellOptions = {}): void {
+  const files = createFsClient(fsEndpoint);
+  const customCommands = [createGitCommand(files)];
+  // What `new Bash` registers without `commands`, network, python or javascript options, plus ours.
+  const available = [...getCommandNames(), ...customCommands.map((command) => command.name)].filter(
+    (name, index, all) => all.indexOf(name) === index && !options.unavailable?.includes(name),
+  );
   let bash: Bash | undefined;
   const running = new Map<number, AbortController>();
   const send = (message: FromShell) => control.post(message);
@@ -44,11 +57,12 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint): void {
       at = end;
     }
   };
-  const fs = withStreamDevices(createBashFs(createFsClient(fsEndpoint)), emit);
+  const fs = withStreamDevices(createBashFs(files), emit);
 
   function start(init: ShellInit): void {
     bash = new Bash({
       fs,
+      customCommands,
       cwd: init.root,
       env: init.env,
       executionLimits: Object.fromEntries(
@@ -84,7 +98,7 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint): void {
         id: message.id,
         exitCode: result.exitCode,
         stdout: result.stdout,
-        stderr: result.stderr,
+        stderr: withCommandHint(result.stderr, available),
         state: { cwd: PWD ?? message.cwd, env: { ...env, PWD: PWD ?? message.cwd } },
       });
     } catch (error) {

@@ -10,3 +10,5 @@ export const inflateSync = unavailable;
 export const createGzip = unavailable;
 export const createGunzip = unavailable;
 export default { constants, gzipSync, gunzipSync, deflateSync, inflateSync, createGzip, createGunzip };
+/** The commands this stub disables, so the shell does not offer them. */
+export const stubbedCommands = ["gzip", "gunzip", "zcat"];

@@ -1,0 +1,19 @@
+const notFound = /^bash: (.+): command not found$/m;
+// just-bash's wording for commands its browser build leaves out, which advises the embedding
+// program rather than the person (or model) at the prompt.
+const notInBrowser = /^bash: (.+): command not available in browser environments\..*$/gm;
+
+/**
+ * After the first "command not found", one line saying what the embedded shell can run, so a
+ * missing `node` or `python` is understood as a limit of this shell rather than a missing install.
+ */
+export function withCommandHint(stderr: string, commands: readonly string[]): string {
+  const text = stderr.replace(notInBrowser, "bash: $1: command not found");
+  const match = notFound.exec(text);
+  if (!match) return text;
+  const end = match.index + match[0].length + 1;
+  const hint =
+    "hint: the embedded shell runs only its own commands (no node, npm, python or other installed programs): " +
+    `${[...commands].sort().join(" ")}; \`help\` lists the shell builtins.\n`;
+  return text.slice(0, end) + hint + text.slice(end);
+}
