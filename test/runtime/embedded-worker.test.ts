@@ -100,3 +100,14 @@ describe("embedded runtime: a read-only workspace", () => {
     expect(await runtime.fs.stat(`${runtime.root}/new.txt`).catch((e: unknown) => e)).toSatisfy((e) => isRuntimeError(e, "ENOENT"));
   });
 });
+
+describe("embedded runtime: /dev/null", () => {
+  it("swallows what is redirected to it and reads as empty, without touching the workspace", async () => {
+    runtime = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory });
+    const quiet = await runtime.exec("ls no-such-file 2>/dev/null; echo rc=$?; echo gone > /dev/null; echo more >> /dev/null; wc -c < /dev/null");
+    expect(quiet.stderr).toBe("");
+    expect(quiet.stdout).toBe("rc=2\n0\n");
+    expect((await runtime.exec("test -e /dev/null && echo exists")).stdout).toBe("exists\n");
+    await expect(runtime.fs.stat("/dev/null")).rejects.toThrow();
+  });
+});

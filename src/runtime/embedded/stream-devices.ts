@@ -1,6 +1,7 @@
 /**
- * The two paths of statement-stream.ts, as seen by the shell: they exist, are writable files, and what is
- * written to them goes to `emit` as text instead of to the workspace.
+ * Device files the shell sees that are not workspace files: the two paths of statement-stream.ts, which
+ * exist, are writable, and pass what is written to them to `emit` as text; and `/dev/null`, which
+ * swallows writes and reads as empty (`2>/dev/null` is everywhere in the commands models write).
  */
 import type { IFileSystem } from "just-bash/browser";
 import type { OutputStream } from "../types.js";
@@ -8,6 +9,8 @@ import { STREAM_DEVICES } from "./statement-stream.js";
 
 type Content = Parameters<IFileSystem["appendFile"]>[1];
 type WriteOptions = Parameters<IFileSystem["appendFile"]>[2];
+
+const DEV_NULL = "/dev/null";
 
 const streamOf = (path: string): OutputStream | undefined =>
   path === STREAM_DEVICES.stdout ? "stdout" : path === STREAM_DEVICES.stderr ? "stderr" : undefined;
@@ -31,18 +34,25 @@ export function withStreamDevices(fs: IFileSystem, emit: (stream: OutputStream, 
     if (text.length > 0) emit(stream, text);
   };
   const deviceStat = async () => ({ isFile: true, isDirectory: false, isSymbolicLink: false, mode: 0o666, size: 0, mtime: new Date() });
+  const isDevice = (path: string) => path === DEV_NULL || streamOf(path) !== undefined;
   const devices: Partial<IFileSystem> = {
     appendFile: async (path, content, options) => {
+      if (path === DEV_NULL) return;
       const stream = streamOf(path);
       return stream ? write(stream, content, options) : fs.appendFile(path, content, options);
     },
     writeFile: async (path, content, options) => {
+      if (path === DEV_NULL) return;
       const stream = streamOf(path);
       return stream ? write(stream, content, options) : fs.writeFile(path, content, options);
     },
-    exists: (path) => (streamOf(path) ? Promise.resolve(true) : fs.exists(path)),
-    stat: (path) => (streamOf(path) ? deviceStat() : fs.stat(path)),
-    lstat: (path) => (streamOf(path) ? deviceStat() : fs.lstat(path)),
+    readFile: (path, options) => (path === DEV_NULL ? Promise.resolve("") : fs.readFile(path, options)),
+    readFileBuffer: (path) => (path === DEV_NULL ? Promise.resolve(new Uint8Array(0)) : fs.readFileBuffer(path)),
+    // Commands that read bytes ask for a byte string (one char per byte): empty here.
+    ...(fs.readFileBytes ? { readFileBytes: (path: string) => (path === DEV_NULL ? Promise.resolve("" as never) : fs.readFileBytes!(path)) } : {}),
+    exists: (path) => (isDevice(path) ? Promise.resolve(true) : fs.exists(path)),
+    stat: (path) => (isDevice(path) ? deviceStat() : fs.stat(path)),
+    lstat: (path) => (isDevice(path) ? deviceStat() : fs.lstat(path)),
   };
   // A proxy rather than a copy: the file system may be a class instance whose methods need their `this`.
   return new Proxy(fs, {
