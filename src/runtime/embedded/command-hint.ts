@@ -8,12 +8,24 @@ const notInBrowser = /^bash: (.+): command not available in browser environments
  * missing `node` or `python` is understood as a limit of this shell rather than a missing install.
  */
 export function withCommandHint(stderr: string, commands: readonly string[]): string {
-  const text = stderr.replace(notInBrowser, "bash: $1: command not found");
-  const match = notFound.exec(text);
-  if (!match) return text;
-  const end = match.index + match[0].length + 1;
-  const hint =
-    "hint: the embedded shell runs only its own commands (no node, npm, python or other installed programs): " +
-    `${[...commands].sort().join(" ")}; \`help\` lists the shell builtins.\n`;
-  return text.slice(0, end) + hint + text.slice(end);
+  return commandHinter(commands)(stderr);
+}
+
+/**
+ * The same for a command line whose stderr comes in pieces (streamed statement by statement): the
+ * hint follows the first "command not found" of the whole line, whichever piece holds it.
+ */
+export function commandHinter(commands: readonly string[]): (stderr: string) => string {
+  let hinted = false;
+  return (stderr) => {
+    const text = stderr.replace(notInBrowser, "bash: $1: command not found");
+    const match = hinted ? null : notFound.exec(text);
+    if (!match) return text;
+    hinted = true;
+    const end = match.index + match[0].length + 1;
+    const hint =
+      "hint: the embedded shell runs only its own commands (no node, npm, python or other installed programs): " +
+      `${[...commands].sort().join(" ")}; \`help\` lists the shell builtins.\n`;
+    return text.slice(0, end) + hint + text.slice(end);
+  };
 }

@@ -1,6 +1,6 @@
 import { Bash, getCommandNames } from "just-bash/browser";
 import { createBashFs } from "./bash-fs.js";
-import { withCommandHint } from "./command-hint.js";
+import { commandHinter } from "./command-hint.js";
 import type { Endpoint } from "./endpoint.js";
 import { createFsClient } from "./fs-rpc.js";
 import { createGitCommand } from "./git/command.js";
@@ -47,8 +47,11 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
   let streamingId: number | undefined;
   /** Set when a command line starts: only its own script is transformed, not nested ones. */
   let armed = false;
-  const emit = (stream: OutputStream, text: string) => {
+  /** The running line's stderr filter (the hint after its first "command not found"). */
+  let hintStderr: (text: string) => string = (text) => text;
+  const emit = (stream: OutputStream, raw: string) => {
     if (streamingId === undefined) return;
+    const text = stream === "stderr" ? hintStderr(raw) : raw;
     for (let at = 0; at < text.length; ) {
       let end = Math.min(text.length, at + OUTPUT_PIECE);
       // Never part a surrogate pair: each piece must stand on its own as text.
@@ -84,6 +87,7 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
     const controller = new AbortController();
     running.set(message.id, controller);
     streamingId = message.id;
+    hintStderr = commandHinter(available);
     armed = true;
     try {
       const result = await bash.exec(message.command, {
@@ -98,7 +102,7 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
         id: message.id,
         exitCode: result.exitCode,
         stdout: result.stdout,
-        stderr: withCommandHint(result.stderr, available),
+        stderr: hintStderr(result.stderr),
         state: { cwd: PWD ?? message.cwd, env: { ...env, PWD: PWD ?? message.cwd } },
       });
     } catch (error) {
