@@ -1,25 +1,12 @@
 /** The node backend kills a command's whole process tree, background children included. */
-import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createNodeRuntime } from "../../src/runtime/node/index.js";
 import type { Runtime } from "../../src/runtime/types.js";
+import { gone } from "../support/processes.js";
 
-/** Running, as opposed to gone or a zombie waiting to be reaped (which has ended all the same). */
-function alive(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8").split(" ")[2] !== "Z";
-  } catch {
-    return false;
-  }
-}
-
-async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 40 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  return !alive(pid);
-}
 
 describe("node runtime: process trees", () => {
   let root: string;

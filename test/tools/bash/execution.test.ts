@@ -2,11 +2,11 @@
  * The bash tool's execution, on every backend: exit codes, stderr, live output, timeout and abort (the call
  * completes with what was printed and a note), workdir, and no state carried between calls.
  */
-import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Runtime } from "../../../src/runtime/types.js";
 import { DEFAULT_TIMEOUT_MS } from "../../../src/tools/bash.js";
 import { bashBackends, footer, runBash } from "./harness.js";
+import { gone } from "../../support/processes.js";
 
 /** Defines the test only where the backend can keep that promise (so nothing is reported skipped). */
 function where(condition: boolean): typeof it {
@@ -141,17 +141,3 @@ describe("bash tool defaults", () => {
     expect(DEFAULT_TIMEOUT_MS).toBe(120_000);
   });
 });
-
-/** Running, as opposed to gone or a zombie waiting to be reaped. */
-function alive(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8").split(" ")[2] !== "Z";
-  } catch {
-    return false;
-  }
-}
-
-async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 40 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  return !alive(pid);
-}
