@@ -57,7 +57,7 @@ test("the palette filters as you type and shows the schema's errors before runni
   await palette.locator("#tool-field-timeout").fill("soon");
   await palette.locator("#tool-field-timeout").press("Enter");
   await expect(palette.getByTestId("field-error-timeout")).toContainText("not a number");
-  await expect(palette.getByTestId("field-error-command")).toBeVisible();
+  await expect(palette.getByTestId("field-error-command")).toHaveText("Required: fill this in.");
   await page.screenshot({ path: "e2e/screenshots/tools-palette-errors.png" });
   await expect(page.getByTestId("call-card")).toHaveCount(0);
   await page.keyboard.press("Escape");
@@ -133,6 +133,29 @@ test("a rejected edit leaves the file untouched and its card says so", async ({ 
   await page.screenshot({ path: "e2e/screenshots/tools-rejected.png" });
   await runTool(page, "read", { filePath: "notes.txt" });
   await expect(card(page, 2).getByTestId("call-output")).toContainText("00002| beta");
+});
+
+test("two writes waiting for permission queue visibly and are answered one by one", async ({ page }) => {
+  await openWorkbench(page, fresh());
+  await newSessionWithEditAsking(page);
+  await runTool(page, "write", { filePath: "a.txt", content: "first" });
+  await runTool(page, "write", { filePath: "b.txt", content: "second" });
+  const prompts = page.getByTestId("permission-prompt");
+  await expect(prompts).toHaveCount(2);
+  await expect(prompts.nth(0)).toContainText("1 of 2");
+  await expect(prompts.nth(1)).toContainText("2 of 2");
+  await expect(prompts.nth(0).getByTestId("prompt-patterns")).toHaveText("a.txt");
+  await expect(prompts.nth(1).getByTestId("diff")).toContainText("+second");
+  await page.screenshot({ path: "e2e/screenshots/tools-prompt-queue.png" });
+  await prompts.nth(0).getByRole("button", { name: "Allow once" }).click();
+  await expect(prompts).toHaveCount(1);
+  await expect(prompts.nth(0)).toContainText("1 of 1");
+  await expect(prompts.nth(0).getByTestId("prompt-patterns")).toHaveText("b.txt");
+  await prompts.nth(0).getByRole("button", { name: "Allow once" }).click();
+  await expect(prompts).toHaveCount(0);
+  await expect(card(page, 1)).toHaveAttribute("data-state", "completed");
+  await expect(card(page, 2)).toHaveAttribute("data-state", "completed");
+  await expect(card(page, 2).getByTestId("diff").locator(".diff-add")).toHaveText("+second");
 });
 
 test("a running sleep 30 stops at the card's Abort button and ends as aborted with the note", async ({ page }) => {

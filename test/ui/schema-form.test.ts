@@ -58,6 +58,8 @@ describe("contract: a filled form becomes arguments, and bad input errors by fie
   it("lets the tool's schema name the missing and wrong fields", () => {
     const errors = validate(schema, { filePath: 3, mode: "medium" });
     expect(Object.keys(errors).sort()).toEqual(["content", "filePath", "mode"]);
+    expect(errors.content).toBe("Required: fill this in.");
+    expect(errors.filePath).not.toBe("Required: fill this in.");
     expect(validate(schema, { filePath: "a", content: "", mode: "slow" })).toEqual({});
   });
 });

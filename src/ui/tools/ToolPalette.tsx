@@ -3,7 +3,7 @@ import type { ToolEntry } from "../../session/page-tools.js";
 import { argsFrom, fieldsOf, validate, type Field, type FormValues } from "./schema-form.js";
 
 /**
- * Ctrl+K: pick a tool (type to filter, arrows and Enter), fill its form, Enter runs. Errors from the
+ * Ctrl+K: pick a tool (Escape closes it, handled by the pane) (type to filter, arrows and Enter), fill its form, Enter runs. Errors from the
  * tool's own schema show beside their fields before anything runs.
  */
 export function ToolPalette(props: { tools: ToolEntry[]; onRun: (tool: string, args: Record<string, unknown>) => void; onClose: () => void }) {
@@ -12,7 +12,6 @@ export function ToolPalette(props: { tools: ToolEntry[]; onRun: (tool: string, a
   const [chosen, setChosen] = createSignal<ToolEntry>();
   const matching = createMemo(() => props.tools.filter((tool) => tool.id.includes(filter().trim().toLowerCase())));
   let filterInput: HTMLInputElement | undefined;
-  let dialog: HTMLDivElement | undefined;
   onMount(() => filterInput?.focus());
 
   const choose = (tool: ToolEntry | undefined) => {
@@ -39,13 +38,6 @@ export function ToolPalette(props: { tools: ToolEntry[]; onRun: (tool: string, a
         aria-modal="true"
         aria-label="Tool palette"
         data-testid="tool-palette"
-        ref={dialog}
-        onKeyDown={(e) => {
-          if (e.key === "Escape") {
-            e.preventDefault();
-            props.onClose();
-          }
-        }}
       >
         <Show
           when={chosen()}

@@ -40,6 +40,11 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean }) 
     opener?.focus();
   };
   const onKey = (event: KeyboardEvent) => {
+    if (event.key === "Escape" && paletteOpen()) {
+      event.preventDefault();
+      closePalette();
+      return;
+    }
     if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "k") {
       event.preventDefault();
       if (paletteOpen()) closePalette();

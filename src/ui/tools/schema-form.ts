@@ -111,7 +111,8 @@ export function validate(parameters: z.ZodType, args: Record<string, unknown>): 
   const errors: Record<string, string> = {};
   for (const issue of result.error.issues) {
     const key = issue.path.length > 0 ? String(issue.path[0]) : "";
-    errors[key] ??= issue.message;
+    // zod's "expected string, received undefined" says less to a person than this.
+    errors[key] ??= key !== "" && issue.path.length === 1 && args[key] === undefined ? "Required: fill this in." : issue.message;
   }
   return errors;
 }
