@@ -64,6 +64,29 @@ test("the palette filters as you type and shows the schema's errors before runni
   await expect(palette).toBeHidden();
 });
 
+test("the palette works from the keyboard alone: arrows pick a tool, Tab stays inside, Escape gives focus back", async ({ page }) => {
+  await openWorkbench(page, fresh());
+  await page.getByTestId("open-palette").focus();
+  await page.keyboard.press("Control+k");
+  const palette = page.getByTestId("tool-palette");
+  await expect(palette.getByLabel("Filter tools")).toBeFocused();
+  await page.keyboard.type("r");
+  const options = palette.getByRole("option");
+  const names = await options.locator(".palette-id").allInnerTexts();
+  expect(names.length).toBeGreaterThan(1);
+  expect(names.every((name) => name.includes("r"))).toBe(true);
+  await page.keyboard.press("ArrowDown");
+  await expect(options.nth(1)).toHaveAttribute("aria-selected", "true");
+  await page.screenshot({ path: "e2e/screenshots/tools-palette-list.png" });
+  await page.keyboard.press("Enter");
+  await expect(palette.getByTestId("tool-form")).toContainText(names[1]!);
+  for (let i = 0; i < 12; i++) await page.keyboard.press("Tab");
+  expect(await palette.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+  await page.keyboard.press("Escape");
+  await expect(palette).toBeHidden();
+  await expect(page.getByTestId("open-palette")).toBeFocused();
+});
+
 test("grep from the palette lists the matches", async ({ page }) => {
   await openWorkbench(page, fresh());
   await runInTerminal(page, "mkdir -p src && echo 'const needle = 1;' > src/a.ts && echo 'nothing here' > src/b.ts");

@@ -6,6 +6,23 @@ import { argsFrom, fieldsOf, validate, type Field, type FormValues } from "./sch
  * Ctrl+K: pick a tool (Escape closes it, handled by the pane) (type to filter, arrows and Enter), fill its form, Enter runs. Errors from the
  * tool's own schema show beside their fields before anything runs.
  */
+/** Tab and Shift+Tab go round the dialog's controls instead of leaving it for the page behind. */
+function keepFocusInside(event: KeyboardEvent) {
+  if (event.key !== "Tab") return;
+  const dialog = event.currentTarget as HTMLElement;
+  const focusable = [...dialog.querySelectorAll<HTMLElement>("input, textarea, select, button, [tabindex]:not([tabindex='-1'])")].filter((el) => !el.hasAttribute("disabled"));
+  const first = focusable[0];
+  const last = focusable[focusable.length - 1];
+  if (!first || !last) return;
+  if (event.shiftKey && document.activeElement === first) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && document.activeElement === last) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
 export function ToolPalette(props: { tools: ToolEntry[]; onRun: (tool: string, args: Record<string, unknown>) => void; onClose: () => void }) {
   const [filter, setFilter] = createSignal("");
   const [active, setActive] = createSignal(0);
@@ -38,6 +55,7 @@ export function ToolPalette(props: { tools: ToolEntry[]; onRun: (tool: string, a
         aria-modal="true"
         aria-label="Tool palette"
         data-testid="tool-palette"
+        onKeyDown={keepFocusInside}
       >
         <Show
           when={chosen()}
@@ -49,6 +67,10 @@ export function ToolPalette(props: { tools: ToolEntry[]; onRun: (tool: string, a
                 class="palette-filter"
                 placeholder="Run a tool… (type to filter)"
                 aria-label="Filter tools"
+                role="combobox"
+                aria-expanded="true"
+                aria-controls="palette-tools"
+                aria-activedescendant={matching()[active()] ? `palette-tool-${matching()[active()]!.id}` : undefined}
                 value={filter()}
                 onInput={(e) => {
                   setFilter(e.currentTarget.value);
@@ -56,11 +78,12 @@ export function ToolPalette(props: { tools: ToolEntry[]; onRun: (tool: string, a
                 }}
                 onKeyDown={onFilterKey}
               />
-              <ul class="palette-list" role="listbox" aria-label="Tools">
+              <ul class="palette-list" role="listbox" aria-label="Tools" id="palette-tools">
                 <For each={matching()} fallback={<li class="palette-empty">No tool matches.</li>}>
                   {(tool, index) => (
                     <li
                       role="option"
+                      id={`palette-tool-${tool.id}`}
                       aria-selected={index() === active()}
                       class="palette-item"
                       classList={{ active: index() === active() }}
