@@ -66,6 +66,8 @@ test("the palette filters as you type and shows the schema's errors before runni
 
 test("the palette works from the keyboard alone: arrows pick a tool, Tab stays inside, Escape gives focus back", async ({ page }) => {
   await openWorkbench(page, fresh());
+  // The tools load after the first paint; the button is enabled once they have.
+  await expect(page.getByTestId("open-palette")).toBeEnabled();
   await page.getByTestId("open-palette").focus();
   await page.keyboard.press("Control+k");
   const palette = page.getByTestId("tool-palette");

@@ -1,16 +1,20 @@
-import { createEffect, createResource, createSignal, For, on, onCleanup, Show } from "solid-js";
+import { createEffect, createResource, createSignal, For, lazy, on, onCleanup, Show } from "solid-js";
 import type { Runtime } from "../../runtime/types.js";
-import { PageTools } from "../../session/page-tools.js";
+import type { PageTools } from "../../session/page-tools.js";
 import { CallCard } from "./CallCard.js";
 import { PermissionPrompt } from "./PermissionPrompt.js";
-import { ToolPalette } from "./ToolPalette.js";
+
+// The tools (zod, the bash parser, diffing) load after the first paint, not with it: they doubled the
+// initial bundle when imported eagerly.
+const openPageTools = (runtime: Runtime): Promise<PageTools> => import("../../session/page-tools.js").then((module) => module.PageTools.open(runtime));
+const ToolPalette = lazy(() => import("./ToolPalette.js").then((module) => ({ default: module.ToolPalette })));
 
 /**
  * The Tools pane: the session's calls as cards, its pending permission prompts as a queue, and the
  * palette (Ctrl+K) that starts calls. A new runtime (WebContainer booted) gets a new session.
  */
 export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean }) {
-  const [tools, { refetch }] = createResource(props.runtime, (runtime) => PageTools.open(runtime));
+  const [tools, { refetch }] = createResource(props.runtime, openPageTools);
   const [version, setVersion] = createSignal(0, { equals: false });
   const [now, setNow] = createSignal(Date.now());
   const [paletteOpen, setPaletteOpen] = createSignal(false);
