@@ -183,6 +183,29 @@ test("two writes waiting for permission queue visibly and are answered one by on
   await expect(card(page, 2).getByTestId("diff").locator(".diff-add")).toHaveText("+second");
 });
 
+test("prompts show what is at stake: the command for bash, the folder for a path outside the workspace", async ({ page }) => {
+  await openWorkbench(page, fresh());
+  await runInTerminal(page, `mkdir -p /tmp/outside && echo secret > /tmp/outside/x.txt && echo '{"permission":{"bash":"ask"}}' > opencode.json`);
+  await waitForIdle(page);
+  await page.getByRole("button", { name: "New session" }).click();
+  await expect(page.getByTestId("open-palette")).toBeEnabled();
+  await runTool(page, "bash", { command: "echo '<i>ok</i>' && ls", description: "Lists" });
+  const prompt = page.getByTestId("permission-prompt");
+  await expect(prompt).toContainText("Permission: bash");
+  await expect(prompt.getByTestId("prompt-command")).toHaveText("echo '<i>ok</i>' && ls");
+  await prompt.getByRole("button", { name: "Allow once" }).click();
+  await expect(card(page, 0)).toHaveAttribute("data-state", "completed");
+  await expect(card(page, 0).getByTestId("call-output")).toContainText("<i>ok</i>");
+
+  await runTool(page, "read", { filePath: "/tmp/outside/x.txt" });
+  await expect(prompt).toContainText("Permission: external_directory");
+  await expect(prompt.getByTestId("prompt-folder")).toHaveText("/tmp/outside");
+  await page.screenshot({ path: "e2e/screenshots/tools-external-directory.png" });
+  await prompt.getByRole("button", { name: "Allow once" }).click();
+  await expect(card(page, 1).getByTestId("call-output")).toContainText("secret");
+  await expect(page.locator(".tools-pane i")).toHaveCount(0);
+});
+
 test("a running sleep 30 stops at the card's Abort button and ends as aborted with the note", async ({ page }) => {
   await openWorkbench(page, fresh());
   await runTool(page, "bash", { command: "echo started; sleep 30", description: "Sleeps" });
