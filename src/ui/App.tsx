@@ -6,6 +6,7 @@ import { FileTree } from "./files/FileTree.js";
 import { SearchPanel } from "./files/SearchPanel.js";
 import { TransferBar } from "./files/TransferBar.js";
 import { TerminalView } from "./terminal/TerminalView.js";
+import { ToolsPane } from "./tools/ToolsPane.js";
 
 interface Notice {
   id: number;
@@ -100,6 +101,7 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
         <section class="terminal-pane" aria-label="Terminal pane">
           <TerminalView shell={shell} root={() => runtime().root} readOnly={workspace.readOnly} />
         </section>
+        <ToolsPane runtime={runtime} readOnly={workspace.readOnly} />
       </main>
     </div>
   );

@@ -1,0 +1,52 @@
+import { createSignal, Show } from "solid-js";
+import type { PermissionReply } from "../../session/page-tools.js";
+import type { PermissionRequest } from "../../tools/permission/types.js";
+import { DiffView } from "./DiffView.js";
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** One pending permission request: what is asked, what is at stake, and the three answers. */
+export function PermissionPrompt(props: { request: PermissionRequest; input?: Record<string, unknown>; position: number; total: number; onReply: (reply: PermissionReply, message?: string) => void }) {
+  const [message, setMessage] = createSignal("");
+  const meta = () => props.request.metadata ?? {};
+  const command = () => (props.request.permission === "bash" ? (text(props.input?.command) ?? props.request.patterns.join("\n")) : undefined);
+  const folder = () => (props.request.permission === "external_directory" ? (text(meta().parentDir) ?? text(meta().filepath) ?? props.request.patterns.join(", ")) : undefined);
+  return (
+    <section class="permission-prompt" role="alertdialog" aria-label={`Permission ${props.request.permission}`} data-testid="permission-prompt">
+      <header class="prompt-head">
+        <strong>Permission: {props.request.permission}</strong>
+        <span class="prompt-queue">
+          {props.position} of {props.total}
+        </span>
+      </header>
+      <p class="prompt-line">
+        Patterns: <code data-testid="prompt-patterns">{props.request.patterns.join(", ")}</code>
+      </p>
+      <Show when={command()}>
+        <pre class="prompt-stake" data-testid="prompt-command">{command()}</pre>
+      </Show>
+      <Show when={folder()}>
+        <p class="prompt-line">
+          Folder outside the workspace: <code data-testid="prompt-folder">{folder()}</code>
+        </p>
+      </Show>
+      <Show when={text(meta().diff)}>
+        <DiffView diff={text(meta().diff)!} label="Proposed change" />
+      </Show>
+      <div class="prompt-actions">
+        <button type="button" class="button primary" onClick={() => props.onReply("once")}>
+          Allow once
+        </button>
+        <button type="button" class="button" onClick={() => props.onReply("always")} data-testid="allow-always">
+          Always allow <span class="always-patterns">({props.request.permission}: {props.request.always.join(", ")})</span>
+        </button>
+        <input type="text" class="prompt-message" placeholder="Why not (optional, told to the caller)" aria-label="Rejection message" value={message()} onInput={(e) => setMessage(e.currentTarget.value)} />
+        <button type="button" class="button danger" onClick={() => props.onReply("reject", message())}>
+          Reject
+        </button>
+      </div>
+    </section>
+  );
+}
