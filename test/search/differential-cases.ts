@@ -132,7 +132,9 @@ export const differentialCases: DiffCase[] = [
   { what: "glob with ** in the middle", cwd: "repo", args: ["--files", "-g", "docs/**/*.tmp"] },
   { what: "glob on a file name with spaces and Unicode", cwd: "repo", args: ["--files", "-g", "*space*", "-g", "ünïcödé-*"] },
   { what: "search in a folder and a file at once", cwd: "repo", args: [...nh, "hello", "src", "a.txt", "text/crlf.txt"] },
-  { what: "--files over several roots", cwd: "repo", args: ["--files", "src", "norepo-missing", "docs"], stderr: true },
+  // Not `src ... docs`: with a parent .gitignore rule (docs/**/*.tmp) in play, rg 13 itself answers that one
+  // differently from run to run (its threads race to build the parent's rules; 38 of 200 runs differ).
+  { what: "--files over several roots", cwd: "repo", args: ["--files", "src", "norepo-missing", "text"], stderr: true },
   { what: "no match in an explicit file exits 1", cwd: "repo", args: ["-n", "zzz", "a.txt"] },
   { what: "Perl classes \\d \\s \\w", cwd: "repo/src", args: [...nh, "\\w+\\(\\d+\\)|\\s{2}console"] },
   { what: "negated Unicode class \\P{L}", cwd: "repo/text", args: [...nh, "^\\P{L}+$|\\P{ASCII}{4}"] },
