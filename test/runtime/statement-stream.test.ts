@@ -7,7 +7,7 @@
 import { Bash, InMemoryFs } from "just-bash";
 import { describe, expect, it } from "vitest";
 import { statementStreamPlugin } from "../../src/runtime/embedded/statement-stream.js";
-import { withStreamDevices } from "../../src/runtime/embedded/stream-devices.js";
+import { withShellDevices } from "../../src/runtime/embedded/shell-devices.js";
 
 const lines = [
   "echo a && exit 3; echo b",
@@ -107,7 +107,7 @@ const lines = [
 async function run(line: string, stream: boolean) {
   const streamed = { stdout: "", stderr: "" };
   const base = new InMemoryFs();
-  const fs = stream ? withStreamDevices(base, (name, text) => (streamed[name] += text)) : base;
+  const fs = stream ? withShellDevices(base, (name, text) => (streamed[name] += text)) : base;
   const bash = new Bash({ fs, cwd: "/home", env: { A: "1" } });
   await bash.fs.mkdir("/home", { recursive: true });
   await bash.fs.mkdir("/tmp", { recursive: true });

@@ -6,7 +6,7 @@ import { createFsClient } from "./fs-rpc.js";
 import { createGitCommand } from "./git/command.js";
 import type { FromShell, ShellInit, ShellLimits, ToShell } from "./shell-protocol.js";
 import { statementStreamPlugin } from "./statement-stream.js";
-import { withStreamDevices } from "./stream-devices.js";
+import { withShellDevices } from "./shell-devices.js";
 import type { OutputStream } from "../types.js";
 
 function limitsFor(limits: ShellLimits) {
@@ -60,7 +60,7 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
       at = end;
     }
   };
-  const fs = withStreamDevices(createBashFs(files), emit);
+  const fs = withShellDevices(createBashFs(files), emit);
 
   function start(init: ShellInit): void {
     bash = new Bash({

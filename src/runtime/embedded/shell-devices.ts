@@ -19,7 +19,7 @@ function encodingOf(options: WriteOptions): string | undefined {
   return typeof options === "string" ? options : (options?.encoding ?? undefined);
 }
 
-export function withStreamDevices(fs: IFileSystem, emit: (stream: OutputStream, text: string) => void): IFileSystem {
+export function withShellDevices(fs: IFileSystem, emit: (stream: OutputStream, text: string) => void): IFileSystem {
   // just-bash hands over bytes ("binary" strings, one char per byte) as well as text; a multi-byte character
   // may be split between two writes, so each stream keeps its own decoder.
   const decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
