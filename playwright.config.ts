@@ -1,6 +1,7 @@
 import { defineConfig } from "@playwright/test";
 
-const PORT = 4321;
+// PW_PORT lets several checkouts on one machine run their e2e suites side by side.
+const PORT = Number(process.env.PW_PORT ?? 4321);
 
 // Debian's Chromium (no browser downloads here), with the flags this closed network needs.
 export default defineConfig({
