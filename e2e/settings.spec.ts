@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, openWorkbench, runInTerminal, test, waitForIdle } from "./fixtures.js";
 
 const fresh = (memory = true) => `?workspace=e2e-settings-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}${memory ? "&memory=1" : ""}`;
@@ -59,6 +60,10 @@ test("settings lists the rules by source; a deny rule added there lands in openc
   const config = settings.locator('[data-testid=rule-layer][data-source="config"]');
   await expect(config).toContainText("Workspace config (opencode.json)");
   await expect(config.locator(".rule-row")).toHaveText([/bash\s*rm \*\s*deny/]);
+  // The config's group comes after the built-in ones, and only the tool-output allowance follows it.
+  const sources = await layers.evaluateAll((all) => all.map((layer) => layer.getAttribute("data-source")));
+  expect(sources).toEqual(["default", "agent", "config", "default"]);
+  await expect(layers.last()).toContainText("tool-output");
   await page.screenshot({ path: "e2e/screenshots/settings-rules.png" });
 
   await page.keyboard.press("Escape");
@@ -103,6 +108,8 @@ test("explain answers with the deciding rule and its source, before and after a 
   await expect(result).toContainText('by the config rule read "*.env": "deny"');
   await expect(result).toContainText("Workspace config (opencode.json)");
   await page.screenshot({ path: "e2e/screenshots/settings-explain.png" });
+  const scan = await new AxeBuilder({ page }).include("[data-testid=settings]").analyze();
+  expect(scan.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.length}`)).toEqual([]);
 
   // Removing the rule again puts the default back in charge.
   await settings.getByLabel("Remove rule 1").click();

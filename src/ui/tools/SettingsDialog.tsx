@@ -81,6 +81,13 @@ export function SettingsDialog(props: {
   );
 }
 
+function layerName(source: RuleSource, index: number, agent: string): string {
+  if (source === "agent") return `The ${agent} agent's own rules (built in)`;
+  // The built-in rule that keeps saved tool output readable goes after the config, so no config can strand it.
+  if (source === "default" && index > 0) return "Agent defaults, after the config (saved tool output stays readable)";
+  return SOURCE_NAMES[source];
+}
+
 function RulesInForce(props: { layers: Array<RuleLayer & { start: number }>; agent: string }) {
   return (
     <section class="settings-section" aria-labelledby="settings-rules">
@@ -89,11 +96,12 @@ function RulesInForce(props: { layers: Array<RuleLayer & { start: number }>; age
         Checked in this order, top to bottom. <strong>The last rule that matches decides</strong>, so a later group overrides an earlier
         one; when no rule matches, the answer is <em>ask</em>.
       </p>
-      <div class="rule-layers" data-testid="rules-in-force">
+      {/* Scrolls on its own, so it takes the focus: keyboard users can scroll it too. */}
+      <div class="rule-layers" data-testid="rules-in-force" tabindex="0" role="region" aria-label="Rules in force, in evaluation order">
         <For each={props.layers}>
-          {(layer) => (
+          {(layer, index) => (
             <div class="rule-layer" data-source={layer.source} data-testid="rule-layer">
-              <h4>{layer.source === "agent" ? `The ${props.agent} agent's own rules (built in)` : SOURCE_NAMES[layer.source]}</h4>
+              <h4>{layerName(layer.source, index(), props.agent)}</h4>
               <ol start={layer.start} class="rule-list">
                 <For each={layer.rules}>
                   {(rule) => (
