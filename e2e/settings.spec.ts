@@ -181,4 +181,34 @@ test("trusting a workspace runs its custom tool, shows load problems, and is rem
   await expect(page.getByTestId("trust-notice")).toHaveCount(0);
   await runTool(page, "hello", { name: "again" });
   await expect(card(page, 0).getByTestId("call-output")).toHaveText("hello, again");
+
+  // Trust can be taken back, and that is remembered too.
+  const again = await openSettings(page);
+  await again.getByRole("button", { name: "Stop trusting" }).click();
+  await expect(again.getByTestId("trust-notice")).toBeVisible();
+  await expect(again.getByRole("heading", { name: "Workspace code" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await page.reload();
+  await expect(page.getByTestId("open-palette")).toBeEnabled();
+  await expect(page.getByTestId("trust-notice")).toBeVisible();
+  await page.keyboard.press("Control+k");
+  await page.getByLabel("Filter tools").fill("hello");
+  await expect(page.getByTestId("tool-palette").getByRole("option")).toHaveCount(0);
+});
+
+test("a broken opencode.json is reported in settings, and saving leaves it as it is", async ({ page }) => {
+  await openWorkbench(page, fresh());
+  await expect(page.getByTestId("open-settings")).toBeEnabled();
+  await runInTerminal(page, `echo '{"permission": {"bash": "ask"' > opencode.json`);
+  await waitForIdle(page);
+  const settings = await openSettings(page);
+  await expect(settings.getByTestId("config-error")).toContainText("opencode.json is not valid JSON");
+  await settings.getByRole("button", { name: "Add rule" }).click();
+  await settings.getByLabel("Permission of rule 1").fill("bash");
+  await settings.getByTestId("save-rules").click();
+  await expect(settings.getByTestId("save-status")).toContainText("fix the file (or remove it) and save again");
+  await page.screenshot({ path: "e2e/screenshots/settings-broken-config.png" });
+  await page.keyboard.press("Escape");
+  await runTool(page, "read", { filePath: "opencode.json" });
+  await expect(card(page, 0).getByTestId("call-output")).toContainText('00001| {"permission": {"bash": "ask"');
 });

@@ -35,8 +35,12 @@ export class PageTools {
     readonly trusted: boolean,
   ) {}
 
-  static async open(runtime: Runtime, options: PageToolsOptions = {}, carried?: PageTools): Promise<PageTools> {
-    const trusted = options.trusted ?? false;
+  static open(runtime: Runtime, options: PageToolsOptions = {}): Promise<PageTools> {
+    return PageTools.openOn(runtime, options.trusted ?? false);
+  }
+
+  /** `carried`: the page being replaced, whose transcript and listeners (bus) the new one continues. */
+  private static async openOn(runtime: Runtime, trusted: boolean, carried?: PageTools): Promise<PageTools> {
     const session = await ToolSession.open({
       runtime,
       // Outside the workspace, so saved full outputs never show up among the user's files.
@@ -73,7 +77,7 @@ export class PageTools {
    */
   async reopen(options: PageToolsOptions = {}): Promise<PageTools> {
     if (this.busy()) throw new Error("A call is still running or waiting for permission: let it finish (or abort it), then try again.");
-    const next = await PageTools.open(this.session.runtime, { trusted: options.trusted ?? this.trusted }, this);
+    const next = await PageTools.openOn(this.session.runtime, options.trusted ?? this.trusted, this);
     next.session.permissions.loadApprovals(this.session.permissions.approved.map((rule) => ({ ...rule })));
     for (const id of this.abortedIDs) next.abortedIDs.add(id);
     return next;

@@ -37,14 +37,15 @@ export function SettingsDialog(props: {
   agent: string;
   onReopened: (page: PageTools) => void;
   onTrust: () => void;
+  onUntrust: () => void;
   trusting: boolean;
   onClose: () => void;
 }) {
   let heading: HTMLHeadingElement | undefined;
   let trustHeading: HTMLHeadingElement | undefined;
   onMount(() => heading?.focus());
-  // The trust button goes away once pressed; the focus goes to what replaced it, not to the page.
-  createEffect(on(() => props.page.trusted, (trusted, before) => trusted && before === false && trustHeading?.focus()));
+  // The trust buttons go away once pressed; the focus goes to the section, not back to the page.
+  createEffect(on(() => props.page.trusted, (trusted, before) => before !== undefined && trusted !== before && trustHeading?.focus()));
 
   return (
     <div class="palette-backdrop" onClick={(e) => e.target === e.currentTarget && props.onClose()}>
@@ -72,7 +73,12 @@ export function SettingsDialog(props: {
               </Show>
             }
           >
-            <p class="settings-help" data-testid="trusted-state">This workspace is trusted: its custom tools and plugins run in this tab.</p>
+            <p class="settings-help" data-testid="trusted-state">
+              This workspace is trusted: its custom tools and plugins run in this tab.{" "}
+              <button type="button" class="button" onClick={() => props.onUntrust()} disabled={props.trusting}>
+                Stop trusting
+              </button>
+            </p>
           </Show>
           <TrustNotice page={props.page} onTrust={props.onTrust} trusting={props.trusting} />
         </section>
@@ -122,7 +128,11 @@ function RulesInForce(props: { layers: Array<RuleLayer & { start: number }>; age
 }
 
 function ConfigEditor(props: { page: PageTools; onReopened: (page: PageTools) => void }) {
-  const [loaded] = createResource(() => props.page, (page) => page.configRules());
+  // Errors come back as values: reading a failed resource would throw inside the dialog.
+  const [loaded] = createResource(
+    () => props.page,
+    (page) => page.configRules().then((found) => ({ ...found, error: undefined }), (error: unknown) => ({ path: undefined, rules: [] as ConfigRule[], error: error instanceof Error ? error.message : String(error) })),
+  );
   const [rows, setRows] = createSignal<ConfigRule[]>([]);
   const [edited, setEdited] = createSignal(false);
   const [status, setStatus] = createSignal<{ text: string; error?: boolean }>();
@@ -170,9 +180,9 @@ function ConfigEditor(props: { page: PageTools; onReopened: (page: PageTools) =>
         The <code>permission</code> section of <code>{loaded()?.path ?? "opencode.json"}</code>, in order (the file keeps a permission's
         patterns together, so saving groups them under the first one). Everything else in the file is left as it is.
       </p>
-      <Show when={loaded.error}>
-        <p class="settings-error" role="alert">
-          {String(loaded.error instanceof Error ? loaded.error.message : loaded.error)}
+      <Show when={loaded()?.error}>
+        <p class="settings-error" role="alert" data-testid="config-error">
+          {loaded()?.error}
         </p>
       </Show>
       <form class="config-editor" onSubmit={(event) => void save(event)} aria-label="Workspace config rules" data-testid="config-editor">

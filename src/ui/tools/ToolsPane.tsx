@@ -4,7 +4,7 @@ import type { PageTools, PermissionReply } from "../../session/page-tools.js";
 import type { PermissionRequest } from "../../tools/permission/types.js";
 import { CallCard } from "./CallCard.js";
 import { PermissionPrompt } from "./PermissionPrompt.js";
-import { isTrusted, rememberTrust } from "./trust.js";
+import { forgetTrust, isTrusted, rememberTrust } from "./trust.js";
 import { TrustNotice } from "./TrustNotice.js";
 
 // The tools (zod, the bash parser, diffing) load after the first paint, not with it: they doubled the
@@ -59,19 +59,20 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; wo
     setSettingsOpen(false);
     opener?.focus();
   };
-  const trust = () => {
+  const setTrust = (trusted: boolean) => {
     const page = tools();
     if (!page) return;
     setTrusting(true);
-    const remembered = rememberTrust(props.workspace);
+    const remembered = trusted ? rememberTrust(props.workspace) : (forgetTrust(props.workspace), true);
     page
-      .reopen({ trusted: true })
+      .reopen({ trusted })
       .then((next) => {
         mutate(() => next);
         setNote(remembered ? undefined : { text: "Trusted for this page only: this browser keeps no storage, so a reload will ask again." });
-      }, (error: unknown) => setNote({ text: `Could not trust the workspace: ${error instanceof Error ? error.message : String(error)}`, error: true }))
+      }, (error: unknown) => setNote({ text: `Could not ${trusted ? "trust" : "stop trusting"} the workspace: ${error instanceof Error ? error.message : String(error)}`, error: true }))
       .finally(() => setTrusting(false));
   };
+  const trust = () => setTrust(true);
   const answer = (request: PermissionRequest, reply: PermissionReply, message?: string, saveToConfig?: boolean) => {
     const page = tools();
     if (!page?.reply(request.id, reply, message) || reply !== "always" || !saveToConfig) return;
@@ -186,7 +187,7 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; wo
       </Show>
       <Show when={settingsOpen() && tools()}>
         {(page) => (
-          <SettingsDialog page={page()} agent={page().session.agent.name} onReopened={(next) => mutate(() => next)} onTrust={trust} trusting={trusting()} onClose={closeSettings} />
+          <SettingsDialog page={page()} agent={page().session.agent.name} onReopened={(next) => mutate(() => next)} onTrust={trust} onUntrust={() => setTrust(false)} trusting={trusting()} onClose={closeSettings} />
         )}
       </Show>
     </section>

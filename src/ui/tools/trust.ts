@@ -33,3 +33,13 @@ export function rememberTrust(workspace: string | undefined): boolean {
     return false;
   }
 }
+
+/** Stops trusting: the next session of this workspace lists its code again instead of running it. */
+export function forgetTrust(workspace: string | undefined): void {
+  if (workspace === undefined) return;
+  try {
+    localStorage.setItem(KEY, JSON.stringify(trustedNames().filter((name) => name !== workspace)));
+  } catch {
+    // Nothing was stored, so there is nothing to forget.
+  }
+}
