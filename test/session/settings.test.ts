@@ -88,6 +88,16 @@ describe("contract: saving the permission section keeps the rest of the file", (
       ["bash", { "*": "ask", "git *": "allow" }],
       ["edit", "allow"],
     ]);
+    // The same permission and pattern twice: the later one decided, so it is the one kept, in its later place.
+    const repeated = permissionSection([
+      { permission: "bash", pattern: "rm *", action: "deny" },
+      { permission: "bash", pattern: "*", action: "ask" },
+      { permission: "bash", pattern: "rm *", action: "allow" },
+    ]);
+    expect(Object.entries(repeated.bash as Record<string, string>)).toEqual([
+      ["*", "ask"],
+      ["rm *", "allow"],
+    ]);
   });
 
   it("says what is missing in a half-filled rule, and refuses a file that does not parse", async () => {
