@@ -6,9 +6,11 @@
 import type { z } from "zod";
 import type { Runtime } from "../runtime/types.js";
 import { builtinTools } from "../tools/builtins.js";
+import type { Explanation, RuleLayer } from "../tools/permission/evaluate.js";
 import type { PermissionRequest } from "../tools/permission/types.js";
 import type { ToolCall } from "./calls.js";
 import { ToolSession } from "./tool-session.js";
+import { loadWorkspaceConfig, permissionRulesOf, saveApprovals, savePermissionRules, type ConfigRule } from "./workspace-config.js";
 
 export interface ToolEntry {
   id: string;
@@ -18,25 +20,95 @@ export interface ToolEntry {
 
 export type PermissionReply = "once" | "always" | "reject";
 
+export interface PageToolsOptions {
+  /** Whether the workspace's own code (custom tools, plugins) may run; the user decides, so off by default. */
+  trusted?: boolean;
+}
+
 export class PageTools {
   /** Calls the user aborted, so a call that still completed (bash keeps its output) reads as aborted. */
   private readonly abortedIDs = new Set<string>();
   private readonly controllers = new Map<string, AbortController>();
 
-  private constructor(readonly session: ToolSession) {}
+  private constructor(
+    readonly session: ToolSession,
+    readonly trusted: boolean,
+  ) {}
 
-  static async open(runtime: Runtime): Promise<PageTools> {
+  static open(runtime: Runtime, options: PageToolsOptions = {}): Promise<PageTools> {
+    return PageTools.openOn(runtime, options.trusted ?? false);
+  }
+
+  /** `carried`: the page being replaced, whose transcript and listeners (bus) the new one continues. */
+  private static async openOn(runtime: Runtime, trusted: boolean, carried?: PageTools): Promise<PageTools> {
     const session = await ToolSession.open({
       runtime,
       // Outside the workspace, so saved full outputs never show up among the user's files.
       dataDir: "/data",
       home: "/home/user",
       builtins: builtinTools,
-      // The workspace's own code (custom tools, plugins) runs only once the user trusts it: not yet in this UI.
-      trusted: false,
+      trusted,
       flags: { client: "web" },
+      bus: carried?.session.bus,
+      session: carried?.session.session,
     });
-    return new PageTools(session);
+    return new PageTools(session, trusted);
+  }
+
+  /** Workspace code (custom tools, plugins) found but not run, because the workspace is not trusted. */
+  get untrustedFiles(): readonly string[] {
+    return this.session.untrustedFiles;
+  }
+
+  /** Custom tools and plugins that failed to load. */
+  get problems(): readonly { file: string; error: string }[] {
+    return this.session.problems;
+  }
+
+  /** Whether a call is still under way (waiting, running or asking), which a reopen would cut off. */
+  busy(): boolean {
+    return this.calls.some((call) => call.status === "pending" || call.status === "running") || this.pending().length > 0;
+  }
+
+  /**
+   * The same session opened again, so the config file and trust are read anew: the transcript, the
+   * "always" approvals and the listeners (the bus) carry over. Refused while a call is under way,
+   * since its prompt and abort button belong to the session being replaced.
+   */
+  async reopen(options: PageToolsOptions = {}): Promise<PageTools> {
+    if (this.busy()) throw new Error("A call is still running or waiting for permission: let it finish (or abort it), then try again.");
+    const next = await PageTools.openOn(this.session.runtime, options.trusted ?? this.trusted, this);
+    next.session.permissions.loadApprovals(this.session.permissions.approved.map((rule) => ({ ...rule })));
+    for (const id of this.abortedIDs) next.abortedIDs.add(id);
+    return next;
+  }
+
+  /** The rules in force, in evaluation order (the last match wins), grouped by where they came from. */
+  rulesInForce(): RuleLayer[] {
+    return this.session.rulesInForce();
+  }
+
+  /** What would happen for `permission` and `pattern`, and which rule (from where) decides it. */
+  explain(permission: string, pattern: string): Explanation {
+    return this.session.explain(permission.trim(), pattern);
+  }
+
+  /** The workspace config's own `permission` entries as the file holds them now (it may have changed since the session opened). */
+  async configRules(): Promise<{ path?: string; rules: ConfigRule[] }> {
+    const { config, path } = await loadWorkspaceConfig(this.session.runtime);
+    return { path, rules: permissionRulesOf(config) };
+  }
+
+  /** Writes `rules` as the config's `permission` section, then reopens so they are in force. */
+  async saveRules(rules: readonly ConfigRule[]): Promise<{ path: string; page: PageTools }> {
+    if (this.busy()) throw new Error("A call is still running or waiting for permission: let it finish (or abort it), then save.");
+    const path = await savePermissionRules(this.session.runtime, rules);
+    return { path, page: await this.reopen() };
+  }
+
+  /** Writes the patterns an "always" answer remembers into the workspace config, so they outlive the session. */
+  saveAlways(request: Pick<PermissionRequest, "permission" | "always">): Promise<string> {
+    return saveApprovals(this.session.runtime, request.always.map((pattern) => ({ permission: request.permission, pattern })));
   }
 
   get calls(): readonly ToolCall[] {

@@ -37,6 +37,8 @@ export interface ToolSessionOptions {
   agent?: string;
   store?: SessionStore;
   bus?: Bus;
+  /** Continue this record (its calls stay in the transcript) instead of starting an empty one. */
+  session?: SessionRecord;
 }
 
 /** `tools: { bash: false }` (OpenCode's older switches) as rules; every editing tool is `edit`. */
@@ -139,12 +141,18 @@ export class ToolSession {
       truncate: (text, truncation, hint) => truncateOutput(text, truncation, store, hint),
       truncationStream: (truncation, hint) => new TruncationSink(store, truncation, hint),
     });
-    const session: SessionRecord = { id: ascendingId("ses"), title: "", agent: name, createdAt: Date.now(), calls: [] };
+    const session: SessionRecord = options.session ?? { id: ascendingId("ses"), title: "", agent: name, createdAt: Date.now(), calls: [] };
     return new ToolSession(runtime, config, path, agent, layers, registry, permissions, bus, fileTime, runner, session, problems, untrustedFiles);
   }
 
   run(tool: string, args: Record<string, unknown>, options?: RunOptions): Promise<ToolCall> {
     return this.runner.run(this.session, this.agent, tool, args, options);
+  }
+
+  /** Every rule in force, in evaluation order, grouped by where it came from; the approvals come last. */
+  rulesInForce(): RuleLayer[] {
+    const approvals = [...this.permissions.approved];
+    return [...this.layers, ...(approvals.length > 0 ? [{ source: "approval" as const, rules: approvals }] : [])];
   }
 
   /** Which rule decides `permission` for `pattern`, with the session's approvals last. */

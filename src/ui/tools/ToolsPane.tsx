@@ -1,20 +1,28 @@
 import { createEffect, createResource, createSignal, For, lazy, on, onCleanup, Show } from "solid-js";
 import type { Runtime } from "../../runtime/types.js";
-import type { PageTools } from "../../session/page-tools.js";
+import type { PageTools, PermissionReply } from "../../session/page-tools.js";
+import type { PermissionRequest } from "../../tools/permission/types.js";
 import { CallCard } from "./CallCard.js";
 import { PermissionPrompt } from "./PermissionPrompt.js";
+import { forgetTrust, isTrusted, rememberTrust } from "./trust.js";
+import { TrustNotice } from "./TrustNotice.js";
 
 // The tools (zod, the bash parser, diffing) load after the first paint, not with it: they doubled the
 // initial bundle when imported eagerly.
-const openPageTools = (runtime: Runtime): Promise<PageTools> => import("../../session/page-tools.js").then((module) => module.PageTools.open(runtime));
+const openPageTools = (runtime: Runtime, trusted: boolean): Promise<PageTools> =>
+  import("../../session/page-tools.js").then((module) => module.PageTools.open(runtime, { trusted }));
 const ToolPalette = lazy(() => import("./ToolPalette.js").then((module) => ({ default: module.ToolPalette })));
+const SettingsDialog = lazy(() => import("./SettingsDialog.js").then((module) => ({ default: module.SettingsDialog })));
 
 /**
  * The Tools pane: the session's calls as cards, its pending permission prompts as a queue, and the
  * palette (Ctrl+K) that starts calls. A new runtime (WebContainer booted) gets a new session.
  */
-export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean }) {
-  const [tools, { refetch }] = createResource(props.runtime, openPageTools);
+export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; workspace?: string }) {
+  const [tools, { refetch, mutate }] = createResource(props.runtime, (runtime) => openPageTools(runtime, isTrusted(props.workspace)));
+  const [settingsOpen, setSettingsOpen] = createSignal(false);
+  const [trusting, setTrusting] = createSignal(false);
+  const [note, setNote] = createSignal<{ text: string; error?: boolean }>();
   const [version, setVersion] = createSignal(0, { equals: false });
   const [now, setNow] = createSignal(Date.now());
   const [paletteOpen, setPaletteOpen] = createSignal(false);
@@ -43,7 +51,45 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean }) 
     setPaletteOpen(false);
     opener?.focus();
   };
+  const openSettings = () => {
+    opener = document.activeElement as HTMLElement | null;
+    setSettingsOpen(true);
+  };
+  const closeSettings = () => {
+    setSettingsOpen(false);
+    opener?.focus();
+  };
+  const setTrust = (trusted: boolean) => {
+    const page = tools();
+    if (!page) return;
+    setTrusting(true);
+    const remembered = trusted ? rememberTrust(props.workspace) : (forgetTrust(props.workspace), true);
+    page
+      .reopen({ trusted })
+      .then((next) => {
+        mutate(() => next);
+        setNote(remembered ? undefined : { text: "Trusted for this page only: this browser keeps no storage, so a reload will ask again." });
+      }, (error: unknown) => setNote({ text: `Could not ${trusted ? "trust" : "stop trusting"} the workspace: ${error instanceof Error ? error.message : String(error)}`, error: true }))
+      .finally(() => setTrusting(false));
+  };
+  const trust = () => setTrust(true);
+  const answer = (request: PermissionRequest, reply: PermissionReply, message?: string, saveToConfig?: boolean) => {
+    const page = tools();
+    if (!page?.reply(request.id, reply, message) || reply !== "always" || !saveToConfig) return;
+    page.saveAlways(request).then(
+      (path) => setNote({ text: `Saved ${request.permission}: ${request.always.join(", ")} to ${path}` }),
+      (error: unknown) => setNote({ text: `Could not save to the workspace config: ${error instanceof Error ? error.message : String(error)}`, error: true }),
+    );
+  };
   const onKey = (event: KeyboardEvent) => {
+    // Escape closes the settings even when focus fell out of them (a button that vanished, say).
+    if (settingsOpen()) {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        closeSettings();
+      }
+      return;
+    }
     if (event.key === "Escape" && paletteOpen()) {
       event.preventDefault();
       closePalette();
@@ -87,6 +133,9 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean }) 
         <button type="button" class="button" onClick={() => void refetch()} title="Start a fresh session (reads opencode.json again; approvals are forgotten)">
           New session
         </button>
+        <button type="button" class="button" onClick={openSettings} disabled={!tools()} aria-haspopup="dialog" data-testid="open-settings">
+          Settings
+        </button>
         <button type="button" class="button primary" onClick={openPalette} disabled={!entries()} aria-keyshortcuts="Control+K" data-testid="open-palette">
           Run a tool… <kbd>Ctrl+K</kbd>
         </button>
@@ -99,6 +148,12 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean }) 
           The tool session could not start: {String((tools.error ?? entries.error) as unknown)}
         </p>
       </Show>
+      <Show when={tools()}>{(page) => <TrustNotice page={page()} onTrust={trust} trusting={trusting()} />}</Show>
+      <Show when={note()}>
+        <p class={`tools-note${note()!.error ? " error" : ""}`} role={note()!.error ? "alert" : "status"} data-testid="tools-status">
+          {note()!.text}
+        </p>
+      </Show>
       <Show when={pending().length > 0}>
         <div class="prompt-queue-list" aria-label="Pending permission prompts" data-testid="prompt-queue">
           <For each={pending()}>
@@ -108,7 +163,7 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean }) 
                 input={inputOf(request.tool?.callID)}
                 position={index() + 1}
                 total={pending().length}
-                onReply={(reply, message) => tools()?.reply(request.id, reply, message)}
+                onReply={(reply, message, saveToConfig) => answer(request, reply, message, saveToConfig)}
               />
             )}
           </For>
@@ -129,6 +184,11 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean }) 
       </div>
       <Show when={paletteOpen() && entries()}>
         <ToolPalette tools={entries()!} onRun={run} onClose={closePalette} />
+      </Show>
+      <Show when={settingsOpen() && tools()}>
+        {(page) => (
+          <SettingsDialog page={page()} agent={page().session.agent.name} onReopened={(next) => mutate(() => next)} onTrust={trust} onUntrust={() => setTrust(false)} trusting={trusting()} onClose={closeSettings} />
+        )}
       </Show>
     </section>
   );
