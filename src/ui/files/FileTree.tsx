@@ -11,11 +11,11 @@ function sortEntries(entries: DirEntry[]): DirEntry[] {
 }
 
 /**
- * The workspace's files, folders opened on demand. It re-reads what is open whenever the runtime
+ * The workspace's files, folders opened on demand, a file opened (in the editor) by `onOpen`. It re-reads what is open whenever the runtime
  * says files may have changed (a write, or any command), a little after the last change.
  * `runtime` must be reactive (a signal).
  */
-export function FileTree(props: { runtime: () => Runtime; onError: (message: string) => void }) {
+export function FileTree(props: { runtime: () => Runtime; onError: (message: string) => void; onOpen: (path: string) => void }) {
   const [version, setVersion] = createSignal(0);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const bump = () => {
@@ -34,7 +34,7 @@ export function FileTree(props: { runtime: () => Runtime; onError: (message: str
   return (
     <nav class="file-tree" aria-label="Workspace files">
       <ul role="tree" aria-label={current().root}>
-        <Folder path={current().root} runtime={current} version={version} depth={0} onError={props.onError} />
+        <Folder path={current().root} runtime={current} version={version} depth={0} onError={props.onError} onOpen={props.onOpen} />
       </ul>
     </nav>
   );
@@ -46,6 +46,7 @@ function Folder(props: {
   version: () => number;
   depth: number;
   onError: (message: string) => void;
+  onOpen: (path: string) => void;
 }) {
   const [entries] = createResource(
     () => [props.path, props.version(), props.runtime()] as const,
@@ -55,7 +56,7 @@ function Folder(props: {
     <Show when={!entries.error} fallback={<li class="tree-error">Cannot list {basename(props.path)}: {String(entries.error)}</li>}>
       <Show when={entries.latest?.length !== 0} fallback={<li class="tree-empty" style={{ "padding-left": `${props.depth + 1}em` }}>(empty)</li>}>
         <For each={entries.latest ?? []}>
-          {(entry) => <Entry entry={entry} parent={props.path} runtime={props.runtime} version={props.version} depth={props.depth} onError={props.onError} />}
+          {(entry) => <Entry entry={entry} parent={props.path} runtime={props.runtime} version={props.version} depth={props.depth} onError={props.onError} onOpen={props.onOpen} />}
         </For>
       </Show>
     </Show>
@@ -69,6 +70,7 @@ function Entry(props: {
   version: () => number;
   depth: number;
   onError: (message: string) => void;
+  onOpen: (path: string) => void;
 }) {
   const [open, setOpen] = createSignal(false);
   const path = () => join(props.parent, props.entry.name);
@@ -89,9 +91,15 @@ function Entry(props: {
             </button>
           </Match>
           <Match when={props.entry.type !== "directory"}>
-            <span class="tree-name file" classList={{ symlink: props.entry.type === "symlink" }} title={path()}>
+            <button
+              type="button"
+              class="tree-name file"
+              classList={{ symlink: props.entry.type === "symlink" }}
+              title={`Open ${path()}`}
+              onClick={() => props.onOpen(path())}
+            >
               {props.entry.name}
-            </span>
+            </button>
             <button type="button" class="tree-action" onClick={download} aria-label={`Download ${props.entry.name}`} title={`Download ${props.entry.name}`}>
               ⤓
             </button>
@@ -100,7 +108,7 @@ function Entry(props: {
       </div>
       <Show when={open()}>
         <ul role="group">
-          <Folder path={path()} runtime={props.runtime} version={props.version} depth={props.depth + 1} onError={props.onError} />
+          <Folder path={path()} runtime={props.runtime} version={props.version} depth={props.depth + 1} onError={props.onError} onOpen={props.onOpen} />
         </ul>
       </Show>
     </li>
