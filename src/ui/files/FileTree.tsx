@@ -53,8 +53,8 @@ function Folder(props: {
     async ([path, , runtime]) => sortEntries(await runtime.fs.readdir(path)),
   );
   return (
-    <Show when={!entries.error} fallback={<li class="tree-error">Cannot list {basename(props.path)}: {String(entries.error)}</li>}>
-      <Show when={entries.latest?.length !== 0} fallback={<li class="tree-empty" style={{ "padding-left": `${props.depth + 1}em` }}>(empty)</li>}>
+    <Show when={!entries.error} fallback={<li class="tree-error" role="treeitem" aria-disabled="true">Cannot list {basename(props.path)}: {String(entries.error)}</li>}>
+      <Show when={entries.latest?.length !== 0} fallback={<li class="tree-empty" role="treeitem" aria-disabled="true" style={{ "padding-left": `${props.depth + 1}em` }}>(empty)</li>}>
         <For each={entries.latest ?? []}>
           {(entry) => <Entry entry={entry} parent={props.path} runtime={props.runtime} version={props.version} depth={props.depth} onError={props.onError} onOpen={props.onOpen} />}
         </For>
