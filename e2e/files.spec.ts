@@ -206,4 +206,42 @@ test("at 1024 px the editor fits beside the terminal tab without sideways scroll
   expect(reached.at(-1)).toBe("editor");
   await expect(editor.locator(".cm-editor")).toHaveClass(/cm-focused/);
   await expect(editor.locator(".cm-editor")).toHaveCSS("outline-style", "solid");
+
+  // Arrow keys move between the tabs and keep the focus on them.
+  await page.getByTestId("tab-terminal").click();
+  await expect(page.getByTestId("tab-terminal")).toBeFocused();
+  await page.keyboard.press("ArrowRight");
+  await expect(page.getByTestId("file-tab")).toBeFocused();
+  await expect(page.getByTestId("file-tab")).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByTestId("file-tab")).toHaveCSS("outline-style", "solid");
+  await page.keyboard.press("Home");
+  await expect(page.getByTestId("tab-terminal")).toBeFocused();
+  await expect(page.getByTestId("tab-terminal")).toHaveAttribute("aria-selected", "true");
+});
+
+test("a bash tool call that changes a file open with unsaved edits asks before anything is lost, and the tree shows its new file", async ({ page }) => {
+  await openWorkbench(page, fresh());
+  await shell(page, "printf 'one\\n' > shared.txt");
+  const editor = await openFromTree(page, "shared.txt");
+  await editor.locator(".cm-line").first().click();
+  await page.keyboard.press("End");
+  await page.keyboard.type(" mine");
+
+  await runTool(page, "bash", { command: "echo theirs > shared.txt && echo new > from-bash.txt", description: "Changes files" });
+  await expect(lastCard(page)).toHaveAttribute("data-state", "completed");
+  await expect(treeFile(page, "from-bash.txt")).toBeVisible();
+  const notice = editor.getByTestId("editor-notice");
+  await expect(notice).toHaveAttribute("data-kind", "changed");
+  await expect(notice).toContainText("shared.txt changed on disk while you were editing it.");
+  // The editor kept the user's text; Ctrl+S alone refuses to overwrite the change.
+  await expect(editor.locator(".cm-line").first()).toHaveText("one mine");
+  await editor.locator(".cm-line").first().click();
+  await page.keyboard.press("Control+s");
+  await expect(notice).toHaveAttribute("data-kind", "changed");
+  await page.screenshot({ path: "e2e/screenshots/files-conflict.png" });
+
+  await notice.getByRole("button", { name: "Overwrite with mine" }).click();
+  await expect(notice).toHaveAttribute("data-kind", "saved");
+  await shell(page, "cat shared.txt");
+  expect(await screenLines(page)).toContain("one mine");
 });

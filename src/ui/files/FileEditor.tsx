@@ -129,9 +129,6 @@ export function FileEditor(props: {
     });
     onCleanup(off);
   });
-  createEffect(() => {
-    if (props.active()) queueMicrotask(() => editor?.focus());
-  });
   onCleanup(() => {
     disposed = true;
     clearTimeout(timer);
