@@ -245,3 +245,24 @@ test("a bash tool call that changes a file open with unsaved edits asks before a
   await shell(page, "cat shared.txt");
   expect(await screenLines(page)).toContain("one mine");
 });
+
+test("the tree works from the keyboard: arrows move and open folders, Enter opens a file in the editor", async ({ page }) => {
+  await openWorkbench(page, fresh());
+  await shell(page, "mkdir -p src && printf 'x = 1\\n' > src/app.py && printf 'top\\n' > top.txt");
+  const folder = page.locator('.file-tree li[data-path="/workspace/src"] > .tree-row > button.tree-name');
+  await folder.focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(page.locator('.file-tree li[data-path="/workspace/src"]')).toHaveAttribute("aria-expanded", "true");
+  await page.keyboard.press("ArrowDown");
+  await expect(treeFile(page, "src/app.py")).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(treeFile(page, "top.txt")).toBeFocused();
+  await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("ArrowLeft");
+  await expect(folder).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  const editor = editorFor(page, "src/app.py");
+  await expect(editor.locator(".cm-content")).toBeFocused();
+  await expect(editor.locator(".cm-content .tok-number")).toHaveText("1");
+});

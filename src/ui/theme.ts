@@ -17,6 +17,11 @@ function stored(): ThemeName | undefined {
   return value === "light" || value === "dark" ? value : undefined;
 }
 
+/** The theme to paint with before the app mounts: the stored choice, else the system's preference. */
+export function initialTheme(): ThemeName {
+  return stored() ?? (window.matchMedia?.("(prefers-color-scheme: light)").matches ? "light" : "dark");
+}
+
 /**
  * The page's theme: the user's choice once made (remembered in localStorage), the system's
  * preference until then, following it if it changes. The CSS reads `data-theme` on <html>.

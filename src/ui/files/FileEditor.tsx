@@ -39,6 +39,8 @@ export function FileEditor(props: {
   /** The file's mtime when it was loaded or last saved: anything else on disk is someone else's change. */
   let baseMtime: number | undefined;
   let saving = false;
+  /** A change arrived while saving: look again once the save is done. */
+  let recheck = false;
   let disposed = false;
   const [view, setView] = createSignal<View>({ state: "loading" });
   const [notice, setNotice] = createSignal<Notice | undefined>();
@@ -94,12 +96,17 @@ export function FileEditor(props: {
       setNotice(error instanceof SaveConflict ? { kind: error.reason } : { kind: "error", message: `Could not save ${name}: ${messageOf(error)}` });
     } finally {
       saving = false;
+      if (recheck) {
+        recheck = false;
+        void check();
+      }
     }
   }
 
   /** Compares the file on disk with what the editor holds, after something may have changed it. */
   async function check(): Promise<void> {
-    if (!editor || saving || disposed) return;
+    if (saving) return void (recheck = true);
+    if (!editor || disposed) return;
     const mtime = await currentMtime(props.runtime(), props.path).catch(() => undefined);
     if (mtime === undefined) return void setNotice({ kind: "deleted" });
     if (mtime === baseMtime) {

@@ -33,11 +33,52 @@ export function FileTree(props: { runtime: () => Runtime; onError: (message: str
 
   return (
     <nav class="file-tree" aria-label="Workspace files">
-      <ul role="tree" aria-label={current().root}>
+      <ul role="tree" aria-label={current().root} onKeyDown={moveInTree}>
         <Folder path={current().root} runtime={current} version={version} depth={0} onError={props.onError} onOpen={props.onOpen} />
       </ul>
     </nav>
   );
+}
+
+/**
+ * Arrow keys as in a file explorer (Tab still visits every entry): up and down move between the
+ * visible names, right opens a folder, left closes it or goes to the folder holding the entry.
+ */
+function moveInTree(event: KeyboardEvent) {
+  const tree = event.currentTarget as HTMLElement;
+  const current = (event.target as HTMLElement).closest<HTMLElement>("button.tree-name");
+  if (!current) return;
+  const names = [...tree.querySelectorAll<HTMLElement>("button.tree-name")];
+  const index = names.indexOf(current);
+  const item = current.closest<HTMLElement>('[role="treeitem"]');
+  const expanded = item?.getAttribute("aria-expanded");
+  let next: HTMLElement | undefined;
+  switch (event.key) {
+    case "ArrowDown":
+      next = names[index + 1];
+      break;
+    case "ArrowUp":
+      next = names[index - 1];
+      break;
+    case "Home":
+      next = names[0];
+      break;
+    case "End":
+      next = names[names.length - 1];
+      break;
+    case "ArrowRight":
+      if (expanded === "false") current.click();
+      else if (expanded === "true") next = names[index + 1];
+      break;
+    case "ArrowLeft":
+      if (expanded === "true") current.click();
+      else next = item?.parentElement?.closest<HTMLElement>('[role="treeitem"]')?.querySelector<HTMLElement>("button.tree-name") ?? undefined;
+      break;
+    default:
+      return;
+  }
+  event.preventDefault();
+  next?.focus();
 }
 
 function Folder(props: {
