@@ -78,7 +78,12 @@ export function FileEditor(props: {
       lineSeparator: doc.lineSeparator,
       readOnly: props.readOnly,
       label: `Contents of ${name}`,
-      onDirty: props.onDirty,
+      onDirty: (dirty) => {
+        props.onDirty(dirty);
+        // "Saved" or "Reloaded" no longer describe the text once it is edited again.
+        const kind = notice()?.kind;
+        if (dirty && (kind === "saved" || kind === "reloaded")) setNotice(undefined);
+      },
     });
     void editor.languageReady.then(() => host.setAttribute("data-language-ready", "true"));
     if (props.active()) editor.focus();
