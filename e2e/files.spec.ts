@@ -134,7 +134,7 @@ test("a file named like markup opens as text, with markup inside shown as text",
   expect(dialogs).toEqual([]);
 });
 
-test("binary and oversized files get a notice instead of the editor", async ({ page }) => {
+test("binary and oversized files get a notice instead of the editor, until they become text that fits", async ({ page }) => {
   await openWorkbench(page, fresh());
   await shell(page, "printf 'ab\\000cd' > blob.bin2 && seq 1 90000 > part && cat part part part part part > big.log && rm part");
   await treeFile(page, "blob.bin2").click();
@@ -147,6 +147,11 @@ test("binary and oversized files get a notice instead of the editor", async ({ p
   await expect(big.locator(".cm-content")).toHaveCount(0);
   await expect(big.getByRole("button", { name: "Download big.log" })).toBeVisible();
   await page.screenshot({ path: "e2e/screenshots/files-too-large.png" });
+
+  // Once the file is small again, the tab opens it by itself.
+  await shell(page, "echo small now > big.log");
+  await page.getByTestId("file-tab").filter({ hasText: "big.log" }).click();
+  await expect(big.locator(".cm-line").first()).toHaveText("small now");
 });
 
 test("the theme toggle switches light and dark, themes the terminal and the editor, and survives a reload", async ({ page }) => {

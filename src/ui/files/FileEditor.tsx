@@ -111,7 +111,9 @@ export function FileEditor(props: {
   /** Compares the file on disk with what the editor holds, after something may have changed it. */
   async function check(): Promise<void> {
     if (saving) return void (recheck = true);
-    if (!editor || disposed) return;
+    if (disposed) return;
+    // A file that could not be opened (missing, binary, too large) is looked at afresh.
+    if (!editor) return void (unopenable() && (await reload()));
     const mtime = await currentMtime(props.runtime(), props.path).catch(() => undefined);
     if (mtime === undefined) return void setNotice({ kind: "deleted" });
     if (mtime === baseMtime) {
@@ -119,8 +121,8 @@ export function FileEditor(props: {
       return;
     }
     if (props.dirty()) return void setNotice({ kind: "changed" });
-    await load();
-    setNotice({ kind: "reloaded" });
+    await reload();
+    if (editor) setNotice({ kind: "reloaded" });
   }
 
   const reload = async () => {
