@@ -271,3 +271,28 @@ test("the tree works from the keyboard: arrows move and open folders, Enter open
   await expect(editor.locator(".cm-content")).toBeFocused();
   await expect(editor.locator(".cm-content .tok-number")).toHaveText("1");
 });
+
+test("the editor edits like one: Enter keeps the indent, Ctrl+Z undoes, Ctrl+F finds", async ({ page }) => {
+  await openWorkbench(page, fresh());
+  await shell(page, `printf 'function f() {\\n  if (x) {\\n    return 1;\\n  }\\n}\\n' > indent.js`);
+  const editor = await openFromTree(page, "indent.js");
+  await expect(editor.locator("[data-testid=editor-host][data-language-ready]")).toBeAttached();
+  await editor.locator(".cm-line").nth(2).click();
+  await page.keyboard.press("End");
+  await page.keyboard.press("Enter");
+  await page.keyboard.type("y();");
+  await expect(editor.locator(".cm-line").nth(3)).toHaveText("    y();");
+  await expect(editor.getByTestId("dirty-marker")).toBeVisible();
+
+  await page.keyboard.press("Control+z");
+  await page.keyboard.press("Control+z");
+  await expect(editor.locator(".cm-line")).toHaveCount(6);
+  await expect(editor.locator(".cm-line").nth(3)).toHaveText("  }");
+
+  await page.keyboard.press("Control+f");
+  const find = editor.locator(".cm-search input[name=search]");
+  await expect(find).toBeFocused();
+  await find.pressSequentially("return");
+  await expect(editor.locator(".cm-searchMatch")).toHaveCount(1);
+  await page.screenshot({ path: "e2e/screenshots/files-find.png" });
+});

@@ -3,12 +3,14 @@
  * each language's grammar only when a file of that kind is opened.
  *
  * Colours come from CSS variables (styles.css), so one setup serves the light and the dark theme.
- * The `codemirror` package installed is CodeMirror 5, so this builds on the @codemirror/* packages
- * the language packages bring; without @codemirror/commands there is no undo history here yet.
+ * Built from the @codemirror/* packages directly (the `codemirror` bundle package would add nothing
+ * this needs). Tab is left to move focus, so the keyboard is never trapped in the editor.
  */
 import { closeBrackets, closeBracketsKeymap } from "@codemirror/autocomplete";
+import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
+import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/search";
 import { bracketMatching, foldGutter, foldKeymap, HighlightStyle, indentOnInput, type LanguageSupport, syntaxHighlighting } from "@codemirror/language";
-import { Annotation, Compartment, EditorState, type Extension } from "@codemirror/state";
+import { Annotation, Compartment, EditorState, Transaction, type Extension } from "@codemirror/state";
 import {
   drawSelection,
   EditorView,
@@ -129,7 +131,10 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
     closeBrackets(),
     highlightActiveLine(),
     syntaxHighlighting(highlight),
-    keymap.of([...closeBracketsKeymap, ...foldKeymap]),
+    history(),
+    search({ top: true }),
+    highlightSelectionMatches(),
+    keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...searchKeymap, ...historyKeymap, ...foldKeymap]),
     chrome,
     language.of([]),
     separator.of(options.lineSeparator ? EditorState.lineSeparator.of(options.lineSeparator) : []),
@@ -157,7 +162,11 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
     reset(text, lineSeparator) {
       // The separator first: the new text is split into lines by the state it is inserted into.
       view.dispatch({ effects: separator.reconfigure(lineSeparator ? EditorState.lineSeparator.of(lineSeparator) : []) });
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, annotations: resetting.of(true) });
+      // Not undoable: Ctrl+Z after a reload must not bring back text that is no longer on disk.
+      view.dispatch({
+        changes: { from: 0, to: view.state.doc.length, insert: text },
+        annotations: [resetting.of(true), Transaction.addToHistory.of(false)],
+      });
       setDirty(false);
     },
     markClean: () => setDirty(false),
