@@ -13,7 +13,12 @@ export default defineConfig({
         plugins: [solid()],
         // Solid's browser build (the default one is its server renderer, which cannot mount components).
         resolve: { conditions: ["browser", "development"] },
-        test: { name: "ui", include: ["test/**/*.test.tsx"], environment: "happy-dom", ...shared },
+        test: {
+          name: "ui",
+          include: ["test/**/*.test.tsx"],
+          environment: "happy-dom",
+          ...shared,
+        },
       },
     ],
   },

@@ -114,6 +114,12 @@ export class PageTools {
     return this.session.bus.subscribe("call.updated", (event) => listener(event.callID));
   }
 
+  /** Calls `listener` whenever a permission prompt is asked or answered. */
+  onPromptsChanged(listener: () => void): () => void {
+    const offs = [this.session.bus.subscribe("permission.asked", listener), this.session.bus.subscribe("permission.replied", listener)];
+    return () => offs.forEach((off) => off());
+  }
+
   /**
    * A truncated call's saved full output, for the person at the page. Only files inside the data folder
    * can be read this way (the path comes from a tool's text, which a model or a plugin could have shaped).

@@ -1,4 +1,7 @@
-import { For } from "solid-js";
+import { createMemo, createSignal, For, Match, Show, Switch } from "solid-js";
+import { sideBySideRows, type SideCell } from "./diff-rows.js";
+
+export type DiffMode = "unified" | "side-by-side";
 
 function lineClass(line: string): string {
   if (line.startsWith("+++") || line.startsWith("---")) return "diff-file";
@@ -8,12 +11,90 @@ function lineClass(line: string): string {
   return "diff-ctx";
 }
 
-/** A unified diff, one text node per line, coloured by its first character. */
-export function DiffView(props: { diff: string; label?: string }) {
-  const lines = () => props.diff.replace(/\n$/, "").split("\n");
+function Cells(props: { cell: SideCell | undefined; side: "old" | "new" }) {
   return (
-    <pre class="diff" data-testid="diff" aria-label={props.label ?? "Diff"} tabIndex={0}>
-      <For each={lines()}>{(line) => <span class={lineClass(line)}>{line + "\n"}</span>}</For>
-    </pre>
+    <>
+      <td class="no">{props.cell ? String(props.cell.no) : ""}</td>
+      <td class={`text ${props.side} ${props.cell?.kind ?? "empty"}`}>{props.cell?.text ?? ""}</td>
+    </>
+  );
+}
+
+/**
+ * A diff, unified (one text node per line, coloured by its first character) or side by side (old left,
+ * new right, changed lines facing each other). Either way every piece of the files is a text node.
+ */
+export function DiffView(props: { diff: string; label?: string; mode?: DiffMode }) {
+  const [mode, setMode] = createSignal<DiffMode>(props.mode ?? "unified");
+  const lines = createMemo(() => props.diff.replace(/\n$/, "").split("\n"));
+  const rows = createMemo(() => (mode() === "side-by-side" ? sideBySideRows(props.diff) : []));
+  const label = () => props.label ?? "Diff";
+  return (
+    <div class="diff-box" data-testid="diff-box" data-mode={mode()}>
+      <div class="diff-modes" role="group" aria-label={`${label()}: view`}>
+        <button type="button" class="button" aria-pressed={mode() === "unified"} onClick={() => setMode("unified")} data-testid="diff-unified">
+          Unified
+        </button>
+        <button type="button" class="button" aria-pressed={mode() === "side-by-side"} onClick={() => setMode("side-by-side")} data-testid="diff-side-by-side">
+          Side by side
+        </button>
+      </div>
+      <Switch>
+        <Match when={mode() === "unified"}>
+          <pre class="diff" data-testid="diff" aria-label={label()} tabIndex={0}>
+            <For each={lines()}>{(line) => <span class={lineClass(line)}>{line + "\n"}</span>}</For>
+          </pre>
+        </Match>
+        <Match when={mode() === "side-by-side"}>
+          <div class="diff-sbs" data-testid="diff-sbs" tabIndex={0} role="region" aria-label={`${label()}, side by side`}>
+            <Show when={rows().length > 0} fallback={<p class="tools-note">This diff has no hunks to show side by side.</p>}>
+              <table>
+                <thead class="visually-hidden">
+                  <tr>
+                    <th scope="col">Old line</th>
+                    <th scope="col">Old text</th>
+                    <th scope="col">New line</th>
+                    <th scope="col">New text</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  <For each={rows()}>
+                    {(row) => (
+                      <Switch>
+                        <Match when={row.type === "file" && row}>
+                          {(file) => (
+                            <tr class="file">
+                              <td class="no" />
+                              <td class="text old">{file().old}</td>
+                              <td class="no" />
+                              <td class="text new">{file().new}</td>
+                            </tr>
+                          )}
+                        </Match>
+                        <Match when={row.type === "hunk" && row}>
+                          {(hunk) => (
+                            <tr class="hunk">
+                              <td colSpan={4}>{hunk().header}</td>
+                            </tr>
+                          )}
+                        </Match>
+                        <Match when={row.type === "line" && row}>
+                          {(line) => (
+                            <tr class="line" data-testid="diff-row">
+                              <Cells cell={line().left} side="old" />
+                              <Cells cell={line().right} side="new" />
+                            </tr>
+                          )}
+                        </Match>
+                      </Switch>
+                    )}
+                  </For>
+                </tbody>
+              </table>
+            </Show>
+          </div>
+        </Match>
+      </Switch>
+    </div>
   );
 }
