@@ -3,14 +3,15 @@
  * - time to interactive of a first visit on localhost (navigation start until the runtime is ready and the
  *   palette button is enabled), with FCP and LCP, median of several loads, each in a fresh context;
  * - the longest frame while 10,000 lines stream into a bash card on the embedded runtime, once with the
- *   card alone and once beside 20 finished cards (whose DOM must not change: updates are per call), against
- *   the longest frame of the same page left idle for as long, measured in the same run.
+ *   card alone and once beside 20 finished cards (updates are per call, so the other cards should cost
+ *   nothing: compare the main thread's script time of the two runs), against the longest frame of the same
+ *   page left idle for as long, measured in the same run.
  * Uses dist/ as it is (built first when missing), like bundle-size.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
-import { chromium, type Browser, type Page } from "@playwright/test";
+import { chromium, type Browser, type CDPSession, type Page } from "@playwright/test";
 
 const LOADS = 5;
 const OTHER_CARDS = 20;
@@ -141,11 +142,10 @@ async function waitCompleted(page: Page, index: number) {
   );
 }
 
-/** Starts recording frame lengths (rAF deltas), long tasks, and DOM changes in the cards other than `watched`. */
-async function startRecording(page: Page, watched: number) {
-  await page.evaluate((watchedIndex) => {
-    const cards = [...document.querySelectorAll("[data-testid=call-card]")];
-    const rec = { deltas: [] as number[], last: performance.now(), on: true, longTasks: [] as number[], otherCardMutations: 0, maxLiveLines: 0, observers: [] as { disconnect(): void }[] };
+/** Starts recording frame lengths (rAF deltas), long tasks, and the most live lines shown. */
+async function startRecording(page: Page) {
+  await page.evaluate(() => {
+    const rec = { deltas: [] as number[], last: performance.now(), on: true, longTasks: [] as number[], maxLiveLines: 0, observers: [] as { disconnect(): void }[] };
     (window as unknown as { __rec: typeof rec }).__rec = rec;
     const tick = (time: number) => {
       if (!rec.on) return;
@@ -160,19 +160,17 @@ async function startRecording(page: Page, watched: number) {
       for (const entry of list.getEntries()) rec.longTasks.push(entry.duration);
     });
     longTasks.observe({ type: "longtask" });
-    const others = new MutationObserver((records) => (rec.otherCardMutations += records.length));
-    cards.forEach((card, index) => index !== watchedIndex && others.observe(card, { subtree: true, childList: true, characterData: true, attributes: true }));
-    rec.observers.push(longTasks, others);
-  }, watched);
+    rec.observers.push(longTasks);
+  });
 }
 
 async function stopRecording(page: Page) {
   return page.evaluate(() => {
-    const rec = (window as unknown as { __rec: { deltas: number[]; on: boolean; longTasks: number[]; otherCardMutations: number; maxLiveLines: number; observers: { disconnect(): void }[] } }).__rec;
+    const rec = (window as unknown as { __rec: { deltas: number[]; on: boolean; longTasks: number[]; maxLiveLines: number; observers: { disconnect(): void }[] } }).__rec;
     rec.on = false;
     rec.observers.forEach((observer) => observer.disconnect());
     // The first delta spans the set-up; it is not a frame of the run.
-    return { deltas: rec.deltas.slice(1), longTasks: rec.longTasks, otherCardMutations: rec.otherCardMutations, maxLiveLines: rec.maxLiveLines };
+    return { deltas: rec.deltas.slice(1), longTasks: rec.longTasks, maxLiveLines: rec.maxLiveLines };
   });
 }
 
@@ -194,18 +192,33 @@ function streamCommand(): string {
   return Array.from({ length: STATEMENTS }, (_, i) => `for i in $(seq ${i * per + 1} ${(i + 1) * per}); do echo line $i; done`).join("; ");
 }
 
-async function streamInto(page: Page, index: number) {
+/** The renderer's main-thread totals (seconds in Chrome's Performance domain), in ms. */
+async function mainThread(cdp: CDPSession) {
+  const { metrics } = await cdp.send("Performance.getMetrics");
+  const value = (name: string) => (metrics.find((metric) => metric.name === name)?.value ?? 0) * 1000;
+  return { scriptMs: value("ScriptDuration"), layoutMs: value("LayoutDuration"), styleMs: value("RecalcStyleDuration"), taskMs: value("TaskDuration") };
+}
+
+async function streamInto(page: Page, cdp: CDPSession, index: number) {
   await prepareBash(page, streamCommand(), "Streams ten thousand lines");
-  await startRecording(page, index);
+  await startRecording(page);
+  const before = await mainThread(cdp);
   const started = Date.now();
   await page.locator("#tool-field-description").press("Enter");
   await waitCompleted(page, index);
   const durationMs = Date.now() - started;
+  const after = await mainThread(cdp);
   const recorded = await stopRecording(page);
   const card = page.getByTestId("call-card").nth(index);
   return {
     ...frameSummary(recorded, durationMs),
-    otherCardMutations: recorded.otherCardMutations,
+    mainThread: {
+      scriptMs: round(after.scriptMs - before.scriptMs),
+      layoutMs: round(after.layoutMs - before.layoutMs),
+      styleMs: round(after.styleMs - before.styleMs),
+      taskMs: round(after.taskMs - before.taskMs),
+      scriptMsPerSecond: round(((after.scriptMs - before.scriptMs) / durationMs) * 1000),
+    },
     liveLinesShownAtMost: recorded.maxLiveLines,
     lineNodesAfter: await page.locator(".vline").count(),
     finalState: await card.getAttribute("data-state"),
@@ -219,15 +232,17 @@ async function streaming(browser: Browser, url: string) {
   await page.route(/^(?!https?:\/\/(127\.0\.0\.1|localhost)[:/])/, (route) => route.abort());
   await page.goto(`${url}/?workspace=bench-ui-stream&memory=1`);
   await page.locator("[data-testid=open-palette]:not([disabled])").waitFor({ timeout: 60_000 });
-  const alone = await streamInto(page, 0);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Performance.enable");
+  const alone = await streamInto(page, cdp, 0);
   for (let i = 0; i < OTHER_CARDS; i++) {
     await prepareBash(page, `seq 1 ${300 + i}`, `Fills card ${i + 1}`);
     await page.locator("#tool-field-description").press("Enter");
     await waitCompleted(page, i + 1);
   }
-  const beside = await streamInto(page, OTHER_CARDS + 1);
+  const beside = await streamInto(page, cdp, OTHER_CARDS + 1);
   // The reference: the same page, idle, for as long as the stream took.
-  await startRecording(page, -1);
+  await startRecording(page);
   await page.waitForTimeout(beside.durationMs);
   const idle = frameSummary(await stopRecording(page), beside.durationMs);
   await context.close();
@@ -251,6 +266,9 @@ export async function benchUiStream() {
         ...stream,
         ratioLongestFrameToIdle: round(stream.besideOtherCards.longestFrameMs / Math.max(1, stream.idle.longestFrameMs)),
         ratioLongestFrameAloneToIdle: round(stream.alone.longestFrameMs / Math.max(1, stream.idle.longestFrameMs)),
+        // Near 1 when the finished cards cost nothing while another call streams (per second: the runtime's
+        // own main-thread work grows with the stream's length, which varies from run to run).
+        ratioScriptPerSecondBesideToAlone: Number((stream.besideOtherCards.mainThread.scriptMsPerSecond / Math.max(0.1, stream.alone.mainThread.scriptMsPerSecond)).toFixed(2)),
       },
     };
   } finally {

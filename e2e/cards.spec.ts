@@ -22,17 +22,27 @@ async function runTool(page: Page, tool: string, fields: Record<string, string>)
 
 const card = (page: Page, index: number) => page.getByTestId("call-card").nth(index);
 
-test("a running bash card shows its lines as they come, before the call ends", async ({ page, consoleErrors }) => {
+test("a running bash card shows its lines as they come, before the call ends, and leaves the other cards untouched", async ({ page, consoleErrors }) => {
   await openWorkbench(page, fresh());
+  await runTool(page, "bash", { command: "echo an earlier call", description: "Prints once" });
+  const earlier = card(page, 0);
+  await expect(earlier).toHaveAttribute("data-state", "completed");
+  // Updates are per call: while another call streams, this card's DOM must not change at all.
+  await earlier.evaluate((element) => {
+    const seen = { count: 0 };
+    (window as unknown as { __earlierMutations: typeof seen }).__earlierMutations = seen;
+    new MutationObserver((records) => (seen.count += records.length)).observe(element, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
   await runTool(page, "bash", { command: "echo first line; sleep 2; echo second line; sleep 2; echo third line", description: "Prints slowly" });
-  const first = card(page, 0);
-  const live = first.getByTestId("call-live");
+  const streaming = card(page, 1);
+  const live = streaming.getByTestId("call-live");
   await expect(live).toContainText("first line");
-  await expect(first).toHaveAttribute("data-state", "running");
+  await expect(streaming).toHaveAttribute("data-state", "running");
   await expect(live).not.toContainText("third line");
   await page.screenshot({ path: "e2e/screenshots/cards-live.png" });
-  await expect(first).toHaveAttribute("data-state", "completed", { timeout: 20_000 });
-  await expect(first.getByTestId("call-output")).toContainText("third line");
+  await expect(streaming).toHaveAttribute("data-state", "completed", { timeout: 20_000 });
+  await expect(streaming.getByTestId("call-output")).toContainText("third line");
+  expect(await page.evaluate(() => (window as unknown as { __earlierMutations: { count: number } }).__earlierMutations.count)).toBe(0);
   expect(consoleErrors).toEqual([]);
 });
 

@@ -1,6 +1,7 @@
-import { createEffect, createResource, createSignal, For, lazy, on, onCleanup, Show, type Signal } from "solid-js";
+import { createEffect, createResource, createSignal, For, lazy, on, onCleanup, Show } from "solid-js";
 import type { Runtime } from "../../runtime/types.js";
 import type { PageTools } from "../../session/page-tools.js";
+import { trackCallVersions, type CallVersions } from "./call-versions.js";
 import { CallCard } from "./CallCard.js";
 import { PermissionPrompt } from "./PermissionPrompt.js";
 
@@ -21,36 +22,14 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean }) 
   const [entries] = createResource(tools, (page) => page.tools());
   let opener: HTMLElement | null = null;
 
-  // One version per call, so that an update to one call (a running bash streams ten a second) redraws
-  // that call's card alone; `version` itself moves only when calls are added or prompts come and go.
-  const callVersions = new Map<string, Signal<number>>();
-  const versionSignal = (callID: string): Signal<number> => {
-    let signal = callVersions.get(callID);
-    if (!signal) callVersions.set(callID, (signal = createSignal(0, { equals: false })));
-    return signal;
-  };
-  let shownCalls = 0;
+  // `version` moves when calls are added or prompts come and go; each card follows its own call's version.
+  const [callVersions, setCallVersions] = createSignal<CallVersions>();
   createEffect(
     on(tools, (page) => {
       if (!page) return;
-      callVersions.clear();
-      shownCalls = 0;
-      const offCall = page.onCallUpdated((callID) => {
-        versionSignal(callID)[1](0);
-        if (page.calls.length !== shownCalls) setVersion(0);
-      });
-      const offPrompts = page.onPromptsChanged(() => {
-        setVersion(0);
-        // A prompt changes its call's state (pending permission), which the call's record does not announce;
-        // a microtask later, because the runner records the answer in a listener that runs after this one.
-        queueMicrotask(() => {
-          for (const call of page.calls) if (call.status === "pending" || call.status === "running") versionSignal(call.id)[1](0);
-        });
-      });
-      onCleanup(() => {
-        offCall();
-        offPrompts();
-      });
+      const versions = trackCallVersions(page, () => setVersion(0));
+      setCallVersions(versions);
+      onCleanup(versions.dispose);
     }),
   );
   // The elapsed time of running calls moves on its own.
@@ -88,7 +67,6 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean }) 
     version();
     const page = tools();
     // The runner's records are stable objects, so each card is made once and follows its call.
-    shownCalls = page?.calls.length ?? 0;
     return page ? [...page.calls] : [];
   };
   const pending = () => {
@@ -145,8 +123,8 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean }) 
           {(call) => (
             <CallCard
               call={call}
-              aborted={() => (versionSignal(call.id)[0](), tools()?.wasAborted(call.id) ?? false)}
-              version={versionSignal(call.id)[0]}
+              aborted={() => (callVersions()?.of(call.id)(), tools()?.wasAborted(call.id) ?? false)}
+              version={() => callVersions()?.of(call.id)() ?? 0}
               now={now}
               onAbort={(id) => tools()?.abort(id)}
               readSaved={(path) => tools()!.readSavedOutput(path)}
