@@ -21,12 +21,12 @@ describe("contract: a diff reads unified or side by side", () => {
     expect(screen.getByRole("button", { name: "Unified" }).getAttribute("aria-pressed")).toBe("true");
   });
 
-  it("side by side: old left, new right, a changed line facing its new version, with line numbers", () => {
+  it("side by side: old left, new right, a changed line facing its new version, with line numbers", async () => {
     render(() => <DiffView diff={patch} />);
     fireEvent.click(screen.getByRole("button", { name: "Side by side" }));
     expect(screen.queryByTestId("diff")).toBeNull();
     expect(screen.getByTestId("diff-box").getAttribute("data-mode")).toBe("side-by-side");
-    const rows = screen.getAllByTestId("diff-row").map(cells);
+    const rows = (await screen.findAllByTestId("diff-row")).map(cells);
     expect(rows).toEqual([
       ["1", "one", "1", "one"],
       ["2", "two", "2", "TWO"],
@@ -37,21 +37,29 @@ describe("contract: a diff reads unified or side by side", () => {
     expect(screen.getByTestId("diff")).toBeTruthy();
   });
 
-  it("side by side marks removed and added cells so they can be told apart", () => {
+  it("side by side marks removed and added cells so they can be told apart", async () => {
     render(() => <DiffView diff={patch} mode="side-by-side" />);
-    const changed = screen.getAllByTestId("diff-row")[1]!;
+    const changed = (await screen.findAllByTestId("diff-row"))[1]!;
     const kinds = [...changed.querySelectorAll("td.text")].map((cell) => cell.className);
     expect(kinds).toEqual(["text old del", "text new add"]);
   });
 });
 
+describe("contract: a diff that is not one", () => {
+  it("says it has no hunks to show side by side", async () => {
+    render(() => <DiffView diff="not a diff at all" mode="side-by-side" />);
+    expect(await screen.findByText("This diff has no hunks to show side by side.")).toBeTruthy();
+  });
+});
+
 describe("security: a diff of markup stays text in both views", () => {
-  it("creates no element from the files' contents", () => {
+  it("creates no element from the files' contents", async () => {
     const evil = createTwoFilesPatch("x.html", "x.html", "<b>old</b>\n", '<img src=x onerror="alert(1)">\n');
     const { container } = render(() => <DiffView diff={evil} />);
     expect(container.querySelector("img, b")).toBeNull();
     fireEvent.click(screen.getByRole("button", { name: "Side by side" }));
+    const [first] = await screen.findAllByTestId("diff-row");
     expect(container.querySelector("img, b")).toBeNull();
-    expect(cells(screen.getAllByTestId("diff-row")[0]!)).toEqual(["1", "<b>old</b>", "1", '<img src=x onerror="alert(1)">']);
+    expect(cells(first!)).toEqual(["1", "<b>old</b>", "1", '<img src=x onerror="alert(1)">']);
   });
 });
