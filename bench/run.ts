@@ -11,6 +11,7 @@ import { benchReadDeep } from "./read-deep.js";
 import { benchSearch } from "./search.js";
 import { benchStopLatency } from "./stop-latency.js";
 import { benchTruncationSink } from "./truncation-sink.js";
+import { benchUiStream } from "./ui-stream.js";
 
 const report = {
   date: new Date().toISOString(),
@@ -27,6 +28,7 @@ const report = {
     await benchSearch(),
     await benchBashParse(),
     await benchBashLatency(),
+    await benchUiStream(),
   ],
 };
 await mkdir("bench/results", { recursive: true });

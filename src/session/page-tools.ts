@@ -3,6 +3,7 @@
  * the page needs on top of it: the tools with their schemas, a way to start a call and abort it later,
  * and the pending permission prompts with their replies. The UI reaches tools only through this.
  */
+import { normalize } from "pathe";
 import type { z } from "zod";
 import type { Runtime } from "../runtime/types.js";
 import { builtinTools } from "../tools/builtins.js";
@@ -25,6 +26,22 @@ export interface PageToolsOptions {
   trusted?: boolean;
 }
 
+/** The app's data folder: saved full outputs live under it, outside the workspace. */
+export const DATA_DIR = "/data";
+
+/** A saved output bigger than this is shown from its start only: the page would not hold it whole. */
+export const SAVED_OUTPUT_VIEW_BYTES = 32 * 1024 * 1024;
+
+export interface SavedOutput {
+  path: string;
+  text: string;
+  /** The file's whole size in bytes; more than `text` holds when the file was over the view limit. */
+  size: number;
+  complete: boolean;
+}
+
+const within = (path: string, dir: string) => path.startsWith(`${dir}/`);
+
 export class PageTools {
   /** Calls the user aborted, so a call that still completed (bash keeps its output) reads as aborted. */
   private readonly abortedIDs = new Set<string>();
@@ -44,7 +61,7 @@ export class PageTools {
     const session = await ToolSession.open({
       runtime,
       // Outside the workspace, so saved full outputs never show up among the user's files.
-      dataDir: "/data",
+      dataDir: DATA_DIR,
       home: "/home/user",
       builtins: builtinTools,
       trusted,
@@ -162,6 +179,43 @@ export class PageTools {
       this.session.bus.subscribe("permission.replied", listener),
     ];
     return () => offs.forEach((off) => off());
+  }
+
+  /** Calls `listener` with a call's id whenever that call's record may have changed. */
+  onCallUpdated(listener: (callID: string) => void): () => void {
+    return this.session.bus.subscribe("call.updated", (event) => listener(event.callID));
+  }
+
+  /** Calls `listener` whenever a permission prompt is asked or answered. */
+  onPromptsChanged(listener: () => void): () => void {
+    const offs = [this.session.bus.subscribe("permission.asked", listener), this.session.bus.subscribe("permission.replied", listener)];
+    return () => offs.forEach((off) => off());
+  }
+
+  /**
+   * A truncated call's saved full output, for the person at the page. Only files inside the data folder
+   * can be read this way (the path comes from a tool's text, which a model or a plugin could have shaped).
+   */
+  async readSavedOutput(path: string): Promise<SavedOutput> {
+    const wanted = normalize(path);
+    if (!path.startsWith("/") || !within(wanted, DATA_DIR)) {
+      throw new Error(`Only saved outputs under ${DATA_DIR} can be opened here; ${JSON.stringify(path)} is not one. Open other files from the file tree.`);
+    }
+    const fs = this.session.runtime.fs;
+    const gone = () => new Error(`The saved output ${wanted} no longer exists (saved outputs are removed after 7 days). Run the call again to see its output.`);
+    // A symlink inside the folder must not lead out of it.
+    const real = await fs.realpath(wanted).catch(() => {
+      throw gone();
+    });
+    const realDir = await fs.realpath(DATA_DIR).catch(() => DATA_DIR);
+    if (!within(real, realDir)) throw new Error(`${wanted} leads outside ${DATA_DIR} (${real}); only saved outputs can be opened here.`);
+    const stat = await fs.stat(real).catch(() => {
+      throw gone();
+    });
+    if (stat.type !== "file") throw new Error(`${wanted} is a ${stat.type}, not a saved output file.`);
+    const complete = stat.size <= SAVED_OUTPUT_VIEW_BYTES;
+    const bytes = complete ? await fs.readFile(real) : await fs.read(real, { position: 0, length: SAVED_OUTPUT_VIEW_BYTES });
+    return { path: wanted, text: new TextDecoder().decode(bytes), size: stat.size, complete };
   }
 
   pending(): PermissionRequest[] {

@@ -1,6 +1,11 @@
-import { createMemo, Show } from "solid-js";
+import { createMemo, createSignal, For, Match, Show, Switch } from "solid-js";
 import type { ToolCall } from "../../session/calls.js";
+import type { SavedOutput } from "../../session/page-tools.js";
+import { saveBytes } from "../download.js";
+import { attachmentName, isInlineImage } from "./attachments.js";
+import "./cards.css";
 import { DiffView } from "./DiffView.js";
+import { linesOf, VirtualLines } from "./VirtualLines.js";
 
 export type CardState = "pending permission" | "pending" | "running" | "completed" | "error" | "aborted" | "interrupted";
 
@@ -21,11 +26,81 @@ function rejectionOf(call: ToolCall): string | undefined {
   return `${how}: ${refused.permission} ${refused.patterns.join(", ")}${refused.message ? ` — "${refused.message}"` : ""}`;
 }
 
+/** The notice's words name the saved file too: custom tools may set `truncated` without `outputPath`. */
+const SAVED_TO = /Full output saved to: (\S+)/;
+
+/** Whether the call's output was cut, and where its full output was saved (when it says). */
+export function truncationOf(call: ToolCall): { path?: string } | undefined {
+  if (call.metadata.truncated !== true) return undefined;
+  const path = call.metadata.outputPath;
+  if (typeof path === "string" && path !== "") return { path };
+  const named = SAVED_TO.exec(call.output ?? "")?.[1];
+  return named ? { path: named } : {};
+}
+
+type SavedView = { state: "loading" } | { state: "ready"; saved: SavedOutput; lines: string[] } | { state: "failed"; message: string };
+
+const baseName = (path: string) => path.slice(path.lastIndexOf("/") + 1);
+
+function SavedOutputViewer(props: { path: string; read: (path: string) => Promise<SavedOutput> }) {
+  const [view, setView] = createSignal<SavedView>({ state: "loading" });
+  props.read(props.path).then(
+    (saved) => setView({ state: "ready", saved, lines: linesOf(saved.text) }),
+    (error: unknown) => setView({ state: "failed", message: error instanceof Error ? error.message : String(error) }),
+  );
+  return (
+    <div class="saved-output" data-testid="saved-output">
+      <Switch>
+        <Match when={view().state === "loading"}>
+          <p class="tools-note">Reading {props.path}…</p>
+        </Match>
+        <Match when={view().state === "failed" && (view() as { message: string })}>
+          {(failed) => (
+            <p class="call-error" role="alert" data-testid="saved-output-error">
+              {failed().message}
+            </p>
+          )}
+        </Match>
+        <Match when={view().state === "ready" && (view() as Extract<SavedView, { state: "ready" }>)}>
+          {(ready) => (
+            <>
+              <div class="saved-output-head">
+                <span>
+                  Full output: {ready().lines.length.toLocaleString("en")} lines, {ready().saved.size.toLocaleString("en")} bytes
+                  {ready().saved.complete ? "" : " (only the first part is shown and downloaded: the file is too big for the page)"}
+                </span>
+                <span class="spacer" />
+                <button
+                  type="button"
+                  class="button"
+                  data-testid="download-output"
+                  onClick={() => saveBytes(new TextEncoder().encode(ready().saved.text), `${baseName(ready().saved.path)}.txt`, "text/plain")}
+                >
+                  Download
+                </button>
+              </div>
+              <VirtualLines lines={ready().lines} label={`Full output saved at ${props.path}`} testId="saved-output-lines" class="tall" />
+            </>
+          )}
+        </Match>
+      </Switch>
+    </div>
+  );
+}
+
 /**
- * One call as a card. `version` changes whenever the call's record (mutated in place by the runner)
- * may have changed; `now` ticks while calls run, for the elapsed time.
+ * One call as a card. `version` changes whenever this call's record (mutated in place by the runner)
+ * may have changed, and only then, so an update to one call leaves the other cards alone; `now` ticks
+ * while calls run, for the elapsed time. `readSaved` opens a truncated call's saved full output.
  */
-export function CallCard(props: { call: ToolCall; aborted: () => boolean; version: () => number; now: () => number; onAbort: (id: string) => void }) {
+export function CallCard(props: {
+  call: ToolCall;
+  aborted: () => boolean;
+  version: () => number;
+  now: () => number;
+  onAbort: (id: string) => void;
+  readSaved?: (path: string) => Promise<SavedOutput>;
+}) {
   const snapshot = createMemo(
     () => {
       props.version();
@@ -35,6 +110,7 @@ export function CallCard(props: { call: ToolCall; aborted: () => boolean; versio
     undefined,
     { equals: false },
   );
+  const [showSaved, setShowSaved] = createSignal(false);
   const state = () => stateOf(snapshot(), props.aborted());
   const live = () => snapshot().status === "pending" || snapshot().status === "running";
   const elapsed = () => {
@@ -50,6 +126,14 @@ export function CallCard(props: { call: ToolCall; aborted: () => boolean; versio
     const value = snapshot().metadata.exit;
     return typeof value === "number" || value === null ? value : undefined;
   };
+  const liveLines = createMemo(() => (live() ? linesOf(metaText("output") ?? "") : []));
+  const outputLines = createMemo(() => {
+    const output = snapshot().output;
+    return output === undefined ? undefined : linesOf(output);
+  });
+  const truncation = createMemo(() => truncationOf(snapshot()));
+  const images = () => (snapshot().attachments ?? []).filter(isInlineImage);
+  const files = () => (snapshot().attachments ?? []).filter((part) => !isInlineImage(part));
   return (
     <article class="call-card" data-testid="call-card" data-tool={snapshot().tool} data-state={state()} aria-label={`${snapshot().tool} call`}>
       <header class="call-head">
@@ -71,10 +155,8 @@ export function CallCard(props: { call: ToolCall; aborted: () => boolean; versio
         <summary>Input</summary>
         <pre data-testid="call-input">{JSON.stringify(snapshot().input, null, 2)}</pre>
       </details>
-      <Show when={live() && metaText("output")}>
-        <pre class="call-output live" data-testid="call-live" tabIndex={0}>
-          {metaText("output")}
-        </pre>
+      <Show when={liveLines().length > 0}>
+        <VirtualLines lines={liveLines()} label={`Live output of the ${snapshot().tool} call`} follow testId="call-live" class="live" />
       </Show>
       <Show when={rejectionOf(snapshot())}>
         <p class="call-rejection" data-testid="call-rejection">
@@ -84,10 +166,50 @@ export function CallCard(props: { call: ToolCall; aborted: () => boolean; versio
       <Show when={!live() && metaText("diff")}>
         <DiffView diff={metaText("diff")!} label={`Diff of the ${snapshot().tool} call`} />
       </Show>
-      <Show when={snapshot().output !== undefined}>
-        <pre class="call-output" data-testid="call-output" tabIndex={0}>
-          {snapshot().output}
-        </pre>
+      <Show when={truncation()}>
+        {(cut) => (
+          <p class="call-truncated" role="note" data-testid="call-truncated">
+            <strong>Output truncated.</strong>
+            <Show when={cut().path} fallback={<span>The tool did not say where the full output was saved.</span>}>
+              {(path) => (
+                <>
+                  <span>
+                    The full output was saved to <code>{path()}</code>.
+                  </span>
+                  <Show when={props.readSaved}>
+                    <button type="button" class="button" aria-expanded={showSaved()} onClick={() => setShowSaved((open) => !open)} data-testid="open-full-output">
+                      {showSaved() ? "Hide full output" : "Open full output"}
+                    </button>
+                  </Show>
+                </>
+              )}
+            </Show>
+          </p>
+        )}
+      </Show>
+      <Show when={showSaved() && truncation()?.path && props.readSaved}>
+        <SavedOutputViewer path={truncation()!.path!} read={props.readSaved!} />
+      </Show>
+      <Show when={outputLines()}>
+        {(lines) => <VirtualLines lines={lines()} label={`Output of the ${snapshot().tool} call`} testId="call-output" />}
+      </Show>
+      <Show when={images().length + files().length > 0}>
+        <ul class="call-attachments" aria-label="Attachments" data-testid="call-attachments">
+          <For each={images()}>
+            {(part) => (
+              <li>
+                <img src={part.url} alt={attachmentName(part)} data-testid="attachment-image" />
+              </li>
+            )}
+          </For>
+          <For each={files()}>
+            {(part) => (
+              <li class="attachment-file" data-testid="attachment-file">
+                <code>{attachmentName(part)}</code> ({part.mime})
+              </li>
+            )}
+          </For>
+        </ul>
       </Show>
       <Show when={exit() !== undefined}>
         <p class="call-exit" data-testid="call-exit">

@@ -2,6 +2,7 @@ import { createEffect, createResource, createSignal, For, lazy, on, onCleanup, S
 import type { Runtime } from "../../runtime/types.js";
 import type { PageTools, PermissionReply } from "../../session/page-tools.js";
 import type { PermissionRequest } from "../../tools/permission/types.js";
+import { trackCallVersions, type CallVersions } from "./call-versions.js";
 import { CallCard } from "./CallCard.js";
 import { PermissionPrompt } from "./PermissionPrompt.js";
 import { forgetTrust, isTrusted, rememberTrust } from "./trust.js";
@@ -29,11 +30,14 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; wo
   const [entries] = createResource(tools, (page) => page.tools());
   let opener: HTMLElement | null = null;
 
+  // `version` moves when calls are added or prompts come and go; each card follows its own call's version.
+  const [callVersions, setCallVersions] = createSignal<CallVersions>();
   createEffect(
     on(tools, (page) => {
       if (!page) return;
-      const off = page.onChange(() => setVersion(0));
-      onCleanup(off);
+      const versions = trackCallVersions(page, () => setVersion(0));
+      setCallVersions(versions);
+      onCleanup(versions.dispose);
     }),
   );
   // The elapsed time of running calls moves on its own.
@@ -174,10 +178,11 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; wo
           {(call) => (
             <CallCard
               call={call}
-              aborted={() => (version(), tools()?.wasAborted(call.id) ?? false)}
-              version={version}
+              aborted={() => (callVersions()?.of(call.id)(), tools()?.wasAborted(call.id) ?? false)}
+              version={() => callVersions()?.of(call.id)() ?? 0}
               now={now}
               onAbort={(id) => tools()?.abort(id)}
+              readSaved={(path) => tools()!.readSavedOutput(path)}
             />
           )}
         </For>
