@@ -29,7 +29,15 @@ describe("contract: a prompt's buttons answer it", () => {
     render(() => <PermissionPrompt request={request({ always: ["rm *", "ls *"] })} position={1} total={1} onReply={onReply} />);
     expect(screen.getByTestId("allow-always").textContent).toContain("(bash: rm *, ls *)");
     fireEvent.click(screen.getByTestId("allow-always"));
-    expect(onReply).toHaveBeenCalledWith("always");
+    expect(onReply).toHaveBeenCalledWith("always", undefined, false);
+  });
+
+  it("Always allow with the box ticked asks for the patterns to be saved to the workspace config too", () => {
+    const onReply = vi.fn();
+    render(() => <PermissionPrompt request={request()} position={1} total={1} onReply={onReply} />);
+    fireEvent.click(screen.getByTestId("save-always"));
+    fireEvent.click(screen.getByTestId("allow-always"));
+    expect(onReply).toHaveBeenCalledWith("always", undefined, true);
   });
 
   it("Reject replies reject with the message typed for the caller", () => {
