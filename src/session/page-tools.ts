@@ -7,7 +7,8 @@ import type { z } from "zod";
 import type { Runtime } from "../runtime/types.js";
 import { builtinTools } from "../tools/builtins.js";
 import type { PermissionRequest } from "../tools/permission/types.js";
-import type { ToolCall } from "./calls.js";
+import type { SessionRecord, ToolCall } from "./calls.js";
+import type { SessionStore } from "./session-store.js";
 import { ToolSession } from "./tool-session.js";
 
 export interface ToolEntry {
@@ -18,14 +19,35 @@ export interface ToolEntry {
 
 export type PermissionReply = "once" | "always" | "reject";
 
+/**
+ * How often a session with a running call is saved, at most. The runner saves each call as it starts
+ * and as it ends; these saves in between keep streamed output and answered prompts over a reload.
+ */
+const LIVE_SAVE_INTERVAL_MS = 1000;
+
+export interface PageToolsOptions {
+  /** Where the session is saved as its calls change; nowhere when absent. */
+  store?: SessionStore;
+  /** A saved session to continue. */
+  session?: SessionRecord;
+}
+
 export class PageTools {
   /** Calls the user aborted, so a call that still completed (bash keeps its output) reads as aborted. */
   private readonly abortedIDs = new Set<string>();
   private readonly controllers = new Map<string, AbortController>();
 
-  private constructor(readonly session: ToolSession) {}
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly unsubscribe: () => void;
 
-  static async open(runtime: Runtime): Promise<PageTools> {
+  private constructor(
+    readonly session: ToolSession,
+    private readonly store: SessionStore | undefined,
+  ) {
+    this.unsubscribe = store ? this.onChange(() => this.scheduleSave()) : () => {};
+  }
+
+  static async open(runtime: Runtime, options: PageToolsOptions = {}): Promise<PageTools> {
     const session = await ToolSession.open({
       runtime,
       // Outside the workspace, so saved full outputs never show up among the user's files.
@@ -35,12 +57,44 @@ export class PageTools {
       // The workspace's own code (custom tools, plugins) runs only once the user trusts it: not yet in this UI.
       trusted: false,
       flags: { client: "web" },
+      store: options.store,
+      session: options.session,
     });
-    return new PageTools(session);
+    return new PageTools(session, options.store);
+  }
+
+  get record(): SessionRecord {
+    return this.session.session;
   }
 
   get calls(): readonly ToolCall[] {
     return this.session.session.calls;
+  }
+
+  /** Whether a call of this session is still pending or running. */
+  get busy(): boolean {
+    return this.calls.some((call) => call.status === "pending" || call.status === "running");
+  }
+
+  private scheduleSave(): void {
+    if (this.saveTimer !== undefined || !this.store) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      void this.save();
+    }, LIVE_SAVE_INTERVAL_MS);
+  }
+
+  /** Saves the session now (the runner's own saves cover each call's start and end). */
+  save(): Promise<void> {
+    return this.store?.save(this.record).catch((error: unknown) => console.error("could not save the session:", error)) ?? Promise.resolve();
+  }
+
+  /** Stops saving and aborts what still runs: the session is being deleted or the page replaced. */
+  close(): void {
+    this.unsubscribe();
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    for (const id of [...this.controllers.keys()]) this.abort(id);
   }
 
   /** Every registered tool with its description and zod parameters, in the registry's order. */

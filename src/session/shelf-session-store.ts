@@ -1,0 +1,140 @@
+/**
+ * Sessions kept on a shelf of text records (IndexedDB in the browser, memory in tests), one workspace
+ * per shelf. Each session is two records, its summary (for the picker, without reading every call) and
+ * its whole record, written together; plus the id of the session the page last had open.
+ *
+ * Saves are coalesced per session: while one write is under way, later saves only replace the snapshot
+ * waiting behind it, so a call streaming output costs at most one write in flight and one waiting, and
+ * the last state saved is always the last one written.
+ */
+import { markInterrupted, type SessionRecord } from "./calls.js";
+import type { SessionStore } from "./session-store.js";
+
+/** What the store needs from its storage. `put` and `delete` of several keys are all-or-nothing. */
+export interface Shelf {
+  get(key: string): Promise<string | undefined>;
+  put(entries: Array<[key: string, value: string]>): Promise<void>;
+  delete(keys: string[]): Promise<void>;
+  /** Every key that starts with `prefix`, in key order. */
+  keys(prefix: string): Promise<string[]>;
+}
+
+export class MemoryShelf implements Shelf {
+  readonly records = new Map<string, string>();
+
+  async get(key: string): Promise<string | undefined> {
+    return this.records.get(key);
+  }
+
+  async put(entries: Array<[string, string]>): Promise<void> {
+    for (const [key, value] of entries) this.records.set(key, value);
+  }
+
+  async delete(keys: string[]): Promise<void> {
+    for (const key of keys) this.records.delete(key);
+  }
+
+  async keys(prefix: string): Promise<string[]> {
+    return [...this.records.keys()].filter((key) => key.startsWith(prefix)).sort();
+  }
+}
+
+export interface SessionSummary {
+  id: string;
+  title: string;
+  createdAt: number;
+  calls: number;
+}
+
+const SUMMARY = "summary:";
+const RECORD = "session:";
+const CURRENT = "current";
+
+interface Waiting {
+  entries: Array<[string, string]>;
+  settle: Array<{ resolve(): void; reject(error: unknown): void }>;
+}
+
+export class ShelfSessionStore implements SessionStore {
+  private readonly waiting = new Map<string, Waiting>();
+  private readonly writing = new Map<string, Promise<void>>();
+  /** Deleted in this page: a call still ending there must not bring the session back. */
+  private readonly deleted = new Set<string>();
+
+  constructor(private readonly shelf: Shelf) {}
+
+  save(session: SessionRecord): Promise<void> {
+    if (this.deleted.has(session.id)) return Promise.resolve();
+    // Serialised now, not when the write happens: the runner keeps changing the record in place.
+    const summary: SessionSummary = { id: session.id, title: session.title, createdAt: session.createdAt, calls: session.calls.length };
+    const entries: Array<[string, string]> = [
+      [RECORD + session.id, JSON.stringify(session)],
+      [SUMMARY + session.id, JSON.stringify(summary)],
+    ];
+    return new Promise<void>((resolve, reject) => {
+      const queued = this.waiting.get(session.id);
+      if (queued) {
+        queued.entries = entries;
+        queued.settle.push({ resolve, reject });
+      } else {
+        this.waiting.set(session.id, { entries, settle: [{ resolve, reject }] });
+      }
+      if (!this.writing.has(session.id)) this.writing.set(session.id, this.drain(session.id));
+    });
+  }
+
+  private async drain(id: string): Promise<void> {
+    // Never finishes before save() has recorded it as writing.
+    await Promise.resolve();
+    try {
+      for (let next = this.waiting.get(id); next; next = this.waiting.get(id)) {
+        this.waiting.delete(id);
+        try {
+          if (!this.deleted.has(id)) await this.shelf.put(next.entries);
+          for (const waiter of next.settle) waiter.resolve();
+        } catch (error) {
+          for (const waiter of next.settle) waiter.reject(error);
+        }
+      }
+    } finally {
+      this.writing.delete(id);
+    }
+  }
+
+  async load(id: string): Promise<SessionRecord | undefined> {
+    const text = await this.shelf.get(RECORD + id);
+    return text === undefined ? undefined : markInterrupted(JSON.parse(text) as SessionRecord);
+  }
+
+  /** The saved sessions, oldest first. */
+  async list(): Promise<SessionSummary[]> {
+    const keys = await this.shelf.keys(SUMMARY);
+    const texts = await Promise.all(keys.map((key) => this.shelf.get(key)));
+    return texts
+      .filter((text): text is string => text !== undefined)
+      .map((text) => JSON.parse(text) as SessionSummary)
+      .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+  }
+
+  async delete(id: string): Promise<void> {
+    this.deleted.add(id);
+    // Saves still waiting are moot: they settle now, unwritten.
+    for (const waiter of this.waiting.get(id)?.settle ?? []) waiter.resolve();
+    this.waiting.delete(id);
+    await this.writing.get(id);
+    const keys = [RECORD + id, SUMMARY + id];
+    if ((await this.current()) === id) keys.push(CURRENT);
+    await this.shelf.delete(keys);
+  }
+
+  /** The session the page had open last, if it is still there. */
+  async current(): Promise<string | undefined> {
+    const id = await this.shelf.get(CURRENT);
+    if (id === undefined || this.deleted.has(id)) return undefined;
+    return (await this.shelf.get(SUMMARY + id)) === undefined ? undefined : id;
+  }
+
+  async setCurrent(id: string): Promise<void> {
+    await this.shelf.put([[CURRENT, id]]);
+  }
+}
