@@ -101,7 +101,7 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
         <section class="terminal-pane" aria-label="Terminal pane">
           <TerminalView shell={shell} root={() => runtime().root} readOnly={workspace.readOnly} />
         </section>
-        <ToolsPane runtime={runtime} readOnly={workspace.readOnly} />
+        <ToolsPane runtime={runtime} readOnly={workspace.readOnly} place={{ workspace: workspace.options.name, memoryOnly: workspace.options.memoryOnly }} />
       </main>
     </div>
   );

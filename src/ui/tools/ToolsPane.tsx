@@ -1,26 +1,57 @@
 import { createEffect, createResource, createSignal, For, lazy, on, onCleanup, Show } from "solid-js";
 import type { Runtime } from "../../runtime/types.js";
-import type { PageTools } from "../../session/page-tools.js";
+import type { BrowserSessionStore } from "../../session/indexeddb-session-store.js";
+import type { PageSessions } from "../../session/page-sessions.js";
 import { CallCard } from "./CallCard.js";
 import { PermissionPrompt } from "./PermissionPrompt.js";
+import { ReplayBar } from "./ReplayBar.js";
+import { SessionBar } from "./SessionBar.js";
 
 // The tools (zod, the bash parser, diffing) load after the first paint, not with it: they doubled the
 // initial bundle when imported eagerly.
-const openPageTools = (runtime: Runtime): Promise<PageTools> => import("../../session/page-tools.js").then((module) => module.PageTools.open(runtime));
+const sessionModules = () => Promise.all([import("../../session/page-sessions.js"), import("../../session/indexeddb-session-store.js")]);
 const ToolPalette = lazy(() => import("./ToolPalette.js").then((module) => ({ default: module.ToolPalette })));
 
+export interface SessionsPlace {
+  /** The workspace's name: its sessions are kept apart from every other workspace's. */
+  workspace: string;
+  /** The workspace lives in memory only, so its sessions do too. */
+  memoryOnly: boolean;
+}
+
 /**
- * The Tools pane: the session's calls as cards, its pending permission prompts as a queue, and the
- * palette (Ctrl+K) that starts calls. A new runtime (WebContainer booted) gets a new session.
+ * The Tools pane: the current session's calls as cards, its pending permission prompts as a queue,
+ * the session picker, replay of a calls file, and the palette (Ctrl+K) that starts calls. A new
+ * runtime (WebContainer booted) reopens the current session on it.
  */
-export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean }) {
-  const [tools, { refetch }] = createResource(props.runtime, openPageTools);
+export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; place: SessionsPlace }) {
+  let store: Promise<BrowserSessionStore> | undefined;
+  const openSessions = async (runtime: Runtime): Promise<PageSessions> => {
+    const [{ PageSessions }, { openBrowserSessionStore }] = await sessionModules();
+    store ??= openBrowserSessionStore(props.place.workspace, { memoryOnly: props.place.memoryOnly });
+    const opened = await store;
+    setStoreNotice(opened.notice);
+    return PageSessions.open(runtime, opened.store, { remember: !props.readOnly });
+  };
+  const [storeNotice, setStoreNotice] = createSignal<string | undefined>();
+  const [sessions] = createResource(props.runtime, openSessions);
+  const [listVersion, setListVersion] = createSignal(0, { equals: false });
+  const [moving, setMoving] = createSignal(false);
+  const [sessionError, setSessionError] = createSignal<string | undefined>();
+  const tools = () => (listVersion(), sessions()?.current);
   const [version, setVersion] = createSignal(0, { equals: false });
   const [now, setNow] = createSignal(Date.now());
   const [paletteOpen, setPaletteOpen] = createSignal(false);
   const [entries] = createResource(tools, (page) => page.tools());
   let opener: HTMLElement | null = null;
 
+  createEffect(
+    on(sessions, (all) => {
+      if (!all) return;
+      const off = all.onChange(() => setListVersion(0));
+      onCleanup(off);
+    }),
+  );
   createEffect(
     on(tools, (page) => {
       if (!page) return;
@@ -71,6 +102,27 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean }) 
   };
   const inputOf = (callID: string | undefined) => tools()?.calls.find((call) => call.id === callID)?.input;
 
+  /** A move between sessions; the palette waits for it, so a call never lands in the session being left. */
+  const move = async (action: (all: PageSessions) => Promise<unknown>) => {
+    const all = sessions();
+    if (!all) return;
+    setMoving(true);
+    setSessionError(undefined);
+    try {
+      await action(all);
+    } catch (error) {
+      setSessionError(error instanceof Error ? error.message : String(error));
+    } finally {
+      setMoving(false);
+      setListVersion(0);
+    }
+  };
+  const summaries = () => {
+    listVersion();
+    version();
+    return sessions()?.list() ?? [];
+  };
+
   const run = (tool: string, args: Record<string, unknown>) => {
     const page = tools();
     if (!page) return;
@@ -84,19 +136,38 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean }) 
     <section class="tools-pane" aria-label="Tools pane" data-testid="tools-pane">
       <header class="tools-head">
         <h2>Tools</h2>
-        <button type="button" class="button" onClick={() => void refetch()} title="Start a fresh session (reads opencode.json again; approvals are forgotten)">
-          New session
-        </button>
-        <button type="button" class="button primary" onClick={openPalette} disabled={!entries()} aria-keyshortcuts="Control+K" data-testid="open-palette">
+        <button type="button" class="button primary" onClick={openPalette} disabled={!entries() || moving()} aria-keyshortcuts="Control+K" data-testid="open-palette">
           Run a tool… <kbd>Ctrl+K</kbd>
         </button>
       </header>
+      <div class="tools-bars">
+        <SessionBar
+          sessions={summaries}
+          currentID={() => tools()?.record.id}
+          busy={() => moving() || !sessions()}
+          onSwitch={(id) => void move((all) => all.switchTo(id))}
+          onNew={() => void move((all) => all.create())}
+          onRename={(id, title) => void move((all) => all.rename(id, title))}
+          onDelete={(id) => void move((all) => all.delete(id))}
+        />
+        <ReplayBar target={tools} disabled={() => moving() || !entries()} />
+      </div>
+      <Show when={sessionError()}>
+        <p class="banner error" role="alert" data-testid="session-error">
+          {sessionError()}
+        </p>
+      </Show>
+      <Show when={storeNotice()}>
+        <p class="tools-note" data-testid="session-store-notice">
+          {storeNotice()}
+        </p>
+      </Show>
       <Show when={props.readOnly}>
         <p class="tools-note">This tab is read-only: tools that write will fail.</p>
       </Show>
-      <Show when={tools.error || entries.error}>
+      <Show when={sessions.error || entries.error}>
         <p class="banner error" role="alert">
-          The tool session could not start: {String((tools.error ?? entries.error) as unknown)}
+          The tool session could not start: {String((sessions.error ?? entries.error) as unknown)}
         </p>
       </Show>
       <Show when={pending().length > 0}>
