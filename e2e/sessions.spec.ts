@@ -131,7 +131,10 @@ test("a file that is not a calls list is refused with the reason, and nothing ru
   await expect(page.getByTestId("replay-error")).toContainText("broken.json must hold a JSON array");
   await importCalls(page, "notes.json", "not json at all");
   await expect(page.getByTestId("replay-error")).toContainText("Nothing was replayed: notes.json is not valid JSON");
+  await expect(page.getByTestId("replay-error")).toContainText("Choose a file like the ones `workbench calls` reads");
   await page.screenshot({ path: "e2e/screenshots/sessions-replay-invalid.png" });
+  await importCalls(page, "empty.json", "[]");
+  await expect(page.getByTestId("replay-error")).toContainText("Nothing was replayed: empty.json holds no calls.");
   await expect(cards(page)).toHaveCount(0);
 });
 

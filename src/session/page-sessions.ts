@@ -96,8 +96,8 @@ export class PageSessions {
   delete(id: string): Promise<void> {
     return this.serially(async () => {
       const page = this.opened.get(id);
-      page?.close();
       this.opened.delete(id);
+      await page?.close();
       await this.store.delete(id);
       this.saved = await this.store.list();
       if (this.active.record.id === id) {
@@ -105,6 +105,17 @@ export class PageSessions {
         if (!latest || !(await this.activate(latest.id))) await this.startNew();
       }
       this.changed();
+    });
+  }
+
+  /**
+   * Aborts every call still running in this page's sessions and waits for their ends to be saved:
+   * the sessions are about to be reopened on another runtime.
+   */
+  close(): Promise<void> {
+    return this.serially(async () => {
+      this.listeners.clear();
+      await Promise.all([...this.opened.values()].map((page) => page.close()));
     });
   }
 

@@ -36,6 +36,7 @@ export class PageTools {
   /** Calls the user aborted, so a call that still completed (bash keeps its output) reads as aborted. */
   private readonly abortedIDs = new Set<string>();
   private readonly controllers = new Map<string, AbortController>();
+  private readonly running = new Set<Promise<ToolCall>>();
 
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly unsubscribe: () => void;
@@ -89,12 +90,17 @@ export class PageTools {
     return this.store?.save(this.record).catch((error: unknown) => console.error("could not save the session:", error)) ?? Promise.resolve();
   }
 
-  /** Stops saving and aborts what still runs: the session is being deleted or the page replaced. */
-  close(): void {
+  /**
+   * Aborts what still runs and stops saving in between: the session is deleted, or reopened on another
+   * runtime. Resolves once the aborted calls have ended (and the runner has saved their end).
+   */
+  async close(): Promise<void> {
     this.unsubscribe();
     clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
+    const running = [...this.running];
     for (const id of [...this.controllers.keys()]) this.abort(id);
+    await Promise.allSettled(running);
   }
 
   /** Every registered tool with its description and zod parameters, in the registry's order. */
@@ -120,7 +126,11 @@ export class PageTools {
     const call = this.calls[before];
     if (!call) throw new Error("the session did not record the call");
     this.controllers.set(call.id, controller);
-    void done.finally(() => this.controllers.delete(call.id));
+    this.running.add(done);
+    void done.finally(() => {
+      this.controllers.delete(call.id);
+      this.running.delete(done);
+    });
     return { call, done };
   }
 

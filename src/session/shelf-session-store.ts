@@ -1,13 +1,14 @@
 /**
  * Sessions kept on a shelf of text records (IndexedDB in the browser, memory in tests), one workspace
- * per shelf. Each session is two records, its summary (for the picker, without reading every call) and
- * its whole record, written together; plus the id of the session the page last had open.
+ * per shelf. A session is a summary (for the picker, without reading any call), a header (its calls'
+ * order) and one record per call, so a save rewrites only the calls still under way, not a long
+ * session's finished output again and again. Plus the id of the session the page last had open.
  *
- * Saves are coalesced per session: while one write is under way, later saves only replace the snapshot
+ * Saves are coalesced per session: while one write is under way, later saves replace the one
  * waiting behind it, so a call streaming output costs at most one write in flight and one waiting, and
  * the last state saved is always the last one written.
  */
-import { markInterrupted, type SessionRecord } from "./calls.js";
+import { markInterrupted, type SessionRecord, type ToolCall } from "./calls.js";
 import type { SessionStore } from "./session-store.js";
 
 /** What the store needs from its storage. `put` and `delete` of several keys are all-or-nothing. */
@@ -47,11 +48,19 @@ export interface SessionSummary {
 }
 
 const SUMMARY = "summary:";
-const RECORD = "session:";
+const HEADER = "session:";
+const CALL = "call:";
 const CURRENT = "current";
 
+type Header = Omit<SessionRecord, "calls"> & { calls: string[] };
+
+const callKey = (sessionID: string, callID: string) => `${CALL}${sessionID}:${callID}`;
+const ended = (call: ToolCall) => call.status !== "pending" && call.status !== "running";
+
 interface Waiting {
-  entries: Array<[string, string]>;
+  entries: Map<string, string>;
+  /** Keys of calls that had ended when snapshotted: once written, they never need writing again. */
+  final: Set<string>;
   settle: Array<{ resolve(): void; reject(error: unknown): void }>;
 }
 
@@ -60,24 +69,37 @@ export class ShelfSessionStore implements SessionStore {
   private readonly writing = new Map<string, Promise<void>>();
   /** Deleted in this page: a call still ending there must not bring the session back. */
   private readonly deleted = new Set<string>();
+  /** Calls written in their end state by this store: nothing changes them any more. */
+  private readonly writtenFinal = new Set<string>();
 
   constructor(private readonly shelf: Shelf) {}
 
   save(session: SessionRecord): Promise<void> {
     if (this.deleted.has(session.id)) return Promise.resolve();
     // Serialised now, not when the write happens: the runner keeps changing the record in place.
-    const summary: SessionSummary = { id: session.id, title: session.title, createdAt: session.createdAt, calls: session.calls.length };
-    const entries: Array<[string, string]> = [
-      [RECORD + session.id, JSON.stringify(session)],
+    const { calls, ...rest } = session;
+    const header: Header = { ...rest, calls: calls.map((call) => call.id) };
+    const summary: SessionSummary = { id: session.id, title: session.title, createdAt: session.createdAt, calls: calls.length };
+    const entries = new Map<string, string>([
+      [HEADER + session.id, JSON.stringify(header)],
       [SUMMARY + session.id, JSON.stringify(summary)],
-    ];
+    ]);
+    const final = new Set<string>();
+    for (const call of calls) {
+      const key = callKey(session.id, call.id);
+      if (this.writtenFinal.has(key)) continue;
+      entries.set(key, JSON.stringify(call));
+      if (ended(call)) final.add(key);
+    }
     return new Promise<void>((resolve, reject) => {
       const queued = this.waiting.get(session.id);
       if (queued) {
+        // Replacing is safe: a snapshot leaves out only calls already written in their end state.
         queued.entries = entries;
+        queued.final = final;
         queued.settle.push({ resolve, reject });
       } else {
-        this.waiting.set(session.id, { entries, settle: [{ resolve, reject }] });
+        this.waiting.set(session.id, { entries, final, settle: [{ resolve, reject }] });
       }
       if (!this.writing.has(session.id)) this.writing.set(session.id, this.drain(session.id));
     });
@@ -90,7 +112,8 @@ export class ShelfSessionStore implements SessionStore {
       for (let next = this.waiting.get(id); next; next = this.waiting.get(id)) {
         this.waiting.delete(id);
         try {
-          if (!this.deleted.has(id)) await this.shelf.put(next.entries);
+          if (!this.deleted.has(id)) await this.shelf.put([...next.entries]);
+          for (const key of next.final) this.writtenFinal.add(key);
           for (const waiter of next.settle) waiter.resolve();
         } catch (error) {
           for (const waiter of next.settle) waiter.reject(error);
@@ -102,8 +125,13 @@ export class ShelfSessionStore implements SessionStore {
   }
 
   async load(id: string): Promise<SessionRecord | undefined> {
-    const text = await this.shelf.get(RECORD + id);
-    return text === undefined ? undefined : markInterrupted(JSON.parse(text) as SessionRecord);
+    const text = await this.shelf.get(HEADER + id);
+    if (text === undefined) return undefined;
+    const { calls: order, ...rest } = JSON.parse(text) as Header;
+    const texts = await Promise.all(order.map((callID) => this.shelf.get(callKey(id, callID))));
+    const calls = texts.filter((call): call is string => call !== undefined).map((call) => JSON.parse(call) as ToolCall);
+    for (const call of calls) if (ended(call)) this.writtenFinal.add(callKey(id, call.id));
+    return markInterrupted({ ...rest, calls });
   }
 
   /** The saved sessions, oldest first. */
@@ -122,7 +150,7 @@ export class ShelfSessionStore implements SessionStore {
     for (const waiter of this.waiting.get(id)?.settle ?? []) waiter.resolve();
     this.waiting.delete(id);
     await this.writing.get(id);
-    const keys = [RECORD + id, SUMMARY + id];
+    const keys = [HEADER + id, SUMMARY + id, ...(await this.shelf.keys(`${CALL}${id}:`))];
     if ((await this.current()) === id) keys.push(CURRENT);
     await this.shelf.delete(keys);
   }

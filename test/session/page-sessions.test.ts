@@ -74,7 +74,20 @@ describe("contract: sessions are listed, switched and remembered across a reload
     const next = await reloaded.current.start("bash", { command: "echo after", description: "Echo" }).done;
     expect(next.status).toBe("completed");
     expect((await reopen()).current.calls.map((c) => c.status)).toEqual(["interrupted", "completed"]);
-    sessions.current.close();
+    await sessions.close();
+  });
+
+  it("closed for a new runtime, the page aborts its running calls and saves their real end before reopening", async () => {
+    const { reopen } = await setUp();
+    const sessions = await reopen();
+    const { call } = sessions.current.start("bash", { command: "echo begun; sleep 30", description: "Sleeps" });
+    await until(() => call.status === "running");
+    await sessions.close();
+    expect(sessions.current.wasAborted(call.id)).toBe(true);
+    const reopened = await reopen();
+    expect(reopened.current.calls[0]?.status).not.toBe("interrupted");
+    expect(reopened.current.calls[0]).toMatchObject({ id: call.id, status: call.status });
+    expect(reopened.current.calls[0]?.output ?? reopened.current.calls[0]?.error).toContain("aborted");
   });
 
   it("deleting the current session opens the latest other one; deleting the last starts a new one", async () => {

@@ -18,7 +18,7 @@ class GatedShelf extends MemoryShelf {
 
   override async put(entries: Array<[string, string]>): Promise<void> {
     if (this.held) await new Promise<void>((open) => this.gates.push(open));
-    this.written.push(...entries.filter(([key]) => key.startsWith("session:")).map(([, value]) => value));
+    this.written.push(...entries.filter(([key]) => key.startsWith("call:")).map(([, value]) => value));
     return super.put(entries);
   }
 
@@ -92,10 +92,48 @@ describe("contract: saves are coalesced but the last state is never lost", () =>
     saves.push(store.save(live));
     shelf.release();
     await Promise.all(saves);
-    const written = shelf.written.map((text) => (JSON.parse(text) as SessionRecord).calls[0]!);
+    const written = shelf.written.map((text) => JSON.parse(text) as ToolCall);
     expect(written.length).toBeLessThanOrEqual(2);
     expect(written.at(-1)).toMatchObject({ status: "completed", output: "line 9" });
     expect((await store.load("ses_1"))?.calls[0]).toMatchObject({ status: "completed", output: "line 9" });
+  });
+
+  it("a call is written again only while it runs: once written ended, later saves leave it alone", async () => {
+    const shelf = new GatedShelf();
+    shelf.release();
+    const store = new ShelfSessionStore(shelf);
+    const live = session("ses_1", 1, [call("c1", "completed", "big finished output"), call("c2", "running", "a")]);
+    await store.save(live);
+    live.calls[1]!.output = "ab";
+    await store.save(live);
+    live.calls[1]!.status = "completed";
+    await store.save(live);
+    live.calls.push(call("c3", "pending"));
+    await store.save(live);
+    const ids = shelf.written.map((text) => (JSON.parse(text) as ToolCall).id);
+    expect(ids.filter((id) => id === "c1")).toHaveLength(1);
+    expect(ids.filter((id) => id === "c2")).toHaveLength(3);
+    expect((await store.load("ses_1"))?.calls.map((c) => [c.id, c.status, c.output])).toEqual([
+      ["c1", "completed", "big finished output"],
+      ["c2", "completed", "ab"],
+      ["c3", "interrupted", undefined],
+    ]);
+  });
+
+  it("a call that ends while an earlier save is being written is kept in its end state", async () => {
+    const shelf = new GatedShelf();
+    const store = new ShelfSessionStore(shelf);
+    const live = session("ses_1", 1, [call("c1", "running")]);
+    const first = store.save(live);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    live.calls[0]!.status = "completed";
+    live.calls[0]!.output = "final";
+    const second = store.save(live);
+    live.calls.push(call("c2", "running"));
+    const third = store.save(live);
+    shelf.release();
+    await Promise.all([first, second, third]);
+    expect((await new ShelfSessionStore(shelf).load("ses_1"))?.calls[0]).toMatchObject({ status: "completed", output: "final" });
   });
 
   it("a failed write rejects the saves it carried, and the next save writes again", async () => {

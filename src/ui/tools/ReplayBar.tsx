@@ -3,6 +3,8 @@ import { CallListError, parseCallList } from "../../session/call-list.js";
 import type { ReplayProgress } from "../../session/replay.js";
 import { replayCalls, type CallStarter } from "../../session/replay.js";
 
+const FORMAT_HINT = 'Choose a file like the ones `workbench calls` reads: [{ "tool": "read", "args": { "filePath": "a.txt" } }, ...].';
+
 type ReplayState =
   | { phase: "idle" }
   | { phase: "running"; file: string; progress: ReplayProgress }
@@ -23,11 +25,11 @@ export function ReplayBar(props: { target: () => CallStarter | undefined; disabl
       list = parseCallList(await file.text(), file.name);
     } catch (error) {
       const detail = error instanceof CallListError ? error.message : `${file.name} could not be read: ${String(error)}`;
-      setState({ phase: "invalid", message: `Nothing was replayed: ${detail}` });
+      setState({ phase: "invalid", message: `Nothing was replayed: ${detail}. ${FORMAT_HINT}` });
       return;
     }
     if (list.length === 0) {
-      setState({ phase: "invalid", message: `Nothing was replayed: ${file.name} holds no calls.` });
+      setState({ phase: "invalid", message: `Nothing was replayed: ${file.name} holds no calls. ${FORMAT_HINT}` });
       return;
     }
     controller = new AbortController();

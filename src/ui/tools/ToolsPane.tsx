@@ -26,12 +26,17 @@ export interface SessionsPlace {
  */
 export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; place: SessionsPlace }) {
   let store: Promise<BrowserSessionStore> | undefined;
+  let previous: PageSessions | undefined;
   const openSessions = async (runtime: Runtime): Promise<PageSessions> => {
     const [{ PageSessions }, { openBrowserSessionStore }] = await sessionModules();
     store ??= openBrowserSessionStore(props.place.workspace, { memoryOnly: props.place.memoryOnly });
     const opened = await store;
+    // A new runtime (WebContainer booted): the calls on the old one end first, so the session reopened
+    // on the new one reads their real end, and the two never save the same session.
+    await previous?.close();
     setStoreNotice(opened.notice);
-    return PageSessions.open(runtime, opened.store, { remember: !props.readOnly });
+    previous = await PageSessions.open(runtime, opened.store, { remember: !props.readOnly });
+    return previous;
   };
   const [storeNotice, setStoreNotice] = createSignal<string | undefined>();
   const [sessions] = createResource(props.runtime, openSessions);
@@ -67,6 +72,7 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; pl
   onCleanup(() => clearInterval(clock));
 
   const openPalette = () => {
+    if (moving()) return;
     opener = document.activeElement as HTMLElement | null;
     setPaletteOpen(true);
   };
