@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, openWorkbench, runInTerminal, test, waitForIdle } from "./fixtures.js";
 
@@ -19,6 +20,31 @@ async function runTool(page: Page, tool: string, fields: Record<string, string>)
   }
   await last!.press("Enter");
   await expect(palette).toBeHidden();
+}
+
+/** The live output saved with the workspace's calls, as one text (read straight from IndexedDB). */
+function savedOutputs(page: Page, workspace: string): Promise<string> {
+  return page.evaluate(
+    (name) =>
+      new Promise<string>((resolve, reject) => {
+        const open = indexedDB.open(name);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const all = open.result.transaction("records", "readonly").objectStore("records").getAll();
+          all.onerror = () => reject(all.error);
+          all.onsuccess = () => {
+            open.result.close();
+            const outputs = (all.result as string[]).map((text) => {
+              if (!text.startsWith("{")) return ""; // the current session's id
+              const record = JSON.parse(text) as { metadata?: { output?: unknown } };
+              return typeof record.metadata?.output === "string" ? record.metadata.output : "";
+            });
+            resolve(outputs.join("\n"));
+          };
+        };
+      }),
+    `workbench-sessions:${workspace}`,
+  );
 }
 
 const cards = (page: Page) => page.getByTestId("call-card");
@@ -154,15 +180,19 @@ test("Stop replay aborts the call under way and runs no more", async ({ page }) 
   await expect(cards(page)).toHaveCount(1);
 });
 
-test("a call running at a reload comes back as interrupted", async ({ page }) => {
-  await openWorkbench(page, saved());
+test("a call running at a reload comes back as interrupted, with the output it had streamed", async ({ page }) => {
+  const workspace = unique();
+  await openWorkbench(page, `?workspace=${workspace}`);
   await runTool(page, "bash", { command: "echo started; sleep 30", description: "Sleeps through the reload" });
   await expect(card(page, 0)).toHaveAttribute("data-state", "running");
   await expect(card(page, 0).getByTestId("call-live")).toContainText("started");
+  // Streamed output is saved within a second or so; wait until IndexedDB holds it, then reload.
+  await expect.poll(() => savedOutputs(page, workspace), { timeout: 10_000 }).toContain("started");
   await page.reload();
   await expect(page.getByTestId("open-palette")).toBeEnabled();
   await expect(card(page, 0)).toHaveAttribute("data-state", "interrupted");
   await expect(card(page, 0).getByTestId("call-error")).toContainText("Interrupted: the page was closed");
+  await expect(card(page, 0).getByTestId("call-live")).toContainText("started");
   await expect(card(page, 0).getByRole("button", { name: "Abort" })).toHaveCount(0);
   await page.screenshot({ path: "e2e/screenshots/sessions-interrupted.png" });
 });
@@ -178,4 +208,24 @@ test("two workspaces keep their sessions apart", async ({ page }) => {
   await expect(picker(page).locator("option")).toHaveCount(1);
   await openWorkbench(page, `?workspace=${first}`);
   await expect(card(page, 0).getByTestId("call-output")).toContainText("only-in-first");
+});
+
+test("the session and replay bars pass an axe scan (no serious or critical violations), renaming and confirming included", async ({ page }) => {
+  await openWorkbench(page, `?workspace=${unique()}&memory=1`);
+  await expect(page.getByTestId("open-palette")).toBeEnabled();
+  await importCalls(page, "bad.json", "{}");
+  await expect(page.getByTestId("replay-error")).toBeVisible();
+  const scan = async () => {
+    const result = await new AxeBuilder({ page }).include(".tools-bars").analyze();
+    return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`);
+  };
+  expect(await scan()).toEqual([]);
+  await page.getByRole("button", { name: "Rename" }).click();
+  await expect(page.getByLabel("Session name")).toBeFocused();
+  await page.getByRole("button", { name: "Delete session" }).click();
+  await expect(page.getByRole("group", { name: "Confirm deletion" })).toBeVisible();
+  expect(await scan()).toEqual([]);
+  await page.screenshot({ path: "e2e/screenshots/sessions-confirm-delete.png" });
+  await page.getByRole("button", { name: "Keep" }).click();
+  await expect(picker(page).locator("option")).toHaveCount(1);
 });

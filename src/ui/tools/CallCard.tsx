@@ -71,7 +71,8 @@ export function CallCard(props: { call: ToolCall; aborted: () => boolean; versio
         <summary>Input</summary>
         <pre data-testid="call-input">{JSON.stringify(snapshot().input, null, 2)}</pre>
       </details>
-      <Show when={live() && metaText("output")}>
+      {/* An interrupted call keeps what it had streamed when it was last saved. */}
+      <Show when={(live() || snapshot().status === "interrupted") && metaText("output")}>
         <pre class="call-output live" data-testid="call-live" tabIndex={0}>
           {metaText("output")}
         </pre>
