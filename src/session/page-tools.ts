@@ -39,6 +39,7 @@ export class PageTools {
   private readonly running = new Set<Promise<ToolCall>>();
 
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private closed = false;
   private readonly unsubscribe: () => void;
 
   private constructor(
@@ -95,6 +96,7 @@ export class PageTools {
    * runtime. Resolves once the aborted calls have ended (and the runner has saved their end).
    */
   async close(): Promise<void> {
+    this.closed = true;
     this.unsubscribe();
     clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
@@ -120,6 +122,7 @@ export class PageTools {
    * await), plus the promise of its end. The record is updated in place; `onChange` says when.
    */
   start(tool: string, args: Record<string, unknown>): { call: ToolCall; done: Promise<ToolCall> } {
+    if (this.closed) throw new Error(`the session "${this.record.title}" was closed (deleted, or reopened on another runtime): run the call in the current session`);
     const controller = new AbortController();
     const before = this.calls.length;
     const done = this.session.run(tool, args, { signal: controller.signal });

@@ -106,4 +106,18 @@ describe("contract: a replay runs the list in order, each call after the previou
     expect(page.calls.map((c) => c.status)).toEqual(["error"]);
     expect(page.wasAborted(page.calls[0]!.id)).toBe(true);
   });
+
+  it("a session closed under the replay (deleted) refuses the next call, and the replay ends with why", async () => {
+    const page = await pageWith({ "opencode.json": '{"permission":{"edit":"ask"}}' });
+    const list = parseCallList(JSON.stringify([
+      { tool: "write", args: { filePath: "w.txt", content: "ok" } },
+      { tool: "read", args: { filePath: "w.txt" } },
+    ]), "f");
+    const replay = replayCalls(page, list);
+    await until(() => page.pending().length > 0);
+    await page.close();
+    await expect(replay).rejects.toThrow(/was closed .*: run the call in the current session/);
+    expect(page.calls).toHaveLength(1);
+    expect(page.calls[0]?.status).toBe("error");
+  });
 });

@@ -35,15 +35,22 @@ export function ReplayBar(props: { target: () => CallStarter | undefined; disabl
     controller = new AbortController();
     let progress: ReplayProgress = { position: 0, total: list.length };
     setState({ phase: "running", file: file.name, progress });
-    const outcome = await replayCalls(target, list, {
-      signal: controller.signal,
-      onProgress: (next) => {
-        progress = next;
-        setState({ phase: "running", file: file.name, progress });
-      },
-    });
-    controller = undefined;
-    setState({ phase: "over", file: file.name, progress, stopped: outcome.stopped });
+    try {
+      const outcome = await replayCalls(target, list, {
+        signal: controller.signal,
+        onProgress: (next) => {
+          progress = next;
+          setState({ phase: "running", file: file.name, progress });
+        },
+      });
+      setState({ phase: "over", file: file.name, progress, stopped: outcome.stopped });
+    } catch (error) {
+      // The session went away under the replay (deleted): the rest cannot run there.
+      const detail = error instanceof Error ? error.message : String(error);
+      setState({ phase: "invalid", message: `The replay of ${file.name} stopped at ${progress.position} of ${progress.total}: ${detail}` });
+    } finally {
+      controller = undefined;
+    }
   };
 
   const status = () => {

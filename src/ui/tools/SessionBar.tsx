@@ -43,12 +43,16 @@ export function SessionBar(props: {
           disabled={props.busy()}
           onChange={(event) => props.onSwitch(event.currentTarget.value)}
         >
-          <For each={props.sessions()}>
-            {(session) => (
-              <option value={session.id} selected={session.id === props.currentID()} title={`Started ${when(session.createdAt)}`}>
-                {session.title || "Untitled"}
-              </option>
-            )}
+          {/* Keyed by id: the summaries are new objects at every call update, the options need not be. */}
+          <For each={props.sessions().map((session) => session.id)}>
+            {(id) => {
+              const session = () => props.sessions().find((summary) => summary.id === id);
+              return (
+                <option value={id} selected={id === props.currentID()} title={`Started ${when(session()?.createdAt ?? 0)}`}>
+                  {session()?.title || "Untitled"}
+                </option>
+              );
+            }}
           </For>
         </select>
       </label>
