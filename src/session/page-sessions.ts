@@ -14,6 +14,8 @@ export interface PageSessionsOptions {
    * workspace is open elsewhere) does not: it starts its own session so the two tabs never write one.
    */
   remember: boolean;
+  /** Whether the workspace's own code may run in sessions opened from now on (the user can change it). */
+  trusted?: () => boolean;
 }
 
 function numberOf(title: string): number {
@@ -69,6 +71,17 @@ export class PageSessions {
   /** Starts an empty session and makes it the current one. */
   create(): Promise<PageTools> {
     return this.serially(() => this.startNew());
+  }
+
+  /**
+   * The current session was reopened (trust changed, rules saved): `page` continues its record and
+   * takes its place.
+   */
+  replaceCurrent(page: PageTools): void {
+    if (page.record.id !== this.active.record.id) throw new Error("the reopened page is not the current session");
+    this.opened.set(page.record.id, page);
+    this.active = page;
+    this.changed();
   }
 
   /** Makes a saved (or open) session the current one. */
@@ -133,16 +146,25 @@ export class PageSessions {
   private async openSaved(id: string): Promise<PageTools | undefined> {
     const record = await this.store.load(id);
     if (!record) return undefined;
-    const page = await PageTools.open(this.runtime, { store: this.store, session: record });
+    const page = await PageTools.open(this.runtime, { store: this.store, session: record, trusted: this.trusted() });
     this.opened.set(id, page);
     // Calls found interrupted stay so, with the time they were found, at the next reload too.
     if (this.options.remember) await page.save();
     return page;
   }
 
+  private trusted(): boolean {
+    return this.options.trusted?.() ?? false;
+  }
+
   private async activate(id: string): Promise<boolean> {
-    const page = this.opened.get(id) ?? (await this.openSaved(id));
+    let page = this.opened.get(id) ?? (await this.openSaved(id));
     if (!page) return false;
+    // Trust changed while this session sat in the background: it follows, unless a call would be cut off.
+    if (page.trusted !== this.trusted() && !page.busy()) {
+      page = await page.reopen({ trusted: this.trusted() });
+      this.opened.set(id, page);
+    }
     this.active = page;
     if (this.options.remember) await this.store.setCurrent(id);
     this.changed();
@@ -150,7 +172,7 @@ export class PageSessions {
   }
 
   private async startNew(): Promise<PageTools> {
-    const page = await PageTools.open(this.runtime, { store: this.store });
+    const page = await PageTools.open(this.runtime, { store: this.store, trusted: this.trusted() });
     const next = Math.max(0, ...this.list().map((summary) => numberOf(summary.title))) + 1;
     page.record.title = `Session ${next}`;
     this.opened.set(page.record.id, page);

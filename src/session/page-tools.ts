@@ -6,10 +6,12 @@
 import type { z } from "zod";
 import type { Runtime } from "../runtime/types.js";
 import { builtinTools } from "../tools/builtins.js";
+import type { Explanation, RuleLayer } from "../tools/permission/evaluate.js";
 import type { PermissionRequest } from "../tools/permission/types.js";
 import type { SessionRecord, ToolCall } from "./calls.js";
 import type { SessionStore } from "./session-store.js";
 import { ToolSession } from "./tool-session.js";
+import { loadWorkspaceConfig, permissionRulesOf, saveApprovals, savePermissionRules, type ConfigRule } from "./workspace-config.js";
 
 export interface ToolEntry {
   id: string;
@@ -26,6 +28,8 @@ export type PermissionReply = "once" | "always" | "reject";
 const LIVE_SAVE_INTERVAL_MS = 1000;
 
 export interface PageToolsOptions {
+  /** Whether the workspace's own code (custom tools, plugins) may run; the user decides, so off by default. */
+  trusted?: boolean;
   /** Where the session is saved as its calls change; nowhere when absent. */
   store?: SessionStore;
   /** A saved session to continue. */
@@ -37,45 +41,108 @@ export class PageTools {
   private readonly abortedIDs = new Set<string>();
   private readonly controllers = new Map<string, AbortController>();
   private readonly running = new Set<Promise<ToolCall>>();
-
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
   private readonly unsubscribe: () => void;
 
   private constructor(
     readonly session: ToolSession,
+    readonly trusted: boolean,
     private readonly store: SessionStore | undefined,
   ) {
     this.unsubscribe = store ? this.onChange(() => this.scheduleSave()) : () => {};
   }
 
-  static async open(runtime: Runtime, options: PageToolsOptions = {}): Promise<PageTools> {
+  static open(runtime: Runtime, options: PageToolsOptions = {}): Promise<PageTools> {
+    return PageTools.openOn(runtime, { trusted: options.trusted ?? false, store: options.store, session: options.session });
+  }
+
+  /** `carried`: the page being replaced, whose transcript and listeners (bus) the new one continues. */
+  private static async openOn(
+    runtime: Runtime,
+    options: { trusted: boolean; store?: SessionStore; session?: SessionRecord },
+    carried?: PageTools,
+  ): Promise<PageTools> {
+    const { trusted, store } = options;
     const session = await ToolSession.open({
       runtime,
       // Outside the workspace, so saved full outputs never show up among the user's files.
       dataDir: "/data",
       home: "/home/user",
       builtins: builtinTools,
-      // The workspace's own code (custom tools, plugins) runs only once the user trusts it: not yet in this UI.
-      trusted: false,
+      trusted,
       flags: { client: "web" },
-      store: options.store,
-      session: options.session,
+      bus: carried?.session.bus,
+      session: carried?.session.session ?? options.session,
+      store,
     });
-    return new PageTools(session, options.store);
+    return new PageTools(session, trusted, store);
   }
 
   get record(): SessionRecord {
     return this.session.session;
   }
 
-  get calls(): readonly ToolCall[] {
-    return this.session.session.calls;
+  /** Workspace code (custom tools, plugins) found but not run, because the workspace is not trusted. */
+  get untrustedFiles(): readonly string[] {
+    return this.session.untrustedFiles;
   }
 
-  /** Whether a call of this session is still pending or running. */
-  get busy(): boolean {
-    return this.calls.some((call) => call.status === "pending" || call.status === "running");
+  /** Custom tools and plugins that failed to load. */
+  get problems(): readonly { file: string; error: string }[] {
+    return this.session.problems;
+  }
+
+  /** Whether a call is still under way (waiting, running or asking), which a reopen would cut off. */
+  busy(): boolean {
+    return this.calls.some((call) => call.status === "pending" || call.status === "running") || this.pending().length > 0;
+  }
+
+  /**
+   * The same session opened again, so the config file and trust are read anew: the transcript, the
+   * "always" approvals and the listeners (the bus) carry over. Refused while a call is under way,
+   * since its prompt and abort button belong to the session being replaced.
+   */
+  async reopen(options: PageToolsOptions = {}): Promise<PageTools> {
+    if (this.busy()) throw new Error("A call is still running or waiting for permission: let it finish (or abort it), then try again.");
+    const next = await PageTools.openOn(this.session.runtime, { trusted: options.trusted ?? this.trusted, store: this.store }, this);
+    // The new page saves the record from now on; this one, on the same bus, must stop.
+    this.retire();
+    next.session.permissions.loadApprovals(this.session.permissions.approved.map((rule) => ({ ...rule })));
+    for (const id of this.abortedIDs) next.abortedIDs.add(id);
+    return next;
+  }
+
+  /** The rules in force, in evaluation order (the last match wins), grouped by where they came from. */
+  rulesInForce(): RuleLayer[] {
+    return this.session.rulesInForce();
+  }
+
+  /** What would happen for `permission` and `pattern`, and which rule (from where) decides it. */
+  explain(permission: string, pattern: string): Explanation {
+    return this.session.explain(permission.trim(), pattern);
+  }
+
+  /** The workspace config's own `permission` entries as the file holds them now (it may have changed since the session opened). */
+  async configRules(): Promise<{ path?: string; rules: ConfigRule[] }> {
+    const { config, path } = await loadWorkspaceConfig(this.session.runtime);
+    return { path, rules: permissionRulesOf(config) };
+  }
+
+  /** Writes `rules` as the config's `permission` section, then reopens so they are in force. */
+  async saveRules(rules: readonly ConfigRule[]): Promise<{ path: string; page: PageTools }> {
+    if (this.busy()) throw new Error("A call is still running or waiting for permission: let it finish (or abort it), then save.");
+    const path = await savePermissionRules(this.session.runtime, rules);
+    return { path, page: await this.reopen() };
+  }
+
+  /** Writes the patterns an "always" answer remembers into the workspace config, so they outlive the session. */
+  saveAlways(request: Pick<PermissionRequest, "permission" | "always">): Promise<string> {
+    return saveApprovals(this.session.runtime, request.always.map((pattern) => ({ permission: request.permission, pattern })));
+  }
+
+  get calls(): readonly ToolCall[] {
+    return this.session.session.calls;
   }
 
   private scheduleSave(): void {
@@ -91,15 +158,19 @@ export class PageTools {
     return this.store?.save(this.record).catch((error: unknown) => console.error("could not save the session:", error)) ?? Promise.resolve();
   }
 
+  private retire(): void {
+    this.closed = true;
+    this.unsubscribe();
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+  }
+
   /**
    * Aborts what still runs and stops saving in between: the session is deleted, or reopened on another
    * runtime. Resolves once the aborted calls have ended (and the runner has saved their end).
    */
   async close(): Promise<void> {
-    this.closed = true;
-    this.unsubscribe();
-    clearTimeout(this.saveTimer);
-    this.saveTimer = undefined;
+    this.retire();
     const running = [...this.running];
     for (const id of [...this.controllers.keys()]) this.abort(id);
     await Promise.allSettled(running);

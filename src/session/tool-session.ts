@@ -36,9 +36,9 @@ export interface ToolSessionOptions {
   globalConfigDir?: string;
   agent?: string;
   store?: SessionStore;
-  /** A saved session to continue (its calls as saved); a new one when absent. */
-  session?: SessionRecord;
   bus?: Bus;
+  /** Continue this record (its calls stay in the transcript) instead of starting an empty one. */
+  session?: SessionRecord;
 }
 
 /** `tools: { bash: false }` (OpenCode's older switches) as rules; every editing tool is `edit`. */
@@ -147,6 +147,12 @@ export class ToolSession {
 
   run(tool: string, args: Record<string, unknown>, options?: RunOptions): Promise<ToolCall> {
     return this.runner.run(this.session, this.agent, tool, args, options);
+  }
+
+  /** Every rule in force, in evaluation order, grouped by where it came from; the approvals come last. */
+  rulesInForce(): RuleLayer[] {
+    const approvals = [...this.permissions.approved];
+    return [...this.layers, ...(approvals.length > 0 ? [{ source: "approval" as const, rules: approvals }] : [])];
   }
 
   /** Which rule decides `permission` for `pattern`, with the session's approvals last. */

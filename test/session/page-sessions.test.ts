@@ -119,4 +119,35 @@ describe("contract: sessions are listed, switched and remembered across a reload
     expect(readOnly.current.record.id).not.toBe(owner.current.record.id);
     expect((await reopen()).current.record.id).toBe(owner.current.record.id);
   });
+
+  it("a current session reopened (trust or rules changed) keeps its record, and only the new page saves it", async () => {
+    runtime = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory });
+    const shelf = new MemoryShelf();
+    let trusted = false;
+    const reopen = () => PageSessions.open(runtime!, new ShelfSessionStore(shelf), { remember: true, trusted: () => trusted });
+    const sessions = await reopen();
+    const before = sessions.current;
+    await before.start("bash", { command: "echo one", description: "One" }).done;
+    trusted = true;
+    const next = await before.reopen({ trusted });
+    sessions.replaceCurrent(next);
+    expect(sessions.current).toBe(next);
+    expect(next.trusted).toBe(true);
+    expect(next.record).toBe(before.record);
+    expect(() => before.start("bash", { command: "echo stale", description: "Stale" })).toThrow("was closed");
+    await next.start("bash", { command: "echo two", description: "Two" }).done;
+    const reloaded = await reopen();
+    expect(reloaded.current.trusted).toBe(true);
+    expect(reloaded.current.calls.map((c) => c.output?.trim())).toEqual(["one", "two"]);
+  });
+
+  it("a background session follows a trust change when switched back to", async () => {
+    runtime = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory });
+    let trusted = false;
+    const sessions = await PageSessions.open(runtime, new ShelfSessionStore(new MemoryShelf()), { remember: true, trusted: () => trusted });
+    const firstID = sessions.current.record.id;
+    await sessions.create();
+    trusted = true;
+    expect((await sessions.switchTo(firstID)).trusted).toBe(true);
+  });
 });

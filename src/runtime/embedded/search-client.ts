@@ -9,7 +9,7 @@ import type { ListedFile, SearchCallOptions, SearchRun, SearchService, SearchSta
 import type { FileResult } from "../../search/search.js";
 import { abortError } from "../../search/walk.js";
 import type { Endpoint } from "./endpoint.js";
-import { fromWire, type FromSearch, type SerializedSearchError, type ToSearch, type WireFile } from "./search-protocol.js";
+import { unpackFiles, type FromSearch, type PackedFiles, type SerializedSearchError, type ToSearch } from "./search-protocol.js";
 import type { ShellWorker } from "./shell-pool.js";
 
 function deserialize(error: SerializedSearchError): Error {
@@ -67,7 +67,7 @@ export function createWorkerSearchService(
     op: "search" | "list",
     query: Extract<ToSearch, { kind: "run" }>["query"],
     options: SearchCallOptions,
-    decode: (item: unknown) => T,
+    decode: (items: PackedFiles | unknown[]) => T[],
   ): SearchRun<T> {
     let stats: SearchStats = { errored: false, filesSearched: 0 };
     return {
@@ -105,9 +105,9 @@ export function createWorkerSearchService(
             }
             if (message.kind === "batch") {
               post({ kind: "ack", id });
-              for (const item of message.items) {
+              for (const item of decode(message.items)) {
                 if (signal?.aborted) throw abortError(signal);
-                yield decode(item);
+                yield item;
               }
             } else if (message.kind === "message") {
               if (message.level === "error") stats = { ...stats, errored: true };
@@ -133,8 +133,8 @@ export function createWorkerSearchService(
   }
 
   return {
-    search: (query, options = {}) => run<FileResult>("search", query, options, (item) => fromWire(item as WireFile)),
-    list: (query, options = {}) => run<ListedFile>("list", query, options, (item) => item as ListedFile),
+    search: (query, options = {}) => run<FileResult>("search", query, options, (items) => unpackFiles(items as PackedFiles)),
+    list: (query, options = {}) => run<ListedFile>("list", query, options, (items) => items as ListedFile[]),
     invalidate(paths) {
       // Nothing is cached before the worker is up; messages after this one see the change.
       ready?.worker.control.post({ kind: "invalidate", paths } satisfies ToSearch);

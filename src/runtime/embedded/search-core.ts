@@ -11,7 +11,7 @@ import type { FileResult } from "../../search/search.js";
 import { createLocalSearchService, type SearchRun } from "../../search/service.js";
 import type { Endpoint } from "./endpoint.js";
 import { createFsClient } from "./fs-rpc.js";
-import { BATCH_ITEMS, BATCH_MS, MAX_UNACKED, toWire, type FromSearch, type SerializedSearchError, type ToSearch } from "./search-protocol.js";
+import { BATCH_ITEMS, BATCH_MS, MAX_UNACKED, packFiles, type FromSearch, type SerializedSearchError, type ToSearch } from "./search-protocol.js";
 
 function serialize(error: unknown): SerializedSearchError {
   if (error instanceof SearchPatternError) return { name: error.name, message: error.message, reason: error.reason, pattern: error.pattern };
@@ -42,7 +42,6 @@ export function runSearchHost(control: Endpoint, fsEndpoint: Endpoint): void {
     };
     const results: SearchRun<unknown> =
       message.op === "search" ? service.search(message.query, callOptions) : service.list(message.query, callOptions);
-    const wire = message.op === "search" ? (item: unknown) => toWire(item as FileResult) : (item: unknown) => item;
     let batch: unknown[] = [];
     let since = performance.now();
     const flush = async () => {
@@ -51,13 +50,16 @@ export function runSearchHost(control: Endpoint, fsEndpoint: Endpoint): void {
         await new Promise<void>((resolve) => (job.resume = resolve));
       }
       job.unacked++;
-      send({ kind: "batch", id: message.id, items: batch });
+      if (message.op === "search") {
+        const packed = packFiles(batch as FileResult[]);
+        control.post({ kind: "batch", id: message.id, items: packed } satisfies FromSearch, [packed.numbers.buffer]);
+      } else send({ kind: "batch", id: message.id, items: batch });
       batch = [];
       since = performance.now();
     };
     try {
       for await (const item of results) {
-        batch.push(wire(item));
+        batch.push(item);
         if (batch.length >= BATCH_ITEMS || performance.now() - since > BATCH_MS) await flush();
         if (job.controller.signal.aborted) return;
       }

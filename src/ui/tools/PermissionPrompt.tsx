@@ -8,8 +8,9 @@ function text(value: unknown): string | undefined {
 }
 
 /** One pending permission request: what is asked, what is at stake, and the three answers. */
-export function PermissionPrompt(props: { request: PermissionRequest; input?: Record<string, unknown>; position: number; total: number; onReply: (reply: PermissionReply, message?: string) => void }) {
+export function PermissionPrompt(props: { request: PermissionRequest; input?: Record<string, unknown>; position: number; total: number; onReply: (reply: PermissionReply, message?: string, saveToConfig?: boolean) => void }) {
   const [message, setMessage] = createSignal("");
+  const [saveToConfig, setSaveToConfig] = createSignal(false);
   const meta = () => props.request.metadata ?? {};
   const command = () => (props.request.permission === "bash" ? (text(props.input?.command) ?? props.request.patterns.join("\n")) : undefined);
   const folder = () => (props.request.permission === "external_directory" ? (text(meta().parentDir) ?? text(meta().filepath) ?? props.request.patterns.join(", ")) : undefined);
@@ -39,9 +40,13 @@ export function PermissionPrompt(props: { request: PermissionRequest; input?: Re
         <button type="button" class="button primary" onClick={() => props.onReply("once")}>
           Allow once
         </button>
-        <button type="button" class="button" onClick={() => props.onReply("always")} data-testid="allow-always">
+        <button type="button" class="button" onClick={() => props.onReply("always", undefined, saveToConfig())} data-testid="allow-always">
           Always allow <span class="always-patterns">({props.request.permission}: {props.request.always.join(", ")})</span>
         </button>
+        <label class="prompt-save">
+          <input type="checkbox" checked={saveToConfig()} onChange={(e) => setSaveToConfig(e.currentTarget.checked)} data-testid="save-always" />
+          also save to the workspace config (opencode.json)
+        </label>
         <input type="text" class="prompt-message" placeholder="Why not (optional, told to the caller)" aria-label="Rejection message" value={message()} onInput={(e) => setMessage(e.currentTarget.value)} />
         <button type="button" class="button danger" onClick={() => props.onReply("reject", message())}>
           Reject

@@ -1,28 +1,12 @@
 import { createMemo, createSignal, For, onMount, Show } from "solid-js";
 import type { ToolEntry } from "../../session/page-tools.js";
+import { keepFocusInside } from "./dialog-focus.js";
 import { argsFrom, fieldsOf, validate, type Field, type FormValues } from "./schema-form.js";
 
 /**
  * Ctrl+K: pick a tool (Escape closes it, handled by the pane) (type to filter, arrows and Enter), fill its form, Enter runs. Errors from the
  * tool's own schema show beside their fields before anything runs.
  */
-/** Tab and Shift+Tab go round the dialog's controls instead of leaving it for the page behind. */
-function keepFocusInside(event: KeyboardEvent) {
-  if (event.key !== "Tab") return;
-  const dialog = event.currentTarget as HTMLElement;
-  const focusable = [...dialog.querySelectorAll<HTMLElement>("input, textarea, select, button, [tabindex]:not([tabindex='-1'])")].filter((el) => !el.hasAttribute("disabled"));
-  const first = focusable[0];
-  const last = focusable[focusable.length - 1];
-  if (!first || !last) return;
-  if (event.shiftKey && document.activeElement === first) {
-    event.preventDefault();
-    last.focus();
-  } else if (!event.shiftKey && document.activeElement === last) {
-    event.preventDefault();
-    first.focus();
-  }
-}
-
 export function ToolPalette(props: { tools: ToolEntry[]; onRun: (tool: string, args: Record<string, unknown>) => void; onClose: () => void }) {
   const [filter, setFilter] = createSignal("");
   const [active, setActive] = createSignal(0);

@@ -2,15 +2,20 @@ import { createEffect, createResource, createSignal, For, lazy, on, onCleanup, S
 import type { Runtime } from "../../runtime/types.js";
 import type { BrowserSessionStore } from "../../session/indexeddb-session-store.js";
 import type { PageSessions } from "../../session/page-sessions.js";
+import type { PageTools, PermissionReply } from "../../session/page-tools.js";
+import type { PermissionRequest } from "../../tools/permission/types.js";
 import { CallCard } from "./CallCard.js";
 import { PermissionPrompt } from "./PermissionPrompt.js";
 import { ReplayBar } from "./ReplayBar.js";
 import { SessionBar } from "./SessionBar.js";
+import { forgetTrust, isTrusted, rememberTrust } from "./trust.js";
+import { TrustNotice } from "./TrustNotice.js";
 
 // The tools (zod, the bash parser, diffing) load after the first paint, not with it: they doubled the
 // initial bundle when imported eagerly.
 const sessionModules = () => Promise.all([import("../../session/page-sessions.js"), import("../../session/indexeddb-session-store.js")]);
 const ToolPalette = lazy(() => import("./ToolPalette.js").then((module) => ({ default: module.ToolPalette })));
+const SettingsDialog = lazy(() => import("./SettingsDialog.js").then((module) => ({ default: module.SettingsDialog })));
 
 export interface SessionsPlace {
   /** The workspace's name: its sessions are kept apart from every other workspace's. */
@@ -27,6 +32,8 @@ export interface SessionsPlace {
 export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; place: SessionsPlace }) {
   let store: Promise<BrowserSessionStore> | undefined;
   let previous: PageSessions | undefined;
+  // Decided by the user; kept here too, since a browser without storage cannot remember it.
+  let trusted = isTrusted(props.place.workspace);
   const openSessions = async (runtime: Runtime): Promise<PageSessions> => {
     const [{ PageSessions }, { openBrowserSessionStore }] = await sessionModules();
     store ??= openBrowserSessionStore(props.place.workspace, { memoryOnly: props.place.memoryOnly });
@@ -35,7 +42,7 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; pl
     // on the new one reads their real end, and the two never save the same session.
     await previous?.close();
     setStoreNotice(opened.notice);
-    previous = await PageSessions.open(runtime, opened.store, { remember: !props.readOnly });
+    previous = await PageSessions.open(runtime, opened.store, { remember: !props.readOnly, trusted: () => trusted });
     return previous;
   };
   const [storeNotice, setStoreNotice] = createSignal<string | undefined>();
@@ -43,7 +50,12 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; pl
   const [listVersion, setListVersion] = createSignal(0, { equals: false });
   const [moving, setMoving] = createSignal(false);
   const [sessionError, setSessionError] = createSignal<string | undefined>();
-  const tools = () => (listVersion(), sessions()?.current);
+  const tools = (): PageTools | undefined => (listVersion(), sessions()?.current);
+  /** The current session was reopened (trust, saved rules): the list takes the new page in its place. */
+  const replaced = (next: PageTools) => sessions()?.replaceCurrent(next);
+  const [settingsOpen, setSettingsOpen] = createSignal(false);
+  const [trusting, setTrusting] = createSignal(false);
+  const [note, setNote] = createSignal<{ text: string; error?: boolean }>();
   const [version, setVersion] = createSignal(0, { equals: false });
   const [now, setNow] = createSignal(Date.now());
   const [paletteOpen, setPaletteOpen] = createSignal(false);
@@ -80,7 +92,46 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; pl
     setPaletteOpen(false);
     opener?.focus();
   };
+  const openSettings = () => {
+    opener = document.activeElement as HTMLElement | null;
+    setSettingsOpen(true);
+  };
+  const closeSettings = () => {
+    setSettingsOpen(false);
+    opener?.focus();
+  };
+  const setTrust = (value: boolean) => {
+    const page = tools();
+    if (!page) return;
+    setTrusting(true);
+    const remembered = value ? rememberTrust(props.place.workspace) : (forgetTrust(props.place.workspace), true);
+    page
+      .reopen({ trusted: value })
+      .then((next) => {
+        trusted = value;
+        replaced(next);
+        setNote(remembered ? undefined : { text: "Trusted for this page only: this browser keeps no storage, so a reload will ask again." });
+      }, (error: unknown) => setNote({ text: `Could not ${value ? "trust" : "stop trusting"} the workspace: ${error instanceof Error ? error.message : String(error)}`, error: true }))
+      .finally(() => setTrusting(false));
+  };
+  const trust = () => setTrust(true);
+  const answer = (request: PermissionRequest, reply: PermissionReply, message?: string, saveToConfig?: boolean) => {
+    const page = tools();
+    if (!page?.reply(request.id, reply, message) || reply !== "always" || !saveToConfig) return;
+    page.saveAlways(request).then(
+      (path) => setNote({ text: `Saved ${request.permission}: ${request.always.join(", ")} to ${path}` }),
+      (error: unknown) => setNote({ text: `Could not save to the workspace config: ${error instanceof Error ? error.message : String(error)}`, error: true }),
+    );
+  };
   const onKey = (event: KeyboardEvent) => {
+    // Escape closes the settings even when focus fell out of them (a button that vanished, say).
+    if (settingsOpen()) {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        closeSettings();
+      }
+      return;
+    }
     if (event.key === "Escape" && paletteOpen()) {
       event.preventDefault();
       closePalette();
@@ -142,6 +193,9 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; pl
     <section class="tools-pane" aria-label="Tools pane" data-testid="tools-pane">
       <header class="tools-head">
         <h2>Tools</h2>
+        <button type="button" class="button" onClick={openSettings} disabled={!tools()} aria-haspopup="dialog" data-testid="open-settings">
+          Settings
+        </button>
         <button type="button" class="button primary" onClick={openPalette} disabled={!entries() || moving()} aria-keyshortcuts="Control+K" data-testid="open-palette">
           Run a tool… <kbd>Ctrl+K</kbd>
         </button>
@@ -176,6 +230,12 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; pl
           The tool session could not start: {String((sessions.error ?? entries.error) as unknown)}
         </p>
       </Show>
+      <Show when={tools()}>{(page) => <TrustNotice page={page()} onTrust={trust} trusting={trusting()} />}</Show>
+      <Show when={note()}>
+        <p class={`tools-note${note()!.error ? " error" : ""}`} role={note()!.error ? "alert" : "status"} data-testid="tools-status">
+          {note()!.text}
+        </p>
+      </Show>
       <Show when={pending().length > 0}>
         <div class="prompt-queue-list" aria-label="Pending permission prompts" data-testid="prompt-queue">
           <For each={pending()}>
@@ -185,7 +245,7 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; pl
                 input={inputOf(request.tool?.callID)}
                 position={index() + 1}
                 total={pending().length}
-                onReply={(reply, message) => tools()?.reply(request.id, reply, message)}
+                onReply={(reply, message, saveToConfig) => answer(request, reply, message, saveToConfig)}
               />
             )}
           </For>
@@ -206,6 +266,11 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; pl
       </div>
       <Show when={paletteOpen() && entries()}>
         <ToolPalette tools={entries()!} onRun={run} onClose={closePalette} />
+      </Show>
+      <Show when={settingsOpen() && tools()}>
+        {(page) => (
+          <SettingsDialog page={page()} agent={page().session.agent.name} onReopened={replaced} onTrust={trust} onUntrust={() => setTrust(false)} trusting={trusting()} onClose={closeSettings} />
+        )}
       </Show>
     </section>
   );

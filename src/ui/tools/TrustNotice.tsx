@@ -1,0 +1,42 @@
+import { For, Show } from "solid-js";
+import type { PageTools } from "../../session/page-tools.js";
+
+/**
+ * The workspace's own code: the files that would run if the workspace were trusted (with the button
+ * that trusts it), and the custom tools or plugins that failed to load once it is.
+ */
+export function TrustNotice(props: { page: PageTools; onTrust: () => void; trusting?: boolean }) {
+  const relative = (file: string) => {
+    const root = props.page.session.runtime.root.replace(/\/+$/, "");
+    return file.startsWith(`${root}/`) ? file.slice(root.length + 1) : file;
+  };
+  return (
+    <>
+      <Show when={!props.page.trusted && props.page.untrustedFiles.length > 0}>
+        <div class="trust-notice" role="region" aria-label="Workspace code not run" data-testid="trust-notice">
+          <p>This workspace has its own tools or plugins. They run in this tab, with the workspace's files, only if you trust it:</p>
+          <ul class="trust-files">
+            <For each={props.page.untrustedFiles}>{(file) => <li><code>{relative(file)}</code></li>}</For>
+          </ul>
+          <button type="button" class="button primary" onClick={() => props.onTrust()} disabled={props.trusting} data-testid="trust-workspace">
+            Trust this workspace
+          </button>
+        </div>
+      </Show>
+      <Show when={props.page.problems.length > 0}>
+        <div class="trust-problems" role="alert" data-testid="load-problems">
+          <p>Custom tools or plugins that failed to load:</p>
+          <ul>
+            <For each={props.page.problems}>
+              {(problem) => (
+                <li>
+                  <code>{relative(problem.file)}</code>: {problem.error}
+                </li>
+              )}
+            </For>
+          </ul>
+        </div>
+      </Show>
+    </>
+  );
+}
