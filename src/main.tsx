@@ -4,8 +4,11 @@ import { browserPlatform, optionsFromLocation, saveRuntimeSetting } from "./sess
 import { Workspace } from "./session/workspace.js";
 import { App } from "./ui/App.js";
 import "./ui/styles.css";
+import { initialTheme } from "./ui/theme.js";
 
 const root = document.getElementById("root")!;
+// Before anything paints, so a light-theme user never sees the loading screen flash dark.
+document.documentElement.dataset.theme = initialTheme();
 
 async function start(): Promise<void> {
   const storage = (() => {

@@ -2,10 +2,13 @@ import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import type { RuntimeKind } from "../runtime/types.js";
 import { ShellSession } from "../session/shell-session.js";
 import type { Workspace } from "../session/workspace.js";
+import { CenterPane } from "./CenterPane.js";
 import { FileTree } from "./files/FileTree.js";
+import { createOpenFiles } from "./files/open-files.js";
 import { SearchPanel } from "./files/SearchPanel.js";
 import { TransferBar } from "./files/TransferBar.js";
 import { TerminalView } from "./terminal/TerminalView.js";
+import { createTheme } from "./theme.js";
 import { ToolsPane } from "./tools/ToolsPane.js";
 
 interface Notice {
@@ -20,6 +23,8 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
   const [status, setStatus] = createSignal(workspace.status);
   const shell = new ShellSession(() => workspace.runtime);
   const [notices, setNotices] = createSignal<Notice[]>([]);
+  const { theme, toggle: toggleTheme } = createTheme();
+  const files = createOpenFiles();
   let nextNotice = 1;
   const report = (text: string, isError = false) => {
     const id = nextNotice++;
@@ -64,6 +69,17 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
           </select>
         </label>
         <span class="workspace-name" title="Workspace name">workspace: {workspace.options.name}</span>
+        <button
+          type="button"
+          class="button theme-toggle"
+          onClick={toggleTheme}
+          aria-label={theme() === "dark" ? "Switch to the light theme" : "Switch to the dark theme"}
+          title={theme() === "dark" ? "Switch to the light theme" : "Switch to the dark theme"}
+          data-testid="theme-toggle"
+          data-theme={theme()}
+        >
+          {theme() === "dark" ? "☀ Light" : "☾ Dark"}
+        </button>
       </header>
       <Show when={status().phase === "fallback"}>
         <p class="banner warn" role="alert" data-testid="runtime-fallback">
@@ -96,11 +112,14 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
         <aside class="sidebar">
           <TransferBar runtime={runtime} readOnly={workspace.readOnly} report={report} />
           <SearchPanel runtime={runtime} />
-          <FileTree runtime={runtime} onError={(message) => report(message, true)} />
+          <FileTree runtime={runtime} onError={(message) => report(message, true)} onOpen={files.open} />
         </aside>
-        <section class="terminal-pane" aria-label="Terminal pane">
-          <TerminalView shell={shell} root={() => runtime().root} readOnly={workspace.readOnly} />
-        </section>
+        <CenterPane
+          files={files}
+          runtime={runtime}
+          readOnly={workspace.readOnly}
+          terminal={<TerminalView shell={shell} root={() => runtime().root} readOnly={workspace.readOnly} theme={theme} />}
+        />
         <ToolsPane runtime={runtime} readOnly={workspace.readOnly} place={{ workspace: workspace.options.name, memoryOnly: workspace.options.memoryOnly }} />
       </main>
     </div>

@@ -182,6 +182,15 @@ describe.each(backends)("runtime contract: $name", (backend) => {
       off();
       expect(seen.some((paths) => paths === "unknown" || paths.includes(p("watched.txt")))).toBe(true);
     });
+
+    // The file tree and open editors follow the terminal and the bash tool through this.
+    it("announces changes made by a command", async () => {
+      const seen: Array<string[] | "unknown"> = [];
+      const off = runtime.onChange((paths) => seen.push(paths));
+      await runtime.exec("echo x > made-by-shell.txt");
+      off();
+      expect(seen.some((paths) => paths === "unknown" || paths.includes(p("made-by-shell.txt")))).toBe(true);
+    });
   });
 
   describe("exec", () => {

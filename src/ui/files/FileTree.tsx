@@ -11,11 +11,11 @@ function sortEntries(entries: DirEntry[]): DirEntry[] {
 }
 
 /**
- * The workspace's files, folders opened on demand. It re-reads what is open whenever the runtime
+ * The workspace's files, folders opened on demand, a file opened (in the editor) by `onOpen`. It re-reads what is open whenever the runtime
  * says files may have changed (a write, or any command), a little after the last change.
  * `runtime` must be reactive (a signal).
  */
-export function FileTree(props: { runtime: () => Runtime; onError: (message: string) => void }) {
+export function FileTree(props: { runtime: () => Runtime; onError: (message: string) => void; onOpen: (path: string) => void }) {
   const [version, setVersion] = createSignal(0);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const bump = () => {
@@ -33,11 +33,52 @@ export function FileTree(props: { runtime: () => Runtime; onError: (message: str
 
   return (
     <nav class="file-tree" aria-label="Workspace files">
-      <ul role="tree" aria-label={current().root}>
-        <Folder path={current().root} runtime={current} version={version} depth={0} onError={props.onError} />
+      <ul role="tree" aria-label={current().root} onKeyDown={moveInTree}>
+        <Folder path={current().root} runtime={current} version={version} depth={0} onError={props.onError} onOpen={props.onOpen} />
       </ul>
     </nav>
   );
+}
+
+/**
+ * Arrow keys as in a file explorer (Tab still visits every entry): up and down move between the
+ * visible names, right opens a folder, left closes it or goes to the folder holding the entry.
+ */
+function moveInTree(event: KeyboardEvent) {
+  const tree = event.currentTarget as HTMLElement;
+  const current = (event.target as HTMLElement).closest<HTMLElement>("button.tree-name");
+  if (!current) return;
+  const names = [...tree.querySelectorAll<HTMLElement>("button.tree-name")];
+  const index = names.indexOf(current);
+  const item = current.closest<HTMLElement>('[role="treeitem"]');
+  const expanded = item?.getAttribute("aria-expanded");
+  let next: HTMLElement | undefined;
+  switch (event.key) {
+    case "ArrowDown":
+      next = names[index + 1];
+      break;
+    case "ArrowUp":
+      next = names[index - 1];
+      break;
+    case "Home":
+      next = names[0];
+      break;
+    case "End":
+      next = names[names.length - 1];
+      break;
+    case "ArrowRight":
+      if (expanded === "false") current.click();
+      else if (expanded === "true") next = names[index + 1];
+      break;
+    case "ArrowLeft":
+      if (expanded === "true") current.click();
+      else next = item?.parentElement?.closest<HTMLElement>('[role="treeitem"]')?.querySelector<HTMLElement>("button.tree-name") ?? undefined;
+      break;
+    default:
+      return;
+  }
+  event.preventDefault();
+  next?.focus();
 }
 
 function Folder(props: {
@@ -46,16 +87,17 @@ function Folder(props: {
   version: () => number;
   depth: number;
   onError: (message: string) => void;
+  onOpen: (path: string) => void;
 }) {
   const [entries] = createResource(
     () => [props.path, props.version(), props.runtime()] as const,
     async ([path, , runtime]) => sortEntries(await runtime.fs.readdir(path)),
   );
   return (
-    <Show when={!entries.error} fallback={<li class="tree-error">Cannot list {basename(props.path)}: {String(entries.error)}</li>}>
-      <Show when={entries.latest?.length !== 0} fallback={<li class="tree-empty" style={{ "padding-left": `${props.depth + 1}em` }}>(empty)</li>}>
+    <Show when={!entries.error} fallback={<li class="tree-error" role="treeitem" aria-disabled="true">Cannot list {basename(props.path)}: {String(entries.error)}</li>}>
+      <Show when={entries.latest?.length !== 0} fallback={<li class="tree-empty" role="treeitem" aria-disabled="true" style={{ "padding-left": `${props.depth + 1}em` }}>(empty)</li>}>
         <For each={entries.latest ?? []}>
-          {(entry) => <Entry entry={entry} parent={props.path} runtime={props.runtime} version={props.version} depth={props.depth} onError={props.onError} />}
+          {(entry) => <Entry entry={entry} parent={props.path} runtime={props.runtime} version={props.version} depth={props.depth} onError={props.onError} onOpen={props.onOpen} />}
         </For>
       </Show>
     </Show>
@@ -69,6 +111,7 @@ function Entry(props: {
   version: () => number;
   depth: number;
   onError: (message: string) => void;
+  onOpen: (path: string) => void;
 }) {
   const [open, setOpen] = createSignal(false);
   const path = () => join(props.parent, props.entry.name);
@@ -89,9 +132,15 @@ function Entry(props: {
             </button>
           </Match>
           <Match when={props.entry.type !== "directory"}>
-            <span class="tree-name file" classList={{ symlink: props.entry.type === "symlink" }} title={path()}>
+            <button
+              type="button"
+              class="tree-name file"
+              classList={{ symlink: props.entry.type === "symlink" }}
+              title={`Open ${path()}`}
+              onClick={() => props.onOpen(path())}
+            >
               {props.entry.name}
-            </span>
+            </button>
             <button type="button" class="tree-action" onClick={download} aria-label={`Download ${props.entry.name}`} title={`Download ${props.entry.name}`}>
               ⤓
             </button>
@@ -100,7 +149,7 @@ function Entry(props: {
       </div>
       <Show when={open()}>
         <ul role="group">
-          <Folder path={path()} runtime={props.runtime} version={props.version} depth={props.depth + 1} onError={props.onError} />
+          <Folder path={path()} runtime={props.runtime} version={props.version} depth={props.depth + 1} onError={props.onError} onOpen={props.onOpen} />
         </ul>
       </Show>
     </li>

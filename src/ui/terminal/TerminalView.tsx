@@ -1,9 +1,11 @@
 import { FitAddon } from "@xterm/addon-fit";
 import { Terminal } from "@xterm/xterm";
 import "@xterm/xterm/css/xterm.css";
-import { onCleanup, onMount } from "solid-js";
+import { createEffect, onCleanup, onMount } from "solid-js";
 import type { ShellSession } from "../../session/shell-session.js";
+import type { ThemeName } from "../theme.js";
 import { LineEditor, type EditorEffect } from "./line-editor.js";
+import { terminalTheme } from "./terminal-theme.js";
 
 function promptFor(cwd: string, root: string): string {
   const shown = cwd === root ? "~" : cwd.startsWith(`${root}/`) ? `~${cwd.slice(root.length)}` : cwd;
@@ -13,7 +15,7 @@ function promptFor(cwd: string, root: string): string {
 /** Output for xterm: LF becomes CRLF (the shell's output is plain text, not PTY output). */
 const toScreen = (text: string) => text.replace(/\r?\n/g, "\r\n");
 
-export function TerminalView(props: { shell: ShellSession; root: () => string; readOnly: boolean }) {
+export function TerminalView(props: { shell: ShellSession; root: () => string; readOnly: boolean; theme: () => ThemeName }) {
   let host!: HTMLDivElement;
 
   onMount(() => {
@@ -24,8 +26,9 @@ export function TerminalView(props: { shell: ShellSession; root: () => string; r
       scrollback: 5000,
       convertEol: false,
       screenReaderMode: false,
-      theme: { background: "#101418" },
+      theme: terminalTheme(props.theme()),
     });
+    createEffect(() => (term.options.theme = terminalTheme(props.theme())));
     const fit = new FitAddon();
     term.loadAddon(fit);
     term.open(host);

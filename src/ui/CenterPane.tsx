@@ -1,0 +1,101 @@
+import { basename } from "pathe";
+import { For, lazy, type JSX } from "solid-js";
+import type { Runtime } from "../runtime/types.js";
+import type { OpenFiles } from "./files/open-files.js";
+
+// The editor (and CodeMirror behind it) loads when the first file opens, not with the page.
+const FileEditor = lazy(() => import("./files/FileEditor.js").then((module) => ({ default: module.FileEditor })));
+
+const tabId = (index: number) => `center-tab-${index}`;
+const panelId = (index: number) => `center-panel-${index}`;
+
+/**
+ * The middle column: the terminal and the open files as tabs (arrow keys move between tabs, as in
+ * any tab list). Hidden panels stay mounted, so the terminal keeps its screen and an editor its text.
+ */
+export function CenterPane(props: { files: OpenFiles; runtime: () => Runtime; readOnly: boolean; terminal: JSX.Element }) {
+  const files = props.files;
+  const tabs = () => [undefined, ...files.files().map((file) => file.path)];
+  let list!: HTMLDivElement;
+
+  const closeFile = (path: string) => {
+    const file = files.files().find((f) => f.path === path);
+    if (file?.dirty() && !window.confirm(`${basename(path)} has unsaved changes. Close it and lose them?`)) return;
+    files.close(path);
+  };
+  const onTabKey = (event: KeyboardEvent) => {
+    const all = tabs();
+    const index = all.indexOf(files.active());
+    const next =
+      event.key === "ArrowRight" ? (index + 1) % all.length
+      : event.key === "ArrowLeft" ? (index - 1 + all.length) % all.length
+      : event.key === "Home" ? 0
+      : event.key === "End" ? all.length - 1
+      : undefined;
+    if (next === undefined) return;
+    event.preventDefault();
+    files.show(all[next]);
+    list.querySelectorAll<HTMLElement>('[role="tab"]')[next]?.focus();
+  };
+
+  return (
+    <section class="center-pane" aria-label="Terminal and files">
+      <div class="center-tabs" role="tablist" aria-label="Terminal and open files" ref={list} onKeyDown={onTabKey}>
+        <button
+          type="button"
+          role="tab"
+          id={tabId(0)}
+          class="center-tab"
+          aria-selected={files.active() === undefined}
+          aria-controls={panelId(0)}
+          tabIndex={files.active() === undefined ? 0 : -1}
+          onClick={() => files.showTerminal()}
+          data-testid="tab-terminal"
+        >
+          Terminal
+        </button>
+        <For each={files.files()}>
+          {(file, index) => (
+            <button
+              type="button"
+              role="tab"
+              id={tabId(index() + 1)}
+              class="center-tab"
+              classList={{ dirty: file.dirty() }}
+              aria-selected={files.active() === file.path}
+              aria-controls={panelId(index() + 1)}
+              tabIndex={files.active() === file.path ? 0 : -1}
+              title={file.path}
+              onClick={() => files.show(file.path)}
+              onAuxClick={(event) => event.button === 1 && closeFile(file.path)}
+              data-testid="file-tab"
+              data-path={file.path}
+            >
+              {basename(file.path)}
+              {file.dirty() ? " ●" : ""}
+            </button>
+          )}
+        </For>
+      </div>
+      <div class="center-panel terminal-pane" role="tabpanel" id={panelId(0)} aria-labelledby={tabId(0)} hidden={files.active() !== undefined}>
+        {props.terminal}
+      </div>
+      <For each={files.files()}>
+        {(file, index) => (
+          <div class="center-panel" role="tabpanel" id={panelId(index() + 1)} aria-labelledby={tabId(index() + 1)} hidden={files.active() !== file.path}>
+            <FileEditor
+              runtime={props.runtime}
+              path={file.path}
+              root={props.runtime().root}
+              readOnly={props.readOnly}
+              active={() => files.active() === file.path}
+              dirty={file.dirty}
+              onDirty={file.setDirty}
+              onClose={() => closeFile(file.path)}
+            />
+          </div>
+        )}
+      </For>
+    </section>
+  );
+}

@@ -1,0 +1,273 @@
+import { basename } from "pathe";
+import { createEffect, createSignal, Match, onCleanup, onMount, Show, Switch } from "solid-js";
+import type { Runtime } from "../../runtime/types.js";
+import { currentMtime, openDocument, SaveConflict, saveDocument, type OpenedDocument } from "../../session/file-document.js";
+import { saveBytes } from "../download.js";
+import type { CodeEditor } from "./code-editor.js";
+
+type Unopenable = Exclude<OpenedDocument, { kind: "text" }>;
+type View = { state: "loading" } | { state: "failed"; message: string } | { state: "unopenable"; doc: Unopenable } | { state: "text" };
+
+type Notice =
+  | { kind: "changed" }
+  | { kind: "deleted" }
+  | { kind: "reloaded" }
+  | { kind: "saved" }
+  | { kind: "error"; message: string };
+
+const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * One file open for editing: CodeMirror (loaded on first use) with Save (button or Ctrl+S), a dirty
+ * marker, and what happened on disk meanwhile: a clean editor reloads when a tool or the terminal
+ * changes the file; a dirty one says so and lets the user choose. Binary, huge and missing files get
+ * a notice instead of an editor.
+ */
+export function FileEditor(props: {
+  runtime: () => Runtime;
+  path: string;
+  root: string;
+  readOnly: boolean;
+  active: () => boolean;
+  dirty: () => boolean;
+  onDirty: (dirty: boolean) => void;
+  onClose: () => void;
+}) {
+  let host!: HTMLDivElement;
+  let editor: CodeEditor | undefined;
+  /** The file's mtime when it was loaded or last saved: anything else on disk is someone else's change. */
+  let baseMtime: number | undefined;
+  let saving = false;
+  /** A change arrived while saving: look again once the save is done. */
+  let recheck = false;
+  let disposed = false;
+  const [view, setView] = createSignal<View>({ state: "loading" });
+  const [notice, setNotice] = createSignal<Notice | undefined>();
+  const unopenable = () => {
+    const current = view();
+    return current.state === "unopenable" ? current.doc : undefined;
+  };
+  const failure = () => {
+    const current = view();
+    return current.state === "failed" ? current : undefined;
+  };
+  const name = basename(props.path);
+  const shownPath = props.path.startsWith(`${props.root}/`) ? props.path.slice(props.root.length + 1) : props.path;
+
+  async function load(): Promise<void> {
+    const doc = await openDocument(props.runtime(), props.path);
+    if (disposed) return;
+    if (doc.kind !== "text") {
+      editor?.destroy();
+      editor = undefined;
+      setView({ state: "unopenable", doc });
+      return;
+    }
+    baseMtime = doc.mtimeMs;
+    if (editor) {
+      editor.reset(doc.text, doc.lineSeparator);
+      return;
+    }
+    const { createCodeEditor } = await import("./code-editor.js");
+    if (disposed) return;
+    setView({ state: "text" });
+    editor = createCodeEditor(host, {
+      path: props.path,
+      text: doc.text,
+      lineSeparator: doc.lineSeparator,
+      readOnly: props.readOnly,
+      label: `Contents of ${name}`,
+      onDirty: (dirty) => {
+        props.onDirty(dirty);
+        // "Saved" or "Reloaded" no longer describe the text once it is edited again.
+        const kind = notice()?.kind;
+        if (dirty && (kind === "saved" || kind === "reloaded")) setNotice(undefined);
+      },
+    });
+    void editor.languageReady.then(() => host.setAttribute("data-language-ready", "true"));
+    if (props.active()) editor.focus();
+  }
+
+  async function save(force = false): Promise<void> {
+    if (!editor || saving || props.readOnly) return;
+    saving = true;
+    const text = editor.text();
+    try {
+      baseMtime = await saveDocument(props.runtime(), props.path, text, force ? {} : { expectedMtimeMs: baseMtime });
+      if (editor.text() === text) editor.markClean();
+      setNotice({ kind: "saved" });
+    } catch (error) {
+      setNotice(error instanceof SaveConflict ? { kind: error.reason } : { kind: "error", message: `Could not save ${name}: ${messageOf(error)}` });
+    } finally {
+      saving = false;
+      if (recheck) {
+        recheck = false;
+        void check();
+      }
+    }
+  }
+
+  /** Compares the file on disk with what the editor holds, after something may have changed it. */
+  async function check(): Promise<void> {
+    if (saving) return void (recheck = true);
+    if (disposed) return;
+    // A file that could not be opened (missing, binary, too large) is looked at afresh.
+    if (!editor) return void (unopenable() && (await reload()));
+    const mtime = await currentMtime(props.runtime(), props.path).catch(() => undefined);
+    if (mtime === undefined) return void setNotice({ kind: "deleted" });
+    if (mtime === baseMtime) {
+      if (notice()?.kind === "deleted") setNotice(undefined);
+      return;
+    }
+    if (props.dirty()) return void setNotice({ kind: "changed" });
+    await reload();
+    if (editor) setNotice({ kind: "reloaded" });
+  }
+
+  const reload = async () => {
+    setNotice(undefined);
+    await load().catch((error: unknown) => setView({ state: "failed", message: messageOf(error) }));
+  };
+
+  onMount(() => {
+    load().catch((error: unknown) => setView({ state: "failed", message: `Could not open ${shownPath}: ${messageOf(error)}` }));
+  });
+
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  createEffect(() => {
+    const off = props.runtime().onChange((paths) => {
+      if (paths !== "unknown" && !paths.includes(props.path)) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => void check(), 100);
+    });
+    onCleanup(off);
+  });
+  onCleanup(() => {
+    disposed = true;
+    clearTimeout(timer);
+    editor?.destroy();
+  });
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s") {
+      event.preventDefault();
+      void save();
+    }
+  };
+  const download = async () => {
+    try {
+      saveBytes(await props.runtime().fs.readFile(props.path), name);
+    } catch (error) {
+      setNotice({ kind: "error", message: `Could not download ${name}: ${messageOf(error)}` });
+    }
+  };
+
+  return (
+    <div class="file-editor" data-testid="file-editor" data-path={props.path} onKeyDown={onKeyDown}>
+      <div class="editor-bar">
+        <span class="editor-path" title={props.path}>
+          {shownPath}
+        </span>
+        <Show when={props.dirty()}>
+          <span class="dirty-marker" data-testid="dirty-marker">
+            ● unsaved
+          </span>
+        </Show>
+        <Show when={view().state === "text" && !props.readOnly}>
+          <button type="button" class="button primary" onClick={() => void save()} disabled={!props.dirty()} aria-keyshortcuts="Control+S" data-testid="save-file">
+            Save <kbd>Ctrl+S</kbd>
+          </button>
+        </Show>
+        <button type="button" class="button" onClick={() => props.onClose()} aria-label={`Close ${name}`}>
+          Close
+        </button>
+      </div>
+      <Show when={notice()}>
+        {(current) => (
+          <div class={`editor-notice ${current().kind === "reloaded" || current().kind === "saved" ? "info" : "warn"}`} role="status" data-testid="editor-notice" data-kind={current().kind}>
+            <Switch>
+              <Match when={current().kind === "changed"}>
+                <span>{shownPath} changed on disk while you were editing it.</span>
+                <button type="button" class="button" onClick={() => void reload()}>
+                  Reload (discard mine)
+                </button>
+                <button type="button" class="button" onClick={() => void save(true)}>
+                  Overwrite with mine
+                </button>
+              </Match>
+              <Match when={current().kind === "deleted"}>
+                <span>{shownPath} was deleted on disk.</span>
+                <Show when={!props.readOnly}>
+                  <button type="button" class="button" onClick={() => void save(true)}>
+                    Save to create it again
+                  </button>
+                </Show>
+              </Match>
+              <Match when={current().kind === "reloaded"}>
+                <span>Reloaded: {shownPath} changed on disk.</span>
+              </Match>
+              <Match when={current().kind === "saved"}>
+                <span>Saved.</span>
+              </Match>
+              <Match when={current().kind === "error"}>
+                <span>{(current() as { message: string }).message}</span>
+              </Match>
+            </Switch>
+            <button type="button" class="dismiss" aria-label="Dismiss" onClick={() => setNotice(undefined)}>
+              ×
+            </button>
+          </div>
+        )}
+      </Show>
+      <Switch>
+        <Match when={view().state === "loading"}>
+          <p class="editor-message">Opening {shownPath}…</p>
+        </Match>
+        <Match when={failure()}>
+          {(failed) => <p class="editor-message error">{failed().message}</p>}
+        </Match>
+        <Match when={unopenable()}>
+          {(other) => (
+            <div class="editor-message" data-testid="editor-message" data-kind={other().kind}>
+              <Switch>
+                <Match when={other().kind === "binary" && (other() as { size: number; reason: string })}>
+                  {(binary) => (
+                    <p>
+                      {name} is not shown: {binary().reason} ({megabytes(binary().size)}). Download it to open it elsewhere.
+                    </p>
+                  )}
+                </Match>
+                <Match when={other().kind === "too-large" && (other() as { size: number; limit: number })}>
+                  {(large) => (
+                    <p>
+                      {name} is {megabytes(large().size)}, more than the editor opens ({megabytes(large().limit)}). Download it, or look at
+                      parts of it with the read tool or the terminal (head, tail, grep).
+                    </p>
+                  )}
+                </Match>
+                <Match when={other().kind === "missing"}>
+                  <p>{shownPath} does not exist (any more): it was deleted or renamed.</p>
+                </Match>
+                <Match when={other().kind === "not-a-file"}>
+                  <p>{shownPath} is a folder, not a file.</p>
+                </Match>
+              </Switch>
+              <div class="editor-message-actions">
+                <Show when={other().kind === "binary" || other().kind === "too-large"}>
+                  <button type="button" class="button" onClick={() => void download()}>
+                    Download {name}
+                  </button>
+                </Show>
+                <button type="button" class="button" onClick={() => void reload()}>
+                  Try again
+                </button>
+              </div>
+            </div>
+          )}
+        </Match>
+      </Switch>
+      <div class="editor-host" ref={host} classList={{ hidden: view().state !== "text" }} data-testid="editor-host" />
+    </div>
+  );
+}

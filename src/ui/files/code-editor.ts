@@ -1,0 +1,177 @@
+/**
+ * CodeMirror 6 for the file editor. Loaded on demand (the editor is not part of the first paint), and
+ * each language's grammar only when a file of that kind is opened.
+ *
+ * Colours come from CSS variables (styles.css), so one setup serves the light and the dark theme.
+ * Built from the @codemirror/* packages directly (the `codemirror` bundle package would add nothing
+ * this needs). Tab is left to move focus, so the keyboard is never trapped in the editor.
+ */
+import { closeBrackets, closeBracketsKeymap } from "@codemirror/autocomplete";
+import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
+import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/search";
+import { bracketMatching, foldGutter, foldKeymap, HighlightStyle, indentOnInput, type LanguageSupport, syntaxHighlighting } from "@codemirror/language";
+import { Annotation, Compartment, EditorState, Transaction, type Extension } from "@codemirror/state";
+import {
+  drawSelection,
+  EditorView,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  highlightSpecialChars,
+  keymap,
+  lineNumbers,
+} from "@codemirror/view";
+import { tags } from "@lezer/highlight";
+import { extname } from "pathe";
+
+/** Token classes (tok-*) styled by the theme's --tok-* variables. */
+const highlight = HighlightStyle.define([
+  { tag: [tags.keyword, tags.controlKeyword, tags.operatorKeyword, tags.moduleKeyword, tags.definitionKeyword], class: "tok-keyword" },
+  { tag: [tags.string, tags.special(tags.string), tags.regexp, tags.character], class: "tok-string" },
+  { tag: [tags.comment, tags.lineComment, tags.blockComment, tags.docComment, tags.meta], class: "tok-comment" },
+  { tag: [tags.number, tags.bool, tags.null, tags.atom, tags.unit], class: "tok-number" },
+  { tag: [tags.typeName, tags.className, tags.namespace], class: "tok-type" },
+  { tag: [tags.propertyName], class: "tok-property" },
+  { tag: [tags.definition(tags.variableName), tags.function(tags.variableName), tags.function(tags.propertyName)], class: "tok-definition" },
+  { tag: [tags.tagName, tags.angleBracket], class: "tok-tag" },
+  { tag: [tags.attributeName, tags.labelName], class: "tok-attribute" },
+  { tag: [tags.heading], class: "tok-heading" },
+  { tag: [tags.link, tags.url], class: "tok-link" },
+  { tag: [tags.emphasis], class: "tok-emphasis" },
+  { tag: [tags.strong], class: "tok-strong" },
+  { tag: [tags.invalid], class: "tok-invalid" },
+]);
+
+const chrome = EditorView.theme({
+  "&": { height: "100%", backgroundColor: "var(--bg)", color: "var(--text)" },
+  ".cm-scroller": { fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace", fontSize: "13px" },
+  ".cm-gutters": { backgroundColor: "var(--panel)", color: "var(--muted)", borderRight: "1px solid var(--border)" },
+  ".cm-activeLine": { backgroundColor: "var(--hover-bg)" },
+  ".cm-activeLineGutter": { backgroundColor: "var(--hover-bg)", color: "var(--text)" },
+  ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--text)" },
+  "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground": { backgroundColor: "var(--selection)" },
+  "&.cm-focused": { outline: "2px solid var(--accent)", outlineOffset: "-2px" },
+  ".cm-matchingBracket": { backgroundColor: "var(--selected-bg)", outline: "1px solid var(--border)" },
+});
+
+/** Marks the replacement of the whole text by a reload, which leaves the editor clean. */
+const resetting = Annotation.define<boolean>();
+
+/** The grammar for a file name, loaded on first use. */
+function languageFor(path: string): Promise<LanguageSupport> | undefined {
+  const ext = extname(path).toLowerCase();
+  switch (ext) {
+    case ".js":
+    case ".mjs":
+    case ".cjs":
+    case ".jsx":
+      return import("@codemirror/lang-javascript").then((m) => m.javascript({ jsx: true }));
+    case ".ts":
+    case ".mts":
+    case ".cts":
+      return import("@codemirror/lang-javascript").then((m) => m.javascript({ typescript: true }));
+    case ".tsx":
+      return import("@codemirror/lang-javascript").then((m) => m.javascript({ typescript: true, jsx: true }));
+    case ".json":
+    case ".jsonc":
+      return import("@codemirror/lang-json").then((m) => m.json());
+    case ".md":
+    case ".markdown":
+      return import("@codemirror/lang-markdown").then((m) => m.markdown());
+    case ".css":
+      return import("@codemirror/lang-css").then((m) => m.css());
+    case ".html":
+    case ".htm":
+      return import("@codemirror/lang-html").then((m) => m.html());
+    case ".py":
+      return import("@codemirror/lang-python").then((m) => m.python());
+    default:
+      return undefined;
+  }
+}
+
+export interface CodeEditorOptions {
+  path: string;
+  text: string;
+  lineSeparator: string | undefined;
+  readOnly: boolean;
+  /** The text differs from what was loaded or last saved (set on the first change after either). */
+  onDirty: (dirty: boolean) => void;
+  /** The accessible name of the editing area. */
+  label: string;
+}
+
+export interface CodeEditor {
+  text(): string;
+  /** Replaces the whole text, as after reloading from disk; the editor is clean after it. */
+  reset(text: string, lineSeparator: string | undefined): void;
+  markClean(): void;
+  focus(): void;
+  destroy(): void;
+  /** Resolves once the file's grammar (if any) is in place. */
+  readonly languageReady: Promise<boolean>;
+}
+
+export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions): CodeEditor {
+  const language = new Compartment();
+  const separator = new Compartment();
+  let dirty = false;
+  const setDirty = (value: boolean) => {
+    if (dirty === value) return;
+    dirty = value;
+    options.onDirty(value);
+  };
+  const extensions: Extension[] = [
+    lineNumbers(),
+    highlightActiveLineGutter(),
+    highlightSpecialChars(),
+    foldGutter(),
+    drawSelection(),
+    indentOnInput(),
+    bracketMatching(),
+    closeBrackets(),
+    highlightActiveLine(),
+    syntaxHighlighting(highlight),
+    history(),
+    search({ top: true }),
+    highlightSelectionMatches(),
+    keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...searchKeymap, ...historyKeymap, ...foldKeymap]),
+    chrome,
+    language.of([]),
+    separator.of(options.lineSeparator ? EditorState.lineSeparator.of(options.lineSeparator) : []),
+    EditorState.readOnly.of(options.readOnly),
+    EditorView.contentAttributes.of({ "aria-label": options.label }),
+    EditorView.updateListener.of((update) => {
+      if (update.docChanged && !update.transactions.some((tr) => tr.annotation(resetting))) setDirty(true);
+    }),
+  ];
+  const view = new EditorView({ parent, state: EditorState.create({ doc: options.text, extensions }) });
+
+  const loading = languageFor(options.path);
+  const languageReady = loading
+    ? loading.then(
+        (support) => {
+          view.dispatch({ effects: language.reconfigure(support) });
+          return true;
+        },
+        () => false,
+      )
+    : Promise.resolve(false);
+
+  return {
+    text: () => view.state.doc.toString(),
+    reset(text, lineSeparator) {
+      // The separator first: the new text is split into lines by the state it is inserted into.
+      view.dispatch({ effects: separator.reconfigure(lineSeparator ? EditorState.lineSeparator.of(lineSeparator) : []) });
+      // Not undoable: Ctrl+Z after a reload must not bring back text that is no longer on disk.
+      view.dispatch({
+        changes: { from: 0, to: view.state.doc.length, insert: text },
+        annotations: [resetting.of(true), Transaction.addToHistory.of(false)],
+      });
+      setDirty(false);
+    },
+    markClean: () => setDirty(false),
+    focus: () => view.focus(),
+    destroy: () => view.destroy(),
+    languageReady,
+  };
+}
