@@ -10,6 +10,7 @@ import { createEmbeddedRuntime } from "../runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../runtime/embedded/node-worker-factory.js";
 import { createNodeRuntime } from "../runtime/node/index.js";
 import type { Runtime } from "../runtime/types.js";
+import { CallListError, parseCallList, type ListedCall } from "../session/call-list.js";
 import type { ToolCall } from "../session/calls.js";
 import { ToolSession } from "../session/tool-session.js";
 import { builtinTools } from "../tools/builtins.js";
@@ -180,21 +181,13 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
       const text = file === "-" ? await io.stdin() : await readFile(file, "utf8").catch((error: unknown) => {
         throw new UsageError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
       });
-      let list: unknown;
+      let calls: ListedCall[];
       try {
-        list = JSON.parse(text);
+        calls = parseCallList(text, file === "-" ? "standard input" : file);
       } catch (error) {
-        throw new UsageError(`${file} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+        if (error instanceof CallListError) throw new UsageError(error.message);
+        throw error;
       }
-      if (!Array.isArray(list)) throw new UsageError(`${file} must hold a JSON array of { "tool": id, "args": {...} }`);
-      const calls = list.map((item, i) => {
-        const entry = item as { tool?: unknown; args?: unknown };
-        if (typeof entry?.tool !== "string") throw new UsageError(`call ${i + 1} has no "tool" string`);
-        if (entry.args !== undefined && (typeof entry.args !== "object" || entry.args === null || Array.isArray(entry.args))) {
-          throw new UsageError(`call ${i + 1}: "args" must be an object`);
-        }
-        return { tool: entry.tool, args: (entry.args ?? {}) as Record<string, unknown> };
-      });
       const { session, finish } = await openSession(common(values), io);
       let failed = false;
       for (const { tool, args } of calls) {

@@ -9,7 +9,8 @@ import type { Runtime } from "../runtime/types.js";
 import { builtinTools } from "../tools/builtins.js";
 import type { Explanation, RuleLayer } from "../tools/permission/evaluate.js";
 import type { PermissionRequest } from "../tools/permission/types.js";
-import type { ToolCall } from "./calls.js";
+import type { SessionRecord, ToolCall } from "./calls.js";
+import type { SessionStore } from "./session-store.js";
 import { ToolSession } from "./tool-session.js";
 import { loadWorkspaceConfig, permissionRulesOf, saveApprovals, savePermissionRules, type ConfigRule } from "./workspace-config.js";
 
@@ -21,9 +22,19 @@ export interface ToolEntry {
 
 export type PermissionReply = "once" | "always" | "reject";
 
+/**
+ * How often a session with a running call is saved, at most. The runner saves each call as it starts
+ * and as it ends; these saves in between keep streamed output and answered prompts over a reload.
+ */
+const LIVE_SAVE_INTERVAL_MS = 1000;
+
 export interface PageToolsOptions {
   /** Whether the workspace's own code (custom tools, plugins) may run; the user decides, so off by default. */
   trusted?: boolean;
+  /** Where the session is saved as its calls change; nowhere when absent. */
+  store?: SessionStore;
+  /** A saved session to continue. */
+  session?: SessionRecord;
 }
 
 /** The app's data folder: saved full outputs live under it, outside the workspace. */
@@ -46,18 +57,30 @@ export class PageTools {
   /** Calls the user aborted, so a call that still completed (bash keeps its output) reads as aborted. */
   private readonly abortedIDs = new Set<string>();
   private readonly controllers = new Map<string, AbortController>();
+  private readonly running = new Set<Promise<ToolCall>>();
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private closed = false;
+  private readonly unsubscribe: () => void;
 
   private constructor(
     readonly session: ToolSession,
     readonly trusted: boolean,
-  ) {}
+    private readonly store: SessionStore | undefined,
+  ) {
+    this.unsubscribe = store ? this.onChange(() => this.scheduleSave()) : () => {};
+  }
 
   static open(runtime: Runtime, options: PageToolsOptions = {}): Promise<PageTools> {
-    return PageTools.openOn(runtime, options.trusted ?? false);
+    return PageTools.openOn(runtime, { trusted: options.trusted ?? false, store: options.store, session: options.session });
   }
 
   /** `carried`: the page being replaced, whose transcript and listeners (bus) the new one continues. */
-  private static async openOn(runtime: Runtime, trusted: boolean, carried?: PageTools): Promise<PageTools> {
+  private static async openOn(
+    runtime: Runtime,
+    options: { trusted: boolean; store?: SessionStore; session?: SessionRecord },
+    carried?: PageTools,
+  ): Promise<PageTools> {
+    const { trusted, store } = options;
     const session = await ToolSession.open({
       runtime,
       // Outside the workspace, so saved full outputs never show up among the user's files.
@@ -67,9 +90,14 @@ export class PageTools {
       trusted,
       flags: { client: "web" },
       bus: carried?.session.bus,
-      session: carried?.session.session,
+      session: carried?.session.session ?? options.session,
+      store,
     });
-    return new PageTools(session, trusted);
+    return new PageTools(session, trusted, store);
+  }
+
+  get record(): SessionRecord {
+    return this.session.session;
   }
 
   /** Workspace code (custom tools, plugins) found but not run, because the workspace is not trusted. */
@@ -94,7 +122,9 @@ export class PageTools {
    */
   async reopen(options: PageToolsOptions = {}): Promise<PageTools> {
     if (this.busy()) throw new Error("A call is still running or waiting for permission: let it finish (or abort it), then try again.");
-    const next = await PageTools.openOn(this.session.runtime, options.trusted ?? this.trusted, this);
+    const next = await PageTools.openOn(this.session.runtime, { trusted: options.trusted ?? this.trusted, store: this.store }, this);
+    // The new page saves the record from now on; this one, on the same bus, must stop.
+    this.retire();
     next.session.permissions.loadApprovals(this.session.permissions.approved.map((rule) => ({ ...rule })));
     for (const id of this.abortedIDs) next.abortedIDs.add(id);
     return next;
@@ -132,6 +162,37 @@ export class PageTools {
     return this.session.session.calls;
   }
 
+  private scheduleSave(): void {
+    if (this.saveTimer !== undefined || !this.store) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      void this.save();
+    }, LIVE_SAVE_INTERVAL_MS);
+  }
+
+  /** Saves the session now (the runner's own saves cover each call's start and end). */
+  save(): Promise<void> {
+    return this.store?.save(this.record).catch((error: unknown) => console.error("could not save the session:", error)) ?? Promise.resolve();
+  }
+
+  private retire(): void {
+    this.closed = true;
+    this.unsubscribe();
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+  }
+
+  /**
+   * Aborts what still runs and stops saving in between: the session is deleted, or reopened on another
+   * runtime. Resolves once the aborted calls have ended (and the runner has saved their end).
+   */
+  async close(): Promise<void> {
+    this.retire();
+    const running = [...this.running];
+    for (const id of [...this.controllers.keys()]) this.abort(id);
+    await Promise.allSettled(running);
+  }
+
   /** Every registered tool with its description and zod parameters, in the registry's order. */
   async tools(): Promise<ToolEntry[]> {
     const agent = this.session.agent;
@@ -149,13 +210,18 @@ export class PageTools {
    * await), plus the promise of its end. The record is updated in place; `onChange` says when.
    */
   start(tool: string, args: Record<string, unknown>): { call: ToolCall; done: Promise<ToolCall> } {
+    if (this.closed) throw new Error(`the session "${this.record.title}" was closed (deleted, or reopened on another runtime): run the call in the current session`);
     const controller = new AbortController();
     const before = this.calls.length;
     const done = this.session.run(tool, args, { signal: controller.signal });
     const call = this.calls[before];
     if (!call) throw new Error("the session did not record the call");
     this.controllers.set(call.id, controller);
-    void done.finally(() => this.controllers.delete(call.id));
+    this.running.add(done);
+    void done.finally(() => {
+      this.controllers.delete(call.id);
+      this.running.delete(done);
+    });
     return { call, done };
   }
 

@@ -6,6 +6,7 @@ export interface SessionStore {
   /** The session as saved, with calls that were in flight marked interrupted. */
   load(id: string): Promise<SessionRecord | undefined>;
   list(): Promise<Array<Pick<SessionRecord, "id" | "title" | "createdAt">>>;
+  delete(id: string): Promise<void>;
 }
 
 export class MemorySessionStore implements SessionStore {
@@ -19,6 +20,10 @@ export class MemorySessionStore implements SessionStore {
   async load(id: string): Promise<SessionRecord | undefined> {
     const text = this.sessions.get(id);
     return text === undefined ? undefined : markInterrupted(JSON.parse(text) as SessionRecord);
+  }
+
+  async delete(id: string): Promise<void> {
+    this.sessions.delete(id);
   }
 
   async list() {

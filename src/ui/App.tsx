@@ -120,7 +120,7 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
           readOnly={workspace.readOnly}
           terminal={<TerminalView shell={shell} root={() => runtime().root} readOnly={workspace.readOnly} theme={theme} />}
         />
-        <ToolsPane runtime={runtime} readOnly={workspace.readOnly} workspace={workspace.options.name} />
+        <ToolsPane runtime={runtime} readOnly={workspace.readOnly} place={{ workspace: workspace.options.name, memoryOnly: workspace.options.memoryOnly }} />
       </main>
     </div>
   );

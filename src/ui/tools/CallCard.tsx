@@ -126,7 +126,8 @@ export function CallCard(props: {
     const value = snapshot().metadata.exit;
     return typeof value === "number" || value === null ? value : undefined;
   };
-  const liveLines = createMemo(() => (live() ? linesOf(metaText("output") ?? "") : []));
+  // An interrupted call keeps what it had streamed when it was last saved.
+  const liveLines = createMemo(() => (live() || snapshot().status === "interrupted" ? linesOf(metaText("output") ?? "") : []));
   const outputLines = createMemo(() => {
     const output = snapshot().output;
     return output === undefined ? undefined : linesOf(output);
