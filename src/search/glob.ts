@@ -6,16 +6,9 @@
  *
  * A glob compiles to a test on a path string; common shapes (a literal name, `*.ext`) skip the regex.
  */
+import { GlobError } from "./errors.js";
 
-export class GlobError extends Error {
-  constructor(
-    readonly glob: string,
-    readonly reason: string,
-  ) {
-    super(`error parsing glob '${glob}': ${reason}`);
-    this.name = "GlobError";
-  }
-}
+export { GlobError };
 
 type Token =
   | { t: "lit"; c: string }

@@ -10,19 +10,9 @@ import { exactAlternatives, exactLiteral, LiteralFinder, requiredLiterals, worth
 import { compileNfa, NfaSizeError, type Nfa } from "./regex/nfa.js";
 import { parseRegex, RegexSyntaxError } from "./regex/parse.js";
 import { PikeVm } from "./regex/pikevm.js";
+import { SearchPatternError } from "./errors.js";
 
-/** A pattern that does not parse, or uses what ripgrep's default engine does not support. */
-export class SearchPatternError extends Error {
-  constructor(
-    message: string,
-    /** The short reason, e.g. "unclosed group" or "look-around, ... is not supported". */
-    readonly reason: string,
-    readonly pattern: string,
-  ) {
-    super(message);
-    this.name = "SearchPatternError";
-  }
-}
+export { SearchPatternError };
 
 export interface MatchSpan {
   start: number;

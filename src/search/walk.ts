@@ -13,6 +13,7 @@
  * Order is deterministic: ripgrep's `--sort path` (each folder's entries by name, depth first). Folder
  * listings and ignore files are fetched ahead in parallel, so the order costs little.
  */
+import { abortError } from "./errors.js";
 import { describeFsError, errorCode, type SearchFs, type SearchStat } from "./fs.js";
 import { parseIgnoreFile, type IgnoreRules } from "./ignore.js";
 import { dirRules, matchIgnoreFiles, type DirRules } from "./ignore-stack.js";
@@ -61,13 +62,7 @@ export interface WalkedFile {
   stat?: SearchStat;
 }
 
-export function abortError(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
-  if (reason instanceof Error) return reason;
-  const error = new Error("The search was aborted");
-  error.name = "AbortError";
-  return error;
-}
+export { abortError };
 
 /** Runs at most `limit` tasks at once. */
 export class Limiter {

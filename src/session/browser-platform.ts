@@ -1,7 +1,6 @@
 import { browserShellWorkerFactory } from "../runtime/embedded/browser-worker-factory.js";
 import { openWorkspaceStorage } from "../runtime/embedded/browser-storage.js";
 import { createEmbeddedRuntime } from "../runtime/embedded/index.js";
-import { bootWebContainer, currentEnvironment } from "../runtime/webcontainer/boot.js";
 import type { RuntimeKind } from "../runtime/types.js";
 import type { WorkspaceOptions, WorkspacePlatform } from "./workspace.js";
 
@@ -18,8 +17,10 @@ export const browserPlatform: WorkspacePlatform = {
     void runtime.warm().catch(() => {});
     return { runtime, storageNotice: storage.notice };
   },
-  bootWebContainer(from, timeoutMs) {
-    // Loaded only when asked for, so it never weighs on the first paint.
+  async bootWebContainer(from, timeoutMs) {
+    // Loaded only when asked for (the adapter brings a whole search engine of its own), so neither
+    // weighs on the first paint.
+    const { bootWebContainer, currentEnvironment } = await import("../runtime/webcontainer/boot.js");
     const api = () => import("@webcontainer/api").then((module) => module.WebContainer);
     return bootWebContainer(api, { timeoutMs, environment: currentEnvironment(), from });
   },

@@ -3,11 +3,9 @@
  * (search-core.ts), started on the first search and started again if it ever dies. The page reports
  * every change to the files, so what the worker has cached stays true.
  */
-import { GlobError } from "../../search/glob.js";
-import { SearchPatternError } from "../../search/matcher.js";
+import { abortError, GlobError, SearchPatternError } from "../../search/errors.js";
 import type { ListedFile, SearchCallOptions, SearchRun, SearchService, SearchStats } from "../../search/service.js";
 import type { FileResult } from "../../search/search.js";
-import { abortError } from "../../search/walk.js";
 import type { Endpoint } from "./endpoint.js";
 import { unpackFiles, type FromSearch, type PackedFiles, type SerializedSearchError, type ToSearch } from "./search-protocol.js";
 import type { ShellWorker } from "./shell-pool.js";

@@ -5,7 +5,6 @@ import type { PageSessions } from "../../session/page-sessions.js";
 import type { PageTools, PermissionReply } from "../../session/page-tools.js";
 import type { PermissionRequest } from "../../tools/permission/types.js";
 import { trackCallVersions, type CallVersions } from "./call-versions.js";
-import { CallCard } from "./CallCard.js";
 import { PermissionPrompt } from "./PermissionPrompt.js";
 import { ReplayBar } from "./ReplayBar.js";
 import { SessionBar } from "./SessionBar.js";
@@ -15,6 +14,8 @@ import { TrustNotice } from "./TrustNotice.js";
 // The tools (zod, the bash parser, diffing) load after the first paint, not with it: they doubled the
 // initial bundle when imported eagerly.
 const sessionModules = () => Promise.all([import("../../session/page-sessions.js"), import("../../session/indexeddb-session-store.js")]);
+// Cards (and the virtualiser in them) are needed only once there is a session to show.
+const CallCard = lazy(() => import("./CallCard.js").then((module) => ({ default: module.CallCard })));
 const ToolPalette = lazy(() => import("./ToolPalette.js").then((module) => ({ default: module.ToolPalette })));
 const SettingsDialog = lazy(() => import("./SettingsDialog.js").then((module) => ({ default: module.SettingsDialog })));
 
