@@ -171,6 +171,8 @@ async function* searchFiles(
         room?.();
         stats.filesSearched += reply.searched;
         for (const item of readReply(reply, slot.files)) {
+          // The reader may have aborted while it held the last result.
+          if (signal?.aborted) throw abortError(signal);
           if ("error" in item) unreadable(slot.files[item.index]!, deserializeError(item.error));
           else yield item.result;
         }

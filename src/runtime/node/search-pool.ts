@@ -64,6 +64,8 @@ export class SearchPool {
   private disposed = false;
   private nextJob = 1;
   private activeJobs = 0;
+  /** Set while threads are being ended (dispose, or threads that could not start). */
+  private stopping: Promise<void> | undefined;
   /** Woken when a thread comes up, or the pool gives up on threads. */
   private readyWaiters: Array<() => void> = [];
   private readonly entry: URL;
@@ -82,10 +84,23 @@ export class SearchPool {
   /** Starts the threads if need be; true once one can take batches, false if none can start here. */
   async ready(): Promise<boolean> {
     while (!this.readyNow()) {
-      if (this.disposed || this.broken) return false;
+      if (this.disposed || this.broken) {
+        await this.stopping;
+        return false;
+      }
       await new Promise<void>((resolve) => this.readyWaiters.push(resolve));
     }
     return true;
+  }
+
+  /** Files the threads have read, over every search (how far an aborted search got). */
+  filesRead = 0;
+
+  /** Batches handed out and not yet answered. */
+  get pendingBatches(): number {
+    let pending = 0;
+    for (const thread of this.threads) pending += thread.pending.size;
+    return pending;
   }
 
   /** Threads started and not yet exited (0 after dispose). */
@@ -102,7 +117,7 @@ export class SearchPool {
         worker = new Worker(this.entry);
       } catch {
         this.broken = true;
-        void this.stopAll();
+        this.stopping = this.stopAll();
         return;
       }
       const thread: Thread = { worker, ready: false, stopping: false, exited: false, pending: new Map(), begun: new Set() };
@@ -118,7 +133,7 @@ export class SearchPool {
         if (!thread.ready) {
           // It never came up (no loader, no permission to start threads): this pool stays unused.
           this.broken = true;
-          void this.stopAll();
+          this.stopping = this.stopAll();
           return;
         }
         this.threads = this.threads.filter((t) => t !== thread);
@@ -136,6 +151,7 @@ export class SearchPool {
       this.wakeWaiters();
       return;
     }
+    if (message.kind === "done") this.filesRead += message.reply.searched;
     const key = `${message.id}:${message.seq}`;
     const pending = thread.pending.get(key);
     if (!pending) return;
@@ -212,6 +228,7 @@ export class SearchPool {
   /** Ends the threads; a search still using them fails with a SearchThreadError. */
   async dispose(): Promise<void> {
     this.disposed = true;
-    await this.stopAll();
+    this.stopping = this.stopAll();
+    await this.stopping;
   }
 }
