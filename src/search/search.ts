@@ -242,14 +242,14 @@ positions: boolean,
     counted = start;
     let textEnd = end;
     if (textEnd > start && data[textEnd - 1] === 13) textEnd--;
-    const lineBytes = data.subarray(start, textEnd);
-    const line = whole !== undefined ? whole.slice(start, textEnd) : decoder.decode(lineBytes);
+    // A view per line costs an object (a Buffer's, several): only made when it is used.
+    const line = whole !== undefined ? whole.slice(start, textEnd) : decoder.decode(data.subarray(start, textEnd));
     const lineEnding = (textEnd < end ? "\r" : "") + (data[end] === 10 ? "\n" : "");
     let spans: MatchSpan[] = [];
     if (positions) {
       const found = matcher.findAll(data, start, end);
       const offsets = toUtf16(
-        lineBytes,
+        data.subarray(start, textEnd),
         line,
         found.flatMap(([s, e]) => [s - start, e - start]),
       );

@@ -145,12 +145,12 @@ export interface NodeRuntimeOptions {
    * Default: one per core, up to 4, none on a single core. 0: every search stays in this thread.
    */
   searchThreads?: number;
-  /** Files a search handles in this thread before handing the rest to the threads (default 500). */
+  /** Files a search handles in this thread before handing the rest to the threads (default 200). */
   searchHandOffAfter?: number;
 }
 
 /** Below this many files a search is over before handing off would pay (bench/search.ts measures it). */
-const HAND_OFF_AFTER = 500;
+const HAND_OFF_AFTER = 200;
 
 function defaultSearchThreads(): number {
   const cores = availableParallelism();

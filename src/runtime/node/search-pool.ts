@@ -63,7 +63,6 @@ export class SearchPool {
   private broken = false;
   private disposed = false;
   private nextJob = 1;
-  private activeJobs = 0;
   /** Set while threads are being ended (dispose, or threads that could not start). */
   private stopping: Promise<void> | undefined;
   /** Woken when a thread comes up, or the pool gives up on threads. */
@@ -88,6 +87,8 @@ export class SearchPool {
         await this.stopping;
         return false;
       }
+      // Someone waits for them: the starting threads hold the process open until they are up.
+      for (const thread of this.threads) if (!thread.ready) thread.worker.ref();
       await new Promise<void>((resolve) => this.readyWaiters.push(resolve));
     }
     return true;
@@ -121,8 +122,9 @@ export class SearchPool {
         return;
       }
       const thread: Thread = { worker, ready: false, stopping: false, exited: false, pending: new Map(), begun: new Set() };
-      // Idle threads must not keep the process alive (a CLI run ends without disposing its runtime).
-      if (this.activeJobs === 0) worker.unref();
+      // Idle threads must not keep the process alive (a CLI run ends without disposing its runtime);
+      // one with batches to answer must, or a search's wait for them could be cut short.
+      worker.unref();
       let failure = "";
       worker.on("message", (message: FromThread) => this.receive(thread, message));
       worker.on("error", (error) => (failure = error.message));
@@ -148,6 +150,7 @@ export class SearchPool {
   private receive(thread: Thread, message: FromThread): void {
     if (message.kind === "ready") {
       thread.ready = true;
+      if (thread.pending.size === 0) thread.worker.unref();
       this.wakeWaiters();
       return;
     }
@@ -156,6 +159,7 @@ export class SearchPool {
     const pending = thread.pending.get(key);
     if (!pending) return;
     thread.pending.delete(key);
+    if (thread.pending.size === 0) thread.worker.unref();
     if (message.kind === "done") pending.resolve(message.reply);
     else pending.reject(new SearchThreadError(`A search thread failed: ${message.message}. The search is incomplete.`));
   }
@@ -194,7 +198,6 @@ export class SearchPool {
     let seq = 0;
     let ended = false;
     const used = new Set<Thread>();
-    if (this.activeJobs++ === 0) for (const thread of this.threads) thread.worker.ref();
     return {
       dispatch: (paths, modes) => {
         const ready = this.threads.filter((thread) => thread.ready);
@@ -208,6 +211,7 @@ export class SearchPool {
         }
         const n = seq++;
         return new Promise<BatchReply>((resolve, reject) => {
+          if (thread.pending.size === 0) thread.worker.ref();
           thread.pending.set(`${id}:${n}`, { resolve, reject });
           this.post(thread, { kind: "batch", id, seq: n, paths, ...(modes ? { modes } : {}) });
         });
@@ -220,7 +224,6 @@ export class SearchPool {
           thread.begun.delete(id);
           if (!thread.exited) this.post(thread, { kind: "end", id });
         }
-        if (--this.activeJobs === 0) for (const thread of this.threads) thread.worker.unref();
       },
     };
   }
