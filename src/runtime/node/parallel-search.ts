@@ -106,9 +106,10 @@ async function* searchFiles(
       wake = undefined;
       w?.();
     };
+    let onAbort: (() => void) | undefined;
     const aborted = new Promise<never>((_, reject) => {
       if (!signal) return;
-      const onAbort = () => {
+      onAbort = () => {
         job.end();
         reject(abortError(signal));
       };
@@ -178,6 +179,7 @@ async function* searchFiles(
         }
       }
     } finally {
+      if (onAbort) signal?.removeEventListener("abort", onAbort);
       stopped = true;
       job.end();
       room?.();
