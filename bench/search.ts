@@ -3,13 +3,17 @@
  * case-insensitive word, a rare and a common term, a glob-only listing, and the pathological
  * `(a+)+$` over 100 KB of `a`s) over two trees, a generated one (20,000 files, ~190 MB) and this
  * repository's own node_modules, timed for real `rg`, for `workbench rg` on the node runtime (in
- * process) and on the embedded runtime (files preloaded in memory; the generated tree only). Reported
- * as wall times, ratios against rg (median of several runs, warm caches) and peak memory.
+ * process, with its search threads, and with every search kept to one thread for comparison) and on
+ * the embedded runtime (files preloaded in memory; the generated tree only). Reported as wall times,
+ * ratios against rg (median of several runs, warm caches) and peak memory.
+ *
+ * `node --expose-gc --import ./src/cli/register.mjs bench/search.ts` runs this benchmark alone.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
 import { rgMain } from "../src/cli/rg.js";
 import { createEmbeddedRuntime } from "../src/runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../src/runtime/embedded/node-worker-factory.js";
@@ -191,22 +195,32 @@ interface Row {
   rgMs: number;
   nodeMs: number;
   nodeRatio: number;
+  /** The node runtime with its search threads off. */
+  nodeOneThreadMs: number;
+  nodeOneThreadRatio: number;
   embeddedMs?: number;
   embeddedRatio?: number;
-  lines: { rg: number; node: number; embedded?: number };
+  lines: { rg: number; node: number; nodeOneThread: number; embedded?: number };
   peakMB: { rgRss: number | null; nodeHeap: number; nodeRss: number; embeddedPageHeap?: number; embeddedRss?: number };
 }
 
 async function compare(tree: string, runs: number, embedded?: { runtime: Runtime; cwd: string }): Promise<Row[]> {
   const node = createNodeRuntime({ root: tree });
+  const oneThread = createNodeRuntime({ root: tree, searchThreads: 0 });
   // Warm the page cache and the lazy tables once; the embedded run also fills its worker's cache.
+  // The node runtime's first big search starts its search threads (and runs here meanwhile): a second
+  // one, a moment later, finds them up.
   timeRg(tree, ["zzzz"], 1);
   await timeOurs(node, tree, ["zzzz"], 1);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await timeOurs(node, tree, ["zzzz"], 1);
+  await timeOurs(oneThread, tree, ["zzzz"], 1);
   if (embedded) await timeOurs(embedded.runtime, embedded.cwd, ["zzzz"], 1);
   const rows: Row[] = [];
   for (const q of queries) {
     const rg = timeRg(tree, q.args, runs);
     const ours = await timeOurs(node, tree, q.args, runs);
+    const one = await timeOurs(oneThread, tree, q.args, runs);
     const emb = embedded ? await timeOurs(embedded.runtime, embedded.cwd, q.args, runs) : undefined;
     rows.push({
       query: q.name,
@@ -214,8 +228,10 @@ async function compare(tree: string, runs: number, embedded?: { runtime: Runtime
       rgMs: rg.ms,
       nodeMs: ours.ms,
       nodeRatio: round(ours.ms / rg.ms, 2),
+      nodeOneThreadMs: one.ms,
+      nodeOneThreadRatio: round(one.ms / rg.ms, 2),
       ...(emb ? { embeddedMs: emb.ms, embeddedRatio: round(emb.ms / rg.ms, 2) } : {}),
-      lines: { rg: rg.lines, node: ours.lines, ...(emb ? { embedded: emb.lines } : {}) },
+      lines: { rg: rg.lines, node: ours.lines, nodeOneThread: one.lines, ...(emb ? { embedded: emb.lines } : {}) },
       peakMB: {
         rgRss: rg.peakRssMB,
         nodeHeap: ours.peakHeapMB,
@@ -224,6 +240,8 @@ async function compare(tree: string, runs: number, embedded?: { runtime: Runtime
       },
     });
   }
+  await node.dispose();
+  await oneThread.dispose();
   return rows;
 }
 
@@ -243,7 +261,7 @@ export async function benchSearch(options: { files?: number; runs?: number } = {
     const real = existsSync(realTree) ? await compare(realTree, runs) : [];
     return {
       benchmark: "search",
-      note: "rg includes its process start; ours runs in this process (node: sync reads; embedded: the search worker, files cached in its memory after a first search)",
+      note: "rg includes its process start; ours runs in this process (node: walks here, reads and matches on its search threads; node one thread: sync reads here; embedded: the search worker, files cached in its memory after a first search)",
       generatedTree: { files: files + 2, megabytes: round(bytes / 2 ** 20) },
       runsPerQuery: runs,
       generated,
@@ -254,4 +272,8 @@ export async function benchSearch(options: { files?: number; runs?: number } = {
     await embedded.dispose();
     rmSync(base, { recursive: true, force: true });
   }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.log(JSON.stringify(await benchSearch(), null, 2));
 }

@@ -94,8 +94,11 @@ export class Search {
     return this.walker.errored;
   }
 
-  /** ripgrep memory-maps (and so treats binary files differently) when given at most 10 paths, all files. */
-  private async explicitMode(): Promise<BinaryMode> {
+  /**
+   * How files named on the command line are searched: ripgrep memory-maps (and so treats binary files
+   * differently) when given at most 10 paths, all files. Walked files are always "quit".
+   */
+  async explicitMode(): Promise<BinaryMode> {
     const paths = this.options.paths ?? [];
     if (paths.length === 0 || paths.length > 10) return "convert";
     const stats = await Promise.all(
@@ -154,99 +157,112 @@ export class Search {
 
   /** Searches one file's bytes; undefined when nothing matched. */
   searchFile(file: { path: string; displayPath: string }, bytes: Uint8Array, mode: BinaryMode): FileResult | undefined {
-    const { data, peeked } = decodeForSearch(bytes);
-    const matcher = this.matcher;
-    let lines: Array<[number, number]> = [];
-    let binary: { offset: number; stopped: boolean } | undefined;
-    let nul: number;
-    if (mode === "convert") nul = data.indexOf(0);
-    else {
-      // What ripgrep searches of a binary file is a subset of its lines: with no match in the whole
-      // file, there is nothing to report and no need to look for a NUL.
-      matcher.forEachMatchingLine(data, 0, data.length, (s, e) => void lines.push([s, e]));
-      if (lines.length === 0) return undefined;
-      nul = data.indexOf(0);
-      if (nul >= 0) lines = [];
-    }
-    if (nul < 0) {
-      if (mode === "convert") matcher.forEachMatchingLine(data, 0, data.length, (s, e) => void lines.push([s, e]));
-    } else if (mode === "quit") {
-      const end = searchedBeforeBuffer(data, peeked, nul);
-      matcher.forEachMatchingLine(data, 0, end, (s, e) => void lines.push([s, e]));
-      if (lines.length > 0) binary = { offset: nul, stopped: true };
-    } else if (mode === "convert") {
-      const boundary = searchedBeforeBuffer(data, peeked, nul);
-      matcher.forEachMatchingLine(data, 0, boundary, (s, e) => void lines.push([s, e]));
-      let more = false;
-      if (boundary < data.length) {
-        // From there on ripgrep reads NULs as line ends; a match anywhere stops it.
-        // A copy whatever `data` is (a node Buffer's slice would share, and this one is written to).
-        const rest = Uint8Array.prototype.slice.call(data, boundary);
-        for (let k = rest.indexOf(0); k >= 0; k = rest.indexOf(0, k + 1)) rest[k] = 10;
-        matcher.forEachMatchingLine(rest, 0, rest.length, () => {
-          more = true;
-          return false;
-        });
-      }
-      if (lines.length > 0 || more) binary = { offset: nul, stopped: false };
-    } else {
-      const upfront = nul < BUFFER_CAPACITY;
-      let stop = false;
-      matcher.forEachMatchingLine(data, 0, data.length, (s, e) => {
-        if (upfront) {
-          binary = { offset: nul, stopped: false };
-          return false;
-        }
-        const stopAt = data.subarray(s, Math.min(e + 1, data.length)).indexOf(0);
-        if (stopAt >= 0) {
-          binary = { offset: s + stopAt, stopped: false };
-          stop = true;
-          return false;
-        }
-        lines.push([s, e]);
-        return !stop;
+    const result = searchBytes(this.matcher, file, bytes, mode, this.options.positions ?? true);
+    if (result) this.matchedLines += result.matches.length;
+    return result;
+  }
+}
+
+/**
+ * Searches one file's bytes: ripgrep's binary rules for `mode`, then the matching lines; undefined when
+ * nothing matched. Keeps nothing of `bytes` (every text is a fresh string), so a caller may reuse them.
+ */
+export function searchBytes(
+matcher: Matcher,
+file: { path: string; displayPath: string },
+bytes: Uint8Array,
+mode: BinaryMode,
+positions: boolean,
+): FileResult | undefined {
+  const { data, peeked } = decodeForSearch(bytes);
+  let lines: Array<[number, number]> = [];
+  let binary: { offset: number; stopped: boolean } | undefined;
+  let nul: number;
+  if (mode === "convert") nul = data.indexOf(0);
+  else {
+    // What ripgrep searches of a binary file is a subset of its lines: with no match in the whole
+    // file, there is nothing to report and no need to look for a NUL.
+    matcher.forEachMatchingLine(data, 0, data.length, (s, e) => void lines.push([s, e]));
+    if (lines.length === 0) return undefined;
+    nul = data.indexOf(0);
+    if (nul >= 0) lines = [];
+  }
+  if (nul < 0) {
+    if (mode === "convert") matcher.forEachMatchingLine(data, 0, data.length, (s, e) => void lines.push([s, e]));
+  } else if (mode === "quit") {
+    const end = searchedBeforeBuffer(data, peeked, nul);
+    matcher.forEachMatchingLine(data, 0, end, (s, e) => void lines.push([s, e]));
+    if (lines.length > 0) binary = { offset: nul, stopped: true };
+  } else if (mode === "convert") {
+    const boundary = searchedBeforeBuffer(data, peeked, nul);
+    matcher.forEachMatchingLine(data, 0, boundary, (s, e) => void lines.push([s, e]));
+    let more = false;
+    if (boundary < data.length) {
+      // From there on ripgrep reads NULs as line ends; a match anywhere stops it.
+      // A copy whatever `data` is (a node Buffer's slice would share, and this one is written to).
+      const rest = Uint8Array.prototype.slice.call(data, boundary);
+      for (let k = rest.indexOf(0); k >= 0; k = rest.indexOf(0, k + 1)) rest[k] = 10;
+      matcher.forEachMatchingLine(rest, 0, rest.length, () => {
+        more = true;
+        return false;
       });
     }
-    if (lines.length === 0 && !binary) return undefined;
-    const matches: SearchMatch[] = [];
-    let lineNumber = 1;
-    let counted = 0;
-    const positions = this.options.positions ?? true;
-    // With many matching lines, one decode of the whole file beats one per line; its slices are the
-    // lines' own texts when every byte became one UTF-16 unit (ASCII, or lone invalid bytes).
-    let whole: string | undefined;
-    if (lines.length > WHOLE_DECODE_LINES) {
-      const text = decoder.decode(data);
-      if (text.length === data.length) whole = text;
-    }
-    for (const [start, end] of lines) {
-      for (let k = data.indexOf(10, counted); k >= 0 && k < start; k = data.indexOf(10, k + 1)) lineNumber++;
-      counted = start;
-      let textEnd = end;
-      if (textEnd > start && data[textEnd - 1] === 13) textEnd--;
-      const lineBytes = data.subarray(start, textEnd);
-      const line = whole !== undefined ? whole.slice(start, textEnd) : decoder.decode(lineBytes);
-      const lineEnding = (textEnd < end ? "\r" : "") + (data[end] === 10 ? "\n" : "");
-      let spans: MatchSpan[] = [];
-      if (positions) {
-        const found = matcher.findAll(data, start, end);
-        const offsets = toUtf16(
-          lineBytes,
-          line,
-          found.flatMap(([s, e]) => [s - start, e - start]),
-        );
-        spans = found.map((_, k) => ({ start: offsets[2 * k]!, end: offsets[2 * k + 1]! }));
+    if (lines.length > 0 || more) binary = { offset: nul, stopped: false };
+  } else {
+    const upfront = nul < BUFFER_CAPACITY;
+    let stop = false;
+    matcher.forEachMatchingLine(data, 0, data.length, (s, e) => {
+      if (upfront) {
+        binary = { offset: nul, stopped: false };
+        return false;
       }
-      this.matchedLines++;
-      matches.push({ path: file.path, displayPath: file.displayPath, lineNumber, line, lineEnding, matches: spans });
-    }
-    return {
-      path: file.path,
-      displayPath: file.displayPath,
-      matches,
-      binary: binary && { path: file.path, displayPath: file.displayPath, ...binary },
-    };
+      const stopAt = data.subarray(s, Math.min(e + 1, data.length)).indexOf(0);
+      if (stopAt >= 0) {
+        binary = { offset: s + stopAt, stopped: false };
+        stop = true;
+        return false;
+      }
+      lines.push([s, e]);
+      return !stop;
+    });
   }
+  if (lines.length === 0 && !binary) return undefined;
+  const matches: SearchMatch[] = [];
+  let lineNumber = 1;
+  let counted = 0;
+  // With many matching lines, one decode of the whole file beats one per line; its slices are the
+  // lines' own texts when every byte became one UTF-16 unit (ASCII, or lone invalid bytes).
+  let whole: string | undefined;
+  if (lines.length > WHOLE_DECODE_LINES) {
+    const text = decoder.decode(data);
+    if (text.length === data.length) whole = text;
+  }
+  for (const [start, end] of lines) {
+    for (let k = data.indexOf(10, counted); k >= 0 && k < start; k = data.indexOf(10, k + 1)) lineNumber++;
+    counted = start;
+    let textEnd = end;
+    if (textEnd > start && data[textEnd - 1] === 13) textEnd--;
+    // A view per line costs an object (a Buffer's, several): only made when it is used.
+    const line = whole !== undefined ? whole.slice(start, textEnd) : decoder.decode(data.subarray(start, textEnd));
+    const lineEnding = (textEnd < end ? "\r" : "") + (data[end] === 10 ? "\n" : "");
+    let spans: MatchSpan[] = [];
+    if (positions) {
+      const found = matcher.findAll(data, start, end);
+      const offsets = toUtf16(
+        data.subarray(start, textEnd),
+        line,
+        found.flatMap(([s, e]) => [s - start, e - start]),
+      );
+      spans = found.map((_, k) => ({ start: offsets[2 * k]!, end: offsets[2 * k + 1]! }));
+    }
+    matches.push({ path: file.path, displayPath: file.displayPath, lineNumber, line, lineEnding, matches: spans });
+  }
+  return {
+    path: file.path,
+    displayPath: file.displayPath,
+    matches,
+    binary: binary && { path: file.path, displayPath: file.displayPath, ...binary },
+  };
 }
 
 /** Results file by file, in walk order: the cheapest way to consume a large result. */

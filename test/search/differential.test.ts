@@ -2,7 +2,8 @@
  * The differential suite: every argument set in differential-cases.ts runs through real ripgrep
  * (/usr/bin/rg, Debian's 13.0.0, installed by .ci/run) and through `workbench rg` in the same folder,
  * and the two must agree on the sorted output lines and the exit code (and, where a case asks, the
- * sorted messages). Every case runs our side twice: on the node runtime (in process) and on the
+ * sorted messages). Every case runs our side three times: on the node runtime (in process), on the
+ * node runtime's search threads (every file handed to them, however small the search), and on the
  * embedded runtime, whose search runs in its worker over ZenFS (the fixtures copied in at the same
  * absolute path, so even absolute paths in the output agree). A handful also go through the real
  * `node bin/workbench.mjs rg`.
@@ -16,6 +17,9 @@ import { rgMain } from "../../src/cli/rg.js";
 import { createEmbeddedRuntime } from "../../src/runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../../src/runtime/embedded/node-worker-factory.js";
 import { createNodeRuntime } from "../../src/runtime/node/index.js";
+import { createNodeSearchService } from "../../src/runtime/node/parallel-search.js";
+import { createNodeSearchFs } from "../../src/runtime/node/search-fs.js";
+import { SearchPool } from "../../src/runtime/node/search-pool.js";
 import type { Runtime } from "../../src/runtime/types.js";
 import { copyTreeInto } from "../support/copy-tree.js";
 // @ts-expect-error a plain ES module script without type declarations
@@ -86,16 +90,22 @@ const throughBin = [
 
 describe.skipIf(!hasRg && !process.env.CI)("search: differential against ripgrep", () => {
   let node: Runtime;
+  let threaded: Runtime;
+  let pool: SearchPool;
   let embedded: Runtime;
   beforeAll(async () => {
     base = makeSearchFixtures(mkdtempSync(join(tmpdir(), "search-diff-")));
     home = mkdtempSync(join(tmpdir(), "search-diff-home-"));
-    node = createNodeRuntime({ root: base });
+    node = createNodeRuntime({ root: base, searchThreads: 0 });
+    pool = new SearchPool({ threads: 2 });
+    expect(await pool.ready()).toBe(true);
+    threaded = { ...node, search: createNodeSearchService(createNodeSearchFs(), pool, 2, { handOffAfter: 0 }) };
     embedded = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory, root: base });
     await copyTreeInto(embedded.fs, base, base);
   });
   afterAll(async () => {
     await embedded?.dispose();
+    await pool?.dispose();
     if (base) rmSync(base, { recursive: true, force: true });
     if (home) rmSync(home, { recursive: true, force: true });
   });
@@ -113,7 +123,7 @@ describe.skipIf(!hasRg && !process.env.CI)("search: differential against ripgrep
   for (const c of differentialCases) {
     it(`${c.what}: rg ${c.args.join(" ")}`, async () => {
       const theirs = runRg(c);
-      for (const [name, runtime] of [["node", node], ["embedded", embedded]] as const) {
+      for (const [name, runtime] of [["node", node], ["node threads", threaded], ["embedded", embedded]] as const) {
         const ours = await runOurs(c, runtime);
         expect({ runtime: name, code: ours.code, out: lines(ours.out) }).toEqual({ runtime: name, code: theirs.code, out: lines(theirs.out) });
         if (c.stderr) expect({ runtime: name, err: lines(ours.err) }).toEqual({ runtime: name, err: lines(theirs.err) });

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { promises as fsp, readFile as readFileCallback } from "node:fs";
-import { createLocalSearchService } from "../../search/service.js";
+import { availableParallelism } from "node:os";
 import { toRuntimeError } from "../errors.js";
 import { ChangeListeners, OutputCollector, StopControl } from "../output.js";
 import type {
@@ -14,7 +14,9 @@ import type {
   ShellState,
   Stat,
 } from "../types.js";
+import { createNodeSearchService } from "./parallel-search.js";
 import { createNodeSearchFs } from "./search-fs.js";
+import { SearchPool } from "./search-pool.js";
 
 function typeOf(stats: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType {
   if (stats.isSymbolicLink()) return "symlink";
@@ -138,10 +140,27 @@ export interface NodeRuntimeOptions {
   root: string;
   /** Environment every command starts from (defaults to this process's). */
   env?: Record<string, string>;
+  /**
+   * Threads a search reads and matches files on (started by the first big search, ended by dispose).
+   * Default: one per core, up to 4, none on a single core. 0: every search stays in this thread.
+   */
+  searchThreads?: number;
+  /** Files a search handles in this thread before handing the rest to the threads (default 200). */
+  searchHandOffAfter?: number;
+}
+
+/** Below this many files a search is over before handing off would pay (bench/search.ts measures it). */
+const HAND_OFF_AFTER = 200;
+
+function defaultSearchThreads(): number {
+  const cores = availableParallelism();
+  return cores < 2 ? 0 : Math.min(cores, 4);
 }
 
 export function createNodeRuntime(options: NodeRuntimeOptions): Runtime {
   const changes = new ChangeListeners();
+  const threads = options.searchThreads ?? defaultSearchThreads();
+  const pool = threads > 0 ? new SearchPool({ threads }) : undefined;
   const baseEnv = options.env ?? (process.env as Record<string, string>);
 
   async function exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
@@ -216,10 +235,12 @@ export function createNodeRuntime(options: NodeRuntimeOptions): Runtime {
     root: options.root,
     fs: createNodeFs(changes),
     capabilities,
-    search: createLocalSearchService(createNodeSearchFs()),
+    search: createNodeSearchService(createNodeSearchFs(), pool, threads, { handOffAfter: options.searchHandOffAfter ?? HAND_OFF_AFTER }),
     exec,
     onChange: (listener) => changes.add(listener),
-    dispose: async () => {},
+    dispose: async () => {
+      await pool?.dispose();
+    },
   };
 }
 
