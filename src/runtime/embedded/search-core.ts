@@ -52,7 +52,7 @@ export function runSearchHost(control: Endpoint, fsEndpoint: Endpoint): void {
       job.unacked++;
       if (message.op === "search") {
         const packed = packFiles(batch as FileResult[]);
-        control.post({ kind: "batch", id: message.id, items: packed } satisfies FromSearch, [packed.numbers.buffer]);
+        control.post({ kind: "batch", id: message.id, items: packed } satisfies FromSearch, [packed.packed.numbers.buffer]);
       } else send({ kind: "batch", id: message.id, items: batch });
       batch = [];
       since = performance.now();

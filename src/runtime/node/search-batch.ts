@@ -6,8 +6,8 @@
  * thread boundary as a few hundred copies of big blocks rather than an object per line.
  */
 import type { BinaryMode } from "../../search/binary.js";
-import type { FileResult, SearchMatch } from "../../search/search.js";
-import type { MatchSpan } from "../../search/matcher.js";
+import { ResultPacker, unpackResults, type PackedResults } from "../../search/packed-results.js";
+import type { FileResult } from "../../search/search.js";
 import type { SerializedError } from "../errors.js";
 
 export type ToThread =
@@ -30,39 +30,21 @@ export type FromThread =
   /** The thread failed on a batch (a bug, not a file error): the search cannot be trusted to be complete. */
   | { kind: "failed"; id: number; seq: number; message: string };
 
-export interface BatchReply {
+export interface BatchReply extends PackedResults {
   /** Files opened and read (a file that could not be read is in `failures` instead). */
   searched: number;
-  /**
-   * Per file with a result, in path order: index in the batch, line count, binary kind (0 none,
-   * 1 stopped, 2 matches), binary offset; then per line: line number, text length, line ending code,
-   * span count, and the spans' start and end.
-   */
-  numbers: Float64Array;
-  /** Every matching line's text, one after another. */
-  text: string;
   /** Files that could not be read, in path order. */
   failures: Array<{ index: number; error: SerializedError }>;
 }
 
-const endings = ["", "\n", "\r\n", "\r"];
-
 /** Builds a BatchReply, one file at a time. */
 export class ReplyWriter {
   searched = 0;
-  private numbers: number[] = [];
-  private texts: string[] = [];
-  private failures: BatchReply["failures"] = [];
+  private readonly packer = new ResultPacker();
+  private readonly failures: BatchReply["failures"] = [];
 
   add(index: number, result: FileResult): void {
-    const { numbers, texts } = this;
-    const binary = result.binary;
-    numbers.push(index, result.matches.length, binary ? (binary.stopped ? 1 : 2) : 0, binary ? binary.offset : 0);
-    for (const match of result.matches) {
-      numbers.push(match.lineNumber, match.line.length, endings.indexOf(match.lineEnding), match.matches.length);
-      for (const span of match.matches) numbers.push(span.start, span.end);
-      texts.push(match.line);
-    }
+    this.packer.add(index, result);
   }
 
   fail(index: number, error: SerializedError): void {
@@ -70,7 +52,7 @@ export class ReplyWriter {
   }
 
   finish(): BatchReply {
-    return { searched: this.searched, numbers: Float64Array.from(this.numbers), text: this.texts.join(""), failures: this.failures };
+    return { searched: this.searched, ...this.packer.finish(), failures: this.failures };
   }
 }
 
@@ -79,32 +61,11 @@ export type BatchItem = { index: number; result: FileResult } | { index: number;
 /** The reply's results and failures as one list in path order; `files` are the batch's files. */
 export function readReply(reply: BatchReply, files: ReadonlyArray<{ path: string; displayPath: string }>): BatchItem[] {
   const items: BatchItem[] = [];
-  const { numbers, text, failures } = reply;
+  const { failures } = reply;
   let failed = 0;
-  let at = 0;
-  let cut = 0;
-  while (at < numbers.length) {
-    const index = numbers[at]!;
-    const lines = numbers[at + 1]!;
-    const binaryKind = numbers[at + 2]!;
-    const offset = numbers[at + 3]!;
-    at += 4;
-    while (failed < failures.length && failures[failed]!.index < index) items.push(failures[failed++]!);
-    const { path, displayPath } = files[index]!;
-    const matches: SearchMatch[] = new Array(lines);
-    for (let k = 0; k < lines; k++) {
-      const lineNumber = numbers[at]!;
-      const length = numbers[at + 1]!;
-      const lineEnding = endings[numbers[at + 2]!]!;
-      const spanCount = numbers[at + 3]!;
-      at += 4;
-      const spans: MatchSpan[] = new Array(spanCount);
-      for (let s = 0; s < spanCount; s++, at += 2) spans[s] = { start: numbers[at]!, end: numbers[at + 1]! };
-      matches[k] = { path, displayPath, lineNumber, line: text.slice(cut, cut + length), lineEnding, matches: spans };
-      cut += length;
-    }
-    const binary = binaryKind === 0 ? undefined : { path, displayPath, offset, stopped: binaryKind === 1 };
-    items.push({ index, result: { path, displayPath, matches, binary } });
+  for (const item of unpackResults(reply, (index) => files[index]!)) {
+    while (failed < failures.length && failures[failed]!.index < item.index) items.push(failures[failed++]!);
+    items.push(item);
   }
   while (failed < failures.length) items.push(failures[failed++]!);
   return items;

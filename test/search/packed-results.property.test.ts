@@ -40,7 +40,7 @@ describe("search results cross the worker boundary unchanged", () => {
     fc.assert(
       fc.property(fc.array(file, { maxLength: 8 }), (files) => {
         const packed = packFiles(files);
-        const sent = structuredClone(packed, { transfer: [packed.numbers.buffer] });
+        const sent = structuredClone(packed, { transfer: [packed.packed.numbers.buffer] });
         expect(unpackFiles(sent)).toEqual(files);
       }),
       { numRuns: 300 },
