@@ -1,8 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, openWorkbench, runInTerminal, test, waitForIdle } from "./fixtures.js";
+import { expect, freshWorkspace, openWorkbench, runInTerminal, test, waitForIdle } from "./fixtures.js";
 
-const fresh = () => `?workspace=e2e-a11y-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}&memory=1`;
+const fresh = () => freshWorkspace("a11y");
 
 /** The serious and critical axe violations on the page as it is now, one line each (rule, impact, where). */
 async function seriousViolations(page: Page): Promise<string[]> {

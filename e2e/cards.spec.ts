@@ -1,26 +1,9 @@
 import type { Page } from "@playwright/test";
-import { expect, openWorkbench, runInTerminal, test, waitForIdle } from "./fixtures.js";
+import { callCard, expect, freshWorkspace, openWorkbench, runInTerminal, runTool, test, waitForIdle } from "./fixtures.js";
 
-const fresh = () => `?workspace=e2e-cards-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}&memory=1`;
+const fresh = () => freshWorkspace("cards");
 
-/** Opens the palette with Ctrl+K, picks `tool` by typing its name, fills the form and presses Enter. */
-async function runTool(page: Page, tool: string, fields: Record<string, string>) {
-  await expect(page.getByTestId("open-palette")).toBeEnabled();
-  await page.keyboard.press("Control+k");
-  const palette = page.getByTestId("tool-palette");
-  await palette.getByLabel("Filter tools").fill(tool);
-  await palette.getByLabel("Filter tools").press("Enter");
-  await expect(palette.getByTestId("tool-form")).toBeVisible();
-  let last;
-  for (const [name, value] of Object.entries(fields)) {
-    last = palette.locator(`#tool-field-${name}`);
-    await last.fill(value);
-  }
-  await last!.press("Enter");
-  await expect(palette).toBeHidden();
-}
-
-const card = (page: Page, index: number) => page.getByTestId("call-card").nth(index);
+const card = callCard;
 
 test("a running bash card shows its lines as they come, before the call ends, and leaves the other cards untouched", async ({ page, consoleErrors }) => {
   await openWorkbench(page, fresh());

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
-import { expect, openWorkbench, runInTerminal, screenLines, test, waitForIdle } from "./fixtures.js";
+import { expect, freshWorkspace, openWorkbench, runInTerminal, runTool, screenLines, test, waitForIdle } from "./fixtures.js";
 
-const fresh = () => `?workspace=e2e-files-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}&memory=1`;
+const fresh = () => freshWorkspace("files");
 
 const treeFile = (page: Page, name: string) => page.locator(`.file-tree li[data-path="/workspace/${name}"] > .tree-row > button.tree-name`);
 const editorFor = (page: Page, name: string) => page.locator(`[data-testid=file-editor][data-path="/workspace/${name}"]`);
@@ -10,22 +10,6 @@ async function shell(page: Page, command: string): Promise<void> {
   await page.getByTestId("tab-terminal").click();
   await runInTerminal(page, command);
   await waitForIdle(page);
-}
-
-/** Opens the palette, picks `tool`, fills its form and runs it (as a person at the keyboard would). */
-async function runTool(page: Page, tool: string, fields: Record<string, string>): Promise<void> {
-  await expect(page.getByTestId("open-palette")).toBeEnabled();
-  await page.getByTestId("open-palette").click();
-  const palette = page.getByTestId("tool-palette");
-  await palette.getByLabel("Filter tools").fill(tool);
-  await palette.getByLabel("Filter tools").press("Enter");
-  let last;
-  for (const [name, value] of Object.entries(fields)) {
-    last = palette.locator(`#tool-field-${name}`);
-    await last.fill(value);
-  }
-  await last!.press("Enter");
-  await expect(palette).toBeHidden();
 }
 
 const lastCard = (page: Page) => page.getByTestId("call-card").last();
@@ -288,6 +272,8 @@ test("the editor edits like one: Enter keeps the indent, Ctrl+Z undoes, Ctrl+F f
   await page.keyboard.press("Control+z");
   await expect(editor.locator(".cm-line")).toHaveCount(6);
   await expect(editor.locator(".cm-line").nth(3)).toHaveText("  }");
+  // Back to what is on disk: nothing is unsaved any more.
+  await expect(editor.getByTestId("dirty-marker")).toBeHidden();
 
   await page.keyboard.press("Control+f");
   const find = editor.locator(".cm-search input[name=search]");

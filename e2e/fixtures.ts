@@ -47,3 +47,33 @@ export async function openWorkbench(page: Page, query = ""): Promise<void> {
   await expect(page.getByTestId("runtime-status")).toBeVisible();
   await expect(terminal(page)).toContainText("user@workbench");
 }
+
+/** A workspace name no other test uses; in memory only unless `memory` is false. */
+export function freshWorkspace(prefix: string, memory = true): string {
+  return `?workspace=e2e-${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}${memory ? "&memory=1" : ""}`;
+}
+
+/** Opens the palette with Ctrl+K, picks `tool` by typing its name, fills the form and presses Enter. */
+export async function runTool(page: Page, tool: string, fields: Record<string, string | boolean>): Promise<void> {
+  await expect(page.getByTestId("open-palette")).toBeEnabled();
+  await page.keyboard.press("Control+k");
+  const palette = page.getByTestId("tool-palette");
+  await expect(palette).toBeVisible();
+  await palette.getByLabel("Filter tools").fill(tool);
+  await palette.getByLabel("Filter tools").press("Enter");
+  await expect(palette.getByTestId("tool-form")).toBeVisible();
+  let last;
+  for (const [name, value] of Object.entries(fields)) {
+    const input = palette.locator(`#tool-field-${name}`);
+    if (typeof value === "boolean") await input.setChecked(value);
+    else await input.fill(value);
+    last = input;
+  }
+  await (last ?? palette.locator("input, textarea").first()).press("Enter");
+  await expect(palette).toBeHidden();
+}
+
+/** The transcript's call cards, oldest first. */
+export function callCard(page: Page, index: number) {
+  return page.getByTestId("call-card").nth(index);
+}

@@ -1,6 +1,6 @@
-import { expect, openWorkbench, runInTerminal, terminal, test, waitForIdle } from "./fixtures.js";
+import { expect, freshWorkspace, openWorkbench, runInTerminal, terminal, test, waitForIdle } from "./fixtures.js";
 
-const fresh = () => `?workspace=e2e-search-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
+const fresh = () => freshWorkspace("search", false);
 
 async function find(page: import("@playwright/test").Page, pattern: string, glob = "") {
   const panel = page.getByRole("search");

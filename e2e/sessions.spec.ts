@@ -1,26 +1,10 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, openWorkbench, runInTerminal, test, waitForIdle } from "./fixtures.js";
+import { expect, openWorkbench, runInTerminal, runTool, test, waitForIdle } from "./fixtures.js";
 
 const unique = () => `e2e-sessions-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
 /** Saved in IndexedDB: the point of these tests is what survives a reload. */
 const saved = () => `?workspace=${unique()}`;
-
-async function runTool(page: Page, tool: string, fields: Record<string, string>) {
-  await expect(page.getByTestId("open-palette")).toBeEnabled();
-  await page.keyboard.press("Control+k");
-  const palette = page.getByTestId("tool-palette");
-  await palette.getByLabel("Filter tools").fill(tool);
-  await palette.getByLabel("Filter tools").press("Enter");
-  await expect(palette.getByTestId("tool-form")).toBeVisible();
-  let last;
-  for (const [name, value] of Object.entries(fields)) {
-    last = palette.locator(`#tool-field-${name}`);
-    await last.fill(value);
-  }
-  await last!.press("Enter");
-  await expect(palette).toBeHidden();
-}
 
 /** The live output saved with the workspace's calls, as one text (read straight from IndexedDB). */
 function savedOutputs(page: Page, workspace: string): Promise<string> {

@@ -1,27 +1,10 @@
 import type { Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, openWorkbench, runInTerminal, test, waitForIdle } from "./fixtures.js";
+import { callCard, expect, freshWorkspace, openWorkbench, runInTerminal, runTool, test, waitForIdle } from "./fixtures.js";
 
-const fresh = (memory = true) => `?workspace=e2e-settings-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}${memory ? "&memory=1" : ""}`;
+const fresh = (memory = true) => freshWorkspace("settings", memory);
 
-/** Opens the palette with Ctrl+K, picks `tool` by typing its name, fills the form and presses Enter. */
-async function runTool(page: Page, tool: string, fields: Record<string, string>) {
-  await page.keyboard.press("Control+k");
-  const palette = page.getByTestId("tool-palette");
-  await expect(palette).toBeVisible();
-  await palette.getByLabel("Filter tools").fill(tool);
-  await palette.getByLabel("Filter tools").press("Enter");
-  await expect(palette.getByTestId("tool-form")).toBeVisible();
-  let last;
-  for (const [name, value] of Object.entries(fields)) {
-    last = palette.locator(`#tool-field-${name}`);
-    await last.fill(value);
-  }
-  await last!.press("Enter");
-  await expect(palette).toBeHidden();
-}
-
-const card = (page: Page, index: number) => page.getByTestId("call-card").nth(index);
+const card = callCard;
 
 async function openSettings(page: Page) {
   await expect(page.getByTestId("open-settings")).toBeEnabled();

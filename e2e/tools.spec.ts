@@ -1,28 +1,9 @@
 import type { Page } from "@playwright/test";
-import { expect, openWorkbench, runInTerminal, test, waitForIdle } from "./fixtures.js";
+import { callCard, expect, freshWorkspace, openWorkbench, runInTerminal, runTool, test, waitForIdle } from "./fixtures.js";
 
-const fresh = () => `?workspace=e2e-tools-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}&memory=1`;
+const fresh = () => freshWorkspace("tools");
 
-/** Opens the palette with Ctrl+K, picks `tool` by typing its name, fills the form and presses Enter. */
-async function runTool(page: Page, tool: string, fields: Record<string, string | boolean>) {
-  await page.keyboard.press("Control+k");
-  const palette = page.getByTestId("tool-palette");
-  await expect(palette).toBeVisible();
-  await palette.getByLabel("Filter tools").fill(tool);
-  await palette.getByLabel("Filter tools").press("Enter");
-  await expect(palette.getByTestId("tool-form")).toBeVisible();
-  let last;
-  for (const [name, value] of Object.entries(fields)) {
-    const input = palette.locator(`#tool-field-${name}`);
-    if (typeof value === "boolean") await input.setChecked(value);
-    else await input.fill(value);
-    last = input;
-  }
-  await (last ?? palette.locator("input, textarea").first()).press("Enter");
-  await expect(palette).toBeHidden();
-}
-
-const card = (page: Page, index: number) => page.getByTestId("call-card").nth(index);
+const card = callCard;
 
 async function newSessionWithEditAsking(page: Page) {
   await runInTerminal(page, `echo '{"permission":{"edit":"ask"}}' > opencode.json && printf 'alpha\\nbeta\\n' > notes.txt`);
