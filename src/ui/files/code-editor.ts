@@ -115,6 +115,8 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
   const language = new Compartment();
   const separator = new Compartment();
   let dirty = false;
+  // What is on disk as far as the editor knows: undoing back to it makes the editor clean again.
+  let saved = "";
   const setDirty = (value: boolean) => {
     if (dirty === value) return;
     dirty = value;
@@ -141,10 +143,14 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
     EditorState.readOnly.of(options.readOnly),
     EditorView.contentAttributes.of({ "aria-label": options.label }),
     EditorView.updateListener.of((update) => {
-      if (update.docChanged && !update.transactions.some((tr) => tr.annotation(resetting))) setDirty(true);
+      if (!update.docChanged || update.transactions.some((tr) => tr.annotation(resetting))) return;
+      const doc = update.state.doc;
+      // The length first: the whole text is compared only when it could be equal.
+      setDirty(doc.length !== saved.length || doc.toString() !== saved);
     }),
   ];
   const view = new EditorView({ parent, state: EditorState.create({ doc: options.text, extensions }) });
+  saved = view.state.doc.toString();
 
   const loading = languageFor(options.path);
   const languageReady = loading
@@ -167,9 +173,13 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
         changes: { from: 0, to: view.state.doc.length, insert: text },
         annotations: [resetting.of(true), Transaction.addToHistory.of(false)],
       });
+      saved = view.state.doc.toString();
       setDirty(false);
     },
-    markClean: () => setDirty(false),
+    markClean: () => {
+      saved = view.state.doc.toString();
+      setDirty(false);
+    },
     focus: () => view.focus(),
     destroy: () => view.destroy(),
     languageReady,
