@@ -29,6 +29,20 @@ test("a running bash card shows its lines as they come, before the call ends, an
   expect(consoleErrors).toEqual([]);
 });
 
+test("past the live limit a running card follows the latest lines and says how much came before", async ({ page }) => {
+  await openWorkbench(page, fresh());
+  // 38,894 characters first (over the 30,000 the live head holds), then more while the call still runs.
+  await runTool(page, "bash", { command: "seq 1 8000; sleep 1; seq 8001 9000; sleep 30", description: "Prints past the limit" });
+  const running = card(page, 0);
+  const live = running.getByTestId("call-live");
+  await expect(running.getByTestId("call-live-skipped")).toContainText("earlier characters are not shown live");
+  await expect(live).toContainText("9000");
+  await expect(running).toHaveAttribute("data-state", "running");
+  await page.screenshot({ path: "e2e/screenshots/cards-live-tail.png" });
+  await running.getByRole("button", { name: /Abort/ }).click();
+  await expect(running).toHaveAttribute("data-state", "aborted");
+});
+
 test("10,000 lines: the card keeps a few hundred line nodes at most, the notice opens the full output down to its last line", async ({ page, consoleErrors }) => {
   await openWorkbench(page, fresh());
   await runTool(page, "bash", { command: "seq 1 10000", description: "Counts to ten thousand" });

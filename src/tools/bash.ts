@@ -16,6 +16,7 @@ import { MAX_BYTES, MAX_LINES } from "./truncation/constants.js";
 export const DEFAULT_TIMEOUT_MS = 2 * 60 * 1000;
 /** How much of the output the live view (metadata) shows. */
 export const MAX_METADATA_LENGTH = 30_000;
+const TAIL_UPDATE_MS = 100;
 
 type BashMetadata = {
   output: string;
@@ -26,24 +27,48 @@ type BashMetadata = {
   outputPath?: string;
 };
 
-/** The first MAX_METADATA_LENGTH characters, then "\n\n..." once there was more. */
+/**
+ * The first MAX_METADATA_LENGTH characters, then "\n\n..." once there was more (OpenCode's live view).
+ * Past that, the last MAX_METADATA_LENGTH characters are kept as well, so a person watching a long build
+ * sees where it is now rather than a head that stopped moving.
+ */
 class DisplayCopy {
   private text = "";
   private over = false;
+  private latest = "";
+  private seen = 0;
+  private headValue: string | undefined;
 
   /** Whether the copy changed. */
   add(chunk: string): boolean {
-    if (this.over || chunk.length === 0) return false;
+    if (chunk.length === 0) return false;
+    this.seen += chunk.length;
+    if (this.over) {
+      this.latest = (this.latest + chunk).slice(-MAX_METADATA_LENGTH);
+      return true;
+    }
+    this.headValue = undefined;
     const room = MAX_METADATA_LENGTH - this.text.length;
     if (chunk.length > room) {
       this.text += chunk.slice(0, room);
       this.over = true;
+      this.latest = (this.text + chunk.slice(room)).slice(-MAX_METADATA_LENGTH);
     } else this.text += chunk;
     return true;
   }
 
   get value(): string {
-    return this.over ? `${this.text}\n\n...` : this.text;
+    // Built once: past the limit it is published again with every new tail.
+    return (this.headValue ??= this.over ? `${this.text}\n\n...` : this.text);
+  }
+
+  get overflowing(): boolean {
+    return this.over;
+  }
+
+  /** While the output is over the limit: its last characters, and how many came before them. */
+  get tail(): { tail: string; tailOffset: number } | undefined {
+    return this.over ? { tail: this.latest, tailOffset: this.seen - this.latest.length } : undefined;
   }
 }
 
@@ -142,11 +167,20 @@ export const BashTool = define("bash", {
     await assertFolder(ctx, workdir);
 
     const display = new DisplayCopy();
-    const publish = () => ctx.metadata({ title: args.description, metadata: { output: display.value, description: args.description } });
+    const publish = () => ctx.metadata({ title: args.description, metadata: { output: display.value, description: args.description, ...display.tail } });
     publish();
     const target = ctx.truncationStream ? streamingTarget(ctx.truncationStream()) : stringTarget();
+    // Past the limit only the tail moves: a tenth of a second between updates is live enough.
+    let lastTail = 0;
     const onOutput = (chunk: OutputChunk) => {
-      if (display.add(chunk.text)) publish();
+      const wasOver = display.overflowing;
+      if (display.add(chunk.text)) {
+        const now = Date.now();
+        if (!wasOver || now - lastTail >= TAIL_UPDATE_MS) {
+          if (display.overflowing) lastTail = now;
+          publish();
+        }
+      }
       return target.write(chunk.text);
     };
     try {

@@ -51,6 +51,17 @@ describe("contract: a card shows its call in every state", () => {
     expect(screen.queryByTestId("call-output")).toBeNull();
   });
 
+  it("running past the live limit: the latest lines, after a line saying how much came before", () => {
+    const call = callOf({
+      status: "running",
+      metadata: { output: `${"x".repeat(30)}\n\n...`, tail: "ial line\n9998\n9999\n", tailOffset: 48_870 },
+      time: { created: 1_000, start: 1_000 },
+    });
+    mount(call);
+    expect(lineTexts("call-live")).toEqual(["9998", "9999"]);
+    expect(screen.getByTestId("call-live-skipped").textContent).toBe("Showing the latest output: 48,870 earlier characters are not shown live (the whole output is kept).");
+  });
+
   it("running with an unanswered permission reads as pending permission", () => {
     mount(callOf({ status: "running", permissions: [{ permission: "bash", patterns: ["rm x"], always: ["rm *"], answer: "pending" }] }));
     expect(stateText()).toBe("pending permission");

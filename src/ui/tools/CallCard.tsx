@@ -126,8 +126,22 @@ export function CallCard(props: {
     const value = snapshot().metadata.exit;
     return typeof value === "number" || value === null ? value : undefined;
   };
-  // An interrupted call keeps what it had streamed when it was last saved.
-  const liveLines = createMemo(() => (live() || snapshot().status === "interrupted" ? linesOf(metaText("output") ?? "") : []));
+  // An interrupted call keeps what it had streamed when it was last saved. Past the live view's limit
+  // (bash: 30,000 characters) the latest output is shown instead of a head that stopped moving.
+  const liveTail = () => {
+    const tail = metaText("tail");
+    const offset = snapshot().metadata.tailOffset;
+    return tail !== undefined && typeof offset === "number" ? { tail, offset } : undefined;
+  };
+  const liveLines = createMemo(() => {
+    if (!live() && snapshot().status !== "interrupted") return [];
+    const latest = liveTail();
+    if (!latest) return linesOf(metaText("output") ?? "");
+    const lines = linesOf(latest.tail);
+    // The tail starts wherever the limit fell, most likely inside a line: that piece is left out.
+    if (lines.length > 1) lines.shift();
+    return lines;
+  });
   const outputLines = createMemo(() => {
     const output = snapshot().output;
     return output === undefined ? undefined : linesOf(output);
@@ -156,6 +170,13 @@ export function CallCard(props: {
         <summary>Input</summary>
         <pre data-testid="call-input">{JSON.stringify(snapshot().input, null, 2)}</pre>
       </details>
+      <Show when={liveLines().length > 0 && liveTail()}>
+        {(latest) => (
+          <p class="call-live-skipped" data-testid="call-live-skipped">
+            {`Showing the latest output: ${latest().offset.toLocaleString("en")} earlier characters are not shown live (the whole output is kept).`}
+          </p>
+        )}
+      </Show>
       <Show when={liveLines().length > 0}>
         <VirtualLines lines={liveLines()} label={`Live output of the ${snapshot().tool} call`} follow testId="call-live" class="live" />
       </Show>

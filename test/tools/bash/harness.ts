@@ -72,7 +72,7 @@ export const bashBackends: BashBackend[] = [
 export interface BashRun {
   result: ExecuteResult<Metadata>;
   /** Every metadata update, in order. */
-  updates: Array<{ output: string; description: string }>;
+  updates: Array<{ output: string; description: string; tail?: string; tailOffset?: number }>;
   asks: AskInput[];
 }
 
@@ -96,8 +96,8 @@ export async function runBash(runtime: Runtime, args: Record<string, unknown>, o
     agent: "build",
     abort: options.signal ?? new AbortController().signal,
     metadata(input) {
-      const meta = input.metadata as { output: string; description: string };
-      updates.push({ output: meta.output, description: meta.description });
+      const meta = input.metadata as { output: string; description: string; tail?: string; tailOffset?: number };
+      updates.push({ output: meta.output, description: meta.description, tail: meta.tail, tailOffset: meta.tailOffset });
       options.onUpdate?.(meta.output);
     },
     async ask(input) {
