@@ -1,21 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createEmbeddedRuntime, type EmbeddedRuntime } from "../../src/runtime/embedded/index.js";
-import { nodeShellWorkerFactory } from "../../src/runtime/embedded/node-worker-factory.js";
-import { PageTools } from "../../src/session/page-tools.js";
+import type { PageTools } from "../../src/session/page-tools.js";
+import { disposePages, pageWith } from "../support/page-tools.js";
 
-let runtime: EmbeddedRuntime | undefined;
-afterEach(async () => {
-  await runtime?.dispose();
-  runtime = undefined;
-});
+afterEach(disposePages);
 
-async function pageWith(files: Record<string, string>): Promise<PageTools> {
-  runtime = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory });
-  for (const [path, text] of Object.entries(files)) await runtime.fs.writeFile(`${runtime.root}/${path}`, text);
-  return PageTools.open(runtime);
-}
-
-const text = async (path: string) => new TextDecoder().decode(await runtime!.fs.readFile(`${runtime!.root}/${path}`));
+const text = async (page: PageTools, path: string) => {
+  const { runtime } = page.session;
+  return new TextDecoder().decode(await runtime.fs.readFile(`${runtime.root}/${path}`));
+};
 
 describe("contract: the page's session starts calls, aborts them and answers their prompts", () => {
   it("lists the registered tools with their schemas, without the model-only invalid tool", async () => {
@@ -62,6 +54,6 @@ describe("contract: the page's session starts calls, aborts them and answers the
     const call = await done;
     expect(call.status).toBe("error");
     expect(call.permissions[0]).toMatchObject({ answer: "reject", message: "not now" });
-    await expect(text("n.txt")).rejects.toThrow();
+    await expect(text(page, "n.txt")).rejects.toThrow();
   });
 });

@@ -1,22 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createEmbeddedRuntime, type EmbeddedRuntime } from "../../src/runtime/embedded/index.js";
-import { nodeShellWorkerFactory } from "../../src/runtime/embedded/node-worker-factory.js";
 import { parseCallList } from "../../src/session/call-list.js";
 import type { ToolCall } from "../../src/session/calls.js";
-import { PageTools } from "../../src/session/page-tools.js";
+import type { PageTools } from "../../src/session/page-tools.js";
 import { replayCalls, type CallStarter, type ReplayProgress } from "../../src/session/replay.js";
+import { disposePages, pageWith } from "../support/page-tools.js";
 
-let runtime: EmbeddedRuntime | undefined;
-afterEach(async () => {
-  await runtime?.dispose();
-  runtime = undefined;
-});
-
-async function pageWith(files: Record<string, string>): Promise<PageTools> {
-  runtime = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory });
-  for (const [path, text] of Object.entries(files)) await runtime.fs.writeFile(`${runtime.root}/${path}`, text);
-  return PageTools.open(runtime);
-}
+afterEach(disposePages);
 
 const until = async (check: () => boolean) => {
   while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
