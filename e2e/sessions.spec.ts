@@ -103,6 +103,25 @@ test("two sessions: New session starts empty, the picker switches between them, 
   await expect(card(page, 0).getByTestId("call-output")).toContainText("from-the-first");
 });
 
+test("a session left waiting on a prompt says so in the picker, and the prompt is there on switching back", async ({ page }) => {
+  await openWorkbench(page, `?workspace=${unique()}&memory=1`);
+  await runInTerminal(page, `echo '{"permission":{"edit":"ask"}}' > opencode.json`);
+  await waitForIdle(page);
+  await page.getByRole("button", { name: "New session" }).click();
+  await expect(selectedTitle(page)).toHaveText("Session 2");
+  await runTool(page, "write", { filePath: "later.txt", content: "written after all\n" });
+  await expect(page.getByTestId("permission-prompt")).toBeVisible();
+  await page.getByRole("button", { name: "New session" }).click();
+  await expect(selectedTitle(page)).toHaveText("Session 3");
+  await expect(page.getByTestId("permission-prompt")).toBeHidden();
+  await expect(picker(page).locator("option")).toHaveText(["Session 1", "Session 2 (1 waiting for you)", "Session 3"]);
+  await picker(page).selectOption({ label: "Session 2 (1 waiting for you)" });
+  const prompt = page.getByTestId("permission-prompt");
+  await prompt.getByRole("button", { name: "Allow once" }).click();
+  await expect(card(page, 0)).toHaveAttribute("data-state", "completed");
+  await expect(picker(page).locator("option")).toHaveText(["Session 1", "Session 2", "Session 3"]);
+});
+
 test("a calls file replays call by call, waiting at a permission prompt, with its progress shown", async ({ page, consoleErrors }) => {
   await openWorkbench(page, `?workspace=${unique()}&memory=1`);
   await runInTerminal(page, `echo '{"permission":{"edit":"ask"}}' > opencode.json`);

@@ -79,7 +79,7 @@ export class PageSessions {
    */
   replaceCurrent(page: PageTools): void {
     if (page.record.id !== this.active.record.id) throw new Error("the reopened page is not the current session");
-    this.opened.set(page.record.id, page);
+    this.keep(page);
     this.active = page;
     this.changed();
   }
@@ -140,14 +140,29 @@ export class PageSessions {
 
   private summaryOf(page: PageTools): SessionSummary {
     const { id, title, createdAt, calls } = page.record;
-    return { id, title, createdAt, calls: calls.length };
+    return { id, title, createdAt, calls: calls.length, waiting: page.pending().length };
+  }
+
+  /**
+   * Keeps `page` among the open sessions. A prompt in a session in the background would otherwise go
+   * unseen (a replay there looks stalled), so the list changes whenever a session's prompt count does.
+   */
+  private keep(page: PageTools): void {
+    this.opened.set(page.record.id, page);
+    let waiting = page.pending().length;
+    page.onChange(() => {
+      const now = page.pending().length;
+      if (now === waiting) return;
+      waiting = now;
+      this.changed();
+    });
   }
 
   private async openSaved(id: string): Promise<PageTools | undefined> {
     const record = await this.store.load(id);
     if (!record) return undefined;
     const page = await PageTools.open(this.runtime, { store: this.store, session: record, trusted: this.trusted() });
-    this.opened.set(id, page);
+    this.keep(page);
     // Calls found interrupted stay so, with the time they were found, at the next reload too.
     if (this.options.remember) await page.save();
     return page;
@@ -163,7 +178,7 @@ export class PageSessions {
     // Trust changed while this session sat in the background: it follows, unless a call would be cut off.
     if (page.trusted !== this.trusted() && !page.busy()) {
       page = await page.reopen({ trusted: this.trusted() });
-      this.opened.set(id, page);
+      this.keep(page);
     }
     this.active = page;
     if (this.options.remember) await this.store.setCurrent(id);
@@ -175,7 +190,7 @@ export class PageSessions {
     const page = await PageTools.open(this.runtime, { store: this.store, trusted: this.trusted() });
     const next = Math.max(0, ...this.list().map((summary) => numberOf(summary.title))) + 1;
     page.record.title = `Session ${next}`;
-    this.opened.set(page.record.id, page);
+    this.keep(page);
     // Saved at once, so it is in the list (and can be the one reopened) before its first call.
     await page.save();
     this.saved = await this.store.list();

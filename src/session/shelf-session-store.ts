@@ -45,6 +45,8 @@ export interface SessionSummary {
   title: string;
   createdAt: number;
   calls: number;
+  /** Permission prompts this session is waiting on (only known for a session open in this page). */
+  waiting?: number;
 }
 
 const SUMMARY = "summary:";

@@ -23,6 +23,26 @@ const until = async (check: () => boolean) => {
 };
 
 describe("contract: sessions are listed, switched and remembered across a reload", () => {
+  it("a session in the background that waits on a prompt says so in the list, and stops saying so once answered", async () => {
+    const { reopen } = await setUp();
+    await runtime!.fs.writeFile(`${runtime!.root}/opencode.json`, '{"permission":{"edit":"ask"}}');
+    const sessions = await reopen();
+    const first = sessions.current;
+    const { done } = first.start("write", { filePath: "w.txt", content: "x" });
+    await until(() => first.pending().length === 1);
+    let changes = 0;
+    sessions.onChange(() => changes++);
+    await sessions.create();
+    const waitingOf = (id: string) => sessions.list().find((summary) => summary.id === id)?.waiting;
+    expect(waitingOf(first.record.id)).toBe(1);
+    expect(waitingOf(sessions.current.record.id)).toBe(0);
+    const before = changes;
+    first.reply(first.pending()[0]!.id, "once");
+    await done;
+    expect(waitingOf(first.record.id)).toBe(0);
+    expect(changes).toBeGreaterThan(before);
+  });
+
   it("starts with one new session, saved at once", async () => {
     const { reopen } = await setUp();
     const sessions = await reopen();

@@ -49,7 +49,7 @@ export function SessionBar(props: {
               const session = () => props.sessions().find((summary) => summary.id === id);
               return (
                 <option value={id} selected={id === props.currentID()} title={`Started ${when(session()?.createdAt ?? 0)}`}>
-                  {session()?.title || "Untitled"}
+                  {(session()?.title || "Untitled") + (session()?.waiting ? ` (${session()!.waiting} waiting for you)` : "")}
                 </option>
               );
             }}
