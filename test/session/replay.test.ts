@@ -33,6 +33,16 @@ function manualStarter() {
   return { starter, log, endNext: () => endings.shift()?.() };
 }
 
+/** A session where edits ask, and a list that writes a file (so it asks) and then reads it. */
+async function writeThatAsksThenRead() {
+  const page = await pageWith({ "opencode.json": '{"permission":{"edit":"ask"}}' });
+  const list = parseCallList(JSON.stringify([
+    { tool: "write", args: { filePath: "w.txt", content: "ok" } },
+    { tool: "read", args: { filePath: "w.txt" } },
+  ]), "f");
+  return { page, list };
+}
+
 describe("contract: a replay runs the list in order, each call after the previous one ended", () => {
   it("starts no call before the one before it has ended, and reports its place", async () => {
     const { starter, log, endNext } = manualStarter();
@@ -65,11 +75,7 @@ describe("contract: a replay runs the list in order, each call after the previou
   });
 
   it("a call that asks holds the rest until answered", async () => {
-    const page = await pageWith({ "opencode.json": '{"permission":{"edit":"ask"}}' });
-    const list = parseCallList(JSON.stringify([
-      { tool: "write", args: { filePath: "w.txt", content: "ok" } },
-      { tool: "read", args: { filePath: "w.txt" } },
-    ]), "f");
+    const { page, list } = await writeThatAsksThenRead();
     const replay = replayCalls(page, list);
     await until(() => page.pending().length > 0);
     expect(page.calls).toHaveLength(1);
@@ -80,11 +86,7 @@ describe("contract: a replay runs the list in order, each call after the previou
   });
 
   it("stopping aborts the call under way (its prompt goes) and starts no more", async () => {
-    const page = await pageWith({ "opencode.json": '{"permission":{"edit":"ask"}}' });
-    const list = parseCallList(JSON.stringify([
-      { tool: "write", args: { filePath: "w.txt", content: "ok" } },
-      { tool: "read", args: { filePath: "w.txt" } },
-    ]), "f");
+    const { page, list } = await writeThatAsksThenRead();
     const controller = new AbortController();
     const replay = replayCalls(page, list, { signal: controller.signal });
     await until(() => page.pending().length > 0);
@@ -97,11 +99,7 @@ describe("contract: a replay runs the list in order, each call after the previou
   });
 
   it("a session closed under the replay (deleted) refuses the next call, and the replay ends with why", async () => {
-    const page = await pageWith({ "opencode.json": '{"permission":{"edit":"ask"}}' });
-    const list = parseCallList(JSON.stringify([
-      { tool: "write", args: { filePath: "w.txt", content: "ok" } },
-      { tool: "read", args: { filePath: "w.txt" } },
-    ]), "f");
+    const { page, list } = await writeThatAsksThenRead();
     const replay = replayCalls(page, list);
     await until(() => page.pending().length > 0);
     await page.close();

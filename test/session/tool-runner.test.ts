@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { markInterrupted, type ToolCall } from "../../src/session/calls.js";
-import { MemorySessionStore } from "../../src/session/session-store.js";
+import { MemoryShelf, ShelfSessionStore } from "../../src/session/shelf-session-store.js";
 import { define } from "../../src/tools/tool.js";
 import { sessionWith } from "../support/tool-session.js";
 
@@ -38,7 +38,7 @@ const probe = define("probe", {
 });
 
 async function withProbe(config?: string) {
-  const store = new MemorySessionStore();
+  const store = new ShelfSessionStore(new MemoryShelf());
   const s = await sessionWith(config ? { "opencode.json": config } : {}, { store });
   s.session.registry.register(probe);
   dispose = s.dispose;
