@@ -6,6 +6,7 @@
 import { decodeForSearch, searchedBeforeBuffer, BUFFER_CAPACITY, type BinaryMode } from "./binary.js";
 import { describeFsError, type SearchFs } from "./fs.js";
 import { compilePattern, type Matcher, type MatchSpan } from "./matcher.js";
+import { ResultPacker, unpackResults } from "./packed-results.js";
 import { resolvePath } from "./path.js";
 import { abortError, Limiter, Walker, type WalkedFile, type WalkOptions } from "./walk.js";
 
@@ -58,17 +59,8 @@ export interface FileResult {
 
 export type SearchEvent = ({ type: "match" } & SearchMatch) | ({ type: "binary" } & SearchBinaryNotice);
 
-const decoder = new TextDecoder();
 /** Files read ahead of the one being searched (their reads overlap the search of earlier ones). */
 const READ_AHEAD = 64;
-/** Past this many matching lines in a file, it is decoded once rather than line by line. */
-const WHOLE_DECODE_LINES = 8;
-
-/** UTF-16 offsets in the decoded line for byte offsets relative to the line's start. */
-function toUtf16(bytes: Uint8Array, text: string, byteOffsets: number[]): number[] {
-  if (text.length === bytes.length) return byteOffsets.map((b) => Math.min(b, text.length));
-  return byteOffsets.map((b) => Math.min(decoder.decode(bytes.subarray(0, b)).length, text.length));
-}
 
 /** One search over a file tree; `events()` runs it, the counters tell how it went. */
 export class Search {
@@ -109,6 +101,18 @@ export class Search {
 
   /** The results file by file (only files with a matching line or a binary notice), in walk order. */
   async *files(): AsyncGenerator<FileResult> {
+    const positions = this.options.positions ?? true;
+    for await (const { file, hits } of this.hits()) {
+      onePacker.add(0, hits, this.matcher, positions);
+      yield unpackResults(onePacker.finish(), () => file)[0]!.result;
+    }
+  }
+
+  /**
+   * The results as FileHits (no text made yet), file by file in walk order. Each one's `data` is only
+   * good until the next is asked for.
+   */
+  async *hits(): AsyncGenerator<{ file: WalkedFile; hits: FileHits }> {
     const explicitMode = await this.explicitMode();
     const limiter = new Limiter(this.options.concurrency ?? 32);
     const signal = this.options.signal;
@@ -138,8 +142,10 @@ export class Search {
           continue;
         }
         this.filesSearched++;
-        const result = this.searchFile(head.file, content, head.file.explicit ? explicitMode : "quit");
-        if (result) yield result;
+        const hits = findHits(this.matcher, content, head.file.explicit ? explicitMode : "quit");
+        if (!hits) continue;
+        this.matchedLines += hits.lines.length / 2;
+        yield { file: head.file, hits };
       }
     } finally {
       // Stopped early (a reader broke off, or an error): the walk stops too.
@@ -164,38 +170,45 @@ export class Search {
 }
 
 /**
- * Searches one file's bytes: ripgrep's binary rules for `mode`, then the matching lines; undefined when
- * nothing matched. Keeps nothing of `bytes` (every text is a fresh string), so a caller may reuse them.
+ * What one file gave before any text is made: the matching lines as byte ranges of `data` (the bytes
+ * searched: BOM dropped, UTF-16 transcoded), and ripgrep's binary notice.
  */
-export function searchBytes(
-matcher: Matcher,
-file: { path: string; displayPath: string },
-bytes: Uint8Array,
-mode: BinaryMode,
-positions: boolean,
-): FileResult | undefined {
+export interface FileHits {
+  data: Uint8Array;
+  /** Start and end (exclusive, before the `\n`) of each matching line, flat: [start0, end0, start1, ...]. */
+  lines: number[];
+  binary?: { offset: number; stopped: boolean };
+}
+
+/** ripgrep's binary rules for `mode`, then the matching lines; undefined when nothing matched. */
+export function findHits(matcher: Matcher, bytes: Uint8Array, mode: BinaryMode): FileHits | undefined {
   const { data, peeked } = decodeForSearch(bytes);
-  let lines: Array<[number, number]> = [];
+  let lines: number[] = [];
+  const collect = (s: number, e: number) => void lines.push(s, e);
   let binary: { offset: number; stopped: boolean } | undefined;
   let nul: number;
+  // A big file with a NUL in its first buffer (an executable, an archive): ripgrep looks no further,
+  // and neither need we (searching all of it first would cost the whole file).
+  const early = mode === "quit" && data.length > BUFFER_CAPACITY ? firstBufferNul(data) : -1;
   if (mode === "convert") nul = data.indexOf(0);
+  else if (early >= 0) nul = early;
   else {
     // What ripgrep searches of a binary file is a subset of its lines: with no match in the whole
     // file, there is nothing to report and no need to look for a NUL.
-    matcher.forEachMatchingLine(data, 0, data.length, (s, e) => void lines.push([s, e]));
+    matcher.forEachMatchingLine(data, 0, data.length, collect);
     if (lines.length === 0) return undefined;
     nul = data.indexOf(0);
     if (nul >= 0) lines = [];
   }
   if (nul < 0) {
-    if (mode === "convert") matcher.forEachMatchingLine(data, 0, data.length, (s, e) => void lines.push([s, e]));
+    if (mode === "convert") matcher.forEachMatchingLine(data, 0, data.length, collect);
   } else if (mode === "quit") {
     const end = searchedBeforeBuffer(data, peeked, nul);
-    matcher.forEachMatchingLine(data, 0, end, (s, e) => void lines.push([s, e]));
+    matcher.forEachMatchingLine(data, 0, end, collect);
     if (lines.length > 0) binary = { offset: nul, stopped: true };
   } else if (mode === "convert") {
     const boundary = searchedBeforeBuffer(data, peeked, nul);
-    matcher.forEachMatchingLine(data, 0, boundary, (s, e) => void lines.push([s, e]));
+    matcher.forEachMatchingLine(data, 0, boundary, collect);
     let more = false;
     if (boundary < data.length) {
       // From there on ripgrep reads NULs as line ends; a match anywhere stops it.
@@ -222,47 +235,47 @@ positions: boolean,
         stop = true;
         return false;
       }
-      lines.push([s, e]);
+      lines.push(s, e);
       return !stop;
     });
   }
   if (lines.length === 0 && !binary) return undefined;
-  const matches: SearchMatch[] = [];
-  let lineNumber = 1;
-  let counted = 0;
-  // With many matching lines, one decode of the whole file beats one per line; its slices are the
-  // lines' own texts when every byte became one UTF-16 unit (ASCII, or lone invalid bytes).
-  let whole: string | undefined;
-  if (lines.length > WHOLE_DECODE_LINES) {
-    const text = decoder.decode(data);
-    if (text.length === data.length) whole = text;
-  }
-  for (const [start, end] of lines) {
-    for (let k = data.indexOf(10, counted); k >= 0 && k < start; k = data.indexOf(10, k + 1)) lineNumber++;
-    counted = start;
-    let textEnd = end;
-    if (textEnd > start && data[textEnd - 1] === 13) textEnd--;
-    // A view per line costs an object (a Buffer's, several): only made when it is used.
-    const line = whole !== undefined ? whole.slice(start, textEnd) : decoder.decode(data.subarray(start, textEnd));
-    const lineEnding = (textEnd < end ? "\r" : "") + (data[end] === 10 ? "\n" : "");
-    let spans: MatchSpan[] = [];
-    if (positions) {
-      const found = matcher.findAll(data, start, end);
-      const offsets = toUtf16(
-        data.subarray(start, textEnd),
-        line,
-        found.flatMap(([s, e]) => [s - start, e - start]),
-      );
-      spans = found.map((_, k) => ({ start: offsets[2 * k]!, end: offsets[2 * k + 1]! }));
-    }
-    matches.push({ path: file.path, displayPath: file.displayPath, lineNumber, line, lineEnding, matches: spans });
-  }
-  return {
-    path: file.path,
-    displayPath: file.displayPath,
-    matches,
-    binary: binary && { path: file.path, displayPath: file.displayPath, ...binary },
-  };
+  return { data, lines, binary };
+}
+
+/** Where the first NUL is within ripgrep's first buffer of `data`, or -1. */
+function firstBufferNul(data: Uint8Array): number {
+  return data.subarray(0, BUFFER_CAPACITY).indexOf(0);
+}
+
+/**
+ * Would a walked file ("quit") whose first bytes are `prefix` give the same hits from `prefix` alone?
+ * Yes when a NUL shows in ripgrep's first buffer (it stops there): a reader may stop reading.
+ */
+export function quitsWithin(prefix: Uint8Array): boolean {
+  const bom = (prefix[0] === 0xef && prefix[1] === 0xbb && prefix[2] === 0xbf) || prefix[0] === 0xff || prefix[0] === 0xfe;
+  // A byte-order mark changes the bytes searched (UTF-16 is transcoded): no shortcut then.
+  return !bom && firstBufferNul(prefix) >= 0;
+}
+
+/** Reused by searchBytes: one file at a time, unpacked at once. */
+const onePacker = new ResultPacker();
+
+/**
+ * Searches one file's bytes: ripgrep's binary rules for `mode`, then the matching lines; undefined when
+ * nothing matched. Keeps nothing of `bytes`, so a caller may reuse them.
+ */
+export function searchBytes(
+  matcher: Matcher,
+  file: { path: string; displayPath: string },
+  bytes: Uint8Array,
+  mode: BinaryMode,
+  positions: boolean,
+): FileResult | undefined {
+  const hits = findHits(matcher, bytes, mode);
+  if (!hits) return undefined;
+  onePacker.add(0, hits, matcher, positions);
+  return unpackResults(onePacker.finish(), () => file)[0]!.result;
 }
 
 /** Results file by file, in walk order: the cheapest way to consume a large result. */

@@ -1,54 +1,124 @@
 /**
- * The search worker packs each batch of results into one text and one number array before it crosses
- * the port; whatever the results hold, the page must get back exactly what the worker found.
+ * Matching lines are packed as bytes where the search runs (a node search thread, the embedded search
+ * worker, or right here) and become text only when unpacked. Whatever the files hold, what comes out
+ * must be what a plain line-by-line reading of the file says: the line numbers, each line decoded on
+ * its own, its ending, and where the pattern matched in UTF-16 offsets. And a batch of many files must
+ * survive a structured clone with its buffers transferred.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { packFiles, unpackFiles } from "../../src/runtime/embedded/search-protocol.js";
-import type { FileResult } from "../../src/search/search.js";
+import { PackedFilesWriter, unpackFiles } from "../../src/runtime/embedded/search-protocol.js";
+import { compilePattern } from "../../src/search/matcher.js";
+import { countNewlines } from "../../src/search/newlines.js";
+import { findHits, searchBytes, type FileResult, type SearchMatch } from "../../src/search/search.js";
 
-// Lines never contain "\n" (it ends them) but may hold a lone "\r", NULs, astral characters and U+FFFD.
-const lineText = fc.string({ unit: fc.constantFrom("a", "é", "\r", "\u0000", "😀", "\ufffd", " ", "\t", "<b>"), maxLength: 12 });
+const encoder = new TextEncoder();
+// Pieces of file content: ASCII, multi-byte and astral characters, a mid-file U+FEFF, CR and LF, and
+// bytes that are not UTF-8 (a lone continuation byte, a truncated 3-byte sequence, an overlong form).
+const piece = fc.constantFrom<number[]>(
+  [...encoder.encode("ab")],
+  [...encoder.encode("a")],
+  [...encoder.encode("é")],
+  [...encoder.encode("😀")],
+  [...encoder.encode("\ufeff")],
+  [...encoder.encode(" ")],
+  [13],
+  [10],
+  [10],
+  [0x80],
+  [0xe2, 0x82],
+  [0xc0, 0xaf],
+);
+const content = fc.array(piece, { maxLength: 60, size: "medium" }).map((pieces) => Uint8Array.from(pieces.flat()));
+const literal = fc.constantFrom("a", "ab", "é", "😀", "b a", "\ufeff");
 
-const file: fc.Arbitrary<FileResult> = fc
-  .record({
-    path: fc.string({ minLength: 1, maxLength: 6 }),
-    lines: fc.array(
-      fc.record({
-        lineNumber: fc.integer({ min: 1, max: 2 ** 40 }),
-        line: lineText,
-        lineEnding: fc.constantFrom("\n", "\r\n", "\r", ""),
-        spans: fc.array(fc.record({ start: fc.nat(50), end: fc.nat(50) }), { maxLength: 3 }),
+/** The reference: split at \n, decode each line alone, find the literal's non-overlapping occurrences. */
+function naive(bytes: Uint8Array, needle: string, path: string): FileResult | undefined {
+  const decode = (b: Uint8Array) => new TextDecoder("utf-8", { ignoreBOM: true }).decode(b);
+  let data = bytes;
+  if (data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) data = data.subarray(3);
+  const matches: SearchMatch[] = [];
+  const needleBytes = encoder.encode(needle);
+  let start = 0;
+  for (let lineNumber = 1; start < data.length; lineNumber++) {
+    let end = data.indexOf(10, start);
+    const hasLf = end >= 0;
+    if (!hasLf) end = data.length;
+    const textEnd = end > start && data[end - 1] === 13 ? end - 1 : end;
+    const spans: Array<[number, number]> = [];
+    for (let at = start; at + needleBytes.length <= end; ) {
+      if (needleBytes.every((b, k) => data[at + k] === b)) {
+        spans.push([at - start, at - start + needleBytes.length]);
+        at += needleBytes.length;
+      } else at++;
+    }
+    if (spans.length > 0) {
+      const line = decode(data.subarray(start, textEnd));
+      const utf16 = (b: number) => Math.min(decode(data.subarray(start, start + Math.min(b, textEnd - start))).length, line.length);
+      matches.push({
+        path,
+        displayPath: path,
+        lineNumber,
+        line,
+        lineEnding: (textEnd < end ? "\r" : "") + (hasLf ? "\n" : ""),
+        matches: spans.map(([s, e]) => ({ start: utf16(s), end: utf16(e) })),
+      });
+    }
+    start = end + 1;
+  }
+  return matches.length > 0 ? { path, displayPath: path, matches } : undefined;
+}
+
+describe("packed search results say what a line-by-line reading says", () => {
+  it("searchBytes (pack, then unpack) gives the naive reading's lines, numbers, endings and spans", () => {
+    fc.assert(
+      fc.property(content, literal, (bytes, needle) => {
+        const matcher = compilePattern([needle.replace(/[.*+?()[\]{}|\\^$]/g, "\\$&")]);
+        const file = { path: "f", displayPath: "f" };
+        expect(searchBytes(matcher, file, bytes, "quit", true)).toEqual(naive(bytes, needle, "f"));
       }),
-      { maxLength: 5 },
-    ),
-    binary: fc.option(fc.record({ offset: fc.nat(1e9), stopped: fc.boolean() }), { nil: undefined }),
-  })
-  .map(({ path, lines, binary }) => {
-    const displayPath = `./${path}`;
-    const result: FileResult = {
-      path,
-      displayPath,
-      matches: lines.map((l) => ({ path, displayPath, lineNumber: l.lineNumber, line: l.line, lineEnding: l.lineEnding, matches: l.spans })),
-    };
-    if (binary) result.binary = { path, displayPath, ...binary };
-    return result;
+      { numRuns: 500 },
+    );
   });
 
-describe("search results cross the worker boundary unchanged", () => {
-  it("unpack(pack(files)) equals files, through a structured clone with the numbers transferred", () => {
+  it("a batch of files crosses a structured clone (both buffers transferred) unchanged", () => {
     fc.assert(
-      fc.property(fc.array(file, { maxLength: 8 }), (files) => {
-        const packed = packFiles(files);
-        const sent = structuredClone(packed, { transfer: [packed.packed.numbers.buffer] });
-        expect(unpackFiles(sent)).toEqual(files);
+      fc.property(fc.array(content, { maxLength: 8 }), literal, fc.boolean(), (files, needle, positions) => {
+        const matcher = compilePattern([needle.replace(/[.*+?()[\]{}|\\^$]/g, "\\$&")]);
+        const writer = new PackedFilesWriter();
+        const expected: FileResult[] = [];
+        files.forEach((bytes, k) => {
+          const file = { path: `/w/${k}`, displayPath: `${k}` };
+          const hits = findHits(matcher, bytes, "quit");
+          if (!hits) return;
+          expected.push(searchBytes(matcher, file, bytes, "quit", positions)!);
+          writer.add(file, hits, matcher, positions);
+        });
+        const { batch, transferables } = writer.finish();
+        const sent = structuredClone(batch, { transfer: transferables });
+        expect(batch.packed.bytes.byteLength).toBe(0);
+        expect(unpackFiles(sent)).toEqual(expected);
       }),
       { numRuns: 300 },
     );
   });
+});
 
-  it("refuses a line ending it cannot represent instead of sending a wrong one", () => {
-    const bad: FileResult = { path: "a", displayPath: "a", matches: [{ path: "a", displayPath: "a", lineNumber: 1, line: "x", lineEnding: "\n\n", matches: [] }] };
-    expect(() => packFiles([bad])).toThrow(/unexpected line ending/);
+describe("counting line feeds four bytes at a time", () => {
+  it("agrees with a byte loop at every alignment and length", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300, size: "max" }), fc.nat(7), fc.nat(300), fc.nat(300), (raw, shift, a, b) => {
+        // The bytes at an offset inside a bigger buffer, as a node Buffer from the pool would be.
+        const backing = new Uint8Array(raw.length + 16);
+        const bytes = backing.subarray(shift, shift + raw.length);
+        bytes.set(raw.map((x) => (x % 4 === 0 ? 10 : x)));
+        const from = Math.min(a, b, bytes.length);
+        const to = Math.min(Math.max(a, b), bytes.length);
+        let expected = 0;
+        for (let i = from; i < to; i++) if (bytes[i] === 10) expected++;
+        expect(countNewlines(bytes, from, to)).toBe(expected);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

@@ -2,16 +2,19 @@
  * The search worker's body: ripgrep's search (src/search) over the workspace files, which it reaches
  * through `fsEndpoint` like the shell does, with a cache in front (CachedSearchFs) that the page keeps
  * honest by reporting every change. The first search reads the files over the port; later ones read
- * memory, and none of them runs on the page's thread.
+ * memory, and none of them runs on the page's thread. Matching lines leave as packed bytes (the page
+ * decodes each batch once).
  */
 import { CachedSearchFs } from "../../search/cached-fs.js";
 import { GlobError } from "../../search/glob.js";
 import { SearchPatternError } from "../../search/matcher.js";
-import type { FileResult } from "../../search/search.js";
-import { createLocalSearchService, type SearchRun } from "../../search/service.js";
+import { Search } from "../../search/search.js";
+import { createLocalSearchService, type SearchStats } from "../../search/service.js";
 import type { Endpoint } from "./endpoint.js";
 import { createFsClient } from "./fs-rpc.js";
-import { BATCH_ITEMS, BATCH_MS, MAX_UNACKED, packFiles, type FromSearch, type SerializedSearchError, type ToSearch } from "./search-protocol.js";
+import { BATCH_ITEMS, BATCH_MS, MAX_UNACKED, PackedFilesWriter, type FromSearch, type SerializedSearchError, type ToSearch } from "./search-protocol.js";
+
+type MessageSink = (text: string, level: "error" | "warning") => void;
 
 function serialize(error: unknown): SerializedSearchError {
   if (error instanceof SearchPatternError) return { name: error.name, message: error.message, reason: error.reason, pattern: error.pattern };
@@ -33,38 +36,64 @@ export function runSearchHost(control: Endpoint, fsEndpoint: Endpoint): void {
   const jobs = new Map<number, Job>();
   const send = (message: FromSearch) => control.post(message);
 
-  async function run(message: Extract<ToSearch, { kind: "run" }>): Promise<void> {
-    const job: Job = { controller: new AbortController(), unacked: 0 };
-    jobs.set(message.id, job);
-    const callOptions = {
-      signal: job.controller.signal,
-      onMessage: (text: string, level: "error" | "warning") => send({ kind: "message", id: message.id, text, level }),
+  /** Waits while the reader has MAX_UNACKED batches it has not taken yet. */
+  async function roomFor(job: Job): Promise<void> {
+    while (job.unacked >= MAX_UNACKED && !job.controller.signal.aborted) {
+      await new Promise<void>((resolve) => (job.resume = resolve));
+    }
+    job.unacked++;
+  }
+
+  /** A grep: hits packed straight from the file bytes, no line text made here. */
+  async function search(message: Extract<ToSearch, { kind: "run"; op: "search" }>, job: Job, onMessage: MessageSink): Promise<SearchStats> {
+    const search = new Search(fs, { ...message.query, signal: job.controller.signal, onMessage });
+    const positions = message.query.positions ?? true;
+    const writer = new PackedFilesWriter();
+    let since = performance.now();
+    const flush = async () => {
+      if (writer.files === 0) return;
+      await roomFor(job);
+      const { batch, transferables } = writer.finish();
+      control.post({ kind: "batch", id: message.id, items: batch } satisfies FromSearch, transferables);
+      since = performance.now();
     };
-    const results: SearchRun<unknown> =
-      message.op === "search" ? service.search(message.query, callOptions) : service.list(message.query, callOptions);
+    for await (const { file, hits } of search.hits()) {
+      writer.add(file, hits, search.matcher, positions);
+      if (writer.files >= BATCH_ITEMS || performance.now() - since > BATCH_MS) await flush();
+      if (job.controller.signal.aborted) return { errored: search.errored, filesSearched: search.filesSearched };
+    }
+    await flush();
+    return { errored: search.errored, filesSearched: search.filesSearched };
+  }
+
+  /** A listing, as the local service gives it. */
+  async function list(message: Extract<ToSearch, { kind: "run"; op: "list" }>, job: Job, onMessage: MessageSink): Promise<SearchStats> {
+    const results = service.list(message.query, { signal: job.controller.signal, onMessage });
     let batch: unknown[] = [];
     let since = performance.now();
     const flush = async () => {
       if (batch.length === 0) return;
-      while (job.unacked >= MAX_UNACKED && !job.controller.signal.aborted) {
-        await new Promise<void>((resolve) => (job.resume = resolve));
-      }
-      job.unacked++;
-      if (message.op === "search") {
-        const packed = packFiles(batch as FileResult[]);
-        control.post({ kind: "batch", id: message.id, items: packed } satisfies FromSearch, [packed.packed.numbers.buffer]);
-      } else send({ kind: "batch", id: message.id, items: batch });
+      await roomFor(job);
+      send({ kind: "batch", id: message.id, items: batch });
       batch = [];
       since = performance.now();
     };
+    for await (const item of results) {
+      batch.push(item);
+      if (batch.length >= BATCH_ITEMS || performance.now() - since > BATCH_MS) await flush();
+      if (job.controller.signal.aborted) return results.stats();
+    }
+    await flush();
+    return results.stats();
+  }
+
+  async function run(message: Extract<ToSearch, { kind: "run" }>): Promise<void> {
+    const job: Job = { controller: new AbortController(), unacked: 0 };
+    jobs.set(message.id, job);
+    const onMessage: MessageSink = (text, level) => send({ kind: "message", id: message.id, text, level });
     try {
-      for await (const item of results) {
-        batch.push(item);
-        if (batch.length >= BATCH_ITEMS || performance.now() - since > BATCH_MS) await flush();
-        if (job.controller.signal.aborted) return;
-      }
-      await flush();
-      send({ kind: "done", id: message.id, stats: results.stats() });
+      const stats = message.op === "search" ? await search(message, job, onMessage) : await list(message, job, onMessage);
+      if (!job.controller.signal.aborted) send({ kind: "done", id: message.id, stats });
     } catch (error) {
       if (!job.controller.signal.aborted) send({ kind: "error", id: message.id, error: serialize(error) });
     } finally {

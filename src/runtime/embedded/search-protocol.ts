@@ -1,5 +1,6 @@
 import { ResultPacker, unpackResults, type PackedResults } from "../../search/packed-results.js";
-import type { FileResult } from "../../search/search.js";
+import type { Matcher } from "../../search/matcher.js";
+import type { FileHits, FileResult } from "../../search/search.js";
 import type { ListQuery, SearchQuery, SearchStats } from "../../search/service.js";
 
 /**
@@ -36,21 +37,34 @@ export const MAX_UNACKED = 4;
 export const BATCH_ITEMS = 512;
 export const BATCH_MS = 16;
 
-/** A batch of FileResults as it crosses the port: the paths, and the rest packed (see packed-results.ts). */
+/** A batch of search results as it crosses the port: the files' paths, and their hits packed (see packed-results.ts). */
 export interface PackedFiles {
   /** path and displayPath of each file, in order. */
   names: string[];
   packed: PackedResults;
 }
 
-export function packFiles(files: readonly FileResult[]): PackedFiles {
-  const packer = new ResultPacker();
-  const names: string[] = [];
-  files.forEach((file, index) => {
-    names.push(file.path, file.displayPath);
-    packer.add(index, file);
-  });
-  return { names, packed: packer.finish() };
+/** Gathers a batch: each file's names beside its hits. */
+export class PackedFilesWriter {
+  private readonly packer = new ResultPacker();
+  private names: string[] = [];
+
+  get files(): number {
+    return this.packer.files;
+  }
+
+  add(file: { path: string; displayPath: string }, hits: FileHits, matcher: Matcher, positions: boolean): void {
+    this.packer.add(this.names.length / 2, hits, matcher, positions);
+    this.names.push(file.path, file.displayPath);
+  }
+
+  /** The batch, ready to post (transfer `transferables`); the writer starts empty again. */
+  finish(): { batch: PackedFiles; transferables: ArrayBuffer[] } {
+    const packed = this.packer.finish();
+    const batch = { names: this.names, packed };
+    this.names = [];
+    return { batch, transferables: [packed.numbers.buffer as ArrayBuffer, packed.bytes.buffer as ArrayBuffer] };
+  }
 }
 
 export function unpackFiles({ names, packed }: PackedFiles): FileResult[] {

@@ -1,13 +1,14 @@
 /**
  * What the node runtime's search threads and the thread that walks say to each other. The walking
  * thread hands out batches of paths; a search thread reads and searches them and answers with one
- * compact reply per batch: every matching line's text in one string, and the numbers that cut it up
- * in one transferable array. A search that matches hundreds of thousands of lines then crosses the
+ * compact reply per batch: every matching line's bytes in one transferable array, and the numbers
+ * that cut them up in another. A search that matches hundreds of thousands of lines then crosses the
  * thread boundary as a few hundred copies of big blocks rather than an object per line.
  */
 import type { BinaryMode } from "../../search/binary.js";
 import { ResultPacker, unpackResults, type PackedResults } from "../../search/packed-results.js";
-import type { FileResult } from "../../search/search.js";
+import type { Matcher } from "../../search/matcher.js";
+import type { FileHits, FileResult } from "../../search/search.js";
 import type { SerializedError } from "../errors.js";
 
 export type ToThread =
@@ -43,8 +44,9 @@ export class ReplyWriter {
   private readonly packer = new ResultPacker();
   private readonly failures: BatchReply["failures"] = [];
 
-  add(index: number, result: FileResult): void {
-    this.packer.add(index, result);
+  /** Copies what it keeps of `hits.data` (the thread reuses its read buffer). */
+  add(index: number, hits: FileHits, matcher: Matcher, positions: boolean): void {
+    this.packer.add(index, hits, matcher, positions);
   }
 
   fail(index: number, error: SerializedError): void {

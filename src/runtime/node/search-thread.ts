@@ -2,12 +2,14 @@
  * A search thread of the node runtime (a worker_thread, started by search-pool.ts): it reads the files
  * of each batch it is handed and searches them, the way the walking thread would have, and answers
  * with a compact reply (search-batch.ts). Reads go into one reused buffer: no stat and no allocation
- * per file, which is most of what a file costs beyond its open and read.
+ * per file, which is most of what a file costs beyond its open and read; and a walked file with a NUL
+ * in its first 64 KiB is read no further (ripgrep would not search on either).
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { parentPort } from "node:worker_threads";
 import { compilePattern, type Matcher } from "../../search/matcher.js";
-import { searchBytes } from "../../search/search.js";
+import { BUFFER_CAPACITY } from "../../search/binary.js";
+import { findHits, quitsWithin } from "../../search/search.js";
 import { serializeError, toRuntimeError } from "../errors.js";
 import { ReplyWriter, type FromThread, type ToThread } from "./search-batch.js";
 
@@ -17,20 +19,30 @@ const KEEP_BUFFER = 8 * 1024 * 1024;
 
 let buffer = Buffer.allocUnsafeSlow(INITIAL_BUFFER);
 
-/** The whole file, in `buffer` (valid until the next read). */
-function readWhole(path: string): Buffer {
+/**
+ * The file, in `buffer` (valid until the next read): all of it, or with `mayStop`, only its first
+ * part when that already decides the search (a NUL early in a walked file: see quitsWithin).
+ */
+function readFile(path: string, mayStop: boolean): Buffer {
   const fd = openSync(path, "r");
   try {
     let filled = 0;
+    let checked = false;
     for (;;) {
       if (filled === buffer.length) {
-        const bigger = Buffer.allocUnsafeSlow(buffer.length * 2);
+        // Bigger than the buffer: ask the size once rather than doubling (and copying) step by step.
+        const size = fstatSync(fd).size;
+        const bigger = Buffer.allocUnsafeSlow(Math.max(size + 1, buffer.length * 2));
         buffer.copy(bigger, 0, 0, filled);
         buffer = bigger;
       }
       const n = readSync(fd, buffer, filled, buffer.length - filled, null);
       if (n === 0) return buffer.subarray(0, filled);
       filled += n;
+      if (mayStop && !checked && filled >= BUFFER_CAPACITY) {
+        checked = true;
+        if (quitsWithin(buffer.subarray(0, filled))) return buffer.subarray(0, filled);
+      }
     }
   } finally {
     closeSync(fd);
@@ -51,20 +63,20 @@ const send = (message: FromThread, transfer?: ArrayBuffer[]) => port.postMessage
 
 function runBatch(job: Job, paths: string[], modes: Extract<ToThread, { kind: "batch" }>["modes"]): ReplyWriter {
   const writer = new ReplyWriter();
-  const file = { path: "", displayPath: "" };
   for (let index = 0; index < paths.length; index++) {
     if (Atomics.load(job.cancel, 0) !== 0) break;
     const path = paths[index]!;
+    const mode = modes?.[index] ?? "quit";
     let bytes: Buffer;
     try {
-      bytes = readWhole(path);
+      bytes = readFile(path, mode === "quit");
     } catch (error) {
       writer.fail(index, serializeError(toRuntimeError(error, "open", path)));
       continue;
     }
     writer.searched++;
-    const result = searchBytes(job.matcher!, file, bytes, modes?.[index] ?? "quit", job.positions);
-    if (result) writer.add(index, result);
+    const hits = findHits(job.matcher!, bytes, mode);
+    if (hits) writer.add(index, hits, job.matcher!, job.positions);
     if (buffer.length > KEEP_BUFFER) buffer = Buffer.allocUnsafeSlow(INITIAL_BUFFER);
   }
   return writer;
@@ -90,7 +102,7 @@ port.on("message", (message: ToThread) => {
       try {
         if (job?.failure !== undefined) throw new Error(job.failure);
         const reply = (job ? runBatch(job, message.paths, message.modes) : new ReplyWriter()).finish();
-        send({ kind: "done", id: message.id, seq: message.seq, reply }, [reply.numbers.buffer as ArrayBuffer]);
+        send({ kind: "done", id: message.id, seq: message.seq, reply }, [reply.numbers.buffer as ArrayBuffer, reply.bytes.buffer as ArrayBuffer]);
       } catch (error) {
         send({ kind: "failed", id: message.id, seq: message.seq, message: error instanceof Error ? error.message : String(error) });
       }
