@@ -128,6 +128,15 @@ export function makeSearchFixtures(base) {
     "binlong/long-line.txt",
     Buffer.concat([Buffer.from("hello " + "a".repeat(140000) + "\n"), Buffer.from("b\n".repeat(30000)), Buffer.from([0]), Buffer.from("\n")]),
   );
+  // Big files with a NUL in the first buffer (executables, archives): looked at no further. The first
+  // line of one ends within the 3 bytes ripgrep peeks at, so it is still searched; the BOM in another
+  // moves where the first buffer starts. Each is larger than a node search thread's first read
+  // (256 KiB), after which it stops reading such a file; a UTF-16 file is full of NUL bytes before it
+  // is transcoded, and must be read to its end.
+  put("binlate/big-early-nul.bin", Buffer.concat([Buffer.from("ab\n"), Buffer.from([0]), Buffer.from(filler(10000)), Buffer.from("hello far\n")]));
+  put("binlate/big-exe.bin", Buffer.concat([Buffer.from("\x7fELF hello"), Buffer.from([0, 0, 1]), Buffer.from(filler(10000)), Buffer.from("hello far\n")]));
+  put("binlate/big-bom-nul.txt", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("ab\n"), Buffer.from([0]), Buffer.from(filler(10000)), Buffer.from("hello far\n")]));
+  put("binlate/big-utf16.txt", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(filler(10000) + "hello far\n", "utf16le")]));
   put("repo/bin/bom-nul.txt", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("ab\nzz"), Buffer.from([0]), Buffer.from("\nab\n")]));
 
   // Long lines and many lines (outside repo/, see above).

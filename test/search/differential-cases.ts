@@ -113,6 +113,8 @@ export const differentialCases: DiffCase[] = [
   // Binary files, encodings, line endings.
   { what: "small binary files found by the walk", cwd: "repo/bin", args: [...nh, "hello|ab"] },
   { what: "binary files over 64 KiB found by the walk", cwd: "binlate", args: [...nh, "hello|filler line 00001"] },
+  { what: "big binary files with a NUL in the first buffer, found by the walk", cwd: "binlate", args: [...nh, "hello|ab"] },
+  { what: "big binary files with a NUL in the first buffer, named explicitly", cwd: "binlate", args: [...nh, "hello|ab", "big-early-nul.bin", "big-exe.bin", "big-bom-nul.txt", "big-utf16.txt"] },
   { what: "binary files named explicitly (memory-mapped)", cwd: "binlate", args: [...nh, "hello|ab", "../repo/bin/early-nul.dat", "late-nul.txt", "../repo/bin/peek.txt", "../repo/bin/peek2.txt", "nul-line-later.txt", "edge.txt", "edge2.txt", "../repo/bin/bom-nul.txt"] },
   { what: "binary files named explicitly with a folder (read)", cwd: "binlate", args: [...nh, "hello|ab", ".", "../repo/bin/early-nul.dat", "late-nul.txt", "../repo/bin/peek.txt", "../repo/bin/peek2.txt", "nul-line-later.txt", "edge.txt", "edge2.txt", "../repo/bin/bom-nul.txt"] },
   { what: "one binary file, no file name", cwd: "binlate", args: ["-n", "hello", "late-nul.txt"] },
