@@ -8,6 +8,7 @@ import { describeFsError, type SearchFs } from "./fs.js";
 import { compilePattern, type Matcher, type MatchSpan } from "./matcher.js";
 import { ResultPacker, unpackResults } from "./packed-results.js";
 import { resolvePath } from "./path.js";
+import { ownsPath, type Shard } from "./shard.js";
 import { abortError, Limiter, Walker, type WalkedFile, type WalkOptions } from "./walk.js";
 
 export interface SearchOptions extends WalkOptions {
@@ -19,6 +20,11 @@ export interface SearchOptions extends WalkOptions {
   matcher?: Matcher;
   /** Work out match positions (`matches`); on by default. */
   positions?: boolean;
+  /**
+   * Search only this share of the files (several searchers splitting one search, see shard.ts). All
+   * shares walk the whole tree; only share 0 reports what the walk says.
+   */
+  shard?: Shard;
 }
 
 export interface SearchMatch {
@@ -70,6 +76,11 @@ export class Search {
   filesSearched = 0;
   /** Lines that matched. */
   matchedLines = 0;
+  /**
+   * Files of the walk dealt with so far, in walk order (whether searched, unreadable or another
+   * share's): every later hit comes from a file at this walk position or after it.
+   */
+  settled = 0;
   private readonly fs: SearchFs;
   private readonly options: SearchOptions;
 
@@ -78,7 +89,8 @@ export class Search {
     this.fs = fs;
     this.options = options;
     this.matcher = options.matcher ?? compilePattern(options.patterns, { caseInsensitive: options.caseInsensitive });
-    this.walker = new Walker(fs, options);
+    const shard = options.shard;
+    this.walker = new Walker(fs, shard && shard.index > 0 ? { ...options, onMessage: undefined } : options);
   }
 
   /** An error was reported along the way (rg would exit 2). */
@@ -109,17 +121,21 @@ export class Search {
   }
 
   /**
-   * The results as FileHits (no text made yet), file by file in walk order. Each one's `data` is only
-   * good until the next is asked for.
+   * The results as FileHits (no text made yet), file by file in walk order, each with its position in
+   * the walk (`seq`). Each one's `data` is only good until the next is asked for.
    */
-  async *hits(): AsyncGenerator<{ file: WalkedFile; hits: FileHits }> {
+  async *hits(): AsyncGenerator<{ file: WalkedFile; hits: FileHits; seq: number }> {
     const explicitMode = await this.explicitMode();
     const limiter = new Limiter(this.options.concurrency ?? 32);
     const signal = this.options.signal;
-    const window: Array<{ file: WalkedFile; content: Uint8Array | Promise<Uint8Array | Error> }> = [];
+    const shard = this.options.shard;
+    /** Another share's file keeps its place in the window with no content. */
+    const window: Array<{ file: WalkedFile; content: Uint8Array | Promise<Uint8Array | Error> | undefined }> = [];
     const read = (file: WalkedFile) =>
-      this.fs.readNow?.(file.path) ??
-      limiter.run(() => this.fs.readFile(file.path)).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+      shard && !ownsPath(shard, file.path)
+        ? undefined
+        : (this.fs.readNow?.(file.path) ??
+          limiter.run(() => this.fs.readFile(file.path)).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))));
     // One loop for reading ahead and for the tail: a file leaves the window once READ_AHEAD more have
     // been walked, or when the walk is over.
     const walked = this.walker.files()[Symbol.asyncIterator]();
@@ -136,6 +152,8 @@ export class Search {
         if (!head) return;
         const content = head.content instanceof Promise ? await head.content : head.content;
         if (signal?.aborted) throw abortError(signal);
+        const seq = this.settled++;
+        if (content === undefined) continue;
         if (content instanceof Error) {
           this.walker.errored = true;
           this.options.onMessage?.(`${head.file.displayPath}: ${describeFsError(content)}`, "error");
@@ -145,7 +163,7 @@ export class Search {
         const hits = findHits(this.matcher, content, head.file.explicit ? explicitMode : "quit");
         if (!hits) continue;
         this.matchedLines += hits.lines.length / 2;
-        yield { file: head.file, hits };
+        yield { file: head.file, hits, seq };
       }
     } finally {
       // Stopped early (a reader broke off, or an error): the walk stops too.

@@ -4,7 +4,7 @@
  * and the two must agree on the sorted output lines and the exit code (and, where a case asks, the
  * sorted messages). Every case runs our side three times: on the node runtime (in process), on the
  * node runtime's search threads (every file handed to them, however small the search), and on the
- * embedded runtime, whose search runs in its worker over ZenFS (the fixtures copied in at the same
+ * embedded runtime, whose search is split among three search workers over ZenFS (the fixtures copied in at the same
  * absolute path, so even absolute paths in the output agree). A handful also go through the real
  * `node bin/workbench.mjs rg`.
  */
@@ -100,7 +100,8 @@ describe.skipIf(!hasRg && !process.env.CI)("search: differential against ripgrep
     pool = new SearchPool({ threads: 2 });
     expect(await pool.ready()).toBe(true);
     threaded = { ...node, search: createNodeSearchService(createNodeSearchFs(), pool, 2, { handOffAfter: 0 }) };
-    embedded = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory, root: base });
+    // Three search workers, so every case also goes through splitting a search and merging it back.
+    embedded = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory, root: base, searchWorkers: 3 });
     await copyTreeInto(embedded.fs, base, base);
   });
   afterAll(async () => {

@@ -86,13 +86,13 @@ describe("packed search results say what a line-by-line reading says", () => {
       fc.property(fc.array(content, { maxLength: 8 }), literal, fc.boolean(), (files, needle, positions) => {
         const matcher = compilePattern([needle.replace(/[.*+?()[\]{}|\\^$]/g, "\\$&")]);
         const writer = new PackedFilesWriter();
-        const expected: FileResult[] = [];
+        const expected: Array<{ seq: number; result: FileResult }> = [];
         files.forEach((bytes, k) => {
           const file = { path: `/w/${k}`, displayPath: `${k}` };
           const hits = findHits(matcher, bytes, "quit");
           if (!hits) return;
-          expected.push(searchBytes(matcher, file, bytes, "quit", positions)!);
-          writer.add(file, hits, matcher, positions);
+          expected.push({ seq: 10 * k, result: searchBytes(matcher, file, bytes, "quit", positions)! });
+          writer.add(file, hits, 10 * k, matcher, positions);
         });
         const { batch, transferables } = writer.finish();
         const sent = structuredClone(batch, { transfer: transferables });

@@ -18,6 +18,16 @@ export interface EmbeddedRuntimeOptions {
   readOnly?: boolean;
   limits?: ShellLimits;
   env?: Record<string, string>;
+  /**
+   * Search workers a grep is split among (each reads and caches only its share of the files). Default:
+   * one per core, at most 4.
+   */
+  searchWorkers?: number;
+}
+
+function defaultSearchWorkers(): number {
+  const cores = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 2;
+  return Math.min(4, Math.max(1, cores));
 }
 
 const capabilities: Capabilities = {
@@ -54,6 +64,7 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
   const search = createWorkerSearchService(
     () => options.workerFactory("search"),
     (endpoint) => serveFs(fs, endpoint),
+    { workers: options.searchWorkers ?? defaultSearchWorkers() },
   );
   if (!options.readOnly) {
     await fs.mkdir(root, { recursive: true });

@@ -1,10 +1,16 @@
 /**
- * The page's side of the search worker: a SearchService whose every search runs in the worker
- * (search-core.ts), started on the first search and started again if it ever dies. The page reports
- * every change to the files, so what the worker has cached stays true.
+ * The page's side of the search workers: a SearchService whose every search runs off the page's
+ * thread (search-core.ts), in one or more workers started on the first search and started again if
+ * one ever dies. The page reports every change to the files, so what the workers have cached stays
+ * true.
+ *
+ * With several workers, a grep is split among them by path (shard.ts): each walks the whole tree but
+ * reads and searches only its share, and the page merges their results back into walk order. A
+ * worker's result can be handed on once every other worker has walked past it (its batches say how
+ * far they got) or has finished. Listings run in the first worker alone: they read no file.
  */
 import { abortError, GlobError, SearchPatternError } from "../../search/errors.js";
-import type { ListedFile, SearchCallOptions, SearchRun, SearchService, SearchStats } from "../../search/service.js";
+import type { ListedFile, SearchCallOptions, SearchQuery, SearchRun, SearchService, SearchStats } from "../../search/service.js";
 import type { FileResult } from "../../search/search.js";
 import type { Endpoint } from "./endpoint.js";
 import { unpackFiles, type FromSearch, type PackedFiles, type SerializedSearchError, type ToSearch } from "./search-protocol.js";
@@ -24,16 +30,35 @@ export interface WorkerSearchService extends SearchService {
   dispose(): void;
 }
 
+export interface WorkerSearchOptions {
+  /** How many search workers split a grep (default 1). */
+  workers?: number;
+}
+
 interface Live {
-  worker: ShellWorker;
-  /** Fails every search in progress (the worker died). */
+  workers: ShellWorker[];
+  /** Fails every search in progress (a worker died). */
   failures: Set<(error: Error) => void>;
 }
+
+/** What one worker has sent for one search and the reader has not taken yet. */
+interface Lane {
+  worker: ShellWorker;
+  /** Results in walk order, each with the batch it came in (acknowledged once its last result is taken). */
+  queue: Array<{ seq: number; result: FileResult; last: boolean }>;
+  /** Every result this worker will still send is at this walk position or later. */
+  walked: number;
+  done: boolean;
+}
+
+type Incoming = { lane: Lane; message: FromSearch } | { kind: "failed"; error: Error };
 
 export function createWorkerSearchService(
   start: () => Promise<ShellWorker>,
   serveFs: (fsEndpoint: Endpoint) => () => void,
+  options: WorkerSearchOptions = {},
 ): WorkerSearchService {
+  const count = Math.max(1, Math.floor(options.workers ?? 1));
   let live: Promise<Live> | undefined;
   let ready: Live | undefined;
   let disposed = false;
@@ -42,16 +67,28 @@ export function createWorkerSearchService(
   function connect(): Promise<Live> {
     if (disposed) return Promise.reject(new Error("the runtime was disposed"));
     live ??= (async () => {
-      const worker = await start();
-      const unserve = serveFs(worker.fsEndpoint);
-      const current: Live = { worker, failures: new Set() };
-      worker.onCrash((message) => {
-        unserve();
-        worker.terminate();
-        if (ready === current) ready = undefined;
-        live = undefined;
-        for (const fail of current.failures) fail(new Error(`the search worker stopped (${message}); run the search again`));
-      });
+      const started = await Promise.allSettled(Array.from({ length: count }, () => start()));
+      const workers = started.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
+      const failed = started.find((outcome) => outcome.status === "rejected");
+      if (failed) {
+        for (const worker of workers) worker.terminate();
+        throw failed.reason;
+      }
+      const unserve = workers.map((worker) => serveFs(worker.fsEndpoint));
+      const current: Live = { workers, failures: new Set() };
+      let crashed = false;
+      for (const worker of workers) {
+        worker.onCrash((message) => {
+          if (crashed) return;
+          crashed = true;
+          // One worker's share is gone: the others' answers would be incomplete, so all start afresh.
+          for (const stop of unserve) stop();
+          for (const other of workers) other.terminate();
+          if (ready === current) ready = undefined;
+          live = undefined;
+          for (const fail of current.failures) fail(new Error(`the search worker stopped (${message}); run the search again`));
+        });
+      }
       ready = current;
       return current;
     })().catch((error: unknown) => {
@@ -64,65 +101,87 @@ export function createWorkerSearchService(
   function run<T>(
     op: "search" | "list",
     query: Extract<ToSearch, { kind: "run" }>["query"],
-    options: SearchCallOptions,
-    decode: (items: PackedFiles | unknown[]) => T[],
+    callOptions: SearchCallOptions,
   ): SearchRun<T> {
     let stats: SearchStats = { errored: false, filesSearched: 0 };
     return {
       stats: () => ({ ...stats }),
       async *[Symbol.asyncIterator]() {
-        const { signal, onMessage } = options;
+        const { signal, onMessage } = callOptions;
         if (signal?.aborted) throw abortError(signal);
-        const { worker, failures } = await connect();
+        const { workers, failures } = await connect();
         const id = nextId++;
-        const post = (message: ToSearch) => worker.control.post(message);
-        const queue: Array<FromSearch | { kind: "failed"; error: Error }> = [];
+        const used = op === "list" ? workers.slice(0, 1) : workers;
+        const lanes: Lane[] = used.map((worker) => ({ worker, queue: [], walked: 0, done: false }));
+        const incoming: Incoming[] = [];
         let wake: (() => void) | undefined;
-        const push = (message: (typeof queue)[number]) => {
-          queue.push(message);
+        const push = (item: Incoming) => {
+          incoming.push(item);
           wake?.();
         };
-        const unlisten = worker.control.listen((data) => {
-          const message = data as FromSearch;
-          if (message.id === id) push(message);
-        });
+        const unlisten = lanes.map((lane) =>
+          lane.worker.control.listen((data) => {
+            const message = data as FromSearch;
+            if (message.id === id) push({ lane, message });
+          }),
+        );
         const fail = (error: Error) => push({ kind: "failed", error });
         failures.add(fail);
         const onAbort = () => wake?.();
         signal?.addEventListener("abort", onAbort);
-        let ended = false;
+        const totals: SearchStats = { errored: false, filesSearched: 0 };
         try {
-          post({ kind: "run", id, op, query } as ToSearch);
+          lanes.forEach((lane, index) => {
+            const shard = lanes.length > 1 ? { index, count: lanes.length } : undefined;
+            const message = op === "search" ? { kind: "run", id, op, query: query as SearchQuery, shard } : { kind: "run", id, op, query };
+            lane.worker.control.post(message as ToSearch);
+          });
           for (;;) {
             if (signal?.aborted) throw abortError(signal);
-            const message = queue.shift();
-            if (!message) {
+            // Hand on whatever no other worker can still come before.
+            for (let lane = nextInOrder(lanes); lane; lane = nextInOrder(lanes)) {
+              const item = lane.queue.shift()!;
+              if (item.last) lane.worker.control.post({ kind: "ack", id } satisfies ToSearch);
+              yield item.result as T;
+              if (signal?.aborted) throw abortError(signal);
+            }
+            if (lanes.every((lane) => lane.done && lane.queue.length === 0)) {
+              stats = totals;
+              return;
+            }
+            const next = incoming.shift();
+            if (!next) {
               await new Promise<void>((resolve) => (wake = resolve));
               wake = undefined;
               continue;
             }
+            if ("kind" in next) throw next.error;
+            const { lane, message } = next;
             if (message.kind === "batch") {
-              post({ kind: "ack", id });
-              for (const item of decode(message.items)) {
-                if (signal?.aborted) throw abortError(signal);
-                yield item;
-              }
+              // A listing runs in one worker: its items go out as they come, numbered here.
+              const items =
+                op === "list"
+                  ? (message.items as unknown[]).map((result, k) => ({ seq: lane.walked + k, result: result as FileResult }))
+                  : unpackFiles(message.items as PackedFiles);
+              items.forEach(({ seq, result }, k) => lane.queue.push({ seq, result, last: k === items.length - 1 }));
+              lane.walked = op === "list" ? lane.walked + items.length : (message.walked ?? lane.walked);
+              if (items.length === 0) lane.worker.control.post({ kind: "ack", id } satisfies ToSearch);
             } else if (message.kind === "message") {
-              if (message.level === "error") stats = { ...stats, errored: true };
+              if (message.level === "error") {
+                totals.errored = true;
+                stats = { ...stats, errored: true };
+              }
               onMessage?.(message.text, message.level);
             } else if (message.kind === "done") {
-              ended = true;
-              stats = message.stats;
-              return;
-            } else {
-              ended = true;
-              throw message.kind === "failed" ? message.error : deserialize(message.error);
-            }
+              lane.done = true;
+              totals.errored ||= message.stats.errored;
+              totals.filesSearched += message.stats.filesSearched;
+            } else throw deserialize(message.error);
           }
         } finally {
-          // Stopped early (aborted, or the reader broke off): the worker stops too.
-          if (!ended) post({ kind: "abort", id });
-          unlisten();
+          // Stopped early (aborted, failed, or the reader broke off): every worker still at it stops too.
+          for (const lane of lanes) if (!lane.done) lane.worker.control.post({ kind: "abort", id } satisfies ToSearch);
+          for (const stop of unlisten) stop();
           failures.delete(fail);
           signal?.removeEventListener("abort", onAbort);
         }
@@ -131,17 +190,36 @@ export function createWorkerSearchService(
   }
 
   return {
-    search: (query, options = {}) => run<FileResult>("search", query, options, (items) => unpackFiles(items as PackedFiles)),
-    list: (query, options = {}) => run<ListedFile>("list", query, options, (items) => items as ListedFile[]),
+    search: (query, options = {}) => run<FileResult>("search", query, options),
+    list: (query, options = {}) => run<ListedFile>("list", query, options),
     invalidate(paths) {
-      // Nothing is cached before the worker is up; messages after this one see the change.
-      ready?.worker.control.post({ kind: "invalidate", paths } satisfies ToSearch);
+      // Nothing is cached before the workers are up; messages after this one see the change.
+      for (const worker of ready?.workers ?? []) worker.control.post({ kind: "invalidate", paths } satisfies ToSearch);
     },
     dispose() {
       disposed = true;
-      ready?.worker.terminate();
+      for (const worker of ready?.workers ?? []) worker.terminate();
       ready = undefined;
       live = undefined;
     },
   };
+}
+
+/**
+ * The lane whose next result comes first in walk order and can go out now: no other lane may still
+ * send one before it (each has a queued result after it, has walked past it, or is done).
+ */
+function nextInOrder(lanes: Lane[]): Lane | undefined {
+  let best: Lane | undefined;
+  for (const lane of lanes) {
+    const head = lane.queue[0];
+    if (head && (!best || head.seq < best.queue[0]!.seq)) best = lane;
+  }
+  if (!best) return undefined;
+  const seq = best.queue[0]!.seq;
+  for (const lane of lanes) {
+    if (lane === best || lane.queue.length > 0 || lane.done) continue;
+    if (lane.walked <= seq) return undefined;
+  }
+  return best;
 }

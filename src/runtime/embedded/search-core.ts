@@ -46,7 +46,7 @@ export function runSearchHost(control: Endpoint, fsEndpoint: Endpoint): void {
 
   /** A grep: hits packed straight from the file bytes, no line text made here. */
   async function search(message: Extract<ToSearch, { kind: "run"; op: "search" }>, job: Job, onMessage: MessageSink): Promise<SearchStats> {
-    const search = new Search(fs, { ...message.query, signal: job.controller.signal, onMessage });
+    const search = new Search(fs, { ...message.query, shard: message.shard, signal: job.controller.signal, onMessage });
     const positions = message.query.positions ?? true;
     const writer = new PackedFilesWriter();
     let since = performance.now();
@@ -54,11 +54,11 @@ export function runSearchHost(control: Endpoint, fsEndpoint: Endpoint): void {
       if (writer.files === 0) return;
       await roomFor(job);
       const { batch, transferables } = writer.finish();
-      control.post({ kind: "batch", id: message.id, items: batch } satisfies FromSearch, transferables);
+      control.post({ kind: "batch", id: message.id, items: batch, walked: search.settled } satisfies FromSearch, transferables);
       since = performance.now();
     };
-    for await (const { file, hits } of search.hits()) {
-      writer.add(file, hits, search.matcher, positions);
+    for await (const { file, hits, seq } of search.hits()) {
+      writer.add(file, hits, seq, search.matcher, positions);
       if (writer.files >= BATCH_ITEMS || performance.now() - since > BATCH_MS) await flush();
       if (job.controller.signal.aborted) return { errored: search.errored, filesSearched: search.filesSearched };
     }

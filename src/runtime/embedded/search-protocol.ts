@@ -2,6 +2,7 @@ import { ResultPacker, unpackResults, type PackedResults } from "../../search/pa
 import type { Matcher } from "../../search/matcher.js";
 import type { FileHits, FileResult } from "../../search/search.js";
 import type { ListQuery, SearchQuery, SearchStats } from "../../search/service.js";
+import type { Shard } from "../../search/shard.js";
 
 /**
  * Messages between the page and the search worker. Results come in batches; the worker keeps at most
@@ -9,7 +10,8 @@ import type { ListQuery, SearchQuery, SearchStats } from "../../search/service.j
  * instead of filling the page's memory.
  */
 export type ToSearch =
-  | { kind: "run"; id: number; op: "search"; query: SearchQuery }
+  /** With `shard`, this worker searches only its share of the files (see shard.ts). */
+  | { kind: "run"; id: number; op: "search"; query: SearchQuery; shard?: Shard }
   | { kind: "run"; id: number; op: "list"; query: ListQuery }
   | { kind: "ack"; id: number }
   | { kind: "abort"; id: number }
@@ -26,8 +28,11 @@ export interface SerializedSearchError {
 }
 
 export type FromSearch =
-  /** A search's results packed (PackedFiles); a listing's as they are. */
-  | { kind: "batch"; id: number; items: PackedFiles | unknown[] }
+  /**
+   * A search's results packed (PackedFiles); a listing's as they are. `walked`: the search has dealt
+   * with the first `walked` files of the walk (later batches hold only files after them).
+   */
+  | { kind: "batch"; id: number; items: PackedFiles | unknown[]; walked?: number }
   | { kind: "message"; id: number; text: string; level: "error" | "warning" }
   | { kind: "done"; id: number; stats: SearchStats }
   | { kind: "error"; id: number; error: SerializedSearchError };
@@ -41,6 +46,8 @@ export const BATCH_MS = 16;
 export interface PackedFiles {
   /** path and displayPath of each file, in order. */
   names: string[];
+  /** Each file's position in the walk. */
+  seqs: number[];
   packed: PackedResults;
 }
 
@@ -48,25 +55,32 @@ export interface PackedFiles {
 export class PackedFilesWriter {
   private readonly packer = new ResultPacker();
   private names: string[] = [];
+  private seqs: number[] = [];
 
   get files(): number {
     return this.packer.files;
   }
 
-  add(file: { path: string; displayPath: string }, hits: FileHits, matcher: Matcher, positions: boolean): void {
-    this.packer.add(this.names.length / 2, hits, matcher, positions);
+  add(file: { path: string; displayPath: string }, hits: FileHits, seq: number, matcher: Matcher, positions: boolean): void {
+    this.packer.add(this.seqs.length, hits, matcher, positions);
     this.names.push(file.path, file.displayPath);
+    this.seqs.push(seq);
   }
 
   /** The batch, ready to post (transfer `transferables`); the writer starts empty again. */
   finish(): { batch: PackedFiles; transferables: ArrayBuffer[] } {
     const packed = this.packer.finish();
-    const batch = { names: this.names, packed };
+    const batch = { names: this.names, seqs: this.seqs, packed };
     this.names = [];
+    this.seqs = [];
     return { batch, transferables: [packed.numbers.buffer as ArrayBuffer, packed.bytes.buffer as ArrayBuffer] };
   }
 }
 
-export function unpackFiles({ names, packed }: PackedFiles): FileResult[] {
-  return unpackResults(packed, (index) => ({ path: names[2 * index]!, displayPath: names[2 * index + 1]! })).map((item) => item.result);
+/** The batch's files, each with its position in the walk. */
+export function unpackFiles({ names, seqs, packed }: PackedFiles): Array<{ seq: number; result: FileResult }> {
+  return unpackResults(packed, (index) => ({ path: names[2 * index]!, displayPath: names[2 * index + 1]! })).map((item) => ({
+    seq: seqs[item.index]!,
+    result: item.result,
+  }));
 }
