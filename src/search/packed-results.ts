@@ -121,28 +121,58 @@ export class ResultPacker {
 /** Keeps a U+FEFF that starts a line (ripgrep prints it; only a file's first three bytes are a BOM). */
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
-/** UTF-16 offsets in `line` for byte offsets from the start of its bytes `bytes[from, from + length)`. */
-function spanOffsets(bytes: Uint8Array, from: number, length: number, line: string, byteOffsets: number[]): MatchSpan[] {
-  const spans: MatchSpan[] = [];
-  const at = (b: number) => (line.length === length ? Math.min(b, length) : Math.min(decoder.decode(bytes.subarray(from, from + Math.min(b, length))).length, line.length));
-  for (let k = 0; k < byteOffsets.length; k += 2) spans.push({ start: at(byteOffsets[k]!), end: at(byteOffsets[k + 1]!) });
-  return spans;
+/**
+ * A packed batch with its lines already decoded: `numbers` as in PackedResults except that each line's
+ * length and span offsets count UTF-16 units of `text`, which holds every line followed by `\n`. For
+ * a sender with time to spare (a node search thread): its reader then only cuts strings.
+ */
+export interface DecodedResults {
+  numbers: Float64Array;
+  text: string;
 }
 
 /**
- * The packed results back as FileResults, with the index each was added under; `fileAt` names them.
- * Invalid UTF-8 in a line becomes U+FFFD (each line decodes as if alone: the `\n` after it ends any
- * unfinished sequence).
+ * Decodes a batch in one call and turns byte lengths and offsets into UTF-16 ones. Invalid UTF-8 in a
+ * line becomes U+FFFD (each line decodes as if alone: the `\n` after it ends any unfinished sequence).
  */
-export function unpackResults(
-  { numbers, bytes }: PackedResults,
-  fileAt: (index: number) => { path: string; displayPath: string },
-): Array<{ index: number; result: FileResult }> {
+export function decodePacked({ numbers, bytes }: PackedResults): DecodedResults {
   const text = decoder.decode(bytes);
-  const items: Array<{ index: number; result: FileResult }> = [];
+  const out = numbers.slice();
+  // Every byte one unit (ASCII, or lone invalid bytes each become one U+FFFD): nothing moves.
+  if (text.length === bytes.length) return { numbers: out, text };
   let at = 0;
   let cut = 0;
   let byteAt = 0;
+  while (at < out.length) {
+    const lines = out[at + 1]!;
+    at += 4;
+    for (let k = 0; k < lines; k++) {
+      const length = out[at + 1]!;
+      const spanCount = out[at + 3]!;
+      const lineEnd = text.indexOf("\n", cut);
+      const units = lineEnd - cut;
+      out[at + 1] = units;
+      at += 4;
+      for (let s = 0; s < 2 * spanCount; s++, at++) {
+        const b = Math.min(out[at]!, length);
+        out[at] = units === length ? b : Math.min(decoder.decode(bytes.subarray(byteAt, byteAt + b)).length, units);
+      }
+      cut = lineEnd + 1;
+      byteAt += length + 1;
+    }
+  }
+  return { numbers: out, text };
+}
+
+/** The results back as FileResults, with the index each was added under; `fileAt` names them. */
+export function unpackResults(
+  results: PackedResults | DecodedResults,
+  fileAt: (index: number) => { path: string; displayPath: string },
+): Array<{ index: number; result: FileResult }> {
+  const { numbers, text } = "text" in results ? results : decodePacked(results);
+  const items: Array<{ index: number; result: FileResult }> = [];
+  let at = 0;
+  let cut = 0;
   while (at < numbers.length) {
     const index = numbers[at]!;
     const lines = numbers[at + 1]!;
@@ -157,16 +187,11 @@ export function unpackResults(
       const lineEnding = LINE_ENDINGS[numbers[at + 2]!]!;
       const spanCount = numbers[at + 3]!;
       at += 4;
-      const lineEnd = text.indexOf("\n", cut);
-      const line = text.slice(cut, lineEnd);
-      let spans: MatchSpan[] = [];
-      if (spanCount > 0) {
-        spans = spanOffsets(bytes, byteAt, length, line, Array.from(numbers.subarray(at, at + 2 * spanCount)));
-        at += 2 * spanCount;
-      }
+      const line = text.slice(cut, cut + length);
+      const spans: MatchSpan[] = new Array(spanCount);
+      for (let s = 0; s < spanCount; s++, at += 2) spans[s] = { start: numbers[at]!, end: numbers[at + 1]! };
       matches[k] = { path, displayPath, lineNumber, line, lineEnding, matches: spans };
-      cut = lineEnd + 1;
-      byteAt += length + 1;
+      cut += length + 1;
     }
     const result: FileResult =
       binaryKind === 0 ? { path, displayPath, matches } : { path, displayPath, matches, binary: { path, displayPath, offset, stopped: binaryKind === 1 } };

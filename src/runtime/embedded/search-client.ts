@@ -44,8 +44,12 @@ interface Live {
 /** What one worker has sent for one search and the reader has not taken yet. */
 interface Lane {
   worker: ShellWorker;
-  /** Results in walk order, each with the batch it came in (acknowledged once its last result is taken). */
+  /**
+   * Results in walk order from `head` on, each marked if it is the last of its batch (the batch is
+   * acknowledged once that one is taken).
+   */
   queue: Array<{ seq: number; result: FileResult; last: boolean }>;
+  head: number;
   /** Every result this worker will still send is at this walk position or later. */
   walked: number;
   done: boolean;
@@ -112,7 +116,7 @@ export function createWorkerSearchService(
         const { workers, failures } = await connect();
         const id = nextId++;
         const used = op === "list" ? workers.slice(0, 1) : workers;
-        const lanes: Lane[] = used.map((worker) => ({ worker, queue: [], walked: 0, done: false }));
+        const lanes: Lane[] = used.map((worker) => ({ worker, queue: [], head: 0, walked: 0, done: false }));
         const incoming: Incoming[] = [];
         let wake: (() => void) | undefined;
         const push = (item: Incoming) => {
@@ -140,12 +144,12 @@ export function createWorkerSearchService(
             if (signal?.aborted) throw abortError(signal);
             // Hand on whatever no other worker can still come before.
             for (let lane = nextInOrder(lanes); lane; lane = nextInOrder(lanes)) {
-              const item = lane.queue.shift()!;
+              const item = take(lane);
               if (item.last) lane.worker.control.post({ kind: "ack", id } satisfies ToSearch);
               yield item.result as T;
               if (signal?.aborted) throw abortError(signal);
             }
-            if (lanes.every((lane) => lane.done && lane.queue.length === 0)) {
+            if (lanes.every((lane) => lane.done && lane.head === lane.queue.length)) {
               stats = totals;
               return;
             }
@@ -211,15 +215,28 @@ export function createWorkerSearchService(
  */
 function nextInOrder(lanes: Lane[]): Lane | undefined {
   let best: Lane | undefined;
+  let seq = Infinity;
   for (const lane of lanes) {
-    const head = lane.queue[0];
-    if (head && (!best || head.seq < best.queue[0]!.seq)) best = lane;
+    const head = lane.queue[lane.head];
+    if (head && head.seq < seq) {
+      best = lane;
+      seq = head.seq;
+    }
   }
   if (!best) return undefined;
-  const seq = best.queue[0]!.seq;
   for (const lane of lanes) {
-    if (lane === best || lane.queue.length > 0 || lane.done) continue;
+    if (lane === best || lane.head < lane.queue.length || lane.done) continue;
     if (lane.walked <= seq) return undefined;
   }
   return best;
+}
+
+/** The lane's next result (there is one). */
+function take(lane: Lane): Lane["queue"][number] {
+  const item = lane.queue[lane.head++]!;
+  if (lane.head === lane.queue.length) {
+    lane.queue.length = 0;
+    lane.head = 0;
+  }
+  return item;
 }

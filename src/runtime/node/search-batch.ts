@@ -1,12 +1,12 @@
 /**
  * What the node runtime's search threads and the thread that walks say to each other. The walking
  * thread hands out batches of paths; a search thread reads and searches them and answers with one
- * compact reply per batch: every matching line's bytes in one transferable array, and the numbers
- * that cut them up in another. A search that matches hundreds of thousands of lines then crosses the
+ * compact reply per batch: every matching line's text in one string (decoded here from the bytes
+ * packed as the files were searched), and the numbers that cut it up in one transferable array. A search that matches hundreds of thousands of lines then crosses the
  * thread boundary as a few hundred copies of big blocks rather than an object per line.
  */
 import type { BinaryMode } from "../../search/binary.js";
-import { ResultPacker, unpackResults, type PackedResults } from "../../search/packed-results.js";
+import { decodePacked, ResultPacker, unpackResults, type DecodedResults } from "../../search/packed-results.js";
 import type { Matcher } from "../../search/matcher.js";
 import type { FileHits, FileResult } from "../../search/search.js";
 import type { SerializedError } from "../errors.js";
@@ -31,7 +31,7 @@ export type FromThread =
   /** The thread failed on a batch (a bug, not a file error): the search cannot be trusted to be complete. */
   | { kind: "failed"; id: number; seq: number; message: string };
 
-export interface BatchReply extends PackedResults {
+export interface BatchReply extends DecodedResults {
   /** Files opened and read (a file that could not be read is in `failures` instead). */
   searched: number;
   /** Files that could not be read, in path order. */
@@ -54,7 +54,8 @@ export class ReplyWriter {
   }
 
   finish(): BatchReply {
-    return { searched: this.searched, ...this.packer.finish(), failures: this.failures };
+    // Decoded here: the walking thread, which also formats the output, is the busier one.
+    return { searched: this.searched, ...decodePacked(this.packer.finish()), failures: this.failures };
   }
 }
 

@@ -102,7 +102,7 @@ port.on("message", (message: ToThread) => {
       try {
         if (job?.failure !== undefined) throw new Error(job.failure);
         const reply = (job ? runBatch(job, message.paths, message.modes) : new ReplyWriter()).finish();
-        send({ kind: "done", id: message.id, seq: message.seq, reply }, [reply.numbers.buffer as ArrayBuffer, reply.bytes.buffer as ArrayBuffer]);
+        send({ kind: "done", id: message.id, seq: message.seq, reply }, [reply.numbers.buffer as ArrayBuffer]);
       } catch (error) {
         send({ kind: "failed", id: message.id, seq: message.seq, message: error instanceof Error ? error.message : String(error) });
       }
