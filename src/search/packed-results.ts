@@ -10,7 +10,7 @@
  * lines, line numbers and match offsets with this code.
  */
 import type { MatchSpan, Matcher } from "./matcher.js";
-import { countNewlines } from "./newlines.js";
+import { NewlineCounter } from "./newlines.js";
 import type { FileHits, FileResult, SearchMatch } from "./search.js";
 
 export interface PackedResults {
@@ -27,13 +27,18 @@ export interface PackedResults {
 
 /** By code: bit 0 a `\n`, bit 1 a `\r` before it (or alone, at the end of a file). */
 const LINE_ENDINGS = ["", "\n", "\r", "\r\n"] as const;
+const INITIAL_NUMBERS = 1024;
+const INITIAL_BYTES = 64 * 1024;
+/** A packer grown past these for a huge batch lets the memory go once the batch is out. */
+const KEEP_NUMBERS = 1 << 20;
+const KEEP_BYTES = 16 * 2 ** 20;
 /** Lines shorter than this are copied byte by byte (cheaper than making a view to copy from). */
 const SHORT_COPY = 48;
 
 /** Packs the hits of one file after another; `finish` hands out a batch and starts the next. */
 export class ResultPacker {
-  private numbers = new Float64Array(1024);
-  private bytes = new Uint8Array(64 * 1024);
+  private numbers = new Float64Array(INITIAL_NUMBERS);
+  private bytes = new Uint8Array(INITIAL_BYTES);
   private numberCount = 0;
   private byteCount = 0;
 
@@ -68,12 +73,13 @@ export class ResultPacker {
     numbers[n++] = lineCount;
     numbers[n++] = binary ? (binary.stopped ? 1 : 2) : 0;
     numbers[n++] = binary ? binary.offset : 0;
+    const newlines = new NewlineCounter(data);
     let lineNumber = 1;
     let counted = 0;
     for (let k = 0; k < lines.length; k += 2) {
       const start = lines[k]!;
       const end = lines[k + 1]!;
-      lineNumber += countNewlines(data, counted, start);
+      lineNumber += newlines.count(counted, start);
       counted = start;
       const textEnd = end > start && data[end - 1] === 13 ? end - 1 : end;
       const length = textEnd - start;
@@ -111,10 +117,17 @@ export class ResultPacker {
   /** The batch so far (fresh arrays, safe to transfer); the packer starts empty again. */
   finish(): PackedResults {
     const packed = { numbers: this.numbers.slice(0, this.numberCount), bytes: this.bytes.slice(0, this.byteCount) };
+    this.clear();
+    return packed;
+  }
+
+  /** Drops what was added since the last `finish`, and memory a huge batch made it take. */
+  clear(): void {
     this.numberCount = 0;
     this.byteCount = 0;
     this.files = 0;
-    return packed;
+    if (this.bytes.length > KEEP_BYTES) this.bytes = new Uint8Array(INITIAL_BYTES);
+    if (this.numbers.length > KEEP_NUMBERS) this.numbers = new Float64Array(INITIAL_NUMBERS);
   }
 }
 
@@ -138,8 +151,9 @@ export interface DecodedResults {
 export function decodePacked({ numbers, bytes }: PackedResults): DecodedResults {
   const text = decoder.decode(bytes);
   const out = numbers.slice();
-  // Every byte one unit (ASCII, or lone invalid bytes each become one U+FFFD): nothing moves.
-  if (text.length === bytes.length) return { numbers: out, text };
+  // Every byte one unit (ASCII, or lone invalid bytes each become one U+FFFD): no line needs cutting
+  // out to learn its length, though spans past the line's end (a match taking its `\r`) are still cut back.
+  const sameUnits = text.length === bytes.length;
   let at = 0;
   let cut = 0;
   let byteAt = 0;
@@ -149,15 +163,14 @@ export function decodePacked({ numbers, bytes }: PackedResults): DecodedResults 
     for (let k = 0; k < lines; k++) {
       const length = out[at + 1]!;
       const spanCount = out[at + 3]!;
-      const lineEnd = text.indexOf("\n", cut);
-      const units = lineEnd - cut;
+      const units = sameUnits ? length : text.indexOf("\n", cut) - cut;
       out[at + 1] = units;
       at += 4;
       for (let s = 0; s < 2 * spanCount; s++, at++) {
         const b = Math.min(out[at]!, length);
         out[at] = units === length ? b : Math.min(decoder.decode(bytes.subarray(byteAt, byteAt + b)).length, units);
       }
-      cut = lineEnd + 1;
+      cut += units + 1;
       byteAt += length + 1;
     }
   }

@@ -81,6 +81,12 @@ export class Search {
    * share's): every later hit comes from a file at this walk position or after it.
    */
   settled = 0;
+  /**
+   * Told before each file of the walk is dealt with, with `settled` as it stands then: every hit from
+   * the files before has been handed out already. (A searcher splitting a search reports its progress
+   * from here, when it has found nothing for a while.)
+   */
+  onProgress?: (settled: number) => void;
   private readonly fs: SearchFs;
   private readonly options: SearchOptions;
 
@@ -114,10 +120,7 @@ export class Search {
   /** The results file by file (only files with a matching line or a binary notice), in walk order. */
   async *files(): AsyncGenerator<FileResult> {
     const positions = this.options.positions ?? true;
-    for await (const { file, hits } of this.hits()) {
-      onePacker.add(0, hits, this.matcher, positions);
-      yield unpackResults(onePacker.finish(), () => file)[0]!.result;
-    }
+    for await (const { file, hits } of this.hits()) yield packOne(file, hits, this.matcher, positions);
   }
 
   /**
@@ -152,6 +155,7 @@ export class Search {
         if (!head) return;
         const content = head.content instanceof Promise ? await head.content : head.content;
         if (signal?.aborted) throw abortError(signal);
+        this.onProgress?.(this.settled);
         const seq = this.settled++;
         if (content === undefined) continue;
         if (content instanceof Error) {
@@ -276,8 +280,18 @@ export function quitsWithin(prefix: Uint8Array): boolean {
   return !bom && firstBufferNul(prefix) >= 0;
 }
 
-/** Reused by searchBytes: one file at a time, unpacked at once. */
+/** Reused by packOne: one file at a time, unpacked at once. */
 const onePacker = new ResultPacker();
+
+/** One file's hits as a FileResult, made by the same packing every search thread and worker uses. */
+function packOne(file: { path: string; displayPath: string }, hits: FileHits, matcher: Matcher, positions: boolean): FileResult {
+  try {
+    onePacker.add(0, hits, matcher, positions);
+    return unpackResults(onePacker.finish(), () => file)[0]!.result;
+  } finally {
+    onePacker.clear();
+  }
+}
 
 /**
  * Searches one file's bytes: ripgrep's binary rules for `mode`, then the matching lines; undefined when
@@ -292,8 +306,7 @@ export function searchBytes(
 ): FileResult | undefined {
   const hits = findHits(matcher, bytes, mode);
   if (!hits) return undefined;
-  onePacker.add(0, hits, matcher, positions);
-  return unpackResults(onePacker.finish(), () => file)[0]!.result;
+  return packOne(file, hits, matcher, positions);
 }
 
 /** Results file by file, in walk order: the cheapest way to consume a large result. */

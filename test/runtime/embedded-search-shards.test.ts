@@ -10,6 +10,7 @@ import { createEmbeddedRuntime, type EmbeddedRuntime } from "../../src/runtime/e
 import { nodeShellWorkerFactory } from "../../src/runtime/embedded/node-worker-factory.js";
 import type { ShellWorkerFactory } from "../../src/runtime/embedded/shell-pool.js";
 import type { SearchQuery } from "../../src/search/index.js";
+import { ownsPath } from "../../src/search/shard.js";
 
 const root = "/workspace";
 const runtimes: EmbeddedRuntime[] = [];
@@ -85,6 +86,39 @@ describe("a grep split among search workers", () => {
     const searched = [...reads].filter(([path]) => path.startsWith(`${root}/`));
     expect(searched).toHaveLength(401);
     expect(searched.filter(([, count]) => count !== 1)).toEqual([]);
+  });
+
+  it("hands results on while a worker that finds nothing is still walking (it reports its progress)", async () => {
+    const runtime = await runtimeWith(2);
+    await runtime.fs.mkdir(`${root}/d`, { recursive: true });
+    // 300 files fall to worker 0, all matching; 200 fall to worker 1, none matching, and slow to read.
+    let mine = 0;
+    let theirs = 0;
+    for (let i = 0; mine < 300 || theirs < 200; i++) {
+      const path = `${root}/d/f${String(i).padStart(5, "0")}.txt`;
+      if (ownsPath({ index: 0, count: 2 }, path)) {
+        if (mine++ < 300) await runtime.fs.writeFile(path, "needle\n");
+      } else if (theirs++ < 200) await runtime.fs.writeFile(path, "nothing\n");
+    }
+    const fs = runtime.fs as unknown as { readFile: (path: string, ...rest: unknown[]) => Promise<unknown> };
+    const original = fs.readFile.bind(runtime.fs);
+    let lastSlowRead = 0;
+    fs.readFile = async (path, ...rest) => {
+      if (path.endsWith(".txt") && !ownsPath({ index: 0, count: 2 }, path)) {
+        lastSlowRead = performance.now();
+        await new Promise((resolve) => setTimeout(resolve, 30));
+      }
+      return original(path, ...rest);
+    };
+    let firstResult = 0;
+    let results = 0;
+    for await (const _ of runtime.search.search({ root, patterns: ["needle"] })) {
+      if (results++ === 0) firstResult = performance.now();
+    }
+    expect(results).toBe(300);
+    // Without progress reports, worker 0's results would wait for worker 1 to finish: after its last read.
+    expect(firstResult).toBeGreaterThan(0);
+    expect(firstResult).toBeLessThan(lastSlowRead);
   });
 
   it("stops every worker when the reader aborts or breaks off, and searches again afterwards", async () => {

@@ -9,7 +9,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PackedFilesWriter, unpackFiles } from "../../src/runtime/embedded/search-protocol.js";
 import { compilePattern } from "../../src/search/matcher.js";
-import { countNewlines } from "../../src/search/newlines.js";
+import { NewlineCounter } from "../../src/search/newlines.js";
+import { decodePacked, unpackResults } from "../../src/search/packed-results.js";
 import { findHits, searchBytes, type FileResult, type SearchMatch } from "../../src/search/search.js";
 
 const encoder = new TextEncoder();
@@ -25,12 +26,14 @@ const piece = fc.constantFrom<number[]>(
   [13],
   [10],
   [10],
+  [97, 13, 10],
   [0x80],
   [0xe2, 0x82],
   [0xc0, 0xaf],
 );
 const content = fc.array(piece, { maxLength: 60, size: "medium" }).map((pieces) => Uint8Array.from(pieces.flat()));
-const literal = fc.constantFrom("a", "ab", "é", "😀", "b a", "\ufeff");
+// "a\r" matches into a CRLF terminator: its span must stop at the line's end.
+const literal = fc.constantFrom("a", "ab", "é", "😀", "b a", "\ufeff", "a\r");
 
 /** The reference: split at \n, decode each line alone, find the literal's non-overlapping occurrences. */
 function naive(bytes: Uint8Array, needle: string, path: string): FileResult | undefined {
@@ -95,9 +98,12 @@ describe("packed search results say what a line-by-line reading says", () => {
           writer.add(file, hits, 10 * k, matcher, positions);
         });
         const { batch, transferables } = writer.finish();
+        // Decoded by the sender (as a node search thread does) or by the reader: the same results.
+        const decoded = unpackResults(decodePacked(batch.packed), (index) => ({ path: batch.names[2 * index]!, displayPath: batch.names[2 * index + 1]! }));
         const sent = structuredClone(batch, { transfer: transferables });
         expect(batch.packed.bytes.byteLength).toBe(0);
         expect(unpackFiles(sent)).toEqual(expected);
+        expect(decoded.map((item) => ({ seq: batch.seqs[item.index], result: item.result }))).toEqual(expected);
       }),
       { numRuns: 300 },
     );
@@ -116,7 +122,7 @@ describe("counting line feeds four bytes at a time", () => {
         const to = Math.min(Math.max(a, b), bytes.length);
         let expected = 0;
         for (let i = from; i < to; i++) if (bytes[i] === 10) expected++;
-        expect(countNewlines(bytes, from, to)).toBe(expected);
+        expect(new NewlineCounter(bytes).count(from, to)).toBe(expected);
       }),
       { numRuns: 1000 },
     );

@@ -55,14 +55,14 @@ interface Lane {
   done: boolean;
 }
 
-type Incoming = { lane: Lane; message: FromSearch } | { kind: "failed"; error: Error };
+type Incoming = { from: "worker"; lane: Lane; message: FromSearch } | { from: "crash"; error: Error };
 
 export function createWorkerSearchService(
   start: () => Promise<ShellWorker>,
   serveFs: (fsEndpoint: Endpoint) => () => void,
   options: WorkerSearchOptions = {},
 ): WorkerSearchService {
-  const count = Math.max(1, Math.floor(options.workers ?? 1));
+  const count = Number.isFinite(options.workers) ? Math.max(1, Math.floor(options.workers!)) : 1;
   let live: Promise<Live> | undefined;
   let ready: Live | undefined;
   let disposed = false;
@@ -126,10 +126,10 @@ export function createWorkerSearchService(
         const unlisten = lanes.map((lane) =>
           lane.worker.control.listen((data) => {
             const message = data as FromSearch;
-            if (message.id === id) push({ lane, message });
+            if (message.id === id) push({ from: "worker", lane, message });
           }),
         );
-        const fail = (error: Error) => push({ kind: "failed", error });
+        const fail = (error: Error) => push({ from: "crash", error });
         failures.add(fail);
         const onAbort = () => wake?.();
         signal?.addEventListener("abort", onAbort);
@@ -159,7 +159,7 @@ export function createWorkerSearchService(
               wake = undefined;
               continue;
             }
-            if ("kind" in next) throw next.error;
+            if (next.from === "crash") throw next.error;
             const { lane, message } = next;
             if (message.kind === "batch") {
               // A listing runs in one worker: its items go out as they come, numbered here.
@@ -170,6 +170,8 @@ export function createWorkerSearchService(
               items.forEach(({ seq, result }, k) => lane.queue.push({ seq, result, last: k === items.length - 1 }));
               lane.walked = op === "list" ? lane.walked + items.length : (message.walked ?? lane.walked);
               if (items.length === 0) lane.worker.control.post({ kind: "ack", id } satisfies ToSearch);
+            } else if (message.kind === "progress") {
+              lane.walked = Math.max(lane.walked, message.walked);
             } else if (message.kind === "message") {
               if (message.level === "error") {
                 totals.errored = true;
@@ -202,6 +204,7 @@ export function createWorkerSearchService(
     },
     dispose() {
       disposed = true;
+      for (const fail of ready?.failures ?? []) fail(new Error("the runtime was disposed"));
       for (const worker of ready?.workers ?? []) worker.terminate();
       ready = undefined;
       live = undefined;

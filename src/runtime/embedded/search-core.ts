@@ -36,12 +36,12 @@ export function runSearchHost(control: Endpoint, fsEndpoint: Endpoint): void {
   const jobs = new Map<number, Job>();
   const send = (message: FromSearch) => control.post(message);
 
-  /** Waits while the reader has MAX_UNACKED batches it has not taken yet. */
-  async function roomFor(job: Job): Promise<void> {
+  /** Waits while the reader has MAX_UNACKED batches it has not taken yet; false once aborted. */
+  async function roomFor(job: Job): Promise<boolean> {
     while (job.unacked >= MAX_UNACKED && !job.controller.signal.aborted) {
       await new Promise<void>((resolve) => (job.resume = resolve));
     }
-    job.unacked++;
+    return !job.controller.signal.aborted;
   }
 
   /** A grep: hits packed straight from the file bytes, no line text made here. */
@@ -50,12 +50,26 @@ export function runSearchHost(control: Endpoint, fsEndpoint: Endpoint): void {
     const positions = message.query.positions ?? true;
     const writer = new PackedFilesWriter();
     let since = performance.now();
-    const flush = async () => {
-      if (writer.files === 0) return;
-      await roomFor(job);
+    const post = (walked: number) => {
+      job.unacked++;
       const { batch, transferables } = writer.finish();
-      control.post({ kind: "batch", id: message.id, items: batch, walked: search.settled } satisfies FromSearch, transferables);
+      control.post({ kind: "batch", id: message.id, items: batch, walked } satisfies FromSearch, transferables);
       since = performance.now();
+    };
+    if (message.shard && message.shard.count > 1) {
+      // The page merges the shares in walk order: a share that has found little for a while still says
+      // how far it has got (with what it holds, if the reader has room), or the others' results would
+      // wait for its next hit, or its end.
+      search.onProgress = (walked) => {
+        if (performance.now() - since < BATCH_MS) return;
+        if (writer.files === 0) {
+          send({ kind: "progress", id: message.id, walked });
+          since = performance.now();
+        } else if (job.unacked < MAX_UNACKED) post(walked);
+      };
+    }
+    const flush = async () => {
+      if (writer.files > 0 && (await roomFor(job))) post(search.settled);
     };
     for await (const { file, hits, seq } of search.hits()) {
       writer.add(file, hits, seq, search.matcher, positions);
@@ -72,8 +86,8 @@ export function runSearchHost(control: Endpoint, fsEndpoint: Endpoint): void {
     let batch: unknown[] = [];
     let since = performance.now();
     const flush = async () => {
-      if (batch.length === 0) return;
-      await roomFor(job);
+      if (batch.length === 0 || !(await roomFor(job))) return;
+      job.unacked++;
       send({ kind: "batch", id: message.id, items: batch });
       batch = [];
       since = performance.now();

@@ -33,6 +33,8 @@ export type FromSearch =
    * with the first `walked` files of the walk (later batches hold only files after them).
    */
   | { kind: "batch"; id: number; items: PackedFiles | unknown[]; walked?: number }
+  /** A worker with a share of a split search has dealt with the first `walked` files of the walk. */
+  | { kind: "progress"; id: number; walked: number }
   | { kind: "message"; id: number; text: string; level: "error" | "warning" }
   | { kind: "done"; id: number; stats: SearchStats }
   | { kind: "error"; id: number; error: SerializedSearchError };
