@@ -255,7 +255,7 @@ async function compare(tree: string, runs: number, embedded?: { runtime: Runtime
 export async function benchSearch(options: { files?: number; runs?: number } = {}) {
   const files = options.files ?? 20_000;
   // Timings on a small shared machine are noisy: medians of several runs.
-  const runs = options.runs ?? 3;
+  const runs = options.runs ?? 5;
   const started = performance.now();
   const base = mkdtempSync(join(tmpdir(), "wb-bench-search-"));
   // As many as a browser on this machine would start (navigator.hardwareConcurrency, at most 4).
