@@ -70,6 +70,12 @@ test("a search over thousands of files leaves the page responsive and can be sto
   await expect(summary).toContainText("3000 lines in 3000 files (showing the first 200)", { timeout: 60_000 });
   await page.screenshot({ path: "e2e/screenshots/search-panel.png" });
   await expect(page.getByTestId("search-hits").locator("li")).toHaveCount(200);
+  // A summary that wraps keeps its own lines: the list below starts under it, not on top of it.
+  const summaryBox = (await summary.boundingBox())!;
+  const listBox = (await page.getByTestId("search-hits").boundingBox())!;
+  const textHeight = await summary.evaluate((element) => element.scrollHeight);
+  expect(summaryBox.height).toBeGreaterThanOrEqual(textHeight);
+  expect(listBox.y).toBeGreaterThanOrEqual(summaryBox.y + summaryBox.height);
   await runInTerminal(page, "echo after-search");
   await expect(terminal(page)).toContainText("after-search");
 });
