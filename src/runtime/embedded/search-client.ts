@@ -42,20 +42,20 @@ interface Live {
 }
 
 /** What one worker has sent for one search and the reader has not taken yet. */
-interface Lane {
+interface Lane<T> {
   worker: ShellWorker;
   /**
    * Results in walk order from `head` on, each marked if it is the last of its batch (the batch is
    * acknowledged once that one is taken).
    */
-  queue: Array<{ seq: number; result: FileResult; last: boolean }>;
+  queue: Array<{ seq: number; result: T; last: boolean }>;
   head: number;
   /** Every result this worker will still send is at this walk position or later. */
   walked: number;
   done: boolean;
 }
 
-type Incoming = { from: "worker"; lane: Lane; message: FromSearch } | { from: "crash"; error: Error };
+type Incoming<T> = { from: "worker"; lane: Lane<T>; message: FromSearch } | { from: "crash"; error: Error };
 
 export function createWorkerSearchService(
   start: () => Promise<ShellWorker>,
@@ -106,6 +106,7 @@ export function createWorkerSearchService(
     op: "search" | "list",
     query: Extract<ToSearch, { kind: "run" }>["query"],
     callOptions: SearchCallOptions,
+    decode: (message: Extract<FromSearch, { kind: "batch" }>, lane: Lane<T>) => Array<{ seq: number; result: T }>,
   ): SearchRun<T> {
     let stats: SearchStats = { errored: false, filesSearched: 0 };
     return {
@@ -116,10 +117,10 @@ export function createWorkerSearchService(
         const { workers, failures } = await connect();
         const id = nextId++;
         const used = op === "list" ? workers.slice(0, 1) : workers;
-        const lanes: Lane[] = used.map((worker) => ({ worker, queue: [], head: 0, walked: 0, done: false }));
-        const incoming: Incoming[] = [];
+        const lanes: Lane<T>[] = used.map((worker) => ({ worker, queue: [], head: 0, walked: 0, done: false }));
+        const incoming: Incoming<T>[] = [];
         let wake: (() => void) | undefined;
-        const push = (item: Incoming) => {
+        const push = (item: Incoming<T>) => {
           incoming.push(item);
           wake?.();
         };
@@ -146,7 +147,7 @@ export function createWorkerSearchService(
             for (let lane = nextInOrder(lanes); lane; lane = nextInOrder(lanes)) {
               const item = take(lane);
               if (item.last) lane.worker.control.post({ kind: "ack", id } satisfies ToSearch);
-              yield item.result as T;
+              yield item.result;
               if (signal?.aborted) throw abortError(signal);
             }
             if (lanes.every((lane) => lane.done && lane.head === lane.queue.length)) {
@@ -162,13 +163,9 @@ export function createWorkerSearchService(
             if (next.from === "crash") throw next.error;
             const { lane, message } = next;
             if (message.kind === "batch") {
-              // A listing runs in one worker: its items go out as they come, numbered here.
-              const items =
-                op === "list"
-                  ? (message.items as unknown[]).map((result, k) => ({ seq: lane.walked + k, result: result as FileResult }))
-                  : unpackFiles(message.items as PackedFiles);
+              const items = decode(message, lane);
               items.forEach(({ seq, result }, k) => lane.queue.push({ seq, result, last: k === items.length - 1 }));
-              lane.walked = op === "list" ? lane.walked + items.length : (message.walked ?? lane.walked);
+              lane.walked = message.walked ?? lane.walked + items.length;
               if (items.length === 0) lane.worker.control.post({ kind: "ack", id } satisfies ToSearch);
             } else if (message.kind === "progress") {
               lane.walked = Math.max(lane.walked, message.walked);
@@ -196,8 +193,10 @@ export function createWorkerSearchService(
   }
 
   return {
-    search: (query, options = {}) => run<FileResult>("search", query, options),
-    list: (query, options = {}) => run<ListedFile>("list", query, options),
+    search: (query, options = {}) => run<FileResult>("search", query, options, (message) => unpackFiles(message.items as PackedFiles)),
+    // A listing runs in one worker: its items go out as they come, numbered here.
+    list: (query, options = {}) =>
+      run<ListedFile>("list", query, options, (message, lane) => (message.items as ListedFile[]).map((result, k) => ({ seq: lane.walked + k, result }))),
     invalidate(paths) {
       // Nothing is cached before the workers are up; messages after this one see the change.
       for (const worker of ready?.workers ?? []) worker.control.post({ kind: "invalidate", paths } satisfies ToSearch);
@@ -216,8 +215,8 @@ export function createWorkerSearchService(
  * The lane whose next result comes first in walk order and can go out now: no other lane may still
  * send one before it (each has a queued result after it, has walked past it, or is done).
  */
-function nextInOrder(lanes: Lane[]): Lane | undefined {
-  let best: Lane | undefined;
+function nextInOrder<T>(lanes: Lane<T>[]): Lane<T> | undefined {
+  let best: Lane<T> | undefined;
   let seq = Infinity;
   for (const lane of lanes) {
     const head = lane.queue[lane.head];
@@ -235,7 +234,7 @@ function nextInOrder(lanes: Lane[]): Lane | undefined {
 }
 
 /** The lane's next result (there is one). */
-function take(lane: Lane): Lane["queue"][number] {
+function take<T>(lane: Lane<T>): Lane<T>["queue"][number] {
   const item = lane.queue[lane.head++]!;
   if (lane.head === lane.queue.length) {
     lane.queue.length = 0;
