@@ -291,6 +291,25 @@ describe.each(backends)("runtime contract: $name", (backend) => {
       expect((await runtime.exec("echo alive")).stdout).toBe("alive\n");
     });
 
+    it("reads /dev/null as empty with cat, head and wc, and lists it in /dev", async () => {
+      const read = await runtime.exec("cat /dev/null; echo rc=$?; head -c 5 /dev/null; echo rc=$?; wc -c /dev/null; cat < /dev/null; echo rc=$?");
+      expect(read.output).toMatch(/^rc=0\nrc=0\n\s*0 \/dev\/null\nrc=0\n$/);
+      expect(read.exitCode).toBe(0);
+      const listed = await runtime.exec("ls /dev");
+      expect(listed.exitCode).toBe(0);
+      expect(listed.stdout.split("\n")).toContain("null");
+    });
+
+    it("has `which` find what `command -v` finds, and fail quietly on an unknown command", async () => {
+      const found = await runtime.exec("command -v ls; which ls; echo rc=$?");
+      const [viaCommand, viaWhich, rc] = found.stdout.split("\n");
+      expect(viaCommand).toMatch(/^\/.*\/ls$/);
+      expect(viaWhich).toBe(viaCommand);
+      expect(rc).toBe("rc=0");
+      const missing = await runtime.exec("which no-such-command-wb; echo rc=$?");
+      expect(missing.output).toBe("rc=1\n");
+    });
+
     it("reports the shell state it ended with, where it can", async () => {
       await runtime.fs.mkdir(p("deeper"));
       const result = await runtime.exec("cd deeper && export WB_KEPT=yes", { captureState: true });

@@ -110,4 +110,26 @@ describe("embedded runtime: /dev/null", () => {
     expect((await runtime.exec("test -e /dev/null && echo exists")).stdout).toBe("exists\n");
     await expect(runtime.fs.stat("/dev/null")).rejects.toThrow();
   });
+
+  it("is read as empty by commands, shown alone in /dev, and never stored", async () => {
+    runtime = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory });
+    const read = await runtime.exec("cat /dev/null; head -c 5 /dev/null; tail /dev/null; wc -c < /dev/null; echo rc=$?");
+    expect(read.stderr).toBe("");
+    expect(read.stdout).toBe("0\nrc=0\n");
+    // The workbench's statement-stream devices stay out of the listing.
+    expect((await runtime.exec("ls /dev; find /dev")).stdout).toBe("null\n/dev\n/dev/null\n");
+    await expect(runtime.fs.stat("/dev")).rejects.toThrow();
+  });
+});
+
+describe("embedded runtime: which", () => {
+  it("finds the shell's commands on PATH as a Debian bash does, without storing files for them", async () => {
+    runtime = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory });
+    const found = await runtime.exec("which ls git; echo rc=$?; which -a cat; which ls nosuch-wb; echo rc=$?; which -s ls; echo rc=$?");
+    expect(found.stderr).toBe("");
+    expect(found.stdout).toBe("/usr/bin/ls\n/usr/bin/git\nrc=0\n/usr/bin/cat\n/bin/cat\n/usr/bin/ls\nrc=1\nrc=0\n");
+    expect((await runtime.exec("ls /usr/bin | grep -cE '^(ls|git|cat)$'")).stdout).toBe("3\n");
+    await expect(runtime.fs.stat("/usr")).rejects.toThrow();
+    await expect(runtime.fs.stat("/bin")).rejects.toThrow();
+  });
 });

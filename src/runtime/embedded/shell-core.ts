@@ -37,7 +37,8 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
   const files = createFsClient(fsEndpoint);
   const customCommands = [createGitCommand(files)];
   // What `new Bash` registers without `commands`, network, python or javascript options, plus ours.
-  const available = [...getCommandNames(), ...customCommands.map((command) => command.name)].filter(
+  const registered = [...getCommandNames(), ...customCommands.map((command) => command.name)];
+  const available = registered.filter(
     (name, index, all) => all.indexOf(name) === index && !options.unavailable?.includes(name),
   );
   let bash: Bash | undefined;
@@ -60,7 +61,9 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
       at = end;
     }
   };
-  const fs = withShellDevices(createBashFs(files), emit);
+  // Every registered command gets its file on PATH (for `which`), the unavailable ones too: they still run,
+  // to say why they cannot work here, and `command -v` reports them as well.
+  const fs = withShellDevices(createBashFs(files), emit, registered);
 
   function start(init: ShellInit): void {
     bash = new Bash({
