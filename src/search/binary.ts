@@ -30,13 +30,19 @@ export interface DecodedText {
 
 const encoder = new TextEncoder();
 
+/** The byte-order mark `bytes` start with, if any. */
+export function byteOrderMark(bytes: Uint8Array): "utf-8" | "utf-16le" | "utf-16be" | undefined {
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return "utf-8";
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return "utf-16be";
+  return undefined;
+}
+
 export function decodeForSearch(bytes: Uint8Array): DecodedText {
-  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
-    return { data: bytes.subarray(3), peeked: false };
-  }
-  if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
-    const label = bytes[0] === 0xff ? "utf-16le" : "utf-16be";
-    const text = new TextDecoder(label).decode(bytes.subarray(2));
+  const bom = byteOrderMark(bytes);
+  if (bom === "utf-8") return { data: bytes.subarray(3), peeked: false };
+  if (bom) {
+    const text = new TextDecoder(bom).decode(bytes.subarray(2));
     return { data: encoder.encode(text), peeked: false };
   }
   return { data: bytes, peeked: true };

@@ -3,7 +3,7 @@
  * and report the matching lines (matcher.ts). Files are read ahead in parallel while earlier ones
  * are matched; results come out in the walk's deterministic order.
  */
-import { decodeForSearch, searchedBeforeBuffer, BUFFER_CAPACITY, type BinaryMode } from "./binary.js";
+import { byteOrderMark, decodeForSearch, searchedBeforeBuffer, BUFFER_CAPACITY, type BinaryMode } from "./binary.js";
 import { describeFsError, type SearchFs } from "./fs.js";
 import { compilePattern, type Matcher, type MatchSpan } from "./matcher.js";
 import { ResultPacker, unpackResults } from "./packed-results.js";
@@ -275,9 +275,8 @@ function firstBufferNul(data: Uint8Array): number {
  * Yes when a NUL shows in ripgrep's first buffer (it stops there): a reader may stop reading.
  */
 export function quitsWithin(prefix: Uint8Array): boolean {
-  const bom = (prefix[0] === 0xef && prefix[1] === 0xbb && prefix[2] === 0xbf) || prefix[0] === 0xff || prefix[0] === 0xfe;
   // A byte-order mark changes the bytes searched (UTF-16 is transcoded): no shortcut then.
-  return !bom && firstBufferNul(prefix) >= 0;
+  return byteOrderMark(prefix) === undefined && firstBufferNul(prefix) >= 0;
 }
 
 /** Reused by packOne: one file at a time, unpacked at once. */

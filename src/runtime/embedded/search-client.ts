@@ -108,9 +108,10 @@ export function createWorkerSearchService(
     callOptions: SearchCallOptions,
     decode: (message: Extract<FromSearch, { kind: "batch" }>, lane: Lane<T>) => Array<{ seq: number; result: T }>,
   ): SearchRun<T> {
-    let stats: SearchStats = { errored: false, filesSearched: 0 };
+    // Summed over the workers as each finishes; an error message marks it errored at once.
+    const totals: SearchStats = { errored: false, filesSearched: 0 };
     return {
-      stats: () => ({ ...stats }),
+      stats: () => ({ ...totals }),
       async *[Symbol.asyncIterator]() {
         const { signal, onMessage } = callOptions;
         if (signal?.aborted) throw abortError(signal);
@@ -134,7 +135,6 @@ export function createWorkerSearchService(
         failures.add(fail);
         const onAbort = () => wake?.();
         signal?.addEventListener("abort", onAbort);
-        const totals: SearchStats = { errored: false, filesSearched: 0 };
         try {
           lanes.forEach((lane, index) => {
             const shard = lanes.length > 1 ? { index, count: lanes.length } : undefined;
@@ -150,10 +150,7 @@ export function createWorkerSearchService(
               yield item.result;
               if (signal?.aborted) throw abortError(signal);
             }
-            if (lanes.every((lane) => lane.done && lane.head === lane.queue.length)) {
-              stats = totals;
-              return;
-            }
+            if (lanes.every((lane) => lane.done && lane.head === lane.queue.length)) return;
             const next = incoming.shift();
             if (!next) {
               await new Promise<void>((resolve) => (wake = resolve));
@@ -170,10 +167,7 @@ export function createWorkerSearchService(
             } else if (message.kind === "progress") {
               lane.walked = Math.max(lane.walked, message.walked);
             } else if (message.kind === "message") {
-              if (message.level === "error") {
-                totals.errored = true;
-                stats = { ...stats, errored: true };
-              }
+              if (message.level === "error") totals.errored = true;
               onMessage?.(message.text, message.level);
             } else if (message.kind === "done") {
               lane.done = true;
