@@ -1,7 +1,7 @@
 import "./ui/polyfills.js";
 import { render } from "solid-js/web";
-import { browserPlatform, optionsFromLocation, saveRuntimeSetting } from "./session/browser-platform.js";
-import { Workspace } from "./session/workspace.js";
+import { browserPlatform, optionsFromLocation, saveRuntimeSetting } from "./workspace/browser-platform.js";
+import { Workspace } from "./workspace/workspace.js";
 import { App } from "./ui/App.js";
 import "./ui/styles.css";
 import { initialTheme } from "./ui/theme.js";

@@ -1,5 +1,6 @@
 /** A tool call's record and its lifecycle: pending → running → completed | error (| interrupted). */
 import type { FilePart } from "../tools/tool.js";
+import type { Message } from "./message.js";
 
 export interface CallTimes {
   created: number;
@@ -40,7 +41,10 @@ export interface SessionRecord {
   title: string;
   agent: string;
   createdAt: number;
+  /** Every call, run by hand or by the model, in the order they started. */
   calls: ToolCall[];
+  /** The conversation; a tool part names its call in `calls`. Sessions saved before the agent have none. */
+  messages: Message[];
 }
 
 export const INTERRUPTED_MESSAGE = "Interrupted: the page was closed (or the process ended) while this call was running.";

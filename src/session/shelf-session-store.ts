@@ -133,7 +133,8 @@ export class ShelfSessionStore implements SessionStore {
     const texts = await Promise.all(order.map((callID) => this.shelf.get(callKey(id, callID))));
     const calls = texts.filter((call): call is string => call !== undefined).map((call) => JSON.parse(call) as ToolCall);
     for (const call of calls) if (ended(call)) this.writtenFinal.add(callKey(id, call.id));
-    return markInterrupted({ ...rest, calls });
+    // Sessions saved before the agent existed have no messages.
+    return markInterrupted({ ...rest, messages: rest.messages ?? [], calls });
   }
 
   /** The saved sessions, oldest first. */

@@ -141,7 +141,7 @@ export class ToolSession {
       truncate: (text, truncation, hint) => truncateOutput(text, truncation, store, hint),
       truncationStream: (truncation, hint) => new TruncationSink(store, truncation, hint),
     });
-    const session: SessionRecord = options.session ?? { id: ascendingId("ses"), title: "", agent: name, createdAt: Date.now(), calls: [] };
+    const session: SessionRecord = options.session ?? { id: ascendingId("ses"), title: "", agent: name, createdAt: Date.now(), calls: [], messages: [] };
     return new ToolSession(runtime, config, path, agent, layers, registry, permissions, bus, fileTime, runner, session, problems, untrustedFiles);
   }
 

@@ -13,6 +13,8 @@ import type { Action } from "../tools/permission/types.js";
 export interface AgentConfig {
   permission?: unknown;
   tools?: Record<string, boolean>;
+  /** The rest (model, prompt, mode, temperature, steps, ...) is read by src/session/agent. */
+  [key: string]: unknown;
 }
 
 export interface WorkspaceConfig {
@@ -20,6 +22,13 @@ export interface WorkspaceConfig {
   tools?: Record<string, boolean>;
   agent?: Record<string, AgentConfig>;
   experimental?: { batch_tool?: boolean; [key: string]: unknown };
+  /** "provider/model"; read (with `small_model` and `provider`) by src/session/provider. */
+  model?: unknown;
+  small_model?: unknown;
+  provider?: unknown;
+  /** Extra instruction files (paths or globs, relative to the workspace); read by src/session/system. */
+  instructions?: unknown;
+  [key: string]: unknown;
 }
 
 const NAMES = ["opencode.json", "opencode.jsonc"];

@@ -1,7 +1,7 @@
 import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import type { RuntimeKind } from "../runtime/types.js";
-import { ShellSession } from "../session/shell-session.js";
-import type { Workspace } from "../session/workspace.js";
+import { ShellSession } from "../workspace/shell-session.js";
+import type { Workspace } from "../workspace/workspace.js";
 import { CenterPane } from "./CenterPane.js";
 import { FileTree } from "./files/FileTree.js";
 import { createOpenFiles } from "./files/open-files.js";

@@ -7,7 +7,7 @@ function call(id: string, status: ToolCall["status"], output?: string): ToolCall
 }
 
 function session(id: string, createdAt: number, calls: ToolCall[] = []): SessionRecord {
-  return { id, title: `title ${id}`, agent: "build", createdAt, calls };
+  return { id, title: `title ${id}`, agent: "build", createdAt, calls, messages: [] };
 }
 
 /** A shelf whose writes wait until released, to see what the store does while one is under way. */

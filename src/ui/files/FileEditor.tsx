@@ -1,7 +1,7 @@
 import { basename } from "pathe";
 import { createEffect, createSignal, Match, onCleanup, onMount, Show, Switch } from "solid-js";
 import type { Runtime } from "../../runtime/types.js";
-import { currentMtime, openDocument, SaveConflict, saveDocument, type OpenedDocument } from "../../session/file-document.js";
+import { currentMtime, openDocument, SaveConflict, saveDocument, type OpenedDocument } from "../../workspace/file-document.js";
 import { saveBytes } from "../download.js";
 import type { CodeEditor } from "./code-editor.js";
 

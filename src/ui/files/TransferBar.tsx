@@ -1,5 +1,5 @@
 import type { Runtime } from "../../runtime/types.js";
-import { filesFromZip, importFiles, zipFolder, type IncomingFile } from "../../session/transfer.js";
+import { filesFromZip, importFiles, zipFolder, type IncomingFile } from "../../workspace/transfer.js";
 import { saveBytes } from "../download.js";
 
 async function readAll(files: FileList): Promise<IncomingFile[]> {

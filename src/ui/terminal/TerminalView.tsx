@@ -2,7 +2,7 @@ import { FitAddon } from "@xterm/addon-fit";
 import { Terminal } from "@xterm/xterm";
 import "@xterm/xterm/css/xterm.css";
 import { createEffect, onCleanup, onMount } from "solid-js";
-import type { ShellSession } from "../../session/shell-session.js";
+import type { ShellSession } from "../../workspace/shell-session.js";
 import type { ThemeName } from "../theme.js";
 import { LineEditor, type EditorEffect } from "./line-editor.js";
 import { terminalTheme } from "./terminal-theme.js";

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { createEmbeddedRuntime } from "../../src/runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../../src/runtime/embedded/node-worker-factory.js";
 import { bootWebContainer } from "../../src/runtime/webcontainer/boot.js";
-import { ShellSession } from "../../src/session/shell-session.js";
-import { Workspace, type WorkspaceOptions, type WorkspacePlatform } from "../../src/session/workspace.js";
+import { ShellSession } from "../../src/workspace/shell-session.js";
+import { Workspace, type WorkspaceOptions, type WorkspacePlatform } from "../../src/workspace/workspace.js";
 import { createWebContainerStandin } from "../support/webcontainer-standin.js";
 
 const options = (over: Partial<WorkspaceOptions> = {}): WorkspaceOptions => ({

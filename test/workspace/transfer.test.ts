@@ -3,7 +3,7 @@ import { strToU8, zipSync } from "fflate";
 import { afterEach, describe, expect, it } from "vitest";
 import { createEmbeddedRuntime, type EmbeddedRuntime } from "../../src/runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../../src/runtime/embedded/node-worker-factory.js";
-import { filesFromZip, importFiles, landingPath, zipFolder } from "../../src/session/transfer.js";
+import { filesFromZip, importFiles, landingPath, zipFolder } from "../../src/workspace/transfer.js";
 
 let runtime: EmbeddedRuntime | undefined;
 afterEach(async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { currentMtime, lineSeparatorOf, openDocument, SaveConflict, saveDocument } from "../../src/session/file-document.js";
+import { currentMtime, lineSeparatorOf, openDocument, SaveConflict, saveDocument } from "../../src/workspace/file-document.js";
 import { FileTime } from "../../src/tools/file-time.js";
 import { fileBackends, sessionOn } from "../support/tool-session.js";
 

@@ -1,0 +1,27 @@
+/**
+ * An agent as OpenCode defines one: built in (build, plan, general, explore and the hidden compaction,
+ * title and summary), from `agent` in opencode.json, or from a markdown file in `.opencode/agent/`.
+ */
+import type { Ruleset } from "../../tools/permission/types.js";
+import type { ModelRef } from "../message.js";
+
+export interface Agent {
+  name: string;
+  description?: string;
+  /** primary: chosen by the person (Tab); subagent: started by `task`; all: both. */
+  mode: "primary" | "subagent" | "all";
+  builtIn: boolean;
+  /** Not offered in pickers (compaction, title, summary). */
+  hidden: boolean;
+  /** Replaces the provider's default system prompt when set. */
+  prompt?: string;
+  model?: ModelRef;
+  temperature?: number;
+  topP?: number;
+  /** Most model steps in one run; unlimited when absent. */
+  steps?: number;
+  /** Every rule for this agent in evaluation order (defaults, its own, user config, agent config). */
+  permission: Ruleset;
+  /** Provider options passed through to the model call. */
+  options: Record<string, unknown>;
+}

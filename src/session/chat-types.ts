@@ -1,0 +1,58 @@
+/**
+ * The conversation as the page sees it: what the UI reads (messages, status) and the intents it sends
+ * (send, stop, pick an agent or a model). `Chat` in chat.ts implements it over the loop; the UI's chat
+ * components take this interface, so they are tested with a plain object and no model.
+ */
+import type { ToolCall } from "./calls.js";
+import type { Message, ModelRef } from "./message.js";
+
+export type ChatStatus =
+  | { type: "idle" }
+  | { type: "busy"; step: number }
+  /** Waiting to retry a provider error: `next` is when (epoch ms), for a countdown. */
+  | { type: "retry"; attempt: number; next: number; message: string };
+
+/** A file the person attached to a message: a workspace path (@path) or pasted bytes as a data: URL. */
+export interface Attachment {
+  mime: string;
+  filename: string;
+  url: string;
+}
+
+export interface SendInput {
+  text: string;
+  attachments?: Attachment[];
+}
+
+export interface AgentChoice {
+  name: string;
+  description?: string;
+}
+
+export interface ModelChoice extends ModelRef {
+  name: string;
+  /** Takes images. */
+  attachment: boolean;
+  /** A key is set (or none is needed). */
+  ready: boolean;
+}
+
+export interface ChatView {
+  readonly sessionID: string;
+  messages(): readonly Message[];
+  /** A tool part's call record (state, input, output, permissions). */
+  call(callID: string): ToolCall | undefined;
+  status(): ChatStatus;
+  agent(): string;
+  model(): ModelRef | undefined;
+  agents(): AgentChoice[];
+  models(): ModelChoice[];
+  /** Called whenever a message or part changes (a text delta included) or the status does. */
+  onChange(listener: () => void): () => void;
+
+  send(input: SendInput): Promise<void>;
+  /** Aborts the stream and every running tool at once; the parts so far stay. */
+  stop(): void;
+  setAgent(name: string): void;
+  setModel(model: ModelRef): void;
+}
