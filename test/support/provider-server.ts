@@ -70,8 +70,10 @@ export interface ProviderServer {
   anthropicBaseURL: string;
   enqueue(...responses: ScriptedResponse[]): void;
   requests: RecordedRequest[];
-  /** Requests that were aborted by the client while hanging. */
+  /** Hanging responses whose client went away. */
   aborted: number;
+  /** Resolves once `count` requests have been received in total. */
+  waitForRequests(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -254,6 +256,14 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
   const requests: RecordedRequest[] = [];
   let served = 0;
   const state = { aborted: 0 };
+  const waiters: Array<{ count: number; resolve: () => void }> = [];
+  const record = (entry: RecordedRequest) => {
+    requests.push(entry);
+    for (const waiter of waiters.filter((candidate) => requests.length >= candidate.count)) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  };
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const cors = corsHeaders(options.corsOrigin, request);
@@ -269,7 +279,7 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
     } catch {
       body = text;
     }
-    requests.push({ method: request.method ?? "GET", path, headers: request.headers, body });
+    record({ method: request.method ?? "GET", path, headers: request.headers, body });
     const protocol = protocolOf(path);
     const next = queue.shift();
     if (!protocol || !next) {
@@ -293,9 +303,9 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
     if ("hang" in next) {
       if (protocol === "anthropic") sse.event("ping", { type: "ping" });
       else response.write(": waiting\n\n");
-      request.on("close", () => {
+      // The response closes when the client goes away (an IncomingMessage's own close fires earlier).
+      response.on("close", () => {
         state.aborted += 1;
-        response.end();
       });
       return;
     }
@@ -327,6 +337,8 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
     get aborted() {
       return state.aborted;
     },
+    waitForRequests: (count) =>
+      requests.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve })),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

@@ -38,6 +38,8 @@ interface ApiCallErrorShape {
   url?: string;
   statusCode?: number;
   responseBody?: string;
+  /** StreamProviderError: the error object the provider streamed. */
+  data?: unknown;
   responseHeaders?: Record<string, string>;
   isRetryable?: boolean;
   cause?: unknown;
@@ -45,8 +47,11 @@ interface ApiCallErrorShape {
 
 const record = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
 
+/** APICallError (an HTTP answer or none), or StreamProviderError (an error event inside a 200 stream). */
 function isApiCallError(error: unknown): error is ApiCallErrorShape & Error {
-  return error instanceof Error && (error.name === "AI_APICallError" || ("isRetryable" in error && "requestBodyValues" in error));
+  if (!(error instanceof Error)) return false;
+  if (error.name === "AI_APICallError" || error.name === "AI_StreamProviderError") return true;
+  return "isRetryable" in error && ("requestBodyValues" in error || typeof (error as { statusCode?: unknown }).statusCode === "number");
 }
 
 /** The provider's own words and error code from an error body (OpenAI, Anthropic, Google shapes). */
@@ -179,8 +184,9 @@ function classify(error: unknown, context: ClassifyContext, depth: number): Clas
       const reason = error.message.replace(/^Cannot connect to API:\s*/, "") || code || "no answer";
       return unreachable(error.url, reason, code !== "ECONNREFUSED" && error.isRetryable !== false, context);
     }
-    const detail = describeBody(error.responseBody);
-    const text = `${error.message} ${error.responseBody ?? ""}`;
+    const body = error.responseBody ?? (error.data === undefined ? undefined : JSON.stringify(error.data));
+    const detail = describeBody(body);
+    const text = `${error.message} ${body ?? ""}`;
     return fromStatus(error.statusCode, text, detail, error, context);
   }
   if (error instanceof TypeError && /failed to fetch|fetch failed|networkerror|load failed|network request failed/i.test(error.message)) {
