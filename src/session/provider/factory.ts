@@ -13,6 +13,7 @@ import type { ModelRef } from "../message.js";
 import { OPENAI_COMPATIBLE } from "./catalog.js";
 import { parseModelRef, type ProvidersConfig } from "./config.js";
 import { keyScopedFetch, type FetchFunction } from "./key-scoped-fetch.js";
+import { withoutInputItemIds } from "./openai-request.js";
 import { findModel, type ProviderEntry, type ProviderModel } from "./providers.js";
 import { ProviderSetupError } from "./setup-error.js";
 import type { ModelInfo, ResolvedModel } from "./types.js";
@@ -114,7 +115,7 @@ async function createLanguageModel(npm: string, wireID: string, settings: Settin
   switch (npm) {
     case "@ai-sdk/openai": {
       const { createOpenAI } = await import("@ai-sdk/openai");
-      return createOpenAI({ ...rest, name, baseURL, apiKey, headers, fetch }).responses(wireID);
+      return createOpenAI({ ...rest, name, baseURL, apiKey, headers, fetch: withoutInputItemIds(fetch) }).responses(wireID);
     }
     case "@ai-sdk/anthropic": {
       const { createAnthropic } = await import("@ai-sdk/anthropic");
