@@ -182,6 +182,22 @@ describe("unreachable servers", () => {
     await vi.waitFor(() => expect(server.aborted).toBeGreaterThan(abortedBefore));
   });
 
+  it("a stream that goes silent past options.chunkTimeout ends with a retryable error", async () => {
+    server.enqueue({ hang: true });
+    const cfg = parseProvidersConfig({ provider: { slow: { npm: "@ai-sdk/openai-compatible", options: { baseURL: server.openaiBaseURL, chunkTimeout: 200 }, models: { m: {} } } } });
+    const resolved = await resolveModel("slow/m", { config: cfg, keys: { get: () => undefined } });
+    const result = streamText({ model: resolved.language, prompt: "hi", maxRetries: 0, onError: () => {} });
+    let error: unknown;
+    try {
+      for await (const part of result.fullStream) if (part.type === "error") error = part.error;
+    } catch (thrown) {
+      // A body that breaks off is thrown out of the stream (wrapped in an APICallError), not streamed.
+      error = thrown;
+    }
+    expect(classifyProviderError(error)).toMatchObject({ kind: "network", retryable: true });
+    expect(classifyProviderError(error).hint).toContain("chunkTimeout");
+  });
+
   it("the error an aborted provider fetch throws is 'aborted', not an error to retry", async () => {
     const before = server.requests.length;
     server.enqueue({ hang: true });

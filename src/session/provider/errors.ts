@@ -175,10 +175,24 @@ function classify(error: unknown, context: ClassifyContext, depth: number): Clas
   if (record(error) && (error.name === "AbortError" || error.name === "ResponseAborted")) {
     return { kind: "aborted", message: "Stopped.", retryable: false, contextOverflow: false };
   }
+  if (record(error) && error.name === "StreamIdleTimeoutError") {
+    return {
+      kind: "network",
+      message: `The answer stalled: ${String(error.message)}.`,
+      hint: "Retrying; provider.<id>.options.chunkTimeout in opencode.json sets how long to wait for a slow local model.",
+      retryable: true,
+      contextOverflow: false,
+    };
+  }
   if (record(error) && error.name === "TimeoutError") {
     return { kind: "network", message: "The provider did not answer in time.", hint: "Retrying; options.timeout in opencode.json sets how long to wait.", retryable: true, contextOverflow: false };
   }
   if (isApiCallError(error)) {
+    // "Failed to process successful response": the 200 answer broke off; the cause says why.
+    if (depth < 5 && error.cause !== undefined && (error.statusCode === undefined || error.statusCode < 300)) {
+      const inner = classify(error.cause, context, depth + 1);
+      if (inner.kind !== "unknown") return inner;
+    }
     if (error.statusCode === undefined) {
       const code = causeCode(error.cause);
       const reason = error.message.replace(/^Cannot connect to API:\s*/, "") || code || "no answer";

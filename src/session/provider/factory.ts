@@ -12,6 +12,7 @@ import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { ModelRef } from "../message.js";
 import { OPENAI_COMPATIBLE } from "./catalog.js";
 import { parseModelRef, type ProvidersConfig } from "./config.js";
+import { DEFAULT_CHUNK_TIMEOUT_MS } from "./idle-timeout.js";
 import { keyScopedFetch, type FetchFunction } from "./key-scoped-fetch.js";
 import { withoutInputItemIds } from "./openai-request.js";
 import { findModel, type ProviderEntry, type ProviderModel } from "./providers.js";
@@ -165,6 +166,7 @@ export async function resolveModel(ref: ModelRef | string, options: ResolveOptio
     baseURL,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(typeof timeout === "number" ? { timeoutMs: timeout } : {}),
+    chunkTimeoutMs: provider.options.chunkTimeout ?? DEFAULT_CHUNK_TIMEOUT_MS,
   });
   const language = await createLanguageModel(npm, model.wireID, { name: provider.id, baseURL, apiKey, headers, fetch, rest });
 

@@ -4,6 +4,7 @@
  * URL typo, a model option pointing elsewhere, a package fetching a URL from a message). Refusal is an
  * error thrown before any byte is sent.
  */
+import { withIdleTimeout } from "./idle-timeout.js";
 import { ProviderSetupError } from "./setup-error.js";
 
 export type FetchFunction = typeof globalThis.fetch;
@@ -21,6 +22,8 @@ export interface KeyScopedFetchOptions {
   fetch?: FetchFunction;
   /** Milliseconds before a whole request is abandoned (opencode.json `options.timeout`). */
   timeoutMs?: number;
+  /** Milliseconds of silence inside a streamed answer before it is abandoned (`options.chunkTimeout`). */
+  chunkTimeoutMs?: number;
 }
 
 export function keyScopedFetch(options: KeyScopedFetchOptions): FetchFunction {
@@ -47,7 +50,9 @@ export function keyScopedFetch(options: KeyScopedFetchOptions): FetchFunction {
       const timeout = AbortSignal.timeout(options.timeoutMs);
       call = { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout };
     }
-    return inner(input, call).catch((error: unknown) => {
+    const answered = inner(input, call);
+    const streamed = options.chunkTimeoutMs ? answered.then((response) => withIdleTimeout(response, options.chunkTimeoutMs!)) : answered;
+    return streamed.catch((error: unknown) => {
       // A browser's "Failed to fetch" does not say where to; the advice depends on it (a local server?).
       if (error instanceof TypeError && !("url" in error)) Object.defineProperty(error, "url", { value: requestURL(input) });
       throw error;
