@@ -179,5 +179,7 @@ function exists(runtime: Runtime, path: string): Promise<boolean> {
 function detectPlatform(): string {
   if (typeof window !== "undefined" && typeof document !== "undefined") return "browser";
   const node = (globalThis as { process?: { platform?: string; versions?: { node?: string } } }).process;
-  return node?.versions?.node ? `node (${node.platform ?? "unknown"})` : "unknown";
+  if (node?.versions?.node) return `node (${node.platform ?? "unknown"})`;
+  // A Web Worker has a navigator but no window.
+  return typeof navigator !== "undefined" ? "browser" : "unknown";
 }
