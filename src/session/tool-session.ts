@@ -9,13 +9,13 @@ import { fromPlugin } from "../tools/custom/from-plugin.js";
 import { configDirectories, loadCustomTools, loadPlugins, workspaceCodeFiles, type LoadedPlugin, type LoadProblem } from "../tools/custom/loader.js";
 import { createPluginShell } from "../tools/custom/plugin-api.js";
 import { FileTime } from "../tools/file-time.js";
-import { AGENT_NAMES, agentRules, composeAgentRuleset, type AgentName } from "../tools/permission/agents.js";
-import { rulesFromConfig } from "../tools/permission/config.js";
 import { PermissionEngine } from "../tools/permission/engine.js";
 import { explain, type Explanation, type RuleLayer } from "../tools/permission/evaluate.js";
-import type { Rule, Ruleset } from "../tools/permission/types.js";
+import type { Ruleset } from "../tools/permission/types.js";
 import { defaultFlags, ToolRegistry, type RegistryFlags } from "../tools/registry.js";
-import type { AgentInfo, Info } from "../tools/tool.js";
+import type { Info } from "../tools/tool.js";
+import { defaultAgent, loadAgents, type AgentProblem } from "./agent/load.js";
+import type { Agent } from "./agent/types.js";
 import { OutputStore, TruncationSink, truncateOutput } from "../tools/truncation/index.js";
 import type { SessionRecord, ToolCall } from "./calls.js";
 import { ascendingId } from "./ids.js";
@@ -34,21 +34,15 @@ export interface ToolSessionOptions {
   /** Whether the workspace's own code (custom tools, plugins) may run. */
   trusted: boolean;
   globalConfigDir?: string;
-  agent?: string;
+  /**
+   * The agent whose rules apply: one from loadAgents (src/session/agent), or the name of one (built in,
+   * from opencode.json or from a markdown file); the workspace's default agent when absent.
+   */
+  agent?: string | Agent;
   store?: SessionStore;
   bus?: Bus;
   /** Continue this record (its calls stay in the transcript) instead of starting an empty one. */
   session?: SessionRecord;
-}
-
-/** `tools: { bash: false }` (OpenCode's older switches) as rules; every editing tool is `edit`. */
-function legacyToolRules(tools: Record<string, boolean> | undefined): Ruleset {
-  return Object.entries(tools ?? {}).map(([name, enabled]): Rule => ({
-    permission: ["write", "edit", "patch", "multiedit", "apply_patch"].includes(name) ? "edit" : name,
-    pattern: "*",
-    action: enabled ? "allow" : "deny",
-    source: "config",
-  }));
 }
 
 /** Consecutive rules from one source form a layer, so an explanation can name where its rule came from. */
@@ -63,12 +57,24 @@ function layersBySource(rules: Ruleset): RuleLayer[] {
   return layers;
 }
 
+/** The agent asked for, by object or name, or the default; an unknown name says which exist and why one is missing. */
+function pickAgent(wanted: string | Agent | undefined, agents: Agent[], problems: AgentProblem[], preferred: unknown): Agent {
+  if (typeof wanted === "object") return wanted;
+  if (wanted === undefined) return defaultAgent(agents, typeof preferred === "string" ? preferred : undefined);
+  const found = agents.find((agent) => agent.name === wanted);
+  if (found) return found;
+  const why = problems.filter((problem) => problem.agent === wanted).map((problem) => ` (${problem.file}: ${problem.error})`).join("");
+  throw new Error(`unknown agent "${wanted}"${why}: use one of ${agents.map((agent) => agent.name).join(", ")}`);
+}
+
 export class ToolSession {
   private constructor(
     readonly runtime: Runtime,
     readonly config: WorkspaceConfig,
     readonly configPath: string | undefined,
-    readonly agent: AgentInfo,
+    readonly agent: Agent,
+    /** Every agent of the workspace, the default first (for pickers and the task tool). */
+    readonly agents: Agent[],
     /** The agent's rules by where they came from, for explanations. */
     readonly layers: RuleLayer[],
     readonly registry: ToolRegistry,
@@ -77,8 +83,8 @@ export class ToolSession {
     readonly fileTime: FileTime,
     readonly runner: ToolRunner,
     readonly session: SessionRecord,
-    /** Custom tools and plugins that failed to load. */
-    readonly problems: LoadProblem[],
+    /** Agents, custom tools and plugins that failed to load. */
+    readonly problems: Array<LoadProblem | AgentProblem>,
     /** Workspace code found but not run, because the workspace is not trusted. */
     readonly untrustedFiles: string[],
   ) {}
@@ -86,25 +92,22 @@ export class ToolSession {
   static async open(options: ToolSessionOptions): Promise<ToolSession> {
     const { runtime } = options;
     const { config, path } = await loadWorkspaceConfig(runtime);
-    const name = options.agent ?? "build";
-    if (!(AGENT_NAMES as readonly string[]).includes(name)) {
-      throw new Error(`unknown agent "${name}": use one of ${AGENT_NAMES.join(", ")}`);
-    }
     const store = new OutputStore(runtime, { dataDir: options.dataDir });
-    const builtIn = agentRules(name as AgentName, { dataDir: options.dataDir, toolOutputGlob: store.glob, worktree: runtime.root });
-    const user = [...legacyToolRules(config.tools), ...rulesFromConfig(config.permission ?? {}, { home: options.home, source: "config" })];
-    const agentConfig = [
-      ...legacyToolRules(config.agent?.[name]?.tools),
-      ...rulesFromConfig(config.agent?.[name]?.permission ?? {}, { home: options.home, source: "config" }),
-    ];
-    const permission = composeAgentRuleset(builtIn, { toolOutputGlob: store.glob, user, agentConfig });
+    const loaded = await loadAgents(runtime, config, {
+      dataDir: options.dataDir,
+      home: options.home,
+      globalConfigDir: options.globalConfigDir,
+      configPath: path,
+      toolOutputGlob: store.glob,
+    });
+    const agent = pickAgent(options.agent, loaded.agents, loaded.problems, config.default_agent);
+    const permission = agent.permission;
     const layers = layersBySource(permission);
-    const agent: AgentInfo = { name, permission };
 
     const bus = options.bus ?? new Bus();
     const flags: RegistryFlags = { ...defaultFlags, batchTool: config.experimental?.batch_tool === true, ...options.flags };
     const registry = new ToolRegistry(options.builtins, flags);
-    const problems: LoadProblem[] = [];
+    const problems: Array<LoadProblem | AgentProblem> = [...loaded.problems];
     const untrustedFiles: string[] = [];
     let plugins: LoadedPlugin[] = [];
     const dirs = configDirectories(runtime.root, options.globalConfigDir);
@@ -141,8 +144,8 @@ export class ToolSession {
       truncate: (text, truncation, hint) => truncateOutput(text, truncation, store, hint),
       truncationStream: (truncation, hint) => new TruncationSink(store, truncation, hint),
     });
-    const session: SessionRecord = options.session ?? { id: ascendingId("ses"), title: "", agent: name, createdAt: Date.now(), calls: [], messages: [] };
-    return new ToolSession(runtime, config, path, agent, layers, registry, permissions, bus, fileTime, runner, session, problems, untrustedFiles);
+    const session: SessionRecord = options.session ?? { id: ascendingId("ses"), title: "", agent: agent.name, createdAt: Date.now(), calls: [], messages: [] };
+    return new ToolSession(runtime, config, path, agent, loaded.agents, layers, registry, permissions, bus, fileTime, runner, session, problems, untrustedFiles);
   }
 
   run(tool: string, args: Record<string, unknown>, options?: RunOptions): Promise<ToolCall> {

@@ -1,9 +1,9 @@
 import { basename, dirname, join } from "pathe";
 import { z } from "zod";
 import { isRuntimeError } from "../runtime/errors.js";
+import { attachmentType, hasBinaryExtension, looksBinary, toBase64 } from "../runtime/file-kind.js";
 import description from "./read.txt?raw";
 import { assertExternalDirectory } from "./shared/external-directory.js";
-import { attachmentType, hasBinaryExtension, looksBinary, toBase64 } from "./shared/file-kind.js";
 import { readLineWindow } from "./shared/line-reader.js";
 import { displayPath, resolveToolPath } from "./shared/paths.js";
 import { define, type Context, type FilePart } from "./tool.js";

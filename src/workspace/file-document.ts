@@ -7,8 +7,8 @@
  * compares against a tool's last read: a tool that read the file before the save must read it again.
  */
 import { isRuntimeError } from "../runtime/errors.js";
+import { hasBinaryExtension, looksBinary } from "../runtime/file-kind.js";
 import type { Runtime } from "../runtime/types.js";
-import { hasBinaryExtension, looksBinary } from "../tools/shared/file-kind.js";
 
 /** Larger files are not loaded into the editor (a 50 MB log would freeze the tab); they can be downloaded. */
 export const EDITOR_MAX_BYTES = 2 * 1024 * 1024;

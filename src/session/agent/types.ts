@@ -22,6 +22,10 @@ export interface Agent {
   steps?: number;
   /** Every rule for this agent in evaluation order (defaults, its own, user config, agent config). */
   permission: Ruleset;
+  /** `#RRGGBB` or a theme color name (primary, secondary, accent, success, warning, error, info). */
+  color?: string;
+  /** The model variant to use (a reasoning-effort preset), when the model has variants. */
+  variant?: string;
   /** Provider options passed through to the model call. */
   options: Record<string, unknown>;
 }

@@ -30,19 +30,22 @@ export function isAction(value: unknown): value is Action {
   return typeof value === "string" && (ACTIONS as readonly string[]).includes(value);
 }
 
-/** Checks the shape of a `permission` section and returns it typed; throws an Error naming the bad entry. */
-export function validatePermissionConfig(permission: unknown): PermissionConfig {
+/**
+ * Checks the shape of a `permission` section and returns it typed; throws an Error naming the bad entry.
+ * `at` is where the section sits, for the message (`agent.review.permission`).
+ */
+export function validatePermissionConfig(permission: unknown, at = "permission"): PermissionConfig {
   if (typeof permission === "string") {
-    if (!isAction(permission)) throw new Error(`permission must be ${ALLOWED}, got ${describe(permission)}${caseHint(permission)}`);
+    if (!isAction(permission)) throw new Error(`${at} must be ${ALLOWED}, got ${describe(permission)}${caseHint(permission)}`);
     return permission;
   }
   if (!isPlainObject(permission)) {
     throw new Error(
-      `permission must be ${ALLOWED}, or an object mapping permission names to actions, got ${describe(permission)}`,
+      `${at} must be ${ALLOWED}, or an object mapping permission names to actions, got ${describe(permission)}`,
     );
   }
   for (const [key, value] of Object.entries(permission)) {
-    const where = `permission${member(key)}`;
+    const where = `${at}${member(key)}`;
     if (typeof value === "string") {
       if (!isAction(value)) throw new Error(`${where} must be ${ALLOWED}, got ${describe(value)}${caseHint(value)}`);
       continue;

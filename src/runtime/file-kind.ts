@@ -1,3 +1,4 @@
+/** What kind of file a path or its first bytes suggest: shared by the tools (read) and the workspace (the editor), so it sits below both. */
 import { extname } from "pathe";
 
 const BINARY_EXTENSIONS = new Set(

@@ -1,0 +1,223 @@
+/**
+ * The agents of a workspace, put together as OpenCode does. Lowest first, later layers win per field:
+ *   1. the built-ins (build, plan, general, explore, compaction, title, summary);
+ *   2. `agent.<name>` in the workspace's opencode.json;
+ *   3. markdown agents of the global config folder;
+ *   4. markdown agents of the workspace's `.opencode` folder.
+ * So a global `agents/x.md` beats `agent.x` in the project's JSON (OpenCode's precedence, surprising as it
+ * is). Layers merge per key (options and permission maps deep-merge; a key given again keeps its place and
+ * takes the new value); `disable: true` removes an agent, built-ins included.
+ *
+ * Each agent's rules are the built-in ones for its name (the defaults for a new agent), then the config's
+ * top-level `permission` (with the legacy `tools` switches under it), then its own entry's, then access to
+ * saved tool output (src/tools/permission/agents.ts composes them).
+ *
+ * A definition that is wrong (a bad type, broken frontmatter, a missing `{file:...}`) is reported and its
+ * agent removed, rather than run with some of its settings missing: the missing one could be the rule that
+ * kept it from editing.
+ */
+import { dirname, isAbsolute, join } from "pathe";
+import { z } from "zod";
+import type { Runtime } from "../../runtime/types.js";
+import { agentRules, composeAgentRuleset, defaultRules, type AgentRulesOptions } from "../../tools/permission/agents.js";
+import { rulesFromConfig, validatePermissionConfig } from "../../tools/permission/config.js";
+import type { Ruleset } from "../../tools/permission/types.js";
+import { OUTPUT_FOLDER } from "../../tools/truncation/constants.js";
+import type { WorkspaceConfig } from "../workspace-config.js";
+import { BUILT_IN_AGENTS } from "./builtins.js";
+import { AgentConfigError, foldLegacyTools, parseAgentEntry, type AgentEntry } from "./config.js";
+import { loadMarkdownAgents } from "./markdown.js";
+import type { Agent } from "./types.js";
+
+export interface LoadAgentsOptions {
+  /** The app's data folder (absolute): saved tool output and the plan agent's plans live under it. */
+  dataDir: string;
+  /** For `~` and `$HOME` in permission patterns. */
+  home: string;
+  /** The global config folder (`~/.config/opencode`), whose markdown agents come before the workspace's. */
+  globalConfigDir?: string;
+  /** The opencode.json the config came from: `{file:...}` in a prompt is relative to its folder. */
+  configPath?: string;
+  /** Where saved tool output lives, as a glob; `<dataDir>/tool-output/*` when not given. */
+  toolOutputGlob?: string;
+  skillDirs?: readonly string[];
+}
+
+export interface AgentProblem {
+  file: string;
+  error: string;
+  /** The agent the problem removed, when it concerns one. */
+  agent?: string;
+}
+
+export interface LoadedAgents {
+  /** The default agent first, then the rest by name. */
+  agents: Agent[];
+  problems: AgentProblem[];
+}
+
+const legacyTools = z.record(z.string(), z.boolean()).optional();
+
+export async function loadAgents(runtime: Runtime, config: WorkspaceConfig, options: LoadAgentsOptions): Promise<LoadedAgents> {
+  const problems: AgentProblem[] = [];
+  const configFile = options.configPath ?? join(runtime.root, "opencode.json");
+  const toolOutputGlob = options.toolOutputGlob ?? `${options.dataDir.replace(/\/+$/, "")}/${OUTPUT_FOLDER}/*`;
+  // The top-level rules apply to every agent: when they are wrong no agent can run safely, so this throws.
+  const tools = legacyTools.safeParse(config.tools);
+  if (!tools.success) throw new Error(`${configFile}: tools must be an object of tool names to true or false, e.g. { "bash": false }`);
+  const permission = config.permission === undefined ? undefined : validatePermissionConfig(config.permission);
+  const user = rulesFromConfig(foldLegacyTools(tools.data, permission) ?? {}, { home: options.home, source: "config" });
+
+  const merged = new Map<string, AgentEntry>();
+  const broken = new Map<string, string>();
+  const add = (key: string, entry: AgentEntry) => merged.set(key, mergeDeep(merged.get(key) ?? { options: {} }, entry));
+  const fail = (key: string, file: string, error: string) => {
+    problems.push({ file, error, agent: key });
+    broken.set(key, error);
+  };
+
+  const section = config.agent as unknown;
+  if (section !== undefined && (typeof section !== "object" || section === null || Array.isArray(section))) {
+    problems.push({ file: configFile, error: "agent must be an object of agent names to their settings" });
+  } else {
+    for (const [key, raw] of Object.entries((section ?? {}) as Record<string, unknown>)) {
+      const at = `agent${/^[A-Za-z_$][\w$-]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}`;
+      try {
+        const entry = parseAgentEntry(raw, at);
+        if (entry.prompt !== undefined) entry.prompt = await substituteFiles(runtime, entry.prompt, dirname(configFile), options.home, `${at}.prompt`);
+        add(key, entry);
+      } catch (error) {
+        fail(key, configFile, error instanceof Error ? error.message : String(error));
+      }
+    }
+  }
+
+  const configDirs = [...(options.globalConfigDir ? [options.globalConfigDir] : []), join(runtime.root, ".opencode")];
+  for (const dir of configDirs) {
+    const markdown = await loadMarkdownAgents(runtime, dir);
+    for (const problem of markdown.problems) fail(problem.key, problem.file, problem.error);
+    for (const { key, entry } of markdown.agents) add(key, entry);
+  }
+
+  const rulesOptions: AgentRulesOptions = { dataDir: options.dataDir, toolOutputGlob, worktree: runtime.root, skillDirs: options.skillDirs };
+  const compose = (base: Ruleset, entry: AgentEntry | undefined) =>
+    composeAgentRuleset(base, {
+      toolOutputGlob,
+      user,
+      agentConfig: rulesFromConfig(entry?.permission ?? {}, { home: options.home, source: "config" }),
+    });
+
+  const agents = new Map<string, Agent>();
+  for (const builtIn of BUILT_IN_AGENTS) {
+    agents.set(builtIn.name, {
+      name: builtIn.name,
+      description: builtIn.description,
+      mode: builtIn.mode,
+      builtIn: true,
+      hidden: builtIn.hidden,
+      prompt: builtIn.prompt,
+      temperature: builtIn.temperature,
+      permission: compose(agentRules(builtIn.name, rulesOptions), undefined),
+      options: {},
+    });
+  }
+  for (const [key, entry] of merged) {
+    if (broken.has(key) || entry.disable === true) continue;
+    const builtIn = BUILT_IN_AGENTS.find((agent) => agent.name === key);
+    const base = agents.get(key);
+    agents.set(key, {
+      name: entry.name ?? key,
+      description: entry.description ?? base?.description,
+      mode: entry.mode ?? base?.mode ?? "all",
+      builtIn: builtIn !== undefined,
+      hidden: entry.hidden ?? base?.hidden ?? false,
+      // An empty prompt (a markdown agent with no body) leaves the model family's base prompt in charge.
+      prompt: entry.prompt === undefined ? base?.prompt : entry.prompt === "" ? undefined : entry.prompt,
+      model: entry.model ?? base?.model,
+      temperature: entry.temperature ?? base?.temperature,
+      topP: entry.topP ?? base?.topP,
+      steps: entry.steps ?? base?.steps,
+      color: entry.color ?? base?.color,
+      variant: entry.variant ?? base?.variant,
+      permission: compose(builtIn ? agentRules(builtIn.name, rulesOptions) : defaultRules(rulesOptions), entry),
+      options: mergeDeep(base?.options ?? {}, entry.options),
+    });
+  }
+  for (const key of broken.keys()) agents.delete(key);
+  for (const [key, entry] of merged) if (entry.disable === true) agents.delete(key);
+
+  const list = [...agents.values()];
+  const preferred = typeof config.default_agent === "string" ? config.default_agent : undefined;
+  if (config.default_agent !== undefined) {
+    const reason = defaultAgentProblem(list, config.default_agent);
+    if (reason) problems.push({ file: configFile, error: `default_agent ${reason}; using ${firstPrimary(list)?.name ?? "none"} instead` });
+  }
+  const first = list.length > 0 ? defaultAgent(list, preferred) : undefined;
+  list.sort((a, b) => (a === first ? -1 : b === first ? 1 : a.name.localeCompare(b.name)));
+  return { agents: list, problems };
+}
+
+/**
+ * The agent a new session starts with: `preferred` (the config's `default_agent`) when it names a visible
+ * primary agent, else the first visible one that is not only a subagent (build, or plan if build is gone).
+ */
+export function defaultAgent(agents: readonly Agent[], preferred?: string): Agent {
+  const chosen = preferred !== undefined && defaultAgentProblem(agents, preferred) === undefined ? agents.find((agent) => agent.name === preferred) : undefined;
+  const agent = chosen ?? firstPrimary(agents);
+  if (!agent) throw new Error("no primary agent is left to start a session with: re-enable build or plan (remove disable: true), or add an agent with mode primary");
+  return agent;
+}
+
+/** The agents Tab cycles through: primary (or all-mode) and not hidden, in list order. */
+export function primaryAgents(agents: readonly Agent[]): Agent[] {
+  return agents.filter((agent) => agent.mode !== "subagent" && !agent.hidden);
+}
+
+/** The agents the task tool may start: anything that is not only a primary. */
+export function subagents(agents: readonly Agent[]): Agent[] {
+  return agents.filter((agent) => agent.mode !== "primary");
+}
+
+function firstPrimary(agents: readonly Agent[]): Agent | undefined {
+  return agents.find((agent) => agent.name === "build" && agent.mode !== "subagent" && !agent.hidden) ?? primaryAgents(agents)[0];
+}
+
+function defaultAgentProblem(agents: readonly Agent[], name: unknown): string | undefined {
+  if (typeof name !== "string") return "must be a string naming a primary agent";
+  const agent = agents.find((candidate) => candidate.name === name);
+  if (!agent) return `"${name}" is not an agent (there are ${agents.map((a) => a.name).join(", ")})`;
+  if (agent.mode === "subagent") return `"${name}" is a subagent, which cannot start a session`;
+  if (agent.hidden) return `"${name}" is hidden`;
+  return undefined;
+}
+
+/**
+ * `{file:path}` in an opencode.json prompt becomes the file's text (trimmed): `~/` is home, a relative
+ * path is relative to the config file's folder. A missing file is an error, as in OpenCode.
+ */
+async function substituteFiles(runtime: Runtime, text: string, base: string, home: string, at: string): Promise<string> {
+  const tokens = [...text.matchAll(/\{file:([^}]+)\}/g)];
+  let result = text;
+  for (const [token, raw] of tokens) {
+    const path = raw!.startsWith("~/") ? join(home, raw!.slice(2)) : isAbsolute(raw!) ? raw! : join(base, raw!);
+    const bytes = await runtime.fs.readFile(path).catch(() => undefined);
+    if (!bytes) throw new AgentConfigError(`${at}: ${token} names ${path}, which does not exist: create it or fix the path (relative paths start at the config file's folder)`);
+    result = result.replace(token, () => new TextDecoder().decode(bytes).trim());
+  }
+  return result;
+}
+
+/** Plain objects merge per key (a key given again keeps its place); anything else is replaced. */
+function mergeDeep<T>(base: T, over: T): T {
+  if (!isPlainObject(base) || !isPlainObject(over)) return over === undefined ? base : over;
+  const result: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    if (value === undefined) continue;
+    result[key] = key in result ? mergeDeep(result[key], value) : value;
+  }
+  return result as T;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
