@@ -1,0 +1,107 @@
+/**
+ * The chat: pickers and keys on top, the transcript, the turn's status (busy with its step, a retry
+ * counting down, ready), and the prompt box. Everything comes in through props, so App decides where
+ * the conversation, the prompts, the workspace's files and the keys come from.
+ */
+import { createEffect, createMemo, createSignal, on, onCleanup, Show } from "solid-js";
+import type { ChatView } from "../../session/chat-types.js";
+import type { PermissionRequest } from "../../tools/permission/types.js";
+import "./chat.css";
+import { createChatState } from "./chat-state.js";
+import { nextAgent, notReadyReason, statusText } from "./chat-text.js";
+import type { CallControls, ReplyToPrompt } from "./MessageParts.js";
+import { AgentPicker, ModelPicker } from "./Pickers.js";
+import { PromptBox } from "./PromptBox.js";
+import { ProviderDialog, type ProviderKeyInput, type ProviderKeyStatus } from "./ProviderDialog.js";
+import { Transcript } from "./Transcript.js";
+import { Welcome } from "./Welcome.js";
+
+export interface ChatPaneProps {
+  chat: ChatView;
+  /** Pending permission prompts (PageTools.pending()); must be reactive (a signal App moves when prompts come and go). */
+  prompts: () => readonly PermissionRequest[];
+  onReply: ReplyToPrompt;
+  /** Workspace paths starting with `prefix`, for @ completion (folders end with "/"). */
+  listFiles: (prefix: string) => Promise<string[]>;
+  providers: () => readonly ProviderKeyStatus[];
+  onSaveKey: (input: ProviderKeyInput) => void | Promise<void>;
+  onRemoveKey: (providerID: string) => void | Promise<void>;
+  onWatchDemo: () => void;
+  /** Abort one call, tell an aborted call, open a saved output (PageTools has all three); without it Abort stops the turn. */
+  calls?: CallControls;
+}
+
+export function ChatPane(props: ChatPaneProps) {
+  const state = createChatState(() => props.chat);
+  const [keysOpen, setKeysOpen] = createSignal(false);
+  const [now, setNow] = createSignal(Date.now());
+  let opener: HTMLElement | null = null;
+
+  // The clock moves only while something shows time passing: running calls' elapsed time, a retry countdown.
+  createEffect(
+    on(
+      () => state.status().type,
+      (type) => {
+        if (type === "idle") return;
+        setNow(Date.now());
+        const timer = setInterval(() => setNow(Date.now()), 250);
+        onCleanup(() => clearInterval(timer));
+      },
+    ),
+  );
+
+  const busy = () => state.status().type !== "idle";
+  const reason = createMemo(() => notReadyReason(state.models(), state.model()));
+  const noKey = createMemo(() => !state.models().some((model) => model.ready));
+  const openKeys = () => {
+    opener = document.activeElement as HTMLElement | null;
+    setKeysOpen(true);
+  };
+  const closeKeys = () => {
+    setKeysOpen(false);
+    opener?.focus();
+  };
+  const cycleAgent = () => {
+    const next = nextAgent(props.chat.agents(), state.agent());
+    if (next && next !== state.agent()) props.chat.setAgent(next);
+  };
+
+  return (
+    <section class="chat-pane" aria-label="Chat" data-testid="chat-pane">
+      <header class="chat-head">
+        <AgentPicker agents={(state.version(), props.chat.agents())} current={state.agent()} onPick={(name) => props.chat.setAgent(name)} />
+        <ModelPicker models={state.models()} current={state.model() ?? (state.version(), props.chat.model())} onPick={(model) => props.chat.setModel(model)} />
+        <span class="spacer" />
+        <button type="button" class="button" aria-haspopup="dialog" data-testid="open-keys" onClick={openKeys}>
+          Keys…
+        </button>
+      </header>
+      <Show
+        when={noKey() && state.messageIDs().length === 0}
+        fallback={<Transcript state={state} prompts={props.prompts} onReply={props.onReply} onStop={() => props.chat.stop()} now={now} calls={props.calls} />}
+      >
+        <Welcome onAddKey={openKeys} onWatchDemo={() => props.onWatchDemo()} />
+      </Show>
+      <div class={`chat-status status-${state.status().type}`} role="status" data-testid="chat-status" data-status={state.status().type}>
+        <Show when={busy()}>
+          <span class="chat-spinner" aria-hidden="true" />
+        </Show>
+        <span>{statusText(state.status(), now())}</span>
+      </div>
+      <PromptBox
+        busy={busy}
+        disabledReason={reason}
+        acceptsImages={() => state.model()?.attachment === true}
+        modelName={() => state.model()?.name}
+        agent={state.agent}
+        listFiles={(prefix) => props.listFiles(prefix)}
+        onSend={(input) => props.chat.send(input)}
+        onStop={() => props.chat.stop()}
+        onCycleAgent={cycleAgent}
+      />
+      <Show when={keysOpen()}>
+        <ProviderDialog providers={props.providers()} onSave={props.onSaveKey} onRemove={props.onRemoveKey} onClose={closeKeys} initial={state.model()?.providerID} />
+      </Show>
+    </section>
+  );
+}

@@ -1,0 +1,121 @@
+/** The pieces of a message in the transcript, one component per kind of part. */
+import { createMemo, For, Show } from "solid-js";
+import type { PermissionReply, SavedOutput } from "../../session/page-tools.js";
+import type { FilePart, MessageError, Tokens } from "../../session/message.js";
+import type { PermissionRequest } from "../../tools/permission/types.js";
+import { CallCard } from "../tools/CallCard.js";
+import { PermissionPrompt } from "../tools/PermissionPrompt.js";
+import type { ChatState } from "./chat-state.js";
+import { errorTitle, tokensText } from "./chat-text.js";
+
+/** What the page offers for the calls a chat shows (PageTools has all three). */
+export interface CallControls {
+  abort(callID: string): unknown;
+  wasAborted(callID: string): boolean;
+  readSavedOutput(path: string): Promise<SavedOutput>;
+}
+
+export type ReplyToPrompt = (request: PermissionRequest, reply: PermissionReply, message?: string, saveToConfig?: boolean) => void;
+
+/** Only images the person pasted (data: URLs) are shown inline; nothing is fetched from elsewhere. */
+const showsInline = (file: FilePart) => file.mime.startsWith("image/") && file.url.startsWith("data:image/");
+
+export function AttachmentChip(props: { file: FilePart }) {
+  const name = () => props.file.filename ?? (props.file.url.startsWith("data:") ? "pasted file" : props.file.url.replace(/^file:\/\//, ""));
+  return (
+    <span class="chat-chip" data-testid="message-attachment" title={`${name()} (${props.file.mime})`}>
+      <Show when={showsInline(props.file)}>
+        <img src={props.file.url} alt={name()} class="chat-chip-image" />
+      </Show>
+      <code>{name()}</code>
+    </span>
+  );
+}
+
+/** Reasoning folded away by default; while it streams its summary says so and shows the latest words. */
+export function ReasoningBlock(props: { text: string; live: boolean }) {
+  const tail = () => {
+    const flat = props.text.replace(/\s+/g, " ").trim();
+    return flat.length > 80 ? `…${flat.slice(-80)}` : flat;
+  };
+  return (
+    <details class="chat-reasoning" data-testid="reasoning" data-live={props.live ? "true" : "false"}>
+      <summary>
+        <Show when={props.live} fallback={<span>Reasoning</span>}>
+          <span class="chat-spinner" aria-hidden="true" />
+          <span>Thinking… </span>
+          <span class="chat-reasoning-tail">{tail()}</span>
+        </Show>
+      </summary>
+      <div class="chat-reasoning-text">{props.text}</div>
+    </details>
+  );
+}
+
+export function StepSummary(props: { tokens: Tokens; cost: number; reason: string }) {
+  return (
+    <p class="chat-step" data-testid="step-summary" title="Tokens in and out, cost and why the model stopped, for this step">
+      {tokensText(props.tokens, props.cost, props.reason)}
+    </p>
+  );
+}
+
+export function MessageErrorNote(props: { error: MessageError }) {
+  return (
+    <div class={`chat-error kind-${props.error.kind}`} role="alert" data-testid="message-error" data-kind={props.error.kind}>
+      <strong>
+        {errorTitle(props.error.kind)}
+        {props.error.status ? ` (${props.error.status})` : ""}
+      </strong>
+      <span>: {props.error.message}</span>
+      <Show when={props.error.hint}>
+        <p class="chat-error-hint" data-testid="message-error-hint">
+          {props.error.hint}
+        </p>
+      </Show>
+    </div>
+  );
+}
+
+/** A tool part: the call's card as the Tools pane shows it, and its permission prompt right under it while it waits. */
+export function ToolPartView(props: {
+  callID: string;
+  tool: string;
+  state: ChatState;
+  now: () => number;
+  calls?: CallControls;
+  prompts: () => readonly PermissionRequest[];
+  onReply: ReplyToPrompt;
+  onStop: () => void;
+}) {
+  const call = createMemo(() => (props.state.callVersion(props.callID)(), props.state.call(props.callID)));
+  const waiting = () => props.prompts().filter((request) => request.tool?.callID === props.callID);
+  const position = (request: PermissionRequest) => props.prompts().indexOf(request) + 1;
+  return (
+    <div class="chat-tool" data-testid="tool-part" data-call={props.callID}>
+      <Show when={call()} fallback={<p class="tools-note">{props.tool}: the call's record is not there (yet).</p>}>
+        {(record) => (
+          <CallCard
+            call={record()}
+            version={() => props.state.callVersion(props.callID)()}
+            aborted={() => (props.state.callVersion(props.callID)(), props.calls?.wasAborted(props.callID) ?? false)}
+            now={props.now}
+            onAbort={(id) => (props.calls ? props.calls.abort(id) : props.onStop())}
+            readSaved={props.calls ? (path) => props.calls!.readSavedOutput(path) : undefined}
+          />
+        )}
+      </Show>
+      <For each={waiting()}>
+        {(request) => (
+          <PermissionPrompt
+            request={request}
+            input={call()?.input}
+            position={position(request)}
+            total={props.prompts().length}
+            onReply={(reply, message, save) => props.onReply(request, reply, message, save)}
+          />
+        )}
+      </For>
+    </div>
+  );
+}
