@@ -32,10 +32,10 @@ describe("contract: markdown renders the common blocks and inlines as elements",
 
   it("safe links open in a new tab without leaking the page", () => {
     const link = view("see [the docs](https://example.com/docs) or <mailto:a@b.c>").querySelectorAll("a");
-    expect(link[0].getAttribute("href")).toBe("https://example.com/docs");
-    expect(link[0].getAttribute("target")).toBe("_blank");
-    expect(link[0].getAttribute("rel")).toBe("noopener noreferrer");
-    expect(link[1].getAttribute("href")).toBe("mailto:a@b.c");
+    expect(link[0]!.getAttribute("href")).toBe("https://example.com/docs");
+    expect(link[0]!.getAttribute("target")).toBe("_blank");
+    expect(link[0]!.getAttribute("rel")).toBe("noopener noreferrer");
+    expect(link[1]!.getAttribute("href")).toBe("mailto:a@b.c");
   });
 });
 
@@ -65,7 +65,7 @@ describe("contract: hostile input stays text", () => {
     expect(md.querySelector("img")).toBeNull();
     const links = md.querySelectorAll("a");
     expect(links.length).toBe(1);
-    expect(links[0].textContent).toBe("[image: tracker]");
+    expect(links[0]!.textContent).toBe("[image: tracker]");
   });
 
   it("a code block keeps markup as text", () => {
