@@ -7,7 +7,7 @@ import { createEffect, createMemo, createSignal, on, onCleanup, Show } from "sol
 import type { ChatView } from "../../session/chat-types.js";
 import type { PermissionRequest } from "../../tools/permission/types.js";
 import "./chat.css";
-import { createChatState } from "./chat-state.js";
+import { createChatState, sameList } from "./chat-state.js";
 import { nextAgent, notReadyReason, statusText } from "./chat-text.js";
 import type { CallControls, ReplyToPrompt } from "./MessageParts.js";
 import { AgentPicker, ModelPicker } from "./Pickers.js";
@@ -50,6 +50,7 @@ export function ChatPane(props: ChatPaneProps) {
     ),
   );
 
+  const agents = createMemo(() => (state.version(), props.chat.agents()), [], { equals: (a, b) => sameList(a.map((agent) => agent.name), b.map((agent) => agent.name)) });
   const busy = () => state.status().type !== "idle";
   const reason = createMemo(() => notReadyReason(state.models(), state.model()));
   const noKey = createMemo(() => !state.models().some((model) => model.ready));
@@ -62,14 +63,14 @@ export function ChatPane(props: ChatPaneProps) {
     opener?.focus();
   };
   const cycleAgent = () => {
-    const next = nextAgent(props.chat.agents(), state.agent());
+    const next = nextAgent(agents(), state.agent());
     if (next && next !== state.agent()) props.chat.setAgent(next);
   };
 
   return (
     <section class="chat-pane" aria-label="Chat" data-testid="chat-pane">
       <header class="chat-head">
-        <AgentPicker agents={(state.version(), props.chat.agents())} current={state.agent()} onPick={(name) => props.chat.setAgent(name)} />
+        <AgentPicker agents={agents()} current={state.agent()} onPick={(name) => props.chat.setAgent(name)} />
         <ModelPicker models={state.models()} current={state.model() ?? (state.version(), props.chat.model())} onPick={(model) => props.chat.setModel(model)} />
         <span class="spacer" />
         <button type="button" class="button" aria-haspopup="dialog" data-testid="open-keys" onClick={openKeys}>

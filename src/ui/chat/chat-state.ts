@@ -52,7 +52,7 @@ export function createChatState(chat: Accessor<ChatView>): ChatState {
   const callVersions = new Map<string, Accessor<number>>();
   // A call's memo outlives the card that first asked for it (a transcript re-rendered keeps it).
   const owner = getOwner();
-  const models = createMemo(() => (version(), chat().models()));
+  const models = createMemo(() => (version(), chat().models()), [], { equals: (a, b) => JSON.stringify(a) === JSON.stringify(b) });
   return {
     version,
     messageIDs,
