@@ -1,64 +1,37 @@
 import { createEffect, createMemo, createResource, createSignal, For, lazy, on, onCleanup, Show } from "solid-js";
 import type { Runtime } from "../../runtime/types.js";
-import type { BrowserSessionStore } from "../../session/indexeddb-session-store.js";
-import type { PageSessions } from "../../session/page-sessions.js";
-import type { PageTools, PermissionReply } from "../../session/page-tools.js";
-import type { PermissionRequest } from "../../tools/permission/types.js";
+import type { PageTools } from "../../session/page-tools.js";
 import { trackCallVersions, type CallVersions } from "./call-versions.js";
 import { PermissionPrompt } from "./PermissionPrompt.js";
 import { ReplayBar } from "./ReplayBar.js";
 import { SessionBar } from "./SessionBar.js";
-import { forgetTrust, isTrusted, rememberTrust } from "./trust.js";
+import { shortcutOf, ToolsController, type SessionsPlace, type ToolsState } from "./tools-controller.js";
 import { TrustNotice } from "./TrustNotice.js";
 
-// The tools (zod, the bash parser, diffing) load after the first paint, not with it: they doubled the
-// initial bundle when imported eagerly.
-const sessionModules = () => Promise.all([import("../../session/page-sessions.js"), import("../../session/indexeddb-session-store.js")]);
+export type { SessionsPlace } from "./tools-controller.js";
+
 // Cards (and the virtualiser in them) are needed only once there is a session to show.
 const CallCard = lazy(() => import("./CallCard.js").then((module) => ({ default: module.CallCard })));
 const ToolPalette = lazy(() => import("./ToolPalette.js").then((module) => ({ default: module.ToolPalette })));
 const SettingsDialog = lazy(() => import("./SettingsDialog.js").then((module) => ({ default: module.SettingsDialog })));
 
-export interface SessionsPlace {
-  /** The workspace's name: its sessions are kept apart from every other workspace's. */
-  workspace: string;
-  /** The workspace lives in memory only, so its sessions do too. */
-  memoryOnly: boolean;
-}
-
 /**
  * The Tools pane: the current session's calls as cards, its pending permission prompts as a queue,
- * the session picker, replay of a calls file, and the palette (Ctrl+K) that starts calls. A new
- * runtime (WebContainer booted) reopens the current session on it.
+ * the session picker, replay of a calls file, and the palette (Ctrl+K) that starts calls. What it does
+ * lives in ToolsController; this is how it looks and which keys open what. A new runtime (WebContainer
+ * booted) reopens the current session on it.
  */
 export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; place: SessionsPlace }) {
-  let store: Promise<BrowserSessionStore> | undefined;
-  let previous: PageSessions | undefined;
-  // Decided by the user; kept here too, since a browser without storage cannot remember it.
-  let trusted = isTrusted(props.place.workspace);
-  const openSessions = async (runtime: Runtime): Promise<PageSessions> => {
-    const [{ PageSessions }, { openBrowserSessionStore }] = await sessionModules();
-    store ??= openBrowserSessionStore(props.place.workspace, { memoryOnly: props.place.memoryOnly });
-    const opened = await store;
-    // A new runtime (WebContainer booted): the calls on the old one end first, so the session reopened
-    // on the new one reads their real end, and the two never save the same session.
-    await previous?.close();
-    setStoreNotice(opened.notice);
-    previous = await PageSessions.open(runtime, opened.store, { remember: !props.readOnly, trusted: () => trusted });
-    return previous;
-  };
-  const [storeNotice, setStoreNotice] = createSignal<string | undefined>();
-  const [sessions] = createResource(props.runtime, openSessions);
-  const [listVersion, setListVersion] = createSignal(0, { equals: false });
-  const [moving, setMoving] = createSignal(false);
-  const [sessionError, setSessionError] = createSignal<string | undefined>();
+  const controller = new ToolsController({ place: props.place, readOnly: props.readOnly });
+  const [state, setState] = createSignal<ToolsState>(controller.state(), { equals: false });
+  onCleanup(controller.subscribe(() => setState(controller.state())));
+  onCleanup(() => controller.dispose());
+  const [sessions] = createResource(props.runtime, (runtime) => controller.open(runtime));
   // A memo, so a change to the list that leaves the current session in place re-tracks nothing.
-  const tools = createMemo((): PageTools | undefined => (listVersion(), sessions()?.current));
-  /** The current session was reopened (trust, saved rules): the list takes the new page in its place. */
-  const replaced = (next: PageTools) => sessions()?.replaceCurrent(next);
+  const tools = createMemo((): PageTools | undefined => (state(), controller.page()));
+  const moving = () => state().moving;
+  const note = () => state().note;
   const [settingsOpen, setSettingsOpen] = createSignal(false);
-  const [trusting, setTrusting] = createSignal(false);
-  const [note, setNote] = createSignal<{ text: string; error?: boolean }>();
   const [version, setVersion] = createSignal(0, { equals: false });
   const [now, setNow] = createSignal(Date.now());
   const [paletteOpen, setPaletteOpen] = createSignal(false);
@@ -67,13 +40,6 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; pl
 
   // `version` moves when calls are added or prompts come and go; each card follows its own call's version.
   const [callVersions, setCallVersions] = createSignal<CallVersions>();
-  createEffect(
-    on(sessions, (all) => {
-      if (!all) return;
-      const off = all.onChange(() => setListVersion(0));
-      onCleanup(off);
-    }),
-  );
   createEffect(
     on(tools, (page) => {
       if (!page) return;
@@ -106,48 +72,14 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; pl
     setSettingsOpen(false);
     opener?.focus();
   };
-  const setTrust = (value: boolean) => {
-    const page = tools();
-    if (!page) return;
-    setTrusting(true);
-    const remembered = value ? rememberTrust(props.place.workspace) : (forgetTrust(props.place.workspace), true);
-    page
-      .reopen({ trusted: value })
-      .then((next) => {
-        trusted = value;
-        replaced(next);
-        setNote(remembered ? undefined : { text: "Trusted for this page only: this browser keeps no storage, so a reload will ask again." });
-      }, (error: unknown) => setNote({ text: `Could not ${value ? "trust" : "stop trusting"} the workspace: ${error instanceof Error ? error.message : String(error)}`, error: true }))
-      .finally(() => setTrusting(false));
-  };
-  const trust = () => setTrust(true);
-  const answer = (request: PermissionRequest, reply: PermissionReply, message?: string, saveToConfig?: boolean) => {
-    const page = tools();
-    if (!page?.reply(request.id, reply, message) || reply !== "always" || !saveToConfig) return;
-    page.saveAlways(request).then(
-      (path) => setNote({ text: `Saved ${request.permission}: ${request.always.join(", ")} to ${path}` }),
-      (error: unknown) => setNote({ text: `Could not save to the workspace config: ${error instanceof Error ? error.message : String(error)}`, error: true }),
-    );
-  };
+  const trust = () => void controller.setTrust(true);
   const onKey = (event: KeyboardEvent) => {
-    // Escape closes the settings even when focus fell out of them (a button that vanished, say).
-    if (settingsOpen()) {
-      if (event.key === "Escape") {
-        event.preventDefault();
-        closeSettings();
-      }
-      return;
-    }
-    if (event.key === "Escape" && paletteOpen()) {
-      event.preventDefault();
-      closePalette();
-      return;
-    }
-    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "k") {
-      event.preventDefault();
-      if (paletteOpen()) closePalette();
-      else openPalette();
-    }
+    const action = shortcutOf(event, { settings: settingsOpen(), palette: paletteOpen() });
+    if (!action) return;
+    event.preventDefault();
+    if (action === "close-settings") closeSettings();
+    else if (action === "close-palette") closePalette();
+    else openPalette();
   };
   // Capture phase: the terminal would otherwise take Ctrl+K for itself.
   window.addEventListener("keydown", onKey, true);
@@ -161,36 +93,18 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; pl
   };
   const pending = () => {
     version();
-    return tools()?.pending() ?? [];
-  };
-  const inputOf = (callID: string | undefined) => tools()?.calls.find((call) => call.id === callID)?.input;
-
-  /** A move between sessions; the palette waits for it, so a call never lands in the session being left. */
-  const move = async (action: (all: PageSessions) => Promise<unknown>) => {
-    const all = sessions();
-    if (!all) return;
-    setMoving(true);
-    setSessionError(undefined);
-    try {
-      await action(all);
-    } catch (error) {
-      setSessionError(error instanceof Error ? error.message : String(error));
-    } finally {
-      setMoving(false);
-      setListVersion(0);
-    }
+    tools();
+    return controller.pending();
   };
   const summaries = () => {
-    listVersion();
+    state();
     version();
     return sessions()?.list() ?? [];
   };
 
   const run = (tool: string, args: Record<string, unknown>) => {
-    const page = tools();
-    if (!page) return;
     setPaletteOpen(false);
-    page.start(tool, args);
+    if (!controller.run(tool, args)) return;
     setVersion(0);
     queueMicrotask(() => document.querySelector<HTMLElement>(".call-card:last-of-type")?.scrollIntoView({ block: "nearest" }));
   };
@@ -211,21 +125,21 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; pl
           sessions={summaries}
           currentID={() => tools()?.record.id}
           busy={() => moving() || !sessions()}
-          onSwitch={(id) => void move((all) => all.switchTo(id))}
-          onNew={() => void move((all) => all.create())}
-          onRename={(id, title) => void move((all) => all.rename(id, title))}
-          onDelete={(id) => void move((all) => all.delete(id))}
+          onSwitch={(id) => void controller.switchTo(id)}
+          onNew={() => void controller.create()}
+          onRename={(id, title) => void controller.rename(id, title)}
+          onDelete={(id) => void controller.delete(id)}
         />
         <ReplayBar target={tools} disabled={() => moving() || !entries()} />
       </div>
-      <Show when={sessionError()}>
+      <Show when={state().sessionError}>
         <p class="banner error" role="alert" data-testid="session-error">
-          {sessionError()}
+          {state().sessionError}
         </p>
       </Show>
-      <Show when={storeNotice()}>
+      <Show when={state().storeNotice}>
         <p class="tools-note" data-testid="session-store-notice">
-          {storeNotice()}
+          {state().storeNotice}
         </p>
       </Show>
       <Show when={props.readOnly}>
@@ -236,7 +150,7 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; pl
           The tool session could not start: {String((sessions.error ?? entries.error) as unknown)}
         </p>
       </Show>
-      <Show when={tools()}>{(page) => <TrustNotice page={page()} onTrust={trust} trusting={trusting()} />}</Show>
+      <Show when={tools()}>{(page) => <TrustNotice page={page()} onTrust={trust} trusting={state().trusting} />}</Show>
       <Show when={note()}>
         <p class={`tools-note${note()!.error ? " error" : ""}`} role={note()!.error ? "alert" : "status"} data-testid="tools-status">
           {note()!.text}
@@ -248,10 +162,10 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; pl
             {(request, index) => (
               <PermissionPrompt
                 request={request}
-                input={inputOf(request.tool?.callID)}
+                input={controller.inputOf(request.tool?.callID)}
                 position={index() + 1}
                 total={pending().length}
-                onReply={(reply, message, saveToConfig) => answer(request, reply, message, saveToConfig)}
+                onReply={(reply, message, saveToConfig) => void controller.answer(request, reply, message, saveToConfig)}
               />
             )}
           </For>
@@ -276,7 +190,7 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; pl
       </Show>
       <Show when={settingsOpen() && tools()}>
         {(page) => (
-          <SettingsDialog page={page()} agent={page().session.agent.name} onReopened={replaced} onTrust={trust} onUntrust={() => setTrust(false)} trusting={trusting()} onClose={closeSettings} />
+          <SettingsDialog page={page()} agent={page().session.agent.name} onReopened={controller.replaced} onTrust={trust} onUntrust={() => void controller.setTrust(false)} trusting={state().trusting} onClose={closeSettings} />
         )}
       </Show>
     </section>

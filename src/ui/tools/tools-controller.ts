@@ -1,0 +1,219 @@
+/**
+ * What the Tools pane does, apart from how it looks: it opens the workspace's sessions on a runtime
+ * (closing those on the runtime before), moves between sessions one at a time, trusts or stops trusting
+ * the workspace, answers permission prompts (saving "always" to the config when asked) and starts calls.
+ * Plain state and listeners, no DOM and no Solid, so it runs and is tested in Node; the view mirrors
+ * `state()` into a signal through `subscribe`.
+ */
+import type { Runtime } from "../../runtime/types.js";
+import type { ToolCall } from "../../session/calls.js";
+import type { PageSessions } from "../../session/page-sessions.js";
+import type { PageTools, PermissionReply } from "../../session/page-tools.js";
+import type { ShelfSessionStore } from "../../session/shelf-session-store.js";
+import type { PermissionRequest } from "../../tools/permission/types.js";
+import { forgetTrust, isTrusted, rememberTrust } from "./trust.js";
+
+export interface SessionsPlace {
+  /** The workspace's name: its sessions are kept apart from every other workspace's. */
+  workspace: string;
+  /** The workspace lives in memory only, so its sessions do too. */
+  memoryOnly: boolean;
+}
+
+/** Where trust is remembered (localStorage by default): `remember` says false when it cannot be kept. */
+export interface TrustMemory {
+  isTrusted(workspace: string): boolean;
+  remember(workspace: string): boolean;
+  forget(workspace: string): void;
+}
+
+export interface OpenedStore {
+  store: ShelfSessionStore;
+  /** Why sessions will not survive a reload, when they will not. */
+  notice?: string;
+}
+
+export interface ToolsControllerOptions {
+  place: SessionsPlace;
+  readOnly: boolean;
+  /** Opens the workspace's session store once; IndexedDB (loaded after the first paint) by default. */
+  openStore?: (place: SessionsPlace) => Promise<OpenedStore>;
+  trust?: TrustMemory;
+}
+
+export interface ToolsNote {
+  text: string;
+  error?: boolean;
+}
+
+export interface ToolsState {
+  sessions?: PageSessions;
+  /** The session store's notice (sessions in memory only, and why). */
+  storeNotice?: string;
+  /** A move between sessions is under way: the palette waits for it. */
+  moving: boolean;
+  /** The last move failed, and why. */
+  sessionError?: string;
+  /** Trust is being changed (the session reopens). */
+  trusting: boolean;
+  /** What the last trust change or "always" save came to. */
+  note?: ToolsNote;
+}
+
+const localTrust: TrustMemory = { isTrusted, remember: rememberTrust, forget: forgetTrust };
+
+// The tools (zod, the bash parser, diffing) load after the first paint, not with it: they doubled the
+// initial bundle when imported eagerly.
+async function openBrowserStore(place: SessionsPlace): Promise<OpenedStore> {
+  const { openBrowserSessionStore } = await import("../../session/indexeddb-session-store.js");
+  return openBrowserSessionStore(place.workspace, { memoryOnly: place.memoryOnly });
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** What a key press means to the pane, given what is open; undefined when it is not the pane's. */
+export type ToolsShortcut = "close-settings" | "close-palette" | "open-palette" | undefined;
+
+export function shortcutOf(event: { key: string; ctrlKey: boolean; metaKey: boolean }, open: { settings: boolean; palette: boolean }): ToolsShortcut {
+  // Escape closes the settings even when focus fell out of them; nothing else acts while they are open.
+  if (open.settings) return event.key === "Escape" ? "close-settings" : undefined;
+  if (event.key === "Escape" && open.palette) return "close-palette";
+  if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "k") return open.palette ? "close-palette" : "open-palette";
+  return undefined;
+}
+
+export class ToolsController {
+  private current: ToolsState = { moving: false, trusting: false };
+  private readonly listeners = new Set<() => void>();
+  private store: Promise<OpenedStore> | undefined;
+  private previous: PageSessions | undefined;
+  private offSessions: (() => void) | undefined;
+  /** Decided by the user; kept here too, since a browser without storage cannot remember it. */
+  private trusted: boolean;
+  private readonly trust: TrustMemory;
+
+  constructor(private readonly options: ToolsControllerOptions) {
+    this.trust = options.trust ?? localTrust;
+    this.trusted = this.trust.isTrusted(options.place.workspace);
+  }
+
+  state(): ToolsState {
+    return this.current;
+  }
+
+  /** Called on every change of the state, of the session list, or of which session is current. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private set(change: Partial<ToolsState>): void {
+    this.current = { ...this.current, ...change };
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  /** The current session's page tools, once the sessions are open. */
+  page(): PageTools | undefined {
+    return this.current.sessions?.current;
+  }
+
+  /**
+   * Opens the sessions on `runtime`. On a new runtime (WebContainer booted) the calls on the old one end
+   * first, so the session reopened on the new one reads their real end and the two never save one session.
+   */
+  async open(runtime: Runtime): Promise<PageSessions> {
+    const { PageSessions } = await import("../../session/page-sessions.js");
+    this.store ??= (this.options.openStore ?? openBrowserStore)(this.options.place);
+    const opened = await this.store;
+    await this.previous?.close();
+    this.offSessions?.();
+    const sessions = await PageSessions.open(runtime, opened.store, { remember: !this.options.readOnly, trusted: () => this.trusted });
+    this.previous = sessions;
+    this.offSessions = sessions.onChange(() => this.changed());
+    this.set({ sessions, storeNotice: opened.notice });
+    return sessions;
+  }
+
+  /** A move between sessions; one at a time, so a call never lands in the session being left. */
+  async move(action: (sessions: PageSessions) => Promise<unknown>): Promise<void> {
+    const sessions = this.current.sessions;
+    if (!sessions) return;
+    this.set({ moving: true, sessionError: undefined });
+    try {
+      await action(sessions);
+    } catch (error) {
+      this.set({ sessionError: messageOf(error) });
+    } finally {
+      this.set({ moving: false });
+    }
+  }
+
+  switchTo = (id: string) => this.move((all) => all.switchTo(id));
+  create = () => this.move((all) => all.create());
+  rename = (id: string, title: string) => this.move((all) => all.rename(id, title));
+  delete = (id: string) => this.move((all) => all.delete(id));
+
+  /** The current session was reopened (trust, saved rules): the list takes the new page in its place. */
+  replaced = (next: PageTools): void => {
+    this.current.sessions?.replaceCurrent(next);
+    this.changed();
+  };
+
+  /** Trusts the workspace (or stops), reopening the current session so its code runs (or is listed). */
+  async setTrust(value: boolean): Promise<void> {
+    const page = this.page();
+    if (!page) return;
+    const workspace = this.options.place.workspace;
+    this.set({ trusting: true });
+    const remembered = value ? this.trust.remember(workspace) : (this.trust.forget(workspace), true);
+    try {
+      const next = await page.reopen({ trusted: value });
+      this.trusted = value;
+      this.replaced(next);
+      this.set({ note: remembered ? undefined : { text: "Trusted for this page only: this browser keeps no storage, so a reload will ask again." } });
+    } catch (error) {
+      this.set({ note: { text: `Could not ${value ? "trust" : "stop trusting"} the workspace: ${messageOf(error)}`, error: true } });
+    } finally {
+      this.set({ trusting: false });
+    }
+  }
+
+  /** Answers a prompt; an "always" with `saveToConfig` also writes its patterns to the workspace config. */
+  async answer(request: PermissionRequest, reply: PermissionReply, message?: string, saveToConfig?: boolean): Promise<void> {
+    const page = this.page();
+    if (!page?.reply(request.id, reply, message) || reply !== "always" || !saveToConfig) return;
+    try {
+      const path = await page.saveAlways(request);
+      this.set({ note: { text: `Saved ${request.permission}: ${request.always.join(", ")} to ${path}` } });
+    } catch (error) {
+      this.set({ note: { text: `Could not save to the workspace config: ${messageOf(error)}`, error: true } });
+    }
+  }
+
+  /** Starts a call in the current session; undefined when no session is open or a move is under way. */
+  run(tool: string, args: Record<string, unknown>): { call: ToolCall; done: Promise<ToolCall> } | undefined {
+    const page = this.page();
+    if (!page || this.current.moving) return undefined;
+    const started = page.start(tool, args);
+    this.changed();
+    return started;
+  }
+
+  pending(): PermissionRequest[] {
+    return this.page()?.pending() ?? [];
+  }
+
+  /** The input of the call a prompt belongs to, for the prompt to show what is at stake. */
+  inputOf(callID: string | undefined): Record<string, unknown> | undefined {
+    return this.page()?.calls.find((call) => call.id === callID)?.input;
+  }
+
+  dispose(): void {
+    this.offSessions?.();
+    this.listeners.clear();
+  }
+}
