@@ -68,10 +68,24 @@ describe("contract: the transcript shows the conversation as it streams", () => 
   it("a new message appears when the chat says so", () => {
     const chat = fakeChat({ list: [userMessage("msg_u", "hi")] });
     pane(chat);
+    const user = screen.getByTestId("user-message");
     expect(screen.queryByTestId("assistant-message")).toBeNull();
     chat.list = [...chat.list, assistantMessage("msg_a", [{ id: "p_t", messageID: "msg_a", type: "text", text: "Hello" }])];
     chat.emit();
     expect(screen.getByTestId("assistant-message").textContent).toContain("Hello");
+    expect(screen.getByTestId("user-message")).toBe(user);
+  });
+
+  it("a prompt asked mid-turn shows up under its call when the chat announces the change", () => {
+    const call = callOf({ id: "call_w", tool: "write", status: "running", output: undefined, input: { filePath: "a.ts", content: "x" }, time: { created: 1, start: 1 } });
+    const chat = fakeChat({ list: [assistantMessage("msg_a", [{ id: "p_tool", messageID: "msg_a", type: "tool", providerCallID: "tc_1", callID: "call_w", tool: "write" }])], state: { type: "busy", step: 1 } });
+    chat.calls.set(call.id, call);
+    const waiting: PermissionRequest[] = [];
+    pane(chat, { prompts: () => waiting });
+    expect(screen.queryByTestId("permission-prompt")).toBeNull();
+    waiting.push({ id: "per_w", sessionID: "ses_chat", permission: "edit", patterns: ["a.ts"], always: ["*"], metadata: {}, tool: { messageID: "msg_a", callID: "call_w" } });
+    chat.emit();
+    expect(within(screen.getByTestId("tool-part")).getByTestId("permission-prompt")).toBeTruthy();
   });
 
   it("reasoning is folded, says it is thinking while it streams, and keeps its text inside", () => {

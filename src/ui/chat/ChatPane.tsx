@@ -51,6 +51,8 @@ export function ChatPane(props: ChatPaneProps) {
   );
 
   const agents = createMemo(() => (state.version(), props.chat.agents()), [], { equals: (a, b) => sameList(a.map((agent) => agent.name), b.map((agent) => agent.name)) });
+  // Read again on every chat change too: a tool asking is a change the chat announces.
+  const prompts = () => (state.version(), props.prompts());
   const busy = () => state.status().type !== "idle";
   const reason = createMemo(() => notReadyReason(state.models(), state.model()));
   const noKey = createMemo(() => !state.models().some((model) => model.ready));
@@ -79,7 +81,7 @@ export function ChatPane(props: ChatPaneProps) {
       </header>
       <Show
         when={noKey() && state.messageIDs().length === 0}
-        fallback={<Transcript state={state} prompts={props.prompts} onReply={props.onReply} onStop={() => props.chat.stop()} now={now} calls={props.calls} />}
+        fallback={<Transcript state={state} prompts={prompts} onReply={props.onReply} onStop={() => props.chat.stop()} now={now} calls={props.calls} />}
       >
         <Welcome onAddKey={openKeys} onWatchDemo={() => props.onWatchDemo()} />
       </Show>
