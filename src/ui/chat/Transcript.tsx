@@ -4,7 +4,7 @@
  * and parts are keyed by id, and each part reads only its own values, so a streamed delta re-renders the
  * one part it touches; messages out of view skip layout (content-visibility) so a long transcript stays cheap.
  */
-import { createMemo, For, Match, Show, Switch } from "solid-js";
+import { createEffect, createMemo, For, Match, on, Show, Switch, untrack } from "solid-js";
 import type { AssistantMessage, Message, Part } from "../../session/message.js";
 import type { PermissionRequest } from "../../tools/permission/types.js";
 import { PermissionPrompt } from "../tools/PermissionPrompt.js";
@@ -99,16 +99,35 @@ function AssistantMessageView(props: TranscriptProps & { id: string }) {
 }
 
 export function Transcript(props: TranscriptProps) {
-  const role = (id: string) => props.state.message(id)?.role;
+  const role = (id: string) => untrack(() => props.state.message(id)?.role);
   // Prompts whose call has no tool part in view (a call run by hand, say) still need an answer here.
-  const shownCalls = createMemo(() => {
-    const ids = new Set<string>();
-    for (const id of props.state.messageIDs()) for (const part of props.state.message(id)?.parts ?? []) if (part.type === "tool") ids.add(part.callID);
-    return ids;
-  });
-  const loose = () => props.prompts().filter((request) => !request.tool || !shownCalls().has(request.tool.callID));
+  // The parts are looked through only while some prompt waits.
+  const loose = createMemo(() => {
+    const waiting = props.prompts();
+    if (waiting.length === 0) return [];
+    const shown = new Set<string>();
+    for (const id of props.state.messageIDs()) for (const part of props.state.message(id)?.parts ?? []) if (part.type === "tool") shown.add(part.callID);
+    return waiting.filter((request) => !request.tool || !shown.has(request.tool.callID));
+  }, [], { equals: sameList });
+  // Follows the end of the conversation as it grows, unless the person scrolled up to read.
+  let box: HTMLDivElement | undefined;
+  let pinned = true;
+  createEffect(
+    on(props.state.version, () => {
+      if (box && pinned) box.scrollTop = box.scrollHeight;
+    }),
+  );
   return (
-    <div class="chat-transcript" data-testid="chat-transcript" aria-live="polite">
+    <div
+      class="chat-transcript"
+      data-testid="chat-transcript"
+      aria-live="polite"
+      ref={box}
+      onScroll={(event) => {
+        const el = event.currentTarget;
+        pinned = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+      }}
+    >
       <For each={props.state.messageIDs()}>
         {(id) => (
           <Show when={role(id) === "user"} fallback={<AssistantMessageView {...props} id={id} />}>

@@ -4,7 +4,7 @@
  * signal and narrowed by memos that compare values, not objects: a delta to the last message's text
  * wakes only what reads that text.
  */
-import { createEffect, createMemo, createSignal, getOwner, on, onCleanup, runWithOwner, type Accessor } from "solid-js";
+import { createEffect, createMemo, createSignal, getOwner, on, onCleanup, runWithOwner, untrack, type Accessor } from "solid-js";
 import type { ToolCall } from "../../session/calls.js";
 import type { ChatStatus, ChatView, ModelChoice } from "../../session/chat-types.js";
 import type { Message, Part } from "../../session/message.js";
@@ -15,8 +15,10 @@ export interface ChatState {
   /** Moves on every change the view announces. */
   version: Accessor<number>;
   messageIDs: Accessor<readonly string[]>;
+  /** The message as it is now; reading it depends only on that message's own changes. */
   message(id: string): Message | undefined;
   part(messageID: string, partID: string): Part | undefined;
+  /** A call's record now; not reactive by itself: read `callVersion(callID)` to follow it. */
   call(callID: string): ToolCall | undefined;
   /** Moves only when that call's record changed in a way a card shows. */
   callVersion(callID: string): Accessor<number>;
@@ -26,11 +28,26 @@ export interface ChatState {
   model: Accessor<ModelChoice | undefined>;
 }
 
+/** Strings only grow while a call streams, so their length tells; objects by their size, never serialised. */
+function shapeOf(value: unknown): string {
+  if (typeof value === "string") return `s${value.length}`;
+  if (value === null || typeof value !== "object") return String(value);
+  return Array.isArray(value) ? `a${value.length}` : `o${Object.keys(value).length}`;
+}
+
+/** What changes in a message as it streams: its parts (ids, text lengths, ends) and its outcome. */
+export function messageFingerprint(message: Message | undefined): string {
+  if (!message) return "";
+  const parts = message.parts.map((part) => (part.type === "text" || part.type === "reasoning" ? `${part.id}:${part.text.length}:${part.time?.end ?? ""}` : `${part.id}:${part.type}`));
+  const outcome = message.role === "assistant" ? `${message.time.completed ?? ""}|${message.finish ?? ""}|${message.error?.kind ?? ""}:${message.error?.message ?? ""}|${message.summary ?? ""}` : "";
+  return `${outcome}|${parts.join(",")}`;
+}
+
 /** A cheap summary of what a call card shows; long strings count by length, since they only grow. */
 export function callFingerprint(call: ToolCall | undefined): string {
   if (!call) return "";
   const meta = Object.entries(call.metadata)
-    .map(([key, value]) => `${key}:${typeof value === "string" ? value.length : JSON.stringify(value)}`)
+    .map(([key, value]) => `${key}:${shapeOf(value)}`)
     .join(",");
   const asks = call.permissions.map((p) => p.answer).join(",");
   return [call.status, call.title, call.output?.length ?? -1, call.error ?? "", meta, asks, call.time.start ?? "", call.time.end ?? "", call.attachments?.length ?? 0].join("|");
@@ -49,16 +66,30 @@ export function createChatState(chat: Accessor<ChatView>): ChatState {
   const messages = createMemo(() => (version(), chat().messages()), undefined, { equals: false });
   const byID = createMemo(() => new Map(messages().map((message) => [message.id, message])), undefined, { equals: false });
   const messageIDs = createMemo(() => messages().map((message) => message.id), [], { equals: sameList });
-  const callVersions = new Map<string, Accessor<number>>();
-  // A call's memo outlives the card that first asked for it (a transcript re-rendered keeps it).
+  // Per-call and per-message memos outlive the component that first asked for them.
   const owner = getOwner();
+  const callVersions = new Map<string, Accessor<number>>();
+  const messageReaders = new Map<string, Accessor<Message | undefined>>();
+  // One reader per message: a delta to one message wakes that message's parts and no other message's.
+  const message = (id: string): Message | undefined => {
+    let reader = messageReaders.get(id);
+    if (!reader) {
+      reader = runWithOwner(owner, () => {
+        const print = createMemo(() => messageFingerprint(byID().get(id)));
+        return createMemo(() => (print(), untrack(() => byID().get(id))), undefined, { equals: false });
+      })!;
+      messageReaders.set(id, reader);
+    }
+    return reader();
+  };
   const models = createMemo(() => (version(), chat().models()), [], { equals: (a, b) => JSON.stringify(a) === JSON.stringify(b) });
   return {
     version,
     messageIDs,
-    message: (id) => byID().get(id),
-    part: (messageID, partID) => byID().get(messageID)?.parts.find((part) => part.id === partID),
-    call: (callID) => (version(), chat().call(callID)),
+    message,
+    part: (messageID, partID) => message(messageID)?.parts.find((part) => part.id === partID),
+    // Untracked: readers depend on `callVersion`, which moves only when the card would show something new.
+    call: (callID) => untrack(() => chat().call(callID)),
     callVersion(callID) {
       let found = callVersions.get(callID);
       if (!found) {
