@@ -163,12 +163,14 @@ describe("contract: status", () => {
     vi.setSystemTime(100_000);
     const chat = fakeChat({ state: { type: "busy", step: 3 } });
     pane(chat);
-    expect(screen.getByTestId("chat-status").textContent).toBe("Working… step 3");
+    expect(screen.getByTestId("chat-status-text").textContent).toBe("Working… step 3");
     chat.state = { type: "retry", attempt: 2, next: 107_000, message: "Rate limited: too many requests" } satisfies ChatStatus;
     chat.emit();
-    expect(screen.getByTestId("chat-status").textContent).toBe("Retrying in 7 s (attempt 2): Rate limited: too many requests");
+    expect(screen.getByTestId("chat-status-text").textContent).toBe("Retrying in 7 s (attempt 2): Rate limited: too many requests");
     vi.advanceTimersByTime(3000);
-    expect(screen.getByTestId("chat-status").textContent).toBe("Retrying in 4 s (attempt 2): Rate limited: too many requests");
+    expect(screen.getByTestId("chat-status-text").textContent).toBe("Retrying in 4 s (attempt 2): Rate limited: too many requests");
+    // Announced once, not every second.
+    expect(screen.getByRole("status").textContent).toBe("Retrying (attempt 2): Rate limited: too many requests");
     chat.state = { type: "idle" };
     chat.emit();
     expect(screen.getByTestId("chat-status").getAttribute("data-status")).toBe("idle");

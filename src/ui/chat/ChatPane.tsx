@@ -53,6 +53,10 @@ export function ChatPane(props: ChatPaneProps) {
   const agents = createMemo(() => (state.version(), props.chat.agents()), [], { equals: (a, b) => sameList(a.map((agent) => agent.name), b.map((agent) => agent.name)) });
   // Read again on every chat change too: a tool asking is a change the chat announces.
   const prompts = () => (state.version(), props.prompts());
+  const announcement = createMemo(() => {
+    const status = state.status();
+    return status.type === "retry" ? `Retrying (attempt ${status.attempt}): ${status.message}` : statusText(status, 0);
+  });
   const busy = () => state.status().type !== "idle";
   const reason = createMemo(() => notReadyReason(state.models(), state.model()));
   const noKey = createMemo(() => !state.models().some((model) => model.ready));
@@ -85,11 +89,17 @@ export function ChatPane(props: ChatPaneProps) {
       >
         <Welcome onAddKey={openKeys} onWatchDemo={() => props.onWatchDemo()} />
       </Show>
-      <div class={`chat-status status-${state.status().type}`} role="status" data-testid="chat-status" data-status={state.status().type}>
+      <div class={`chat-status status-${state.status().type}`} data-testid="chat-status" data-status={state.status().type}>
         <Show when={busy()}>
           <span class="chat-spinner" aria-hidden="true" />
         </Show>
-        <span>{statusText(state.status(), now())}</span>
+        {/* The ticking countdown is for the eyes; a screen reader hears each state once. */}
+        <span aria-hidden="true" data-testid="chat-status-text">
+          {statusText(state.status(), now())}
+        </span>
+        <span class="visually-hidden" role="status">
+          {announcement()}
+        </span>
       </div>
       <PromptBox
         busy={busy}

@@ -121,7 +121,7 @@ export function Transcript(props: TranscriptProps) {
     <div
       class="chat-transcript"
       data-testid="chat-transcript"
-      aria-live="polite"
+      aria-label="Conversation"
       ref={box}
       onScroll={(event) => {
         const el = event.currentTarget;
