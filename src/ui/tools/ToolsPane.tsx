@@ -21,11 +21,12 @@ const SettingsDialog = lazy(() => import("./SettingsDialog.js").then((module) =>
  * lives in ToolsController; this is how it looks and which keys open what. A new runtime (WebContainer
  * booted) reopens the current session on it.
  */
-export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; place: SessionsPlace }) {
-  const controller = new ToolsController({ place: props.place, readOnly: props.readOnly });
+export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; place: SessionsPlace; controller?: ToolsController }) {
+  // App passes its own when the chat shares the sessions and prompts; alone, the pane makes one.
+  const controller = props.controller ?? new ToolsController({ place: props.place, readOnly: props.readOnly });
   const [state, setState] = createSignal<ToolsState>(controller.state(), { equals: false });
   onCleanup(controller.subscribe(() => setState(controller.state())));
-  onCleanup(() => controller.dispose());
+  if (!props.controller) onCleanup(() => controller.dispose());
   const [sessions] = createResource(props.runtime, (runtime) => controller.open(runtime));
   // A memo, so a change to the list that leaves the current session in place re-tracks nothing.
   const tools = createMemo((): PageTools | undefined => (state(), controller.page()));
