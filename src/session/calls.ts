@@ -6,6 +6,11 @@ export interface CallTimes {
   created: number;
   start?: number;
   end?: number;
+  /**
+   * When compaction pruned this call's output: the model is sent "[Old tool result content cleared]"
+   * instead of it from then on. The output itself stays in the record, for the person to read.
+   */
+  compacted?: number;
 }
 
 export type CallStatus = "pending" | "running" | "completed" | "error" | "interrupted";

@@ -47,6 +47,10 @@ export interface RunOptions {
   signal?: AbortSignal;
   messageID?: string;
   extra?: Record<string, unknown>;
+  /** The call's id, chosen by the caller (the loop names the call in its tool part before it runs). */
+  callID?: string;
+  /** Permissions to ask before the tool runs (the loop's doom_loop check), recorded on the call like the tool's own. */
+  ask?: AskInput[];
 }
 
 function messageOf(error: unknown): string {
@@ -78,7 +82,7 @@ export class ToolRunner {
       tool = registry.get("invalid");
     }
     const call: ToolCall = {
-      id: ascendingId("call"),
+      id: runOptions.callID ?? ascendingId("call"),
       sessionID: session.id,
       messageID: runOptions.messageID ?? ascendingId("msg"),
       tool: name,
@@ -139,6 +143,7 @@ export class ToolRunner {
       const before = { args };
       await triggerHook(this.options.plugins ?? [], "tool.execute.before", hookInput, before);
       if (controller.signal.aborted) throw new Error("The call was aborted before it started.");
+      for (const request of runOptions.ask ?? []) await ctx.ask(request);
       const result = await initialized.execute(before.args, ctx);
       const after = { title: result.title, output: result.output, metadata: result.metadata as Record<string, unknown> };
       await triggerHook(this.options.plugins ?? [], "tool.execute.after", { ...hookInput, args: before.args }, after);

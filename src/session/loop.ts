@@ -1,0 +1,252 @@
+/**
+ * The agent loop, OpenCode's own outer loop rather than the AI SDK's multi-step one: each pass is one
+ * model step (one `streamText` call, no retries inside the SDK, tools without `execute`), written into a
+ * new assistant message as it streams; the step's tool calls run through the runner, concurrently; then
+ * the loop decides whether to go on. It ends when the model stops calling tools, the person stops it or
+ * rejects a permission, the agent's step limit is reached, or the provider fails for good.
+ *
+ * Provider errors: retryable ones wait (the status says until when) and try again; a context overflow
+ * compacts the session and carries on; anything else is set on the assistant message and ends the run.
+ */
+import { streamText, type ModelMessage } from "ai";
+import type { ChatStatus } from "./chat-types.js";
+import type { Agent } from "./agent/types.js";
+import { compact, defaultPruneOptions, isOverflow, prune, usableContext, type PruneOptions } from "./compaction.js";
+import { ascendingId } from "./ids.js";
+import { MAX_STEPS_NOTICE } from "./max-steps.js";
+import { emptyTokens, type AssistantMessage, type Message, type MessageError, type UserMessage } from "./message.js";
+import { modelTools, repairToolCall } from "./model-tools.js";
+import { processStream } from "./process-stream.js";
+import { classifyProviderError, type ClassifiedError } from "./provider/errors.js";
+import { retryDelayMs } from "./provider/retry.js";
+import type { ResolvedModel } from "./provider/types.js";
+import { StepTools } from "./step-tools.js";
+import { contextTokens, StepWriter } from "./step-writer.js";
+import { toModelMessages } from "./to-model-messages.js";
+import type { ToolSession } from "./tool-session.js";
+
+export interface LoopOptions {
+  tools: ToolSession;
+  agent: Agent;
+  model: ResolvedModel;
+  /** The system prompt, in parts (provider or agent prompt, environment, instructions). */
+  system: string[];
+  /** Stops the stream and every running tool. */
+  signal: AbortSignal;
+  /** A message, a part or a call changed (every text delta included). */
+  changed(): void;
+  status(status: ChatStatus): void;
+  /** A message ended: it must reach storage. */
+  ended?(): Promise<void>;
+  /** The compaction agent (its prompt and temperature write summaries). */
+  compactionAgent?: Agent;
+  prune?: PruneOptions;
+  /** Injected in tests; the provider layer's classifier and backoff otherwise. */
+  classify?: (error: unknown) => ClassifiedError;
+  retryDelay?: (attempt: number, error: ClassifiedError) => number;
+  /** Most retries of one step (each waits longer). */
+  maxRetries?: number;
+}
+
+export type LoopEnd = "done" | "aborted" | "blocked" | "max-steps" | "error";
+
+const ABORTED: MessageError = { kind: "aborted", message: "Stopped." };
+
+function lastOf<T extends Message["role"]>(messages: readonly Message[], role: T): Extract<Message, { role: T }> | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.role === role) return messages[i] as Extract<Message, { role: T }>;
+  return undefined;
+}
+
+function wait(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+export async function runLoop(options: LoopOptions): Promise<LoopEnd> {
+  return new Loop(options).run();
+}
+
+class Loop {
+  private readonly classify: (error: unknown) => ClassifiedError;
+  private readonly retryDelay: (attempt: number, error: ClassifiedError) => number;
+
+  constructor(private readonly o: LoopOptions) {
+    this.classify = o.classify ?? classifyProviderError;
+    this.retryDelay = o.retryDelay ?? retryDelayMs;
+  }
+
+  private get session() {
+    return this.o.tools.session;
+  }
+
+  async run(): Promise<LoopEnd> {
+    const maxSteps = this.o.agent.steps ?? Infinity;
+    let step = 0;
+    let overflowCompacted = false;
+    while (true) {
+      if (this.o.signal.aborted) return "aborted";
+      await this.compactIfNeeded();
+      step++;
+      this.o.status({ type: "busy", step });
+      const message = this.newAssistant();
+      const result = await this.stepWithRetries(message, step >= maxSteps);
+      message.time.completed = Date.now();
+      this.o.changed();
+      await this.o.ended?.();
+      if (result === "overflow") {
+        // The provider said the prompt is too long: compact once and try again from the summary.
+        if (overflowCompacted) return "error";
+        this.session.messages.splice(this.session.messages.indexOf(message), 1);
+        if (!(await this.summarize())) return "error";
+        overflowCompacted = true;
+        step--;
+        continue;
+      }
+      overflowCompacted = false;
+      if (result !== "ok") return result;
+      if (message.finish !== "tool-calls") return "done";
+      if (step >= maxSteps) return "max-steps";
+    }
+  }
+
+  private newAssistant(): AssistantMessage {
+    const user = lastOf(this.session.messages, "user");
+    const message: AssistantMessage = {
+      id: ascendingId("msg"),
+      sessionID: this.session.id,
+      role: "assistant",
+      parentID: user?.id ?? "",
+      time: { created: Date.now() },
+      agent: this.o.agent.name,
+      providerID: this.o.model.info.providerID,
+      modelID: this.o.model.info.modelID,
+      parts: [],
+      tokens: emptyTokens(),
+      cost: 0,
+    };
+    this.session.messages.push(message);
+    this.o.changed();
+    return message;
+  }
+
+  /** One step, tried again while the provider's error is retryable. */
+  private async stepWithRetries(message: AssistantMessage, last: boolean): Promise<"ok" | "blocked" | "aborted" | "error" | "overflow"> {
+    const writer = new StepWriter(message, this.o.model.info, this.o.changed);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { blocked } = await this.step(writer, last);
+        if (this.o.signal.aborted) throw new DOMException("The run was stopped.", "AbortError");
+        return blocked ? "blocked" : "ok";
+      } catch (error) {
+        if (this.o.signal.aborted) {
+          message.error = ABORTED;
+          return "aborted";
+        }
+        const classified = this.classify(error);
+        if (classified.contextOverflow) {
+          message.error = errorOf(classified);
+          return "overflow";
+        }
+        if (classified.retryable && attempt <= (this.o.maxRetries ?? 10)) {
+          const delay = this.retryDelay(attempt, classified);
+          this.o.status({ type: "retry", attempt, next: Date.now() + delay, message: classified.message });
+          await wait(delay, this.o.signal);
+          if (this.o.signal.aborted) {
+            message.error = ABORTED;
+            return "aborted";
+          }
+          this.o.status({ type: "busy", step: attempt });
+          writer.reset();
+          continue;
+        }
+        message.error = errorOf(classified);
+        return "error";
+      }
+    }
+  }
+
+  private async step(writer: StepWriter, last: boolean): Promise<{ blocked: boolean }> {
+    const { model, agent, signal } = this.o;
+    const ref = { providerID: model.info.providerID, modelID: model.info.modelID };
+    const { tools, active } = await modelTools(this.o.tools.registry, ref, agent);
+    const messages: ModelMessage[] = toModelMessages(this.session.messages, this.session.calls, { attachments: model.info.attachment });
+    // OpenCode still offers the tools on the last step; only this notice asks the model not to use them.
+    if (last) messages.push({ role: "assistant", content: MAX_STEPS_NOTICE });
+    const stepTools = new StepTools(this.o.tools, agent, writer, signal);
+    const result = streamText({
+      model: model.language,
+      instructions: this.o.system.map((content) => ({ role: "system" as const, content })),
+      messages,
+      tools,
+      activeTools: active,
+      maxRetries: 0,
+      abortSignal: signal,
+      repairToolCall,
+      ...(agent.temperature !== undefined ? { temperature: agent.temperature } : {}),
+      ...(agent.topP !== undefined ? { topP: agent.topP } : {}),
+      ...(Object.keys(agent.options).length > 0 ? { providerOptions: { [ref.providerID]: agent.options as Record<string, never> } } : {}),
+    });
+    let failure: { error: unknown } | undefined;
+    try {
+      await processStream(result.stream, writer, stepTools);
+    } catch (error) {
+      failure = { error };
+    }
+    // Calls already started finish (or are aborted) before the step is over, even when the stream failed.
+    const settled = await stepTools.settle();
+    if (failure) throw failure.error;
+    return settled;
+  }
+
+  /** Prunes, then summarises, when the last step came near the model's window. */
+  private async compactIfNeeded(): Promise<void> {
+    const last = lastOf(this.session.messages, "assistant");
+    if (!last || last.summary || last.error || !isOverflow(last.tokens, this.o.model.info)) return;
+    const freed = prune(this.session, this.o.prune ?? defaultPruneOptions);
+    this.o.changed();
+    if (contextTokens(last.tokens) - freed > (usableContext(this.o.model.info) ?? Infinity)) await this.summarize();
+  }
+
+  /** Writes a summary; false when the provider failed (the error is on the summary message). */
+  private async summarize(): Promise<boolean> {
+    const agent = this.o.compactionAgent;
+    const user = lastOf(this.session.messages, "user") as UserMessage | undefined;
+    this.o.status({ type: "busy", step: 0 });
+    try {
+      await compact({
+        session: this.session,
+        model: this.o.model,
+        system: agent?.prompt ? [agent.prompt] : this.o.system,
+        agent: user?.agent ?? this.o.agent.name,
+        ...(agent?.temperature !== undefined ? { temperature: agent.temperature } : {}),
+        signal: this.o.signal,
+        changed: this.o.changed,
+        auto: true,
+      });
+      await this.o.ended?.();
+      return true;
+    } catch (error) {
+      const summary = lastOf(this.session.messages, "assistant");
+      if (summary?.summary) summary.error = this.o.signal.aborted ? ABORTED : errorOf(this.classify(error));
+      this.o.changed();
+      await this.o.ended?.();
+      return false;
+    }
+  }
+}
+
+function errorOf(classified: ClassifiedError): MessageError {
+  return {
+    kind: classified.kind,
+    message: classified.message,
+    ...(classified.hint !== undefined ? { hint: classified.hint } : {}),
+    ...(classified.status !== undefined ? { status: classified.status } : {}),
+  };
+}

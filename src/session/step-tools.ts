@@ -1,0 +1,55 @@
+/**
+ * Runs the tool calls of one step through the runner as the model makes them, concurrently (as the AI
+ * SDK would), each named in a tool part before it starts. Knows afterwards whether the person rejected
+ * a permission, which stops the loop.
+ */
+import type { AgentInfo } from "../tools/tool.js";
+import type { ToolCall } from "./calls.js";
+import { doomLoopAsk } from "./doom-loop.js";
+import { ascendingId } from "./ids.js";
+import type { StepWriter } from "./step-writer.js";
+import type { ToolSession } from "./tool-session.js";
+
+export interface ModelToolCall {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+
+/** A call stopped by a person's plain "reject" (no feedback): the model should not carry on. */
+export function rejectedByPerson(call: ToolCall): boolean {
+  return call.status === "error" && call.permissions.some((permission) => permission.answer === "reject" && permission.message === undefined);
+}
+
+export class StepTools {
+  private readonly running: Array<Promise<ToolCall>> = [];
+
+  constructor(
+    private readonly tools: ToolSession,
+    private readonly agent: AgentInfo,
+    private readonly writer: StepWriter,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  start(modelCall: ModelToolCall): void {
+    const { session } = this.tools;
+    const input = (modelCall.input && typeof modelCall.input === "object" ? modelCall.input : {}) as Record<string, unknown>;
+    const doom = doomLoopAsk(session.messages, session.calls, modelCall.toolName, input);
+    const callID = ascendingId("call");
+    this.writer.tool(modelCall.toolCallId, modelCall.toolName, callID);
+    this.running.push(
+      this.tools.runner.run(session, this.agent, modelCall.toolName, input, {
+        signal: this.signal,
+        messageID: this.writer.message.id,
+        callID,
+        ...(doom ? { ask: [doom] } : {}),
+      }),
+    );
+  }
+
+  /** Waits for every call; true when the person rejected one (the loop stops after this step). */
+  async settle(): Promise<{ blocked: boolean }> {
+    const calls = await Promise.all(this.running);
+    return { blocked: calls.some(rejectedByPerson) };
+  }
+}
