@@ -135,6 +135,8 @@ export async function compact(options: CompactOptions): Promise<AssistantMessage
       instructions: options.system.map((content) => ({ role: "system" as const, content })),
       messages: [...toModelMessages(history, session.calls, { attachments: model.info.attachment }), { role: "user", content: SUMMARY_PROMPT }],
       maxRetries: 0,
+      // The stream's error part reaches us; the SDK's default handler would only log it again.
+      onError: () => undefined,
       abortSignal: options.signal,
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
     });

@@ -179,7 +179,7 @@ class Loop {
     const messages: ModelMessage[] = toModelMessages(this.session.messages, this.session.calls, { attachments: model.info.attachment });
     // OpenCode still offers the tools on the last step; only this notice asks the model not to use them.
     if (last) messages.push({ role: "assistant", content: MAX_STEPS_NOTICE });
-    const stepTools = new StepTools(this.o.tools, agent, writer, signal);
+    const stepTools = new StepTools(this.o.tools, agent, writer, signal, active);
     const result = streamText({
       model: model.language,
       instructions: this.o.system.map((content) => ({ role: "system" as const, content })),
@@ -187,6 +187,8 @@ class Loop {
       tools,
       activeTools: active,
       maxRetries: 0,
+      // The stream's error part reaches us; the SDK's default handler would only log it again.
+      onError: () => undefined,
       abortSignal: signal,
       repairToolCall,
       ...(agent.temperature !== undefined ? { temperature: agent.temperature } : {}),

@@ -4,7 +4,7 @@
  * after the model's calls; the loop runs them through the runner). `invalid` is there but not active,
  * so a malformed call can be repaired into it.
  */
-import { jsonSchema, NoSuchToolError, tool, type ToolSet } from "ai";
+import { InvalidToolInputError, jsonSchema, NoSuchToolError, tool, type ToolSet } from "ai";
 import type { LanguageModelV4ToolCall } from "@ai-sdk/provider";
 import { z } from "zod";
 import type { ToolRegistry } from "../tools/registry.js";
@@ -45,20 +45,27 @@ export async function modelTools(registry: ToolRegistry, model: ModelRef, agent:
 }
 
 /**
- * The repair hook: a tool name in the wrong case becomes the real one; anything else becomes a call to
- * `invalid` whose result tells the model what went wrong and what exists.
+ * The repair hook: a tool name in the wrong case becomes the real one. Anything else is left to fail:
+ * the SDK parses a repaired call against the active tools only, so a repair into the inactive `invalid`
+ * would fail again; the failed call arrives marked invalid and the loop sends it to `invalid` itself.
  */
 export function repairToolCall(options: { toolCall: LanguageModelV4ToolCall; tools: ToolSet; error: Error }): Promise<LanguageModelV4ToolCall | null> {
   const { toolCall, tools, error } = options;
-  const available = Object.keys(tools).filter((id) => id !== INVALID_TOOL);
-  if (NoSuchToolError.isInstance(error)) {
-    const wanted = toolCall.toolName.toLowerCase();
-    const real = available.find((id) => id.toLowerCase() === wanted);
-    if (real) return Promise.resolve({ ...toolCall, toolName: real });
+  if (!NoSuchToolError.isInstance(error)) return Promise.resolve(null);
+  const wanted = toolCall.toolName.toLowerCase();
+  const real = Object.keys(tools).find((id) => id !== INVALID_TOOL && id.toLowerCase() === wanted);
+  return Promise.resolve(real ? { ...toolCall, toolName: real } : null);
+}
+
+/** What `invalid` tells the model about a call that could not be made: what was wrong and what exists. */
+export function invalidCallError(toolName: string, error: unknown, available: readonly string[]): string {
+  if (NoSuchToolError.isInstance(error)) return `Unknown tool "${toolName}". Available tools: ${available.join(", ")}.`;
+  if (InvalidToolInputError.isInstance(error)) {
+    // The SDK wraps our validator's message twice; the innermost one says what is wrong.
+    let cause: unknown = error;
+    while (cause instanceof Error && cause.cause instanceof Error) cause = cause.cause;
+    const detail = cause instanceof Error ? cause.message : error.message;
+    return `The tool "${toolName}" was called with invalid arguments (input: ${error.toolInput}):\n${detail}`;
   }
-  if (!tools[INVALID_TOOL]) return Promise.resolve(null);
-  const message = NoSuchToolError.isInstance(error)
-    ? `Unknown tool "${toolCall.toolName}". Available tools: ${available.join(", ")}.`
-    : `Invalid arguments for the tool "${toolCall.toolName}": ${error.message}`;
-  return Promise.resolve({ ...toolCall, toolName: INVALID_TOOL, input: JSON.stringify({ tool: toolCall.toolName, error: message }) });
+  return error instanceof Error ? error.message : String(error);
 }

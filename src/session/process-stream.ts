@@ -34,11 +34,9 @@ export async function processStream(stream: AsyncIterable<TextStreamPart<ToolSet
           break;
         case "tool-call":
           if (!tools) break;
-          if (part.invalid) {
-            // A call the repair hook could not save: `invalid` explains it to the model.
-            const error = part.error instanceof Error ? part.error.message : String(part.error);
-            tools.start({ toolCallId: part.toolCallId, toolName: "invalid", input: { tool: part.toolName, error } });
-          } else tools.start(part);
+          // A call the repair hook could not save goes to `invalid`, which explains it to the model.
+          if (part.invalid) tools.startInvalid(part.toolCallId, part.toolName, part.error);
+          else tools.start(part);
           break;
         case "finish-step":
           writer.finishStep(part.finishReason, part.usage);

@@ -7,6 +7,7 @@ import type { AgentInfo } from "../tools/tool.js";
 import type { ToolCall } from "./calls.js";
 import { doomLoopAsk } from "./doom-loop.js";
 import { ascendingId } from "./ids.js";
+import { INVALID_TOOL, invalidCallError } from "./model-tools.js";
 import type { StepWriter } from "./step-writer.js";
 import type { ToolSession } from "./tool-session.js";
 
@@ -29,6 +30,8 @@ export class StepTools {
     private readonly agent: AgentInfo,
     private readonly writer: StepWriter,
     private readonly signal: AbortSignal,
+    /** The tools the model was offered, to name them when it called another. */
+    private readonly available: readonly string[] = [],
   ) {}
 
   start(modelCall: ModelToolCall): void {
@@ -45,6 +48,12 @@ export class StepTools {
         ...(doom ? { ask: [doom] } : {}),
       }),
     );
+  }
+
+  /** A call the model could not make (unknown tool, invalid arguments), run as `invalid` so the model learns why. */
+  startInvalid(toolCallId: string, toolName: string, error: unknown): void {
+    const message = invalidCallError(toolName, error, this.available);
+    this.start({ toolCallId, toolName: INVALID_TOOL, input: { tool: toolName, error: message } });
   }
 
   /** Waits for every call; true when the person rejected one (the loop stops after this step). */

@@ -10,6 +10,7 @@ import { triggerHook } from "../tools/custom/hooks.js";
 import type { LoadedPlugin } from "../tools/custom/loader.js";
 import type { FileTime } from "../tools/file-time.js";
 import type { PermissionEngine } from "../tools/permission/engine.js";
+import { CorrectedError, RejectedError } from "../tools/permission/errors.js";
 import { evaluate } from "../tools/permission/evaluate.js";
 import type { AskInput, Ruleset } from "../tools/permission/types.js";
 import type { ToolRegistry } from "../tools/registry.js";
@@ -190,6 +191,11 @@ export class ToolRunner {
       await Promise.race([asking, aborted]);
       if (record.answer === "pending") record.answer = "allow";
     } catch (error) {
+      // The error says how it was settled even when the reply came before we knew the request's id.
+      if (error instanceof CorrectedError) {
+        record.answer = "reject";
+        record.message = error.feedback;
+      } else if (error instanceof RejectedError && record.answer === "pending") record.answer = "reject";
       if (record.answer === "pending") record.answer = requestID ? "reject" : "deny";
       // Only this call's prompt goes; the session's other prompts stay for the user to answer.
       if (requestID && signal.aborted) this.options.permissions.cancel(requestID);

@@ -1,4 +1,5 @@
-import type { LanguageModelV4 } from "@ai-sdk/provider";
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import { MockLanguageModelV4, convertArrayToReadableStream } from "ai/test";
 import type { Agent } from "../../src/session/agent/types.js";
 import type { ChatStatus } from "../../src/session/chat-types.js";
 import { ascendingId } from "../../src/session/ids.js";
@@ -78,3 +79,41 @@ export const assistants = (messages: readonly Message[]) => messages.filter((m) 
 export function texts(messages: readonly Message[], type: "text" | "reasoning" = "text"): string[] {
   return messages.flatMap((m) => m.parts.flatMap((p) => (p.type === type ? [p.text] : [])));
 }
+
+const usage = (input = 10, output = 5) => ({
+  inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: output, text: output, reasoning: 0 },
+});
+
+/** One model step as a provider streams it. */
+export function streamStep(options: { text?: string[]; calls?: Array<{ tool: string; input: unknown; id?: string }>; finish?: "stop" | "tool-calls"; input?: number; output?: number }): LanguageModelV4StreamPart[] {
+  const parts: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
+  if (options.text) {
+    parts.push({ type: "text-start", id: "t1" });
+    for (const delta of options.text) parts.push({ type: "text-delta", id: "t1", delta });
+    parts.push({ type: "text-end", id: "t1" });
+  }
+  let n = 0;
+  for (const call of options.calls ?? []) {
+    const id = call.id ?? `call-${Math.random().toString(36).slice(2)}-${n++}`;
+    parts.push({ type: "tool-call", toolCallId: id, toolName: call.tool, input: typeof call.input === "string" ? call.input : JSON.stringify(call.input) });
+  }
+  const finish = options.finish ?? (options.calls?.length ? "tool-calls" : "stop");
+  parts.push({ type: "finish", finishReason: { unified: finish, raw: finish }, usage: usage(options.input, options.output) });
+  return parts;
+}
+
+/** A mock model answering each call with the next step (an empty stop after the last), recording the requests. */
+export function mockModel(steps: Array<LanguageModelV4StreamPart[] | (() => never)>): MockLanguageModelV4 {
+  let next = 0;
+  return new MockLanguageModelV4({
+    doStream: async (_options: LanguageModelV4CallOptions) => {
+      const step = steps[next++] ?? streamStep({});
+      if (typeof step === "function") step();
+      return { stream: convertArrayToReadableStream(step as LanguageModelV4StreamPart[]) };
+    },
+  });
+}
+
+/** Everything a request sent the model, as text, to look for what it was told. */
+export const promptText = (options: LanguageModelV4CallOptions) => JSON.stringify(options.prompt);
