@@ -53,8 +53,12 @@ export interface SessionRecord {
 }
 
 export const INTERRUPTED_MESSAGE = "Interrupted: the page was closed (or the process ended) while this call was running.";
+export const INTERRUPTED_ANSWER = "Interrupted: the page was closed (or the process ended) while this answer was being written.";
 
-/** A session read back from storage: calls that were in flight when it was saved can never finish. */
+/**
+ * A session read back from storage: calls that were in flight when it was saved can never finish, and
+ * an answer that was still streaming never will; what they had written stays.
+ */
 export function markInterrupted(session: SessionRecord, now = Date.now()): SessionRecord {
   return {
     ...session,
@@ -62,6 +66,11 @@ export function markInterrupted(session: SessionRecord, now = Date.now()): Sessi
       call.status === "running" || call.status === "pending"
         ? { ...call, status: "interrupted", error: INTERRUPTED_MESSAGE, time: { ...call.time, end: now } }
         : call,
+    ),
+    messages: session.messages.map((message) =>
+      message.role === "assistant" && message.time.completed === undefined
+        ? { ...message, error: message.error ?? { kind: "interrupted", message: INTERRUPTED_ANSWER }, time: { ...message.time, completed: now } }
+        : message,
     ),
   };
 }

@@ -1,0 +1,260 @@
+/**
+ * The chat controller: one session's conversation with an agent. It appends the person's messages,
+ * runs the loop for each, saves as things change (coalesced; every message's end is saved), and tells
+ * the page whenever anything changed. Models and agents are injected, so the page, the CLI and tests
+ * each bring their own.
+ *
+ * A message sent while the agent is busy is queued: it joins the conversation, and gets its own run,
+ * when the current run ends (Stop drops the queue). OpenCode instead slips it into the running loop
+ * inside a system reminder; queueing keeps every run answering exactly one message.
+ */
+import type { Agent } from "./agent/types.js";
+import type { ToolCall } from "./calls.js";
+import type { AgentChoice, Attachment, ChatStatus, ChatView, ModelChoice, SendInput } from "./chat-types.js";
+import { ascendingId } from "./ids.js";
+import { runLoop, type LoopEnd, type LoopOptions } from "./loop.js";
+import { emptyTokens, type AssistantMessage, type Message, type ModelRef, type Part, type UserMessage } from "./message.js";
+import type { ModelInfo, ResolvedModel } from "./provider/types.js";
+import { SaveScheduler } from "./save-scheduler.js";
+import type { SessionStore } from "./session-store.js";
+import type { ToolSession } from "./tool-session.js";
+
+export interface ChatOptions {
+  tools: ToolSession;
+  /** Every agent; the primary, visible ones are offered to the person. */
+  agents: Agent[];
+  resolveModel(ref: ModelRef): Promise<ResolvedModel>;
+  /** The system prompt for an agent on a model (environment, AGENTS.md, instructions). */
+  system(agent: Agent, model: ModelInfo): Promise<string[]>;
+  /** The models the picker offers. */
+  models?: () => ModelChoice[];
+  /** The model to start with (else the agent's own). */
+  model?: ModelRef;
+  agent?: string;
+  store?: SessionStore;
+  saveDelayMs?: number;
+  /** Passed on to the loop (tests inject classifiers, delays and pruning thresholds). */
+  loop?: Partial<Pick<LoopOptions, "classify" | "retryDelay" | "maxRetries" | "prune">>;
+}
+
+interface Queued {
+  input: SendInput;
+  done: () => void;
+}
+
+const TITLE_LENGTH = 60;
+
+export class Chat implements ChatView {
+  private readonly listeners = new Set<() => void>();
+  private readonly saver: SaveScheduler;
+  private current: ChatStatus = { type: "idle" };
+  private agentName: string;
+  private modelRef: ModelRef | undefined;
+  private controller: AbortController | undefined;
+  private queue: Queued[] = [];
+  /** How the last run ended (for the CLI's exit code). */
+  lastEnd: LoopEnd | undefined;
+
+  constructor(private readonly options: ChatOptions) {
+    const first = options.agents.find((agent) => agent.mode !== "subagent" && !agent.hidden);
+    this.agentName = options.agent ?? options.tools.session.agent ?? first?.name ?? "build";
+    this.modelRef = options.model;
+    this.saver = new SaveScheduler(options.store, options.tools.session, options.saveDelayMs);
+  }
+
+  get sessionID(): string {
+    return this.options.tools.session.id;
+  }
+
+  messages(): readonly Message[] {
+    return this.options.tools.session.messages;
+  }
+
+  call(callID: string): ToolCall | undefined {
+    return this.options.tools.session.calls.find((call) => call.id === callID);
+  }
+
+  status(): ChatStatus {
+    return this.current;
+  }
+
+  agent(): string {
+    return this.agentName;
+  }
+
+  model(): ModelRef | undefined {
+    return this.modelRef ?? this.findAgent(this.agentName)?.model;
+  }
+
+  agents(): AgentChoice[] {
+    return this.options.agents
+      .filter((agent) => agent.mode !== "subagent" && !agent.hidden)
+      .map((agent) => ({ name: agent.name, ...(agent.description !== undefined ? { description: agent.description } : {}) }));
+  }
+
+  models(): ModelChoice[] {
+    return this.options.models?.() ?? [];
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  setAgent(name: string): void {
+    if (!this.findAgent(name)) throw new Error(`unknown agent "${name}": use one of ${this.agents().map((a) => a.name).join(", ")}`);
+    this.agentName = name;
+    this.notify();
+  }
+
+  setModel(model: ModelRef): void {
+    this.modelRef = { providerID: model.providerID, modelID: model.modelID };
+    this.notify();
+  }
+
+  stop(): void {
+    const dropped = this.queue;
+    this.queue = [];
+    for (const queued of dropped) queued.done();
+    this.controller?.abort(new DOMException("Stopped by the person.", "AbortError"));
+  }
+
+  /** Sends a message and resolves when the agent has answered it (or stopped). */
+  async send(input: SendInput): Promise<void> {
+    if (this.controller) return new Promise((done) => this.queue.push({ input, done }));
+    await this.run(input);
+    while (this.queue.length > 0 && !this.controller) {
+      const next = this.queue.shift()!;
+      await this.run(next.input);
+      next.done();
+    }
+  }
+
+  private findAgent(name: string): Agent | undefined {
+    return this.options.agents.find((agent) => agent.name === name);
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) {
+      try {
+        listener();
+      } catch (error) {
+        console.error("a chat listener failed:", error);
+      }
+    }
+  }
+
+  private changed = (): void => {
+    this.saver.touch();
+    this.notify();
+  };
+
+  private setStatus(status: ChatStatus): void {
+    this.current = status;
+    this.notify();
+  }
+
+  private async run(input: SendInput): Promise<void> {
+    const session = this.options.tools.session;
+    const agent = this.findAgent(this.agentName);
+    const ref = this.model();
+    const controller = new AbortController();
+    this.controller = controller;
+    this.setStatus({ type: "busy", step: 0 });
+    try {
+      if (!agent) throw new Error(`unknown agent "${this.agentName}"`);
+      if (!ref) throw new Error("No model is chosen: pick a model (and add its provider's key) first.");
+      const user = await this.userMessage(input, agent.name, ref);
+      session.messages.push(user);
+      if (!session.title) session.title = titleOf(input.text);
+      this.changed();
+      await this.saver.flush();
+      let model: ResolvedModel;
+      try {
+        model = await this.options.resolveModel(ref);
+      } catch (error) {
+        this.failedAnswer(user, agent.name, ref, error);
+        return;
+      }
+      const compactionAgent = this.findAgent("compaction");
+      this.lastEnd = await runLoop({
+        tools: this.options.tools,
+        agent,
+        model,
+        system: await this.options.system(agent, model.info),
+        signal: controller.signal,
+        changed: this.changed,
+        status: (status) => this.setStatus(status),
+        ended: () => this.saver.flush(),
+        ...(compactionAgent ? { compactionAgent } : {}),
+        ...this.options.loop,
+      });
+    } finally {
+      this.controller = undefined;
+      await this.saver.flush();
+      this.setStatus({ type: "idle" });
+    }
+  }
+
+  /** A run that could not reach a model still answers, with what went wrong. */
+  private failedAnswer(user: UserMessage, agent: string, ref: ModelRef, error: unknown): void {
+    const now = Date.now();
+    const message: AssistantMessage = {
+      id: ascendingId("msg"),
+      sessionID: this.sessionID,
+      role: "assistant",
+      parentID: user.id,
+      time: { created: now, completed: now },
+      agent,
+      providerID: ref.providerID,
+      modelID: ref.modelID,
+      parts: [],
+      tokens: emptyTokens(),
+      cost: 0,
+      error: { kind: "model", message: error instanceof Error ? error.message : String(error) },
+    };
+    this.options.tools.session.messages.push(message);
+    this.lastEnd = "error";
+    this.changed();
+  }
+
+  private async userMessage(input: SendInput, agent: string, model: ModelRef): Promise<UserMessage> {
+    const id = ascendingId("msg");
+    const parts: Part[] = [];
+    if (input.text !== "") parts.push({ id: ascendingId("prt"), messageID: id, type: "text", text: input.text });
+    for (const attachment of input.attachments ?? []) parts.push(...(await this.attachmentParts(attachment, id)));
+    return { id, sessionID: this.sessionID, role: "user", time: { created: Date.now() }, agent, model, parts };
+  }
+
+  /**
+   * An attached workspace file: text goes into the message as text (every model reads it), anything
+   * else as a data: URL (for models that take files). Pasted bytes are already a data: URL.
+   */
+  private async attachmentParts(attachment: Attachment, messageID: string): Promise<Part[]> {
+    const file: Part = { id: ascendingId("prt"), messageID, type: "file", mime: attachment.mime, filename: attachment.filename, url: attachment.url };
+    if (!attachment.url.startsWith("file://")) return [file];
+    const { runtime } = this.options.tools;
+    const path = decodeURIComponent(attachment.url.slice("file://".length));
+    const bytes = await runtime.fs.readFile(path);
+    if (isText(attachment.mime)) {
+      const text = new TextDecoder().decode(bytes);
+      return [file, { id: ascendingId("prt"), messageID, type: "text", synthetic: true, text: `Attached file ${path}:\n<file>\n${text}\n</file>` }];
+    }
+    return [{ ...file, url: `data:${attachment.mime};base64,${base64(bytes)}` }];
+  }
+}
+
+function isText(mime: string): boolean {
+  return mime.startsWith("text/") || /json|xml|javascript|typescript|yaml|toml|x-sh/.test(mime);
+}
+
+function base64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+function titleOf(text: string): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
+}

@@ -1,0 +1,144 @@
+/**
+ * Sessions as JSON files: export writes the conversation and its calls (nothing else: no keys, no
+ * workspace files); import validates the file against the schemas, names the first problem by its path
+ * in the file, and gives everything new ids, so an import never overwrites a session that exists.
+ */
+import { z } from "zod";
+import { markInterrupted, type SessionRecord, type ToolCall } from "./calls.js";
+import { ascendingId } from "./ids.js";
+import { Message } from "./message.js";
+
+export const SESSION_FILE_FORMAT = "workbench-session";
+
+const CallPermission = z.object({
+  permission: z.string(),
+  patterns: z.array(z.string()),
+  always: z.array(z.string()),
+  answer: z.enum(["allow", "deny", "once", "always", "reject", "pending"]),
+  message: z.string().optional(),
+});
+
+/** Only pasted bytes and workspace paths: an imported file must not make the page fetch anything. */
+const SafeUrl = z.string().refine((url) => url.startsWith("data:") || url.startsWith("file://"), "must be a data: or file:// URL");
+
+const CallAttachment = z.object({
+  id: z.string(),
+  sessionID: z.string(),
+  messageID: z.string(),
+  type: z.literal("file"),
+  mime: z.string(),
+  url: SafeUrl,
+  filename: z.string().optional(),
+});
+
+export const ToolCallSchema = z.object({
+  id: z.string(),
+  sessionID: z.string(),
+  messageID: z.string(),
+  tool: z.string(),
+  input: z.record(z.string(), z.unknown()),
+  status: z.enum(["pending", "running", "completed", "error", "interrupted"]),
+  title: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+  output: z.string().optional(),
+  error: z.string().optional(),
+  attachments: z.array(CallAttachment).optional(),
+  permissions: z.array(CallPermission),
+  time: z.object({ created: z.number(), start: z.number().optional(), end: z.number().optional(), compacted: z.number().optional() }),
+}) satisfies z.ZodType<ToolCall>;
+
+const SafeMessage = Message.superRefine((message, ctx) => {
+  message.parts.forEach((part, index) => {
+    if (part.type === "file" && !SafeUrl.safeParse(part.url).success) {
+      ctx.addIssue({ code: "custom", path: ["parts", index, "url"], message: "must be a data: or file:// URL" });
+    }
+  });
+});
+
+export const SessionFile = z.object({
+  format: z.literal(SESSION_FILE_FORMAT),
+  version: z.literal(1),
+  session: z.object({
+    id: z.string(),
+    title: z.string(),
+    agent: z.string(),
+    createdAt: z.number(),
+    messages: z.array(SafeMessage),
+    calls: z.array(ToolCallSchema),
+  }),
+});
+export type SessionFile = z.infer<typeof SessionFile>;
+
+export function exportSession(record: SessionRecord): string {
+  const file: SessionFile = {
+    format: SESSION_FILE_FORMAT,
+    version: 1,
+    session: { id: record.id, title: record.title, agent: record.agent, createdAt: record.createdAt, messages: record.messages, calls: record.calls },
+  };
+  return JSON.stringify(file, null, 2);
+}
+
+export class SessionImportError extends Error {
+  override readonly name = "SessionImportError";
+}
+
+/** A session from an exported file, with new ids throughout. Throws SessionImportError saying what is wrong and where. */
+export function importSession(json: string): SessionRecord {
+  let data: unknown;
+  try {
+    data = JSON.parse(json);
+  } catch (error) {
+    throw new SessionImportError(`This is not a session file: it is not valid JSON (${error instanceof Error ? error.message : String(error)}). Choose a file made by Export.`);
+  }
+  const parsed = SessionFile.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.path.length > 0 ? issue.path.join(".") : "the top level";
+    throw new SessionImportError(`This session file cannot be imported: at ${where}: ${issue.message}. Export the session again, or fix that field.`);
+  }
+  const { session } = parsed.data;
+  checkReferences(session);
+  return markInterrupted(renumber(session));
+}
+
+function checkReferences(session: SessionFile["session"]): void {
+  const calls = new Set(session.calls.map((call) => call.id));
+  const messages = new Set(session.messages.map((message) => message.id));
+  session.messages.forEach((message, m) => {
+    if (message.role === "assistant" && message.parentID !== "" && !messages.has(message.parentID)) {
+      throw new SessionImportError(`This session file cannot be imported: at session.messages.${m}.parentID: no message has the id "${message.parentID}".`);
+    }
+    message.parts.forEach((part, p) => {
+      if (part.type === "tool" && !calls.has(part.callID)) {
+        throw new SessionImportError(`This session file cannot be imported: at session.messages.${m}.parts.${p}.callID: no call has the id "${part.callID}".`);
+      }
+    });
+  });
+}
+
+function renumber(session: SessionFile["session"]): SessionRecord {
+  const sessionID = ascendingId("ses");
+  const messageIDs = new Map(session.messages.map((message) => [message.id, ascendingId("msg")]));
+  const callIDs = new Map(session.calls.map((call) => [call.id, ascendingId("call")]));
+  const messageID = (id: string) => messageIDs.get(id) ?? id;
+  const messages = session.messages.map((message): Message => {
+    const id = messageID(message.id);
+    const parts = message.parts.map((part) => ({
+      ...part,
+      id: ascendingId("prt"),
+      messageID: id,
+      ...(part.type === "tool" ? { callID: callIDs.get(part.callID)! } : {}),
+    }));
+    return message.role === "assistant"
+      ? { ...message, id, sessionID, parentID: message.parentID === "" ? "" : messageID(message.parentID), parts }
+      : { ...message, id, sessionID, parts };
+  });
+  const calls = session.calls.map((call): ToolCall => ({
+    ...call,
+    id: callIDs.get(call.id)!,
+    sessionID,
+    messageID: messageID(call.messageID),
+    ...(call.attachments ? { attachments: call.attachments.map((a) => ({ ...a, sessionID, messageID: messageID(a.messageID) })) } : {}),
+  }));
+  return { id: sessionID, title: session.title, agent: session.agent, createdAt: session.createdAt, messages, calls };
+}

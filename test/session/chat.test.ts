@@ -1,0 +1,142 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { Chat, type ChatOptions } from "../../src/session/chat.js";
+import type { ChatStatus } from "../../src/session/chat-types.js";
+import { ScriptedLanguageModel, type Script } from "../../src/session/provider/scripted.js";
+import { MemoryShelf, ShelfSessionStore } from "../../src/session/shelf-session-store.js";
+import { assistants, resolved, testAgent, texts } from "../support/loop.js";
+import { sessionWith } from "../support/tool-session.js";
+
+const disposers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const dispose of disposers.splice(0)) await dispose();
+});
+
+async function chatOn(script: Script, options: Partial<ChatOptions> & { speed?: number; files?: Record<string, string> } = {}) {
+  const shelf = new MemoryShelf();
+  const store = new ShelfSessionStore(shelf);
+  const made = await sessionWith(options.files ?? {}, { store });
+  disposers.push(made.dispose);
+  const language = new ScriptedLanguageModel(script, { speed: options.speed ?? 0 });
+  const systems: string[] = [];
+  const chat = new Chat({
+    tools: made.session,
+    agents: [testAgent("build"), testAgent("plan"), testAgent("compaction", { hidden: true, mode: "primary" })],
+    resolveModel: async (ref) => resolved(language, ref),
+    system: async (agent, model) => {
+      systems.push(`${agent.name} on ${model.modelID}`);
+      return [`You are ${agent.name}.`];
+    },
+    model: { providerID: "scripted", modelID: "demo" },
+    store,
+    saveDelayMs: 5,
+    ...options,
+  });
+  return { chat, shelf, store, language, systems, ...made };
+}
+
+describe("Chat", () => {
+  it("sends a message, runs the agent, notifies, and saves the whole conversation", async () => {
+    const { chat, runtime, shelf, systems } = await chatOn({
+      version: 1,
+      steps: [{ toolCalls: [{ tool: "write", input: { filePath: "/workspace/hello.txt", content: "hi\n" } }] }, { text: "Wrote hello.txt." }],
+    });
+    const statuses: ChatStatus["type"][] = [];
+    chat.onChange(() => {
+      if (statuses.at(-1) !== chat.status().type) statuses.push(chat.status().type);
+    });
+    await chat.send({ text: "write hello.txt" });
+    expect(statuses[0]).toBe("busy");
+    expect(statuses.at(-1)).toBe("idle");
+    expect(chat.status()).toEqual({ type: "idle" });
+    expect(systems).toEqual(["build on demo"]);
+    expect(chat.messages().map((m) => m.role)).toEqual(["user", "assistant", "assistant"]);
+    expect(texts(chat.messages())).toEqual(["write hello.txt", "Wrote hello.txt."]);
+    const part = chat.messages()[1]!.parts.find((p) => p.type === "tool");
+    expect(part && part.type === "tool" && chat.call(part.callID)?.status).toBe("completed");
+    expect(new TextDecoder().decode(await runtime.fs.readFile(`${runtime.root}/hello.txt`))).toBe("hi\n");
+
+    // A fresh store over the same storage (a reload) finds the same conversation.
+    const reloaded = await new ShelfSessionStore(shelf).load(chat.sessionID);
+    expect(reloaded?.title).toBe("write hello.txt");
+    expect(reloaded?.messages).toEqual(JSON.parse(JSON.stringify(chat.messages())));
+    expect(reloaded?.calls.map((c) => c.status)).toEqual(["completed"]);
+  });
+
+  it("marks an answer interrupted when the page reloads mid-answer, losing nothing else", async () => {
+    const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
+    const { chat, shelf } = await chatOn({ version: 1, steps: [{ text: words }] }, { speed: 0.2 });
+    const sent = chat.send({ text: "talk" });
+    // Wait until a save holds part of the answer, as a reload would find it.
+    let saved: string | undefined;
+    for (let i = 0; i < 400 && !saved?.includes("word3"); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      saved = await shelf.get(`session:${chat.sessionID}`);
+    }
+    const reloaded = await new ShelfSessionStore(shelf).load(chat.sessionID);
+    chat.stop();
+    await sent;
+    expect(reloaded).toBeDefined();
+    const [user, answer] = reloaded!.messages;
+    expect(user).toMatchObject({ role: "user" });
+    expect(texts([user!])).toEqual(["talk"]);
+    expect(answer).toMatchObject({ role: "assistant", error: { kind: "interrupted" } });
+    expect(answer!.role === "assistant" && answer!.time.completed).toBeGreaterThan(0);
+    const partial = texts([answer!])[0]!;
+    expect(partial.startsWith("word0 word1 word2 word3")).toBe(true);
+    expect(partial).not.toContain("word59");
+  });
+
+  it("stops a run at once, keeping what was said, and answers the next message", async () => {
+    const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
+    const { chat } = await chatOn({ version: 1, steps: [{ text: words }, { text: "Second answer." }] }, { speed: 0.5 });
+    const off = chat.onChange(() => {
+      if (!texts(assistants(chat.messages())).join("").includes("word5")) return;
+      off();
+      chat.stop();
+    });
+    await chat.send({ text: "talk" });
+    const answer = assistants(chat.messages())[0]!;
+    expect(answer.role === "assistant" && answer.error?.kind).toBe("aborted");
+    expect(texts([answer])[0]).toContain("word5");
+    await chat.send({ text: "again" });
+    expect(texts(assistants(chat.messages())).at(-1)).toBe("Second answer.");
+  });
+
+  it("queues a message sent while busy and answers it after the current one", async () => {
+    const { chat } = await chatOn({ version: 1, steps: [{ text: "first answer with a few words" }, { text: "second answer" }] }, { speed: 1 });
+    const first = chat.send({ text: "one" });
+    const second = chat.send({ text: "two" });
+    await Promise.all([first, second]);
+    expect(chat.messages().map((m) => [m.role, texts([m])[0]])).toEqual([
+      ["user", "one"],
+      ["assistant", "first answer with a few words"],
+      ["user", "two"],
+      ["assistant", "second answer"],
+    ]);
+  });
+
+  it("answers with the reason when the model cannot be resolved", async () => {
+    const { chat } = await chatOn({ version: 1, steps: [] }, { resolveModel: async () => Promise.reject(new Error("No key for provider openai: add one in Providers.")) });
+    await chat.send({ text: "hi" });
+    const answer = chat.messages()[1]!;
+    expect(answer).toMatchObject({ role: "assistant", error: { kind: "model", message: "No key for provider openai: add one in Providers." } });
+    expect(chat.status().type).toBe("idle");
+  });
+
+  it("offers only primary, visible agents, and refuses an unknown one", async () => {
+    const { chat } = await chatOn({ version: 1, steps: [] });
+    expect(chat.agents().map((a) => a.name)).toEqual(["build", "plan"]);
+    chat.setAgent("plan");
+    expect(chat.agent()).toBe("plan");
+    expect(() => chat.setAgent("nope")).toThrow(/unknown agent "nope"/);
+  });
+
+  it("puts an attached workspace text file into the message as text", async () => {
+    const { chat, language } = await chatOn({ version: 1, steps: [{ text: "seen" }] }, { files: { "notes.md": "# Notes\nremember milk\n" } });
+    await chat.send({ text: "summarise", attachments: [{ mime: "text/markdown", filename: "notes.md", url: "file:///workspace/notes.md" }] });
+    const user = chat.messages()[0]!;
+    expect(user.parts.map((p) => p.type)).toEqual(["text", "file", "text"]);
+    expect(texts([user]).join("\n")).toContain("remember milk");
+    expect(language.calls).toBe(1);
+  });
+});
