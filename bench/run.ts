@@ -7,6 +7,7 @@ import { benchBundleSize } from "./bundle-size.js";
 import { benchEditCorpus } from "./edit-corpus.js";
 import { benchEditLarge } from "./edit-large.js";
 import { benchExecLatency } from "./exec-latency.js";
+import { benchLoopOverhead } from "./loop-overhead.js";
 import { benchReadDeep } from "./read-deep.js";
 import { benchSearch } from "./search.js";
 import { benchStopLatency } from "./stop-latency.js";
@@ -29,6 +30,7 @@ const report = {
     await benchBashParse(),
     await benchBashLatency(),
     await benchUiStream(),
+    await benchLoopOverhead(),
   ],
 };
 await mkdir("bench/results", { recursive: true });
