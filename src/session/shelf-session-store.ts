@@ -1,14 +1,17 @@
 /**
  * Sessions kept on a shelf of text records (IndexedDB in the browser, memory in tests), one workspace
- * per shelf. A session is a summary (for the picker, without reading any call), a header (its calls'
- * order) and one record per call, so a save rewrites only the calls still under way, not a long
- * session's finished output again and again. Plus the id of the session the page last had open.
+ * per shelf. A session is a summary (for the picker, without reading any call), a header (the order of
+ * its messages and calls) and one record per message and per call, so a save rewrites only what is
+ * still under way, not a long session's finished answers and outputs again and again. Plus the id of
+ * the session the page last had open. Headers written before messages had records of their own held
+ * the messages themselves; they still load.
  *
  * Saves are coalesced per session: while one write is under way, later saves replace the one
  * waiting behind it, so a call streaming output costs at most one write in flight and one waiting, and
  * the last state saved is always the last one written.
  */
 import { markInterrupted, type SessionRecord, type ToolCall } from "./calls.js";
+import type { Message } from "./message.js";
 import type { SessionStore } from "./session-store.js";
 
 /** What the store needs from its storage. `put` and `delete` of several keys are all-or-nothing. */
@@ -52,12 +55,19 @@ export interface SessionSummary {
 const SUMMARY = "summary:";
 const HEADER = "session:";
 const CALL = "call:";
+const MESSAGE = "message:";
 const CURRENT = "current";
 
-type Header = Omit<SessionRecord, "calls"> & { calls: string[] };
+/** `messages` holds ids; a header from before messages had records holds the messages themselves. */
+type Header = Omit<SessionRecord, "calls" | "messages"> & { calls: string[]; messages?: Array<string | Message> };
 
 const callKey = (sessionID: string, callID: string) => `${CALL}${sessionID}:${callID}`;
+const messageKey = (sessionID: string, messageID: string) => `${MESSAGE}${sessionID}:${messageID}`;
 const ended = (call: ToolCall) => call.status !== "pending" && call.status !== "running";
+/** A finished call changes once more at most: when compaction clears its output for the model. */
+const finalMark = (key: string, call: ToolCall) => `${key}@${call.time.compacted ?? ""}`;
+/** A user message never changes; an assistant message is done once completed. */
+const finished = (message: Message) => message.role === "user" || message.time.completed !== undefined;
 
 interface Waiting {
   entries: Map<string, string>;
@@ -79,8 +89,8 @@ export class ShelfSessionStore implements SessionStore {
   save(session: SessionRecord): Promise<void> {
     if (this.deleted.has(session.id)) return Promise.resolve();
     // Serialised now, not when the write happens: the runner keeps changing the record in place.
-    const { calls, ...rest } = session;
-    const header: Header = { ...rest, calls: calls.map((call) => call.id) };
+    const { calls, messages, ...rest } = session;
+    const header: Header = { ...rest, calls: calls.map((call) => call.id), messages: messages.map((message) => message.id) };
     const summary: SessionSummary = { id: session.id, title: session.title, createdAt: session.createdAt, calls: calls.length };
     const entries = new Map<string, string>([
       [HEADER + session.id, JSON.stringify(header)],
@@ -89,9 +99,15 @@ export class ShelfSessionStore implements SessionStore {
     const final = new Set<string>();
     for (const call of calls) {
       const key = callKey(session.id, call.id);
-      if (this.writtenFinal.has(key)) continue;
+      if (this.writtenFinal.has(finalMark(key, call))) continue;
       entries.set(key, JSON.stringify(call));
-      if (ended(call)) final.add(key);
+      if (ended(call)) final.add(finalMark(key, call));
+    }
+    for (const message of messages) {
+      const key = messageKey(session.id, message.id);
+      if (this.writtenFinal.has(key)) continue;
+      entries.set(key, JSON.stringify(message));
+      if (finished(message)) final.add(key);
     }
     return new Promise<void>((resolve, reject) => {
       const queued = this.waiting.get(session.id);
@@ -129,12 +145,16 @@ export class ShelfSessionStore implements SessionStore {
   async load(id: string): Promise<SessionRecord | undefined> {
     const text = await this.shelf.get(HEADER + id);
     if (text === undefined) return undefined;
-    const { calls: order, ...rest } = JSON.parse(text) as Header;
+    const { calls: order, messages: messageOrder = [], ...rest } = JSON.parse(text) as Header;
     const texts = await Promise.all(order.map((callID) => this.shelf.get(callKey(id, callID))));
     const calls = texts.filter((call): call is string => call !== undefined).map((call) => JSON.parse(call) as ToolCall);
-    for (const call of calls) if (ended(call)) this.writtenFinal.add(callKey(id, call.id));
-    // Sessions saved before the agent existed have no messages.
-    return markInterrupted({ ...rest, messages: rest.messages ?? [], calls });
+    for (const call of calls) if (ended(call)) this.writtenFinal.add(finalMark(callKey(id, call.id), call));
+    // Sessions saved before the agent existed have no messages; older headers hold them inline.
+    const messageTexts = await Promise.all(messageOrder.map((entry) => (typeof entry === "string" ? this.shelf.get(messageKey(id, entry)) : JSON.stringify(entry))));
+    const messages = messageTexts.filter((message): message is string => message !== undefined).map((message) => JSON.parse(message) as Message);
+    // Only records that were written finished count as written: one marked interrupted now must be saved again.
+    for (const message of messages) if (finished(message) && messageOrder.includes(message.id)) this.writtenFinal.add(messageKey(id, message.id));
+    return markInterrupted({ ...rest, messages, calls });
   }
 
   /** The saved sessions, oldest first. */
@@ -153,7 +173,7 @@ export class ShelfSessionStore implements SessionStore {
     for (const waiter of this.waiting.get(id)?.settle ?? []) waiter.resolve();
     this.waiting.delete(id);
     await this.writing.get(id);
-    const keys = [HEADER + id, SUMMARY + id, ...(await this.shelf.keys(`${CALL}${id}:`))];
+    const keys = [HEADER + id, SUMMARY + id, ...(await this.shelf.keys(`${CALL}${id}:`)), ...(await this.shelf.keys(`${MESSAGE}${id}:`))];
     if ((await this.current()) === id) keys.push(CURRENT);
     await this.shelf.delete(keys);
   }

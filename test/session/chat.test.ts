@@ -67,10 +67,11 @@ describe("Chat", () => {
     const { chat, shelf } = await chatOn({ version: 1, steps: [{ text: words }] }, { speed: 0.2 });
     const sent = chat.send({ text: "talk" });
     // Wait until a save holds part of the answer, as a reload would find it.
-    let saved: string | undefined;
-    for (let i = 0; i < 400 && !saved?.includes("word3"); i++) {
+    let saved = "";
+    for (let i = 0; i < 400 && !saved.includes("word3"); i++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
-      saved = await shelf.get(`session:${chat.sessionID}`);
+      const keys = await shelf.keys(`message:${chat.sessionID}:`);
+      saved = (await Promise.all(keys.map((key) => shelf.get(key)))).join("\n");
     }
     const reloaded = await new ShelfSessionStore(shelf).load(chat.sessionID);
     chat.stop();
