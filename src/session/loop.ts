@@ -96,19 +96,20 @@ class Loop {
       step++;
       this.o.status({ type: "busy", step });
       const message = this.newAssistant();
-      const result = await this.stepWithRetries(message, step >= maxSteps);
-      message.time.completed = Date.now();
-      this.o.changed();
-      await this.o.ended?.();
-      if (result === "overflow") {
-        // The provider said the prompt is too long: compact once and try again from the summary.
-        if (overflowCompacted) return "error";
+      const result = await this.stepWithRetries(message, step, step >= maxSteps);
+      if (result === "overflow" && !overflowCompacted) {
+        // The provider said the prompt is too long: compact once, then take this step again from the summary.
         this.session.messages.splice(this.session.messages.indexOf(message), 1);
+        this.o.changed();
         if (!(await this.summarize())) return "error";
         overflowCompacted = true;
         step--;
         continue;
       }
+      message.time.completed = Date.now();
+      this.o.changed();
+      await this.o.ended?.();
+      if (result === "overflow") return "error";
       overflowCompacted = false;
       if (result !== "ok") return result;
       if (message.finish !== "tool-calls") return "done";
@@ -137,7 +138,7 @@ class Loop {
   }
 
   /** One step, tried again while the provider's error is retryable. */
-  private async stepWithRetries(message: AssistantMessage, last: boolean): Promise<"ok" | "blocked" | "aborted" | "error" | "overflow"> {
+  private async stepWithRetries(message: AssistantMessage, step: number, last: boolean): Promise<"ok" | "blocked" | "aborted" | "error" | "overflow"> {
     const writer = new StepWriter(message, this.o.model.info, this.o.changed);
     for (let attempt = 1; ; attempt++) {
       try {
@@ -162,7 +163,7 @@ class Loop {
             message.error = ABORTED;
             return "aborted";
           }
-          this.o.status({ type: "busy", step: attempt });
+          this.o.status({ type: "busy", step });
           writer.reset();
           continue;
         }

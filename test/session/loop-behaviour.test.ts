@@ -56,7 +56,15 @@ describe("the loop", () => {
     // The model's second request carries that explanation as the call's result.
     expect(promptText(model.doStreamCalls[1]!)).toContain('Unknown tool \\"frobnicate\\"');
     // invalid is offered for repairs but never listed as active.
-    expect(model.doStreamCalls[0]!.tools?.map((t) => t.name)).not.toContain("invalid");
+    const offered = model.doStreamCalls[0]!.tools ?? [];
+    expect(offered.map((t) => t.name)).not.toContain("invalid");
+    // Each tool goes out with the JSON Schema of its zod parameters.
+    const read = offered.find((t) => t.name === "read");
+    expect(read?.type === "function" && read.inputSchema).toMatchObject({
+      type: "object",
+      properties: { filePath: { type: "string" } },
+      required: ["filePath"],
+    });
   });
 
   it("sends invalid arguments to invalid, naming the problem", async () => {
