@@ -58,6 +58,7 @@ function lastOf<T extends Message["role"]>(messages: readonly Message[], role: T
 }
 
 function wait(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);

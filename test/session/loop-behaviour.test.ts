@@ -173,6 +173,24 @@ describe("provider errors", () => {
     expect(texts(answers)).toEqual(["made it"]);
   });
 
+  it("stops during the wait before a retry", async () => {
+    const { session } = await open();
+    const model = mockModel([rateLimited, streamStep({ text: ["too late"] })]);
+    const controller = new AbortController();
+    const { end } = await loopOnce(session, resolved(model), "hi", {
+      classify,
+      retryDelay: () => 600_000,
+      signal: controller.signal,
+      status: (status) => {
+        if (status.type === "retry") controller.abort();
+      },
+    });
+    expect(end).toBe("aborted");
+    expect(model.doStreamCalls).toHaveLength(1);
+    const answer = assistants(session.session.messages)[0]!;
+    expect(answer.role === "assistant" && answer.error?.kind).toBe("aborted");
+  });
+
   it("sets the error on the message and stops when the error is not retryable", async () => {
     const { session } = await open();
     const unauthorized = () => {
