@@ -60,6 +60,10 @@ export class Chat implements ChatView {
     this.agentName = options.agent ?? options.tools.session.agent ?? first?.name ?? "build";
     this.modelRef = options.model;
     this.saver = new SaveScheduler(options.store, options.tools.session, options.saveDelayMs);
+    // A tool card follows its call (running, live output, permission asked) between part changes.
+    options.tools.bus.subscribe("call.updated", ({ sessionID }) => {
+      if (sessionID === this.sessionID) this.notify();
+    });
   }
 
   get sessionID(): string {

@@ -41,11 +41,18 @@ describe("Chat", () => {
       steps: [{ toolCalls: [{ tool: "write", input: { filePath: "/workspace/hello.txt", content: "hi\n" } }] }, { text: "Wrote hello.txt." }],
     });
     const statuses: ChatStatus["type"][] = [];
+    let completedBeforeItsStep = false;
     chat.onChange(() => {
       if (statuses.at(-1) !== chat.status().type) statuses.push(chat.status().type);
+      const step = chat.messages()[1];
+      const part = step?.parts.find((p) => p.type === "tool");
+      const call = part?.type === "tool" ? chat.call(part.callID) : undefined;
+      if (call?.status === "completed" && step?.role === "assistant" && step.time.completed === undefined) completedBeforeItsStep = true;
     });
     await chat.send({ text: "write hello.txt" });
     expect(statuses[0]).toBe("busy");
+    // The page hears about the call itself, not only when its step ends.
+    expect(completedBeforeItsStep).toBe(true);
     expect(statuses.at(-1)).toBe("idle");
     expect(chat.status()).toEqual({ type: "idle" });
     expect(systems).toEqual(["build on demo"]);
