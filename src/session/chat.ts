@@ -52,6 +52,7 @@ export class Chat implements ChatView {
   private modelRef: ModelRef | undefined;
   private controller: AbortController | undefined;
   private queue: Queued[] = [];
+  private readonly unsubscribe: () => void;
   /** How the last run ended (for the CLI's exit code). */
   lastEnd: LoopEnd | undefined;
 
@@ -61,9 +62,16 @@ export class Chat implements ChatView {
     this.modelRef = options.model;
     this.saver = new SaveScheduler(options.store, options.tools.session, options.saveDelayMs);
     // A tool card follows its call (running, live output, permission asked) between part changes.
-    options.tools.bus.subscribe("call.updated", ({ sessionID }) => {
+    this.unsubscribe = options.tools.bus.subscribe("call.updated", ({ sessionID }) => {
       if (sessionID === this.sessionID) this.notify();
     });
+  }
+
+  /** Stops any run and lets go of the bus (the page closed this chat). */
+  dispose(): void {
+    this.stop();
+    this.unsubscribe();
+    this.listeners.clear();
   }
 
   get sessionID(): string {
