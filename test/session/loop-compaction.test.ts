@@ -2,7 +2,6 @@ import { APICallError } from "@ai-sdk/provider";
 import { MockLanguageModelV4 } from "ai/test";
 import { afterEach, describe, expect, it } from "vitest";
 import { CONTINUE_TEXT, SUMMARY_PROMPT } from "../../src/session/compaction.js";
-import { classifyProviderError } from "../../src/session/provider/errors.js";
 import { ScriptedLanguageModel, type Script } from "../../src/session/provider/scripted.js";
 import { CLEARED_OUTPUT, COMPACTION_QUESTION } from "../../src/session/to-model-messages.js";
 import { loopOnce, mockModel, promptText, resolved, streamStep } from "../support/loop.js";
@@ -94,12 +93,7 @@ describe("compaction", () => {
       throw new APICallError({ message: "prompt is too long", url: "http://localhost", requestBodyValues: {}, statusCode: 400 });
     };
     const model = mockModel([tooLong, streamStep({ text: ["SUMMARY: nothing yet"] }), streamStep({ text: ["Answer."] })]);
-    const { end } = await loopOnce(made.session, resolved(model), "hello", {
-      classify: (error) =>
-        APICallError.isInstance(error) && error.message.includes("too long")
-          ? { kind: "context", message: error.message, retryable: false, contextOverflow: true }
-          : classifyProviderError(error),
-    });
+    const { end } = await loopOnce(made.session, resolved(model), "hello");
     expect(end).toBe("done");
     expect(model.doStreamCalls).toHaveLength(3);
     const messages = made.session.session.messages;
