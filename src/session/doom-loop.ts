@@ -10,22 +10,26 @@ import type { Message } from "./message.js";
 
 export const DOOM_LOOP_THRESHOLD = 3;
 
-/** The model's tool calls since the last user message, oldest first. */
-function recentCalls(messages: readonly Message[], calls: readonly ToolCall[]): ToolCall[] {
-  const byID = new Map(calls.map((call) => [call.id, call]));
+/** The model's last `count` tool calls since the last user message, oldest first. */
+function recentCalls(messages: readonly Message[], calls: readonly ToolCall[], count: number): ToolCall[] {
   const result: ToolCall[] = [];
-  for (let i = messages.length - 1; i >= 0; i--) {
+  for (let i = messages.length - 1; i >= 0 && result.length < count; i--) {
     const message = messages[i]!;
     if (message.role === "user") break;
-    const found = message.parts.flatMap((part) => (part.type === "tool" ? [byID.get(part.callID)] : []));
-    result.unshift(...found.filter((call): call is ToolCall => call !== undefined));
+    for (let p = message.parts.length - 1; p >= 0 && result.length < count; p--) {
+      const part = message.parts[p]!;
+      if (part.type !== "tool") continue;
+      // Calls are kept in the order they started, so a recent one is near the end.
+      const call = calls.findLast((candidate) => candidate.id === part.callID);
+      if (call) result.unshift(call);
+    }
   }
   return result;
 }
 
 /** The doom_loop permission to ask before running `tool` with `input`, when it would be the third in a row. */
 export function doomLoopAsk(messages: readonly Message[], calls: readonly ToolCall[], tool: string, input: unknown): AskInput | undefined {
-  const previous = recentCalls(messages, calls).slice(-(DOOM_LOOP_THRESHOLD - 1));
+  const previous = recentCalls(messages, calls, DOOM_LOOP_THRESHOLD - 1);
   if (previous.length < DOOM_LOOP_THRESHOLD - 1) return undefined;
   const same = JSON.stringify(input);
   if (!previous.every((call) => call.tool === tool && JSON.stringify(call.input) === same)) return undefined;

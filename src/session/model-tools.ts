@@ -19,7 +19,18 @@ export interface ModelTools {
   active: string[];
 }
 
+/** Wire tools by their parameters: a JSON Schema is built once per schema, not once per step. */
+const wired = new WeakMap<z.ZodType, { description: string; tool: ReturnType<typeof buildWireTool> }>();
+
 function wireTool(description: string, parameters: z.ZodType) {
+  const cached = wired.get(parameters);
+  if (cached && cached.description === description) return cached.tool;
+  const built = buildWireTool(description, parameters);
+  wired.set(parameters, { description, tool: built });
+  return built;
+}
+
+function buildWireTool(description: string, parameters: z.ZodType) {
   // Validated with the zod schema itself, so invalid arguments reach the repair hook, as in OpenCode.
   const schema = jsonSchema<Record<string, unknown>>(z.toJSONSchema(parameters, { io: "input", unrepresentable: "any" }) as Parameters<typeof jsonSchema>[0], {
     validate: (value) => {
