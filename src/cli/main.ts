@@ -1,22 +1,19 @@
 /**
- * The `workbench` command line: run tools against a folder, replay a list of calls, check a permission.
+ * The `workbench` command line: run the agent on a folder (run.ts), run tools against a folder, replay a
+ * list of calls, check a permission.
  * Exit codes: 0 done, 1 a tool call failed, 2 the command line itself was wrong.
  */
 import { readFile } from "node:fs/promises";
-import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { createEmbeddedRuntime } from "../runtime/embedded/index.js";
-import { nodeShellWorkerFactory } from "../runtime/embedded/node-worker-factory.js";
 import { createNodeRuntime } from "../runtime/node/index.js";
-import type { Runtime } from "../runtime/types.js";
 import { CallListError, parseCallList, type ListedCall } from "../session/call-list.js";
 import type { ToolCall } from "../session/calls.js";
-import { ToolSession } from "../session/tool-session.js";
-import { builtinTools } from "../tools/builtins.js";
-import { copyFolder, syncBack } from "./folder-sync.js";
+import { openSession, processIO, UsageError, type CliIO, type Common } from "./cli-session.js";
 
 const USAGE = `usage:
+  workbench run [--dir D] [--model provider/model] [--agent NAME] [--yes] [--format default|json] "message"
+                                  (the agent on a folder, like opencode run; workbench run --help for more)
   workbench tool <id> --dir <folder> [--args '<json>'] [--runtime node|embedded] [--yes] [--trust] [--agent NAME] [--json]
   workbench calls <file.json | -> --dir <folder> [--runtime node|embedded] [--yes] [--trust] [--agent NAME]
   workbench permission check <permission> <pattern> --dir <folder> [--agent NAME]
@@ -24,86 +21,6 @@ const USAGE = `usage:
   --yes     allow every permission request once (otherwise they are rejected); opencode.json rules apply first
   --trust   run the workspace's custom tools and plugins (.opencode/tool, .opencode/plugin)
   --json    print the whole call record instead of the output`;
-
-class UsageError extends Error {}
-
-export interface CliIO {
-  out(text: string): void;
-  err(text: string): void;
-  stdin(): Promise<string>;
-}
-
-const processIO: CliIO = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  stdin: async () => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString("utf8");
-  },
-};
-
-/** OpenCode's global config folder, whose tool/ and plugin/ folders apply to every workspace. */
-function globalConfigDir(): string {
-  return process.env.WORKBENCH_GLOBAL_CONFIG ?? resolve(process.env.XDG_CONFIG_HOME ?? resolve(homedir(), ".config"), "opencode");
-}
-
-function dataDir(): string {
-  return process.env.WORKBENCH_DATA_DIR ?? resolve(process.env.XDG_DATA_HOME ?? resolve(homedir(), ".local/share"), "workbench");
-}
-
-interface Common {
-  dir: string;
-  runtime: "node" | "embedded";
-  yes: boolean;
-  trust: boolean;
-  agent?: string;
-}
-
-/** A session on the folder, with permission requests answered as the flags say. */
-async function openSession(common: Common, io: CliIO): Promise<{ session: ToolSession; finish(): Promise<void> }> {
-  const folder = createNodeRuntime({ root: common.dir });
-  const stat = await folder.fs.stat(common.dir).catch(() => undefined);
-  if (stat?.type !== "directory") throw new UsageError(`--dir ${common.dir} is not a folder`);
-  let runtime: Runtime = folder;
-  let embedded: Awaited<ReturnType<typeof createEmbeddedRuntime>> | undefined;
-  if (common.runtime === "embedded") {
-    embedded = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory, root: "/workspace" });
-    await copyFolder(folder, embedded);
-    runtime = embedded;
-  }
-  const session = await ToolSession.open({
-    runtime,
-    dataDir: common.runtime === "embedded" ? "/data" : dataDir(),
-    home: homedir(),
-    builtins: builtinTools,
-    trusted: common.trust,
-    // The embedded copy holds only the folder; the global folder is reachable on the real disk only.
-    globalConfigDir: common.runtime === "node" ? globalConfigDir() : undefined,
-    agent: common.agent,
-    flags: { client: "cli" },
-  });
-  for (const problem of session.problems) io.err(`warning: ${problem.file} did not load: ${problem.error}\n`);
-  if (session.untrustedFiles.length > 0) {
-    io.err(`note: ${session.untrustedFiles.length} custom tool or plugin file(s) not loaded; pass --trust to run the workspace's code\n`);
-  }
-  session.bus.subscribe("permission.asked", (request) => {
-    // Answered on the next tick, after the caller has started waiting for it.
-    queueMicrotask(() => {
-      if (common.yes) session.permissions.reply(request.id, "once");
-      else session.permissions.reply(request.id, "reject", "the workbench CLI rejects permission requests unless --yes is given");
-    });
-  });
-  return {
-    session,
-    async finish() {
-      if (embedded) {
-        await syncBack(embedded, folder);
-        await embedded.dispose();
-      }
-    },
-  };
-}
 
 function parseJsonObject(text: string, what: string): Record<string, unknown> {
   let value: unknown;
@@ -146,6 +63,10 @@ function common(values: { dir?: string; runtime?: string; yes?: boolean; trust?:
 }
 
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
+  if (argv[0] === "run") {
+    const { runMain } = await import("./run.js");
+    return runMain(argv.slice(1), io);
+  }
   if (argv[0] === "rg") {
     const { rgMain } = await import("./rg.js");
     const runtime = createNodeRuntime({ root: process.cwd() });

@@ -1,0 +1,62 @@
+/**
+ * How `workbench run` shows its events. The default format is for people: the assistant's text on stdout
+ * (each text part once it is complete), one line per finished tool call on stderr, and a failed step's
+ * error with its hint on stderr, so `workbench run ... > answer.txt` keeps only the answer.
+ * `--format json` is for programs: every event as one JSON line on stdout.
+ */
+import type { CliIO } from "./cli-session.js";
+import type { RunEvent } from "./run-events.js";
+
+export type RunFormat = "default" | "json";
+
+function firstLine(text: string): string {
+  return text.trim().split("\n")[0] ?? "";
+}
+
+// What a call is about when it failed before it could give itself a title.
+const SUBJECT_KEYS = ["filePath", "path", "pattern", "command", "url", "description"];
+
+function subjectOf(input: Record<string, unknown>, root: string): string {
+  for (const key of SUBJECT_KEYS) {
+    const value = input[key];
+    if (typeof value !== "string" || value === "") continue;
+    return value.startsWith(`${root}/`) ? value.slice(root.length + 1) : firstLine(value);
+  }
+  return "";
+}
+
+/** `| read  src/a.ts`, or `| edit  src/a.ts  error: ...` for a call that failed. */
+export function toolLine(event: Extract<RunEvent, { type: "tool_use" }>, root: string): string {
+  const call = event.part.state;
+  const title = call.title || subjectOf(call.input, root);
+  const head = title ? `| ${call.tool}  ${title}` : `| ${call.tool}`;
+  if (call.status === "completed") return head;
+  const why = call.status === "interrupted" ? "interrupted" : firstLine(call.error ?? "failed");
+  return `${head}  error: ${why}`;
+}
+
+export function errorText(error: { message: string; hint?: string }): string {
+  return error.hint ? `error: ${error.message}\n${error.hint}\n` : `error: ${error.message}\n`;
+}
+
+/** `root`: the workspace folder, which tool lines leave out of paths. */
+export function printer(format: RunFormat, io: CliIO, root: string): (event: RunEvent) => void {
+  if (format === "json") return (event) => io.out(`${JSON.stringify(event)}\n`);
+  return (event) => {
+    switch (event.type) {
+      case "text": {
+        const text = event.part.type === "text" ? event.part.text.trim() : "";
+        if (text) io.out(`${text}\n`);
+        return;
+      }
+      case "tool_use":
+        io.err(`${toolLine(event, root)}\n`);
+        return;
+      case "error":
+        io.err(errorText(event.error));
+        return;
+      default:
+        return;
+    }
+  };
+}

@@ -1,0 +1,211 @@
+/**
+ * `workbench run "message"`: one message to the agent on a folder, like `opencode run`. The same loop the
+ * page runs, with the workspace's opencode.json for providers and keys from the environment; the answer
+ * on stdout, tool progress on stderr (or JSON events with --format json). Permission requests are
+ * rejected unless --yes, and the model is told why. Ctrl-C stops the stream and the tools.
+ *
+ * Exit codes: 0 the run ended, 1 the provider failed (key, credit, model, network...), 2 the command line
+ * was wrong (no message, unknown model or agent, bad option), 130 interrupted.
+ */
+import { writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { Agent } from "../session/agent/types.js";
+import { Chat } from "../session/chat.js";
+import type { ModelRef } from "../session/message.js";
+import { keysFromEnv, resolveModel, type ProviderModelResolved } from "../session/provider/factory.js";
+import type { ProvidersConfig } from "../session/provider/config.js";
+import { ProviderSetupError } from "../session/provider/setup-error.js";
+import { exportSession } from "../session/session-json.js";
+import { systemPrompt } from "../session/system.js";
+import type { ToolSession } from "../session/tool-session.js";
+import { globalConfigDir, openSession, UsageError, type CliIO } from "./cli-session.js";
+import { watchRunEvents } from "./run-events.js";
+import { chooseRunModel, loadRunProviders } from "./run-config.js";
+import { errorText, printer, type RunFormat } from "./run-print.js";
+
+export const RUN_USAGE = `usage:
+  workbench run [--dir D] [--model provider/model] [--agent NAME] [--yes] [--format default|json]
+                [--runtime node|embedded] [--trust] [--session-file F] "message"
+
+  Sends the message to the agent working on the folder (default: the current directory) and runs it to
+  the end. Piped standard input is appended to the message.
+  --model         provider/model; else the agent's model, opencode.json's "model", or the first provider
+                  with a key. Providers come from opencode.json (global, then the folder's); keys from the
+                  environment ({env:NAME} in options.apiKey, or the provider's usual variable)
+  --agent         a primary agent (default: the workspace's default agent, usually build)
+  --yes           allow every permission request once; otherwise each is rejected and the model is told so
+  --format        default: the answer on stdout, one line per tool call on stderr
+                  json: one JSON event per line on stdout (step_start, text, tool_use, step_finish, error)
+  --trust         run the workspace's custom tools and plugins
+  --session-file  write the session as JSON (export format: import it in the page, or make a script of it)
+  Sessions are not saved otherwise. Ctrl-C stops the run.
+  Exit codes: 0 done, 1 provider error, 2 usage error, 130 interrupted.`;
+
+const options = {
+  dir: { type: "string" },
+  model: { type: "string", short: "m" },
+  agent: { type: "string" },
+  yes: { type: "boolean", default: false },
+  format: { type: "string", default: "default" },
+  runtime: { type: "string", default: "node" },
+  trust: { type: "boolean", default: false },
+  "session-file": { type: "string" },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
+export interface RunArgs {
+  dir: string;
+  model?: string;
+  agent?: string;
+  yes: boolean;
+  format: RunFormat;
+  runtime: "node" | "embedded";
+  trust: boolean;
+  sessionFile?: string;
+  words: string[];
+  help: boolean;
+}
+
+export function parseRunArgs(argv: string[], cwd = process.cwd()): RunArgs {
+  const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  if (values.format !== "default" && values.format !== "json") throw new UsageError(`--format must be default or json, got "${values.format}"`);
+  if (values.runtime !== "node" && values.runtime !== "embedded") throw new UsageError(`--runtime must be node or embedded, got "${values.runtime}"`);
+  return {
+    dir: resolve(cwd, values.dir ?? "."),
+    ...(values.model !== undefined ? { model: values.model } : {}),
+    ...(values.agent !== undefined ? { agent: values.agent } : {}),
+    yes: values.yes,
+    format: values.format,
+    runtime: values.runtime,
+    trust: values.trust,
+    ...(values["session-file"] !== undefined ? { sessionFile: resolve(cwd, values["session-file"]) } : {}),
+    words: positionals,
+    help: values.help,
+  };
+}
+
+/** The arguments joined with spaces, then piped input, as `opencode run` builds its message. */
+async function messageOf(args: RunArgs, io: CliIO): Promise<string> {
+  let message = args.words.join(" ");
+  if (io.stdinIsTTY === false) {
+    const piped = await io.stdin();
+    if (piped.trim() !== "") message = message ? `${message}\n${piped}` : piped;
+  }
+  if (message.trim() === "") throw new UsageError('no message: write it after "run" (in quotes) or pipe it in');
+  return message;
+}
+
+function pickAgent(session: ToolSession, name: string | undefined): Agent {
+  if (name === undefined) return session.agent;
+  const primary = session.agents.filter((agent) => agent.mode !== "subagent" && !agent.hidden);
+  const found = session.agents.find((agent) => agent.name === name);
+  if (!found) throw new UsageError(`unknown agent "${name}": use one of ${primary.map((agent) => agent.name).join(", ")}`);
+  if (!primary.includes(found)) throw new UsageError(`"${name}" is a subagent (the task tool starts it); run one of ${primary.map((agent) => agent.name).join(", ")}`);
+  return found;
+}
+
+/** A setup problem found before any request: a missing key is the provider's (1), the rest are usage (2). */
+function setupFailure(error: ProviderSetupError, io: CliIO): number {
+  io.err(`workbench: ${error.message}\n${error.hint}\n`);
+  return error.kind === "auth" || error.kind === "security" ? 1 : 2;
+}
+
+/** Stops the run on Ctrl-C; a second Ctrl-C leaves at once. Returns whether it was pressed, and a cleanup. */
+function onInterrupt(stop: () => void): { interrupted(): boolean; dispose(): void } {
+  let pressed = false;
+  const handler = () => {
+    if (pressed) process.exit(130);
+    pressed = true;
+    stop();
+  };
+  process.on("SIGINT", handler);
+  return { interrupted: () => pressed, dispose: () => process.off("SIGINT", handler) };
+}
+
+export async function runMain(argv: string[], io: CliIO): Promise<number> {
+  let args: RunArgs;
+  let message: string;
+  try {
+    args = parseRunArgs(argv);
+    if (args.help) {
+      io.out(`${RUN_USAGE}\n`);
+      return 0;
+    }
+    message = await messageOf(args, io);
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      io.err(`workbench: ${(error as Error).message}\n${RUN_USAGE}\n`);
+      return 2;
+    }
+    throw error;
+  }
+
+  const env = process.env;
+  const { session, finish } = await openSession({ dir: args.dir, runtime: args.runtime, yes: args.yes, trust: args.trust }, io);
+  try {
+    let agent: Agent;
+    let config: ProvidersConfig;
+    let ref: ModelRef | undefined;
+    let model: ProviderModelResolved;
+    const global = args.runtime === "node" ? globalConfigDir() : undefined;
+    try {
+      agent = pickAgent(session, args.agent);
+      session.session.agent = agent.name;
+      config = await loadRunProviders({ runtime: session.runtime, configPath: session.configPath, globalConfigDir: global, env, home: homedir() });
+      ref = chooseRunModel(args.model, agent, config, env);
+      if (!ref) {
+        throw new UsageError('no model: pass --model provider/model, set "model" in opencode.json, or set a provider\'s key (for example ANTHROPIC_API_KEY)');
+      }
+      model = await resolveModel(ref, { config, keys: keysFromEnv(env), env });
+    } catch (error) {
+      if (error instanceof ProviderSetupError) return setupFailure(error, io);
+      if (error instanceof UsageError) {
+        io.err(`workbench: ${error.message}\n`);
+        return 2;
+      }
+      throw error;
+    }
+
+    const chat = new Chat({
+      tools: session,
+      agents: session.agents,
+      resolveModel: async () => model,
+      system: (which, info) =>
+        systemPrompt({
+          agent: which,
+          model: info,
+          runtime: session.runtime,
+          config: session.config,
+          now: new Date(),
+          home: homedir(),
+          ...(global ? { globalConfigDir: global } : {}),
+          onNote: (note) => io.err(`note: ${note}\n`),
+        }),
+      model: ref,
+      agent: agent.name,
+    });
+    const watcher = watchRunEvents(chat, printer(args.format, io, session.runtime.root));
+    const interrupt = onInterrupt(() => chat.stop());
+    try {
+      await chat.send({ text: message });
+    } finally {
+      interrupt.dispose();
+      watcher.flush();
+      watcher.stop();
+      chat.dispose();
+    }
+    if (args.sessionFile) await writeFile(args.sessionFile, exportSession(session.session));
+    if (interrupt.interrupted()) {
+      if (args.format === "default") io.err("interrupted\n");
+      return 130;
+    }
+    return chat.lastEnd === "error" ? 1 : 0;
+  } catch (error) {
+    io.err(errorText({ message: error instanceof Error ? error.message : String(error) }));
+    return 1;
+  } finally {
+    await finish();
+  }
+}
