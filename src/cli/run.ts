@@ -5,7 +5,8 @@
  * rejected unless --yes, and the model is told why. Ctrl-C stops the stream and the tools.
  *
  * Exit codes: 0 the run ended, 1 the provider failed (key, credit, model, network...), 2 the command line
- * was wrong (no message, unknown model or agent, bad option), 130 interrupted.
+ * or the setup was wrong (no message, unknown model or agent, bad option, no such folder, an opencode.json
+ * that does not parse), 130 interrupted.
  */
 import { writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
@@ -20,7 +21,7 @@ import { ProviderSetupError } from "../session/provider/setup-error.js";
 import { exportSession } from "../session/session-json.js";
 import { systemPrompt } from "../session/system.js";
 import type { ToolSession } from "../session/tool-session.js";
-import { globalConfigDir, openSession, UsageError, type CliIO } from "./cli-session.js";
+import { globalConfigDir, openSession, UsageError, type CliIO, type CliSession } from "./cli-session.js";
 import { watchRunEvents } from "./run-events.js";
 import { chooseRunModel, loadRunProviders } from "./run-config.js";
 import { errorText, printer, type RunFormat } from "./run-print.js";
@@ -143,7 +144,15 @@ export async function runMain(argv: string[], io: CliIO): Promise<number> {
   }
 
   const env = process.env;
-  const { session, finish } = await openSession({ dir: args.dir, runtime: args.runtime, yes: args.yes, trust: args.trust }, io);
+  let opened: CliSession;
+  try {
+    opened = await openSession({ dir: args.dir, runtime: args.runtime, yes: args.yes, trust: args.trust }, io);
+  } catch (error) {
+    // Not a folder, or an opencode.json that does not parse: nothing the provider did.
+    io.err(`workbench: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  const { session, finish } = opened;
   try {
     let agent: Agent;
     let config: ProvidersConfig;

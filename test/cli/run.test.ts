@@ -7,6 +7,7 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { importSession } from "../../src/session/session-json.js";
 import { errorBodies, startProviderServer, type ProviderServer } from "../support/provider-server.js";
 
 const BIN = join(import.meta.dirname, "../../bin/workbench.mjs");
@@ -133,6 +134,8 @@ describe("workbench run", () => {
     expect(saved.session.id).toBe(events[0]!.sessionID);
     expect(saved.session.calls).toHaveLength(2);
     expect(JSON.stringify(saved)).not.toContain(KEY);
+    // The page's import takes it back.
+    expect(importSession(await readFile(sessionFile, "utf8")).messages.map((m) => m.role)).toEqual(["user", "assistant", "assistant", "assistant"]);
   }, 60_000);
 
   it("rejects a permission ask without --yes and tells the model why", async () => {
