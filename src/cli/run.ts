@@ -210,6 +210,9 @@ export async function runMain(argv: string[], io: CliIO): Promise<number> {
       if (args.format === "default") io.err("interrupted\n");
       return 130;
     }
+    if (chat.lastEnd === "blocked" && args.format === "default") {
+      io.err("stopped: a permission request was rejected; pass --yes to allow them\n");
+    }
     return chat.lastEnd === "error" ? 1 : 0;
   } catch (error) {
     io.err(errorText({ message: error instanceof Error ? error.message : String(error) }));
