@@ -8,6 +8,7 @@
  * when the current run ends (Stop drops the queue). OpenCode instead slips it into the running loop
  * inside a system reminder; queueing keeps every run answering exactly one message.
  */
+import { join } from "pathe";
 import type { Agent } from "./agent/types.js";
 import type { ToolCall } from "./calls.js";
 import type { AgentChoice, Attachment, ChatStatus, ChatView, ModelChoice, SendInput } from "./chat-types.js";
@@ -111,6 +112,11 @@ export class Chat implements ChatView {
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** The models on offer changed (a key was added or removed): the page reads them again. */
+  refresh(): void {
+    this.notify();
   }
 
   setAgent(name: string): void {
@@ -246,7 +252,7 @@ export class Chat implements ChatView {
     const file: Part = { id: ascendingId("prt"), messageID, type: "file", mime: attachment.mime, filename: attachment.filename, url: attachment.url };
     if (!attachment.url.startsWith("file://")) return [file];
     const { runtime } = this.options.tools;
-    const path = decodeURIComponent(attachment.url.slice("file://".length));
+    const path = workspacePath(runtime.root, decodeURIComponent(attachment.url.slice("file://".length)));
     const bytes = await runtime.fs.readFile(path);
     if (isText(attachment.mime)) {
       const text = new TextDecoder().decode(bytes);
@@ -254,6 +260,15 @@ export class Chat implements ChatView {
     }
     return [{ ...file, url: `data:${attachment.mime};base64,${base64(bytes)}` }];
   }
+}
+
+/**
+ * The prompt box names files from the workspace root (file:///src/a.ts); a URL that already holds the
+ * root (file:///workspace/src/a.ts) is taken as it is.
+ */
+function workspacePath(root: string, path: string): string {
+  if (path === root || path.startsWith(`${root.replace(/\/+$/, "")}/`)) return path;
+  return join(root, path.replace(/^\/+/, ""));
 }
 
 function isText(mime: string): boolean {

@@ -1,3 +1,4 @@
+import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { afterEach, describe, expect, it } from "vitest";
 import { Chat, type ChatOptions } from "../../src/session/chat.js";
 import type { ChatStatus } from "../../src/session/chat-types.js";
@@ -146,5 +147,38 @@ describe("Chat", () => {
     expect(user.parts.map((p) => p.type)).toEqual(["text", "file", "text"]);
     expect(texts([user]).join("\n")).toContain("remember milk");
     expect(language.calls).toBe(1);
+  });
+
+  it("reads @path attachments named from the workspace root: text into the message, an image as bytes the model is sent", async () => {
+    const prompts: LanguageModelV4CallOptions["prompt"][] = [];
+    class Recording extends ScriptedLanguageModel {
+      override doStream(options: LanguageModelV4CallOptions) {
+        prompts.push(options.prompt);
+        return super.doStream(options);
+      }
+    }
+    const language = new Recording({ version: 1, steps: [{ text: "seen" }] }, { speed: 0 });
+    const { chat, runtime } = await chatOn({ version: 1, steps: [] }, { files: { "docs/notes.md": "remember milk\n" }, resolveModel: async () => resolved(language, { attachment: true }) });
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    await runtime.fs.writeFile(`${runtime.root}/logo.png`, png);
+    await chat.send({
+      text: "look",
+      attachments: [
+        { mime: "text/markdown", filename: "docs/notes.md", url: "file:///docs/notes.md" },
+        { mime: "image/png", filename: "logo.png", url: "file:///logo.png" },
+      ],
+    });
+    const user = chat.messages()[0]!;
+    const image = user.parts.find((part) => part.type === "file" && part.mime === "image/png");
+    expect(image).toMatchObject({ url: `data:image/png;base64,${Buffer.from(png).toString("base64")}` });
+    expect(texts([user]).join("\n")).toContain(`Attached file ${runtime.root}/docs/notes.md`);
+    const sent = prompts[0]!.find((message) => message.role === "user");
+    const content = sent?.role === "user" ? sent.content : [];
+    expect(content.some((part) => part.type === "text" && part.text.includes("remember milk"))).toBe(true);
+    const file = content.find((part) => part.type === "file");
+    expect(file?.type === "file" ? file.mediaType : undefined).toBe("image/png");
+    // However the SDK wraps the bytes, they are the file's own.
+    const data = JSON.stringify(file);
+    expect(data.includes(Buffer.from(png).toString("base64")) || data.includes(JSON.stringify(Object.fromEntries([...png].map((byte, index) => [String(index), byte]))).slice(1, -1))).toBe(true);
   });
 });
