@@ -130,6 +130,12 @@ export class Chat implements ChatView {
     this.notify();
   }
 
+  /** Back to no model chosen (the agent's own, if it names one): a recording that lent its model ended. */
+  clearModel(): void {
+    this.modelRef = undefined;
+    this.notify();
+  }
+
   stop(): void {
     const dropped = this.queue;
     this.queue = [];

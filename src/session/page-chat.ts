@@ -262,7 +262,7 @@ export class PageChats {
       this.scripts.delete(id);
       const next = before && before.providerID !== SCRIPTED_PROVIDER ? before : this.defaultModel(page);
       if (next) chat.setModel(next);
-      else chat.refresh();
+      else chat.clearModel();
     }
   }
 
