@@ -82,3 +82,114 @@ test("the recorded demo: text streams, the edit asks in the transcript, TODO.md 
   await expect(tree(page).getByText("TODO.md")).toBeVisible();
   expect(consoleErrors).toEqual([]);
 });
+
+test.describe("a real provider (a local OpenAI-compatible server)", () => {
+  let server: ProviderServer;
+  test.beforeEach(async () => {
+    server = await startProviderServer({ corsOrigin: "*" });
+  });
+  test.afterEach(async () => {
+    await server.close();
+  });
+
+  test("a key typed into the dialog reaches only that server, the model's write lands in the tree, and no export carries the key", async ({ page, consoleErrors }) => {
+    const key = "sk-local-e2e-7731";
+    const carriedKey: string[] = [];
+    page.on("request", (request) => {
+      if (JSON.stringify(request.headers()).includes(key) || (request.postData() ?? "").includes(key)) carriedKey.push(request.url());
+    });
+    await openWorkbench(page, freshWorkspace("chat-provider"), "chat");
+    await addCompatibleProvider(page, { id: "local", baseURL: server.openaiBaseURL, model: "coder-test", key });
+    await setTheme(page, "light");
+    await page.screenshot({ path: "e2e/screenshots/chat-provider-ready-light.png" });
+
+    // Tab in the message box cycles the primary agents.
+    const agent = chatPane(page).getByTestId("agent-picker");
+    await expect(agent).toHaveValue("build");
+    await chatPane(page).getByTestId("prompt-input").press("Tab");
+    await expect(agent).toHaveValue("plan");
+    await chatPane(page).getByTestId("prompt-input").press("Tab");
+    await expect(agent).toHaveValue("build");
+
+    server.enqueue({ step: { text: "Creating it.", toolCalls: [{ name: "write", input: { filePath: "hello.txt", content: "hello from the model\n" } }] } }, { step: { text: "Created **hello.txt**." } });
+    await send(page, "create hello.txt");
+    await expect(tree(page).getByText("hello.txt")).toBeVisible();
+    await expect(chatPane(page).getByTestId("assistant-message").last()).toContainText("Created hello.txt.");
+    await expect(chatPane(page).getByTestId("chat-status")).toHaveAttribute("data-status", "idle");
+
+    expect(server.requests.map((request) => `${request.method} ${request.path}`)).toEqual(["POST /v1/chat/completions", "POST /v1/chat/completions"]);
+    for (const request of server.requests) expect(request.headers.authorization).toBe(`Bearer ${key}`);
+    const body = server.requests[0]!.body as { model: string; messages: Array<{ role: string; content: unknown }> };
+    expect(body.model).toBe("coder-test");
+    expect(JSON.stringify(body.messages.at(-1))).toContain("create hello.txt");
+    expect(new Set(carriedKey.map((url) => new URL(url).origin))).toEqual(new Set([server.url]));
+
+    const downloading = page.waitForEvent("download");
+    await page.getByTestId("session-menu").click();
+    await page.getByTestId("menu-export-session").click();
+    const exported = await (await downloading).path();
+    const text = await import("node:fs/promises").then((fs) => fs.readFile(exported, "utf8"));
+    expect(text).toContain("create hello.txt");
+    expect(text).not.toContain(key);
+    expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(key);
+    await page.screenshot({ path: "e2e/screenshots/chat-provider-done-light.png" });
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("a refused key (401) shows as a bad key, with what to do", async ({ page }) => {
+    await openWorkbench(page, freshWorkspace("chat-401"), "chat");
+    await addCompatibleProvider(page, { id: "local", baseURL: server.openaiBaseURL, model: "coder-test", key: "sk-wrong" });
+    server.enqueue({ error: { status: 401, body: errorBodies.openai("Incorrect API key provided: sk-wrong.", "invalid_request_error", "invalid_api_key") } });
+    await send(page, "hello");
+    const error = chatPane(page).getByTestId("message-error");
+    await expect(error).toHaveAttribute("data-kind", "auth");
+    await expect(error).toContainText("Incorrect API key");
+    await expect(error.getByTestId("message-error-hint")).toContainText(/key/i);
+    await setTheme(page, "dark");
+    await page.screenshot({ path: "e2e/screenshots/chat-401-dark.png" });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  test("a rate limit (429) counts down to the retry, then the answer comes", async ({ page }) => {
+    await openWorkbench(page, freshWorkspace("chat-429"), "chat");
+    await addCompatibleProvider(page, { id: "local", baseURL: server.openaiBaseURL, model: "coder-test", key: "sk-ok" });
+    server.enqueue(
+      { error: { status: 429, body: errorBodies.openai("Rate limit reached for requests", "requests", "rate_limit_exceeded"), headers: { "retry-after": "3" } } },
+      { step: { text: "Here is the answer after the wait." } },
+    );
+    await send(page, "hello");
+    const status = chatPane(page).getByTestId("chat-status");
+    await expect(status).toHaveAttribute("data-status", "retry");
+    await expect(status.getByTestId("chat-status-text")).toHaveText(/Retrying in [1-3] s \(attempt 1\)/);
+    await setTheme(page, "dark");
+    await page.screenshot({ path: "e2e/screenshots/chat-429-dark.png" });
+    await expect(chatPane(page).getByTestId("assistant-message").last()).toContainText("Here is the answer after the wait.", { timeout: 15_000 });
+    await expect(status).toHaveAttribute("data-status", "idle");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  test("Stop mid-stream keeps the text so far and ends the request", async ({ page }) => {
+    await openWorkbench(page, freshWorkspace("chat-stop"), "chat");
+    await addCompatibleProvider(page, { id: "local", baseURL: server.openaiBaseURL, model: "coder-test", key: "sk-ok" });
+    server.enqueue({ hang: true, text: "The first half of a long answer" });
+    await send(page, "write me an essay");
+    const answer = chatPane(page).getByTestId("assistant-message").last();
+    await expect(answer).toContainText("The first half of a long answer");
+    await chatPane(page).getByTestId("stop").click();
+    await expect(chatPane(page).getByTestId("chat-status")).toHaveAttribute("data-status", "idle");
+    await expect(answer).toContainText("The first half of a long answer");
+    await expect(answer.getByTestId("message-error")).toHaveAttribute("data-kind", "aborted");
+    await expect.poll(() => server.aborted).toBe(1);
+    await setTheme(page, "light");
+    await page.screenshot({ path: "e2e/screenshots/chat-stopped-light.png" });
+
+    // Escape stops too, wherever the focus is.
+    server.enqueue({ hang: true, text: "Another long answer" });
+    await send(page, "again");
+    await expect(chatPane(page).getByTestId("assistant-message").last()).toContainText("Another long answer");
+    await page.getByTestId("tab-chat").focus();
+    await page.keyboard.press("Escape");
+    await expect(chatPane(page).getByTestId("chat-status")).toHaveAttribute("data-status", "idle");
+    await expect.poll(() => server.aborted).toBe(2);
+  });
+});
