@@ -18,6 +18,7 @@ import { SessionMenu } from "./SessionMenu.js";
 const ChatPane = lazy(() => import("./chat/ChatPane.js").then((module) => ({ default: module.ChatPane })));
 
 type Tab = "chat" | "tools";
+const TAB_SETTING = "workbench-right-tab";
 
 function browserStorage(): Storage | undefined {
   try {
@@ -56,7 +57,16 @@ export function RightPane(props: { runtime: () => Runtime; readOnly: boolean; pl
   const [state, setState] = createSignal<ToolsState>(controller.state(), { equals: false });
   onCleanup(controller.subscribe(() => setState(controller.state())));
   const page = createMemo((): PageTools | undefined => (state(), controller.page()));
-  const [tab, setTab] = createSignal<Tab>("chat");
+  // The tab in front stays in front across reloads.
+  const [tab, pickTab] = createSignal<Tab>(browserStorage()?.getItem(TAB_SETTING) === "tools" ? "tools" : "chat");
+  const setTab = (next: Tab) => {
+    pickTab(next);
+    try {
+      browserStorage()?.setItem(TAB_SETTING, next);
+    } catch {
+      // Not remembered: the chat comes first after a reload.
+    }
+  };
 
   // The chat machinery loads once the page has painted, and once only.
   const [chats] = createResource(() => new Promise<void>((ready) => requestAnimationFrame(() => setTimeout(ready, 0))).then(openChats));

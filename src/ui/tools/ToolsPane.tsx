@@ -28,7 +28,7 @@ export function ToolsPane(props: {
   controller?: ToolsController;
   /** False when the page shows the session picker above this pane (shared with the chat). */
   sessionBar?: boolean;
-  /** A call was started from the palette (the page brings this pane forward). */
+  /** The palette opened or a call was started from it (the page brings this pane forward). */
   onRun?: () => void;
 }) {
   // App passes its own when the chat shares the sessions and prompts; alone, the pane makes one.
@@ -68,6 +68,7 @@ export function ToolsPane(props: {
   const openPalette = () => {
     if (moving()) return;
     opener = document.activeElement as HTMLElement | null;
+    props.onRun?.();
     setPaletteOpen(true);
   };
   const closePalette = () => {
