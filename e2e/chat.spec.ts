@@ -193,3 +193,55 @@ test.describe("a real provider (a local OpenAI-compatible server)", () => {
     await expect.poll(() => server.aborted).toBe(2);
   });
 });
+
+test("a session saved as a script replays in a new session, and an exported session imports back", async ({ page, consoleErrors }) => {
+  await openWorkbench(page, freshWorkspace("chat-scripts"), "chat");
+  await chatPane(page).getByTestId("welcome-demo").click();
+  await expect(chatPane(page).locator(".markdown table")).toContainText("Add a test for the parser");
+  await expect(chatPane(page).getByTestId("chat-status")).toHaveAttribute("data-status", "idle");
+  // The session took its name from the question.
+  await expect(page.getByTestId("session-picker").locator("option:checked")).toHaveText(/^Start a TODO\.md/);
+
+  const menu = page.getByTestId("session-menu");
+  let downloading = page.waitForEvent("download");
+  await menu.click();
+  await page.getByTestId("menu-save-script").click();
+  const script = await downloading;
+  expect(script.suggestedFilename()).toMatch(/\.script\.json$/);
+  const scriptPath = await script.path();
+
+  // The replay writes TODO.md afresh, in a session of its own.
+  await runInTerminal(page, "rm TODO.md");
+  await waitForIdle(page);
+  await expect(tree(page).getByText("TODO.md")).toBeHidden();
+  await menu.click();
+  const choosing = page.waitForEvent("filechooser");
+  await page.getByTestId("menu-replay-script").click();
+  await (await choosing).setFiles(scriptPath);
+  await expect(page.getByTestId("session-picker").locator("option")).toHaveCount(2);
+  await expect(chatPane(page).getByTestId("user-message")).toContainText("Start a TODO.md");
+  await expect(chatPane(page).locator(".markdown table")).toContainText("Try the chat with a real provider key");
+  await expect(tree(page).getByText("TODO.md")).toBeVisible();
+  await expect(chatPane(page).getByTestId("tool-part")).toHaveCount(3);
+
+  downloading = page.waitForEvent("download");
+  await menu.click();
+  await page.getByTestId("menu-export-session").click();
+  const exported = await (await downloading).path();
+  await menu.click();
+  const importing = page.waitForEvent("filechooser");
+  await page.getByTestId("menu-import-session").click();
+  await (await importing).setFiles(exported);
+  await expect(page.getByTestId("session-picker").locator("option")).toHaveCount(3);
+  await expect(chatPane(page).getByTestId("assistant-message")).toHaveCount(4);
+  await expect(chatPane(page).getByTestId("tool-part").nth(1).getByTestId("diff")).toContainText("+- [x] Write a README for the workspace");
+
+  // Something that is not a script is refused with the reason.
+  await menu.click();
+  const wrong = page.waitForEvent("filechooser");
+  await page.getByTestId("menu-replay-script").click();
+  await (await wrong).setFiles({ name: "notes.json", mimeType: "application/json", buffer: Buffer.from('{"hello": 1}') });
+  await expect(page.getByTestId("notice")).toContainText("notes.json: version");
+  await page.screenshot({ path: "e2e/screenshots/chat-scripts-dark.png" });
+  expect(consoleErrors).toEqual([]);
+});

@@ -98,6 +98,20 @@ function needsKey(provider: ProviderEntry): boolean {
   return provider.builtIn || provider.npm !== OPENAI_COMPATIBLE;
 }
 
+const UNNAMED = /^Session \d+$/;
+const TITLE_LENGTH = 60;
+
+/** A session still called "Session N" takes its first message's first line as its name. */
+function nameAfterFirstMessage(page: PageTools): void {
+  const record = page.record;
+  if (!UNNAMED.test(record.title)) return;
+  const first = record.messages.find((message) => message.role === "user");
+  const text = first?.parts.find((part) => part.type === "text" && !part.synthetic);
+  const line = text?.type === "text" ? (text.text.trim().split("\n")[0] ?? "") : "";
+  if (line === "") return;
+  record.title = line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
+}
+
 export class PageChats {
   private readonly opened = new Map<string, Opened>();
   private readonly scripts = new Map<string, { model: ScriptedLanguageModel; name: string }>();
@@ -149,6 +163,7 @@ export class PageChats {
     // The model picked last is the one a new session starts with.
     let last = chat.model();
     const off = chat.onChange(() => {
+      nameAfterFirstMessage(page);
       const now = chat.model();
       if (sameRef(now, last)) return;
       last = now;

@@ -90,6 +90,21 @@ export function RightPane(props: { runtime: () => Runtime; readOnly: boolean; pl
       onCleanup(() => (offPrompts(), offCalls()));
     }),
   );
+  // A session named after its first message shows the new name in the picker.
+  createEffect(
+    on(chat, (view) => {
+      if (!view) return;
+      let title = page()?.record.title;
+      onCleanup(
+        view.onChange(() => {
+          const now = page()?.record.title;
+          if (now === title) return;
+          title = now;
+          setCallsVersion((n) => n + 1);
+        }),
+      );
+    }),
+  );
   const prompts = () => (promptsVersion(), page(), controller.pending());
   const summaries = () => (state(), callsVersion(), state().sessions?.list() ?? []);
   const busy = () => state().moving || !state().sessions;

@@ -77,7 +77,10 @@ describe("PageChats", () => {
     const chats = hub();
     const chat = chats.chatFor(page);
     const file = ScriptFile.parse(demo);
+    page.record.title = "Session 3";
     await chats.runScript(page, file, { speed: 0 });
+    // A session still under its stock name is named after what the person asked.
+    expect(page.record.title).toBe(`${file.prompt!.slice(0, 59)}…`);
     const runtime = page.session.runtime;
     const todo = new TextDecoder().decode(await runtime.fs.readFile(`${runtime.root}/TODO.md`));
     expect(todo).toContain("- [x] Write a README for the workspace");
