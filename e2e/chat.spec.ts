@@ -1,8 +1,17 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { errorBodies, startProviderServer, type ProviderServer } from "../test/support/provider-server.js";
 import { expect, freshWorkspace, openWorkbench, runInTerminal, test, waitForIdle } from "./fixtures.js";
 
 const chatPane = (page: Page) => page.getByTestId("chat-pane");
+
+/** Serious and critical axe violations in the right pane (and any dialog open over it), one line each. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).include("[data-testid=right-pane]").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .flatMap((violation) => violation.nodes.map((node) => `${violation.id} (${violation.impact}): ${node.target.join(" ")}`));
+}
 const tree = (page: Page) => page.getByRole("navigation", { name: "Workspace files" });
 
 async function setTheme(page: Page, theme: "dark" | "light"): Promise<void> {
@@ -245,3 +254,27 @@ test("a session saved as a script replays in a new session, and an exported sess
   await page.screenshot({ path: "e2e/screenshots/chat-scripts-dark.png" });
   expect(consoleErrors).toEqual([]);
 });
+
+for (const theme of ["dark", "light"] as const) {
+  test(`axe (${theme}): the chat after the demo, its session menu and the provider dialog`, async ({ page }) => {
+    await openWorkbench(page, freshWorkspace("chat-axe"), "chat");
+    await setTheme(page, theme);
+    await expect(chatPane(page).getByTestId("chat-welcome")).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await chatPane(page).getByTestId("welcome-demo").click();
+    await expect(chatPane(page).locator(".markdown table")).toBeVisible();
+    await expect(chatPane(page).getByTestId("chat-status")).toHaveAttribute("data-status", "idle");
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByTestId("session-menu").click();
+    await expect(page.getByRole("menu", { name: "Session actions" })).toBeVisible();
+    await page.screenshot({ path: `e2e/screenshots/chat-menu-${theme}.png` });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("menu", { name: "Session actions" })).toBeHidden();
+    await expect(page.getByTestId("session-menu")).toBeFocused();
+    await chatPane(page).getByTestId("open-keys").click();
+    await page.getByTestId("provider-select").selectOption("+compatible");
+    await page.screenshot({ path: `e2e/screenshots/chat-keys-${theme}.png` });
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+}
