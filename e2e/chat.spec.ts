@@ -21,7 +21,7 @@ async function setTheme(page: Page, theme: "dark" | "light"): Promise<void> {
 }
 
 /** Adds an OpenAI-compatible provider at `baseURL` with one model through the provider dialog. */
-async function addCompatibleProvider(page: Page, options: { id: string; baseURL: string; model: string; key: string }): Promise<void> {
+async function addCompatibleProvider(page: Page, options: { id: string; baseURL: string; model: string; key: string; remember?: boolean }): Promise<void> {
   await chatPane(page).getByTestId("open-keys").click();
   const dialog = page.getByTestId("provider-dialog");
   await dialog.getByTestId("provider-select").selectOption("+compatible");
@@ -29,6 +29,7 @@ async function addCompatibleProvider(page: Page, options: { id: string; baseURL:
   await dialog.getByTestId("provider-base-url").fill(options.baseURL);
   await dialog.getByTestId("provider-models").fill(options.model);
   await dialog.getByTestId("provider-key").fill(options.key);
+  if (options.remember) await dialog.getByTestId("provider-remember").check();
   await dialog.getByTestId("provider-save").click();
   await expect(dialog).toBeHidden();
   await expect(chatPane(page).getByTestId("model-picker")).toHaveValue(`${options.id}/${options.model}`);
@@ -143,6 +144,40 @@ test.describe("a real provider (a local OpenAI-compatible server)", () => {
     expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(key);
     await page.screenshot({ path: "e2e/screenshots/chat-provider-done-light.png" });
     expect(consoleErrors).toEqual([]);
+  });
+
+  test("a remembered key and server are there after a reload; forgetting them leaves no key behind", async ({ page }) => {
+    await openWorkbench(page, freshWorkspace("chat-remember", false), "chat");
+    await addCompatibleProvider(page, { id: "kept", baseURL: server.openaiBaseURL, model: "coder-test", key: "sk-kept-42", remember: true });
+    await page.reload();
+    await expect(chatPane(page).getByTestId("model-picker")).toHaveValue("kept/coder-test");
+    server.enqueue({ step: { text: "Still here after the reload." } });
+    await send(page, "are you there?");
+    await expect(chatPane(page).getByTestId("assistant-message").last()).toContainText("Still here after the reload.");
+    expect(server.requests.at(-1)!.headers.authorization).toBe("Bearer sk-kept-42");
+
+    await chatPane(page).getByTestId("open-keys").click();
+    const dialog = page.getByTestId("provider-dialog");
+    await dialog.getByTestId("provider-select").selectOption("kept");
+    await expect(dialog.getByTestId("provider-select").locator("option:checked")).toContainText("key set, remembered");
+    await dialog.getByTestId("provider-remove").click();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await page.reload();
+    await chatPane(page).getByTestId("open-keys").click();
+    await expect(page.getByTestId("provider-select").locator("option", { hasText: "kept" })).toHaveCount(0);
+    const stored = await page.evaluate(
+      () =>
+        new Promise<string[]>((resolve, reject) => {
+          const request = indexedDB.open("workbench-provider-keys");
+          request.onerror = () => reject(request.error);
+          request.onsuccess = () => {
+            const keys = request.result.transaction("keys").objectStore("keys").getAllKeys();
+            keys.onsuccess = () => resolve(keys.result.map(String));
+          };
+        }),
+    );
+    expect(stored).toEqual([]);
+    expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain("sk-kept-42");
   });
 
   test("a refused key (401) shows as a bad key, with what to do", async ({ page }) => {
