@@ -180,6 +180,27 @@ test.describe("a real provider (a local OpenAI-compatible server)", () => {
     expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain("sk-kept-42");
   });
 
+  test("an @path attachment sends the file's text to the model", async ({ page }) => {
+    await openWorkbench(page, freshWorkspace("chat-attach"), "chat");
+    await runInTerminal(page, "mkdir -p docs && printf 'remember the milk\\n' > docs/notes.md");
+    await waitForIdle(page);
+    await addCompatibleProvider(page, { id: "local", baseURL: server.openaiBaseURL, model: "coder-test", key: "sk-ok" });
+    const input = chatPane(page).getByTestId("prompt-input");
+    await input.pressSequentially("summarise @do");
+    await expect(chatPane(page).getByTestId("file-suggestions")).toContainText("docs/");
+    await input.press("Enter");
+    await expect(chatPane(page).getByTestId("file-suggestions")).toContainText("docs/notes.md");
+    await input.press("Enter");
+    await expect(chatPane(page).getByTestId("prompt-attachment")).toContainText("notes.md");
+    server.enqueue({ step: { text: "It says to remember the milk." } });
+    await input.press("Enter");
+    await expect(chatPane(page).getByTestId("assistant-message").last()).toContainText("remember the milk");
+    const body = server.requests[0]!.body as { messages: Array<{ role: string; content: unknown }> };
+    const user = JSON.stringify(body.messages.filter((message) => message.role === "user"));
+    expect(user).toContain("remember the milk");
+    expect(user).toContain("/workspace/docs/notes.md");
+  });
+
   test("a refused key (401) shows as a bad key, with what to do", async ({ page }) => {
     await openWorkbench(page, freshWorkspace("chat-401"), "chat");
     await addCompatibleProvider(page, { id: "local", baseURL: server.openaiBaseURL, model: "coder-test", key: "sk-wrong" });
