@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { promises as fsp, readFile as readFileCallback } from "node:fs";
 import { availableParallelism } from "node:os";
-import { toRuntimeError } from "../errors.js";
+import { isWriteConflict, toRuntimeError } from "../errors.js";
 import { ChangeListeners, OutputCollector, StopControl } from "../output.js";
 import type {
   Capabilities,
@@ -14,6 +14,7 @@ import type {
   ShellState,
   Stat,
 } from "../types.js";
+import { writeFileAtomicNode } from "./atomic-write.js";
 import { createNodeSearchService } from "./parallel-search.js";
 import { createNodeSearchFs } from "./search-fs.js";
 import { SearchPool } from "./search-pool.js";
@@ -27,6 +28,7 @@ async function guard<T>(syscall: string, path: string, run: () => Promise<T>): P
   try {
     return await run();
   } catch (error) {
+    if (isWriteConflict(error)) throw error;
     throw toRuntimeError(error, syscall, path);
   }
 }
@@ -62,6 +64,11 @@ function createNodeFs(changes: ChangeListeners): RuntimeFs {
       guard("open", path, async () => {
         await fsp.writeFile(path, data);
         changed(path);
+      }),
+    writeFileAtomic: (path, data, options) =>
+      guard("open", path, async () => {
+        const written = await writeFileAtomicNode(path, data, options);
+        changed(...(written === path ? [path] : [path, written]));
       }),
     appendFile: (path, data) =>
       guard("open", path, async () => {

@@ -1,0 +1,119 @@
+/**
+ * RuntimeFs.writeFileAtomic on node. The path is judged and written in one step:
+ *
+ * - the folder is resolved to its real path, which must be the one the caller judged;
+ * - under the file's lock (file-lock.ts), the folder is resolved again, the name is looked at without
+ *   following it (a link there is refused: ELOOP), and the content is compared with what is expected;
+ * - the data goes to a new temporary file in that folder (O_EXCL|O_NOFOLLOW: never an existing file nor a
+ *   link), which then replaces the name by rename. rename replaces a link rather than following it, so a
+ *   link swapped in after the check is overwritten, never its target.
+ *
+ * A folder where no file can be made (write permission on the file only) gets the data in place, opened
+ * with O_NOFOLLOW, without the lock (a lock file cannot be made there either).
+ */
+import { randomBytes } from "node:crypto";
+import { constants, promises as fsp, type Stats } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { RuntimeError, WriteConflict } from "../errors.js";
+import { fingerprint, sameContent } from "../fingerprint.js";
+import type { AtomicWriteOptions } from "../types.js";
+import { acquireFileLock, lockName } from "./file-lock.js";
+
+const NOT_WRITABLE = new Set(["EACCES", "EPERM", "EROFS"]);
+
+function code(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/** Writes; returns the real path written. */
+export async function writeFileAtomicNode(path: string, data: Uint8Array, options: AtomicWriteOptions = {}): Promise<string> {
+  const name = basename(path);
+  const folder = await fsp.realpath(dirname(path));
+  if (options.parent !== undefined && folder !== options.parent) throw new WriteConflict(path, "moved");
+  const target = join(folder, name);
+
+  let release: (() => Promise<void>) | undefined;
+  try {
+    release = await acquireFileLock(join(folder, lockName(name)));
+  } catch (error) {
+    if (!NOT_WRITABLE.has(code(error) ?? "")) throw error;
+  }
+  try {
+    if ((await fsp.realpath(folder)) !== folder) throw new WriteConflict(path, "moved");
+    const current = await fsp.lstat(target).catch((error: unknown) => {
+      if (code(error) === "ENOENT") return undefined;
+      throw error;
+    });
+    if (current) assertReplaceable(current, path);
+    await checkExpected(path, target, current, options);
+    if (!release) return await writeInPlace(path, target, data);
+    const temporary = join(folder, `.${name}.${randomBytes(6).toString("hex")}.wb-tmp`);
+    let handle;
+    try {
+      handle = await fsp.open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666);
+    } catch (error) {
+      if (current && NOT_WRITABLE.has(code(error) ?? "")) return await writeInPlace(path, target, data);
+      throw error;
+    }
+    try {
+      try {
+        await handle.writeFile(data);
+        // The new file gets the old one's mode exactly (open's mode is narrowed by the umask).
+        if (current) await handle.chmod(current.mode & 0o7777);
+      } finally {
+        await handle.close();
+      }
+      await fsp.rename(temporary, target);
+    } catch (error) {
+      await fsp.rm(temporary, { force: true });
+      throw error;
+    }
+    return target;
+  } finally {
+    await release?.();
+  }
+}
+
+function assertReplaceable(stat: Stats, path: string): void {
+  if (stat.isSymbolicLink()) {
+    throw new RuntimeError("ELOOP", "open", path, "is a symbolic link, which a checked write never follows (write to the path it leads to)");
+  }
+  if (stat.isDirectory()) throw new RuntimeError("EISDIR", "open", path);
+  if (!stat.isFile()) throw new RuntimeError("EINVAL", "open", path, "not a regular file (a FIFO, socket or device)");
+}
+
+async function checkExpected(path: string, target: string, current: Stats | undefined, options: AtomicWriteOptions): Promise<void> {
+  const { expect } = options;
+  if (expect === undefined) return;
+  if (expect === "absent") {
+    if (current) throw new WriteConflict(path, "created");
+    return;
+  }
+  if (!current) throw new WriteConflict(path, "deleted");
+  if (current.size !== expect.size) throw new WriteConflict(path, "changed", current.mtimeMs);
+  // O_NONBLOCK: a FIFO swapped in after the lstat must not hang the write.
+  const handle = await fsp.open(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((error: unknown) => {
+    if (code(error) === "ELOOP" || code(error) === "ENOENT") throw new WriteConflict(path, code(error) === "ENOENT" ? "deleted" : "changed");
+    throw error;
+  });
+  try {
+    if (!(await handle.stat()).isFile()) throw new WriteConflict(path, "changed");
+    const bytes = new Uint8Array(await handle.readFile());
+    if (!sameContent(fingerprint(bytes), expect)) throw new WriteConflict(path, "changed", current.mtimeMs);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function writeInPlace(path: string, target: string, data: Uint8Array): Promise<string> {
+  const handle = await fsp.open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o666).catch((error: unknown) => {
+    if (code(error) === "ELOOP") throw new RuntimeError("ELOOP", "open", path, "is a symbolic link, which a checked write never follows");
+    throw error;
+  });
+  try {
+    await handle.writeFile(data);
+  } finally {
+    await handle.close();
+  }
+  return target;
+}

@@ -1,0 +1,61 @@
+/**
+ * The one way the file tools write: to the real path they judged (assertExternalDirectory's answer), as one
+ * checked step (RuntimeFs.writeFileAtomic): the folder must still be the one judged, a link at the name is
+ * never followed, and the content must still be what the tool read, so a change made meanwhile by another
+ * session, process or person is never overwritten. A conflict becomes the message the model should act on.
+ */
+import { dirname } from "pathe";
+import { isRuntimeError, isWriteConflict } from "../../runtime/errors.js";
+import { fingerprint, type Fingerprint } from "../../runtime/fingerprint.js";
+import { modifiedSinceRead } from "../file-time.js";
+import type { Context } from "../tool.js";
+
+export interface Commit {
+  /** The path as the tool was given it (resolved): what messages name and FileTime keys. */
+  path: string;
+  /** Where it really leads, as judged: what is written. */
+  real: string;
+  data: Uint8Array;
+  /** The content the tool based its change on ("absent": it found no file). */
+  expect: Fingerprint | "absent";
+}
+
+export async function commitWrite(ctx: Context, commit: Commit): Promise<void> {
+  const { path, real, data, expect } = commit;
+  const parent = dirname(real);
+  if (expect === "absent") await ctx.runtime.fs.mkdir(parent, { recursive: true });
+  try {
+    await ctx.runtime.fs.writeFileAtomic(real, data, { expect, parent });
+  } catch (error) {
+    if (!isWriteConflict(error)) throw error;
+    const readAt = ctx.fileTime.get(ctx.sessionID, path);
+    switch (error.reason) {
+      case "changed":
+        throw modifiedSinceRead(path, error.mtimeMs, readAt);
+      case "deleted":
+        throw new Error(`File ${path} has been deleted since it was last read; nothing was written. Read the path again to see what is there now.`);
+      case "created":
+        throw new Error(`File ${path} was created by someone else while this call ran; nothing was written. Read it, then edit it.`);
+      case "moved":
+        throw new Error(
+          `The path ${path} leads somewhere else than when it was checked (a link on the way was made or changed meanwhile); nothing was written. Check the path and try again.`,
+        );
+    }
+  }
+  const written = fingerprint(data);
+  ctx.fileTime.read(ctx.sessionID, path, written);
+  if (real !== path) ctx.fileTime.read(ctx.sessionID, real, written);
+  ctx.bus.publish("file.edited", { file: path });
+  if (real !== path) ctx.bus.publish("file.edited", { file: real });
+}
+
+/** The file at the real path: its bytes, or undefined when there is none; a folder or a link loop is an error. */
+export async function readExisting(ctx: Context, real: string, path: string): Promise<Uint8Array | undefined> {
+  const stat = await ctx.runtime.fs.stat(real).catch((error: unknown) => {
+    if (isRuntimeError(error) && (error.code === "ENOENT" || error.code === "ENOTDIR")) return undefined;
+    throw error;
+  });
+  if (!stat) return undefined;
+  if (stat.type === "directory") throw new Error(`Path is a directory, not a file: ${path}`);
+  return ctx.runtime.fs.readFile(real);
+}
