@@ -1,0 +1,137 @@
+/**
+ * Issue 15, items 1 and 2: writes through symbolic links. Each case is the attack: a link planted in the
+ * workspace (dangling, chained, on a folder, or swapped in and out while the tool runs) and a file tool
+ * writing through it. Every external_directory question is rejected; afterwards the outside sentinel must
+ * be untouched and nothing new may sit beside it.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import type { ToolCall } from "../../src/session/calls.js";
+import { fileBackends } from "../support/tool-session.js";
+import { attackedSession, type Attacked } from "./write-session.js";
+
+let current: Attacked | undefined;
+afterEach(async () => {
+  await current?.dispose();
+  current = undefined;
+});
+
+const patch = (...body: string[]) => ["*** Begin Patch", ...body, "*** End Patch"].join("\n");
+
+/** Every way a file tool creates or replaces a file, aimed at `name`. */
+const writers: Array<{ tool: string; args: (name: string) => Record<string, unknown> }> = [
+  { tool: "write", args: (name) => ({ filePath: name, content: "pwned\n" }) },
+  { tool: "edit", args: (name) => ({ filePath: name, oldString: "", newString: "pwned\n" }) },
+  { tool: "multiedit", args: (name) => ({ filePath: name, edits: [{ oldString: "", newString: "pwned\n" }] }) },
+  { tool: "apply_patch (Add File)", args: (name) => ({ patchText: patch(`*** Add File: ${name}`, "+pwned") }) },
+  {
+    tool: "apply_patch (Move to)",
+    args: (name) => ({ patchText: patch("*** Update File: src.txt", `*** Move to: ${name}`, "@@", "-source", "+pwned") }),
+  },
+];
+const toolOf = (tool: string) => tool.split(" ")[0]!;
+
+describe.each(fileBackends)("writes through links on %s", (backend) => {
+  async function open(files: Record<string, string> = {}) {
+    current = await attackedSession(backend, { "src.txt": "source\n", ...files });
+    return current;
+  }
+
+  describe.each(writers)("$tool", ({ tool, args }) => {
+    it("asks before creating the target of a dangling link that leads outside, and creates nothing when refused", async () => {
+      const s = await open();
+      await s.runtime.fs.symlink(`${s.sentinel.dir}/new`, `${s.root}/dangle`);
+      const call = await s.session.run(toolOf(tool), args("dangle"));
+      expect(call.status).toBe("error");
+      expect(s.asked.map((r) => r.permission)).toEqual(["external_directory"]);
+      expect(s.asked[0]!.patterns).toEqual([`${s.sentinel.dir}/*`]);
+      await s.sentinel.assertUntouched();
+      expect((await s.runtime.fs.lstat(`${s.root}/dangle`)).type).toBe("symlink");
+    });
+
+    it("judges a chain of dangling links by where the last one leads", async () => {
+      const s = await open();
+      // dangle -> hop (a link in the workspace) -> <outside>/new, through a relative target.
+      await s.runtime.fs.symlink("hop", `${s.root}/dangle`);
+      await s.runtime.fs.symlink(`${s.sentinel.dir}/new`, `${s.root}/hop`);
+      const call = await s.session.run(toolOf(tool), args("dangle"));
+      expect(call.status).toBe("error");
+      expect(s.asked).toHaveLength(1);
+      await s.sentinel.assertUntouched();
+    });
+
+    it("asks for a new file under a link to an outside folder", async () => {
+      const s = await open();
+      await s.runtime.fs.symlink(s.sentinel.dir, `${s.root}/out`);
+      const call = await s.session.run(toolOf(tool), args("out/new.txt"));
+      expect(call.status).toBe("error");
+      expect(s.asked).toHaveLength(1);
+      await s.sentinel.assertUntouched();
+    });
+
+    it("creates the target of a dangling link that stays inside, without asking, and keeps the link", async () => {
+      const s = await open();
+      await s.runtime.fs.mkdir(`${s.root}/docs`);
+      await s.runtime.fs.symlink("docs/target.txt", `${s.root}/inside-link`);
+      const call = await s.session.run(toolOf(tool), args("inside-link"));
+      expect(call.error).toBeUndefined();
+      expect(call.status).toBe("completed");
+      expect(s.asked).toHaveLength(0);
+      expect((await s.text("docs/target.txt")).trimEnd()).toBe("pwned");
+      expect((await s.runtime.fs.lstat(`${s.root}/inside-link`)).type).toBe("symlink");
+      await s.sentinel.assertUntouched();
+    });
+  });
+
+  it("asks before writing through a link to the outside file itself (write), and leaves it alone when refused", async () => {
+    const s = await open();
+    await s.runtime.fs.symlink(s.sentinel.file, `${s.root}/to-sentinel`);
+    await s.session.run("read", { filePath: "src.txt" });
+    const call = await s.session.run("write", { filePath: "to-sentinel", content: "pwned\n" });
+    expect(call.status).toBe("error");
+    expect(s.asked).toHaveLength(1);
+    await s.sentinel.assertUntouched();
+  });
+
+  it("makes the dangling link with the shell, as the model would, and still asks", async () => {
+    const s = await open();
+    const made = await s.runtime.exec(`ln -s ${s.sentinel.dir}/made-by-bash dangle`);
+    expect(made.exitCode).toBe(0);
+    const call = await s.session.run("write", { filePath: "dangle", content: "pwned\n" });
+    expect(call.status).toBe("error");
+    expect(s.asked).toHaveLength(1);
+    await s.sentinel.assertUntouched();
+  });
+
+  // Item 2: the name flips between absent and a link to the outside file while write runs on it. Whatever the
+  // timing, the tool may only ask (rejected), write a file of its own in the workspace, or fail; the outside
+  // file must never change.
+  it("never overwrites the outside file while a name flips between absent and a link to it", async () => {
+    const s = await open();
+    const name = `${s.root}/flip`;
+    let flipping = true;
+    let flips = 0;
+    const flipper = (async () => {
+      while (flipping) {
+        await s.runtime.fs.symlink(s.sentinel.file, name).catch(() => undefined);
+        await s.runtime.fs.rm(name, { force: true }).catch(() => undefined);
+        flips++;
+      }
+    })();
+    const outcomes: Array<ToolCall["status"]> = [];
+    const deadline = Date.now() + 15_000;
+    try {
+      for (let i = 0; i < 150 && Date.now() < deadline; i++) {
+        const call = await s.session.run("write", { filePath: "flip", content: `try ${i}\n` });
+        outcomes.push(call.status);
+        s.sentinel.assertNotLeaked(call.output);
+        await s.sentinel.assertUntouched();
+      }
+    } finally {
+      flipping = false;
+      await flipper;
+    }
+    expect(flips).toBeGreaterThan(0);
+    expect(outcomes.length).toBeGreaterThanOrEqual(20);
+    await s.sentinel.assertUntouched();
+  }, 60_000);
+});
