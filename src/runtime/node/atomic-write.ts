@@ -8,8 +8,8 @@
  *   link), which then replaces the name by rename. rename replaces a link rather than following it, so a
  *   link swapped in after the check is overwritten, never its target.
  *
- * A folder where no file can be made (write permission on the file only) gets the data in place, opened
- * with O_NOFOLLOW, without the lock (a lock file cannot be made there either).
+ * So the folder must be writable, not only the file: a file alone in a read-only folder is refused with a
+ * message saying so (writing it in place would give up the lock and the all-or-nothing replace).
  */
 import { randomBytes } from "node:crypto";
 import { constants, promises as fsp, type Stats } from "node:fs";
@@ -18,8 +18,6 @@ import { RuntimeError, WriteConflict } from "../errors.js";
 import { fingerprint, sameContent } from "../fingerprint.js";
 import type { AtomicWriteOptions } from "../types.js";
 import { acquireFileLock, lockName } from "./file-lock.js";
-
-const NOT_WRITABLE = new Set(["EACCES", "EPERM", "EROFS"]);
 
 function code(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
@@ -32,12 +30,13 @@ export async function writeFileAtomicNode(path: string, data: Uint8Array, option
   if (options.parent !== undefined && folder !== options.parent) throw new WriteConflict(path, "moved");
   const target = join(folder, name);
 
-  let release: (() => Promise<void>) | undefined;
-  try {
-    release = await acquireFileLock(join(folder, lockName(name)));
-  } catch (error) {
-    if (!NOT_WRITABLE.has(code(error) ?? "")) throw error;
-  }
+  const release = await acquireFileLock(join(folder, lockName(name))).catch((error: unknown) => {
+    const found = code(error);
+    if (found === "EACCES" || found === "EPERM" || found === "EROFS") {
+      throw new RuntimeError(found, "open", path, `cannot make files in the folder of ${path} (a checked write puts a lock and a temporary file beside the file)`);
+    }
+    throw error;
+  });
   try {
     if ((await fsp.realpath(folder)) !== folder) throw new WriteConflict(path, "moved");
     const current = await fsp.lstat(target).catch((error: unknown) => {
@@ -46,15 +45,8 @@ export async function writeFileAtomicNode(path: string, data: Uint8Array, option
     });
     if (current) assertReplaceable(current, path);
     await checkExpected(path, target, current, options);
-    if (!release) return await writeInPlace(path, target, data);
     const temporary = join(folder, `.${name}.${randomBytes(6).toString("hex")}.wb-tmp`);
-    let handle;
-    try {
-      handle = await fsp.open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666);
-    } catch (error) {
-      if (current && NOT_WRITABLE.has(code(error) ?? "")) return await writeInPlace(path, target, data);
-      throw error;
-    }
+    const handle = await fsp.open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666);
     try {
       try {
         await handle.writeFile(data);
@@ -70,7 +62,7 @@ export async function writeFileAtomicNode(path: string, data: Uint8Array, option
     }
     return target;
   } finally {
-    await release?.();
+    await release();
   }
 }
 
@@ -103,17 +95,4 @@ async function checkExpected(path: string, target: string, current: Stats | unde
   } finally {
     await handle.close();
   }
-}
-
-async function writeInPlace(path: string, target: string, data: Uint8Array): Promise<string> {
-  const handle = await fsp.open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o666).catch((error: unknown) => {
-    if (code(error) === "ELOOP") throw new RuntimeError("ELOOP", "open", path, "is a symbolic link, which a checked write never follows");
-    throw error;
-  });
-  try {
-    await handle.writeFile(data);
-  } finally {
-    await handle.close();
-  }
-  return target;
 }
