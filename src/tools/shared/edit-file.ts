@@ -4,7 +4,8 @@ import { commitWrite, readExisting } from "./commit.js";
 import { fileDiff } from "./diff.js";
 import { assertExternalDirectory } from "./external-directory.js";
 import { displayPath, resolveToolPath } from "./paths.js";
-import { decodeText, displayText, encodeNew, encodeText } from "./text-file.js";
+import { NOT_FOUND_MESSAGE } from "../edit/errors.js";
+import { decodeText, displayText, encodeNew, encodeText, type TextFile } from "./text-file.js";
 
 export interface EditedText {
   after: string;
@@ -30,9 +31,35 @@ export async function editFile(
     if (!bytes) throw new Error(`File ${path} not found`);
     await ctx.fileTime.assert(ctx.sessionID, path, bytes);
     const file = decodeText(bytes);
-    const edited = change(file.text);
+    const edited = withEncodingHint(file, () => change(file.text));
     return write(ctx, { path, real }, file.text, edited, (after) => encodeText(file, after), fingerprint(bytes));
   });
+}
+
+/**
+ * A text that did not match in a file with bytes that are not UTF-8 (Latin-1, say) most likely spans those
+ * bytes, which read shows as U+FFFD and no text can name: the error says so, and what to do instead.
+ */
+function withEncodingHint<T>(file: TextFile, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (file.undecodable === 0 || !(error instanceof Error) || !error.message.includes(NOT_FOUND_MESSAGE)) throw error;
+    const lines = linesWithUndecodable(file.text);
+    const where = `line${lines.length === 1 ? "" : "s"} ${lines.slice(0, 10).join(", ")}${lines.length > 10 ? ", ..." : ""}`;
+    throw new Error(
+      `${displayText(error.message)}\nThis file is not valid UTF-8: ${where} hold${lines.length === 1 ? "s" : ""} bytes that read shows as \uFFFD and that no oldString can match. Edit text that does not include them (they are kept as they are), or convert the file first with bash (for example: iconv -f latin1 -t utf-8 FILE > FILE.utf8 && mv FILE.utf8 FILE).`,
+      { cause: error },
+    );
+  }
+}
+
+function linesWithUndecodable(text: string): number[] {
+  const lines: number[] = [];
+  text.split("\n").forEach((line, i) => {
+    if (displayText(line) !== line) lines.push(i + 1);
+  });
+  return lines;
 }
 
 /** An edit with an empty oldString: a new file (or an empty one) gets newString as its content. */

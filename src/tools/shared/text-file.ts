@@ -132,6 +132,8 @@ function mapEndings(before: string[], after: string[], eols: Eol[]): Array<Eol |
 
 // A low surrogate U+DC80..U+DCFF with no high surrogate before it: an escaped byte.
 const LONE_ESCAPE = /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/g;
+// The same without the global flag, whose lastIndex a test() would leave behind for the next matchAll.
+const HAS_ESCAPE = /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/;
 
 /** UTF-8 to text; each byte that is no part of a valid sequence becomes U+DC00 + byte. */
 export function decodeBytes(bytes: Uint8Array): { text: string; undecodable: number } {
@@ -162,8 +164,7 @@ export function decodeBytes(bytes: Uint8Array): { text: string; undecodable: num
 
 /** Text to UTF-8, escaped bytes back to themselves. */
 export function encodeBytes(text: string): Uint8Array {
-  LONE_ESCAPE.lastIndex = 0;
-  if (!LONE_ESCAPE.test(text)) return encoder.encode(text);
+  if (!HAS_ESCAPE.test(text)) return encoder.encode(text);
   const chunks: Uint8Array[] = [];
   let from = 0;
   for (const match of text.matchAll(LONE_ESCAPE)) {
