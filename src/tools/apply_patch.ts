@@ -65,11 +65,13 @@ export const ApplyPatchTool = define("apply_patch", {
       }
       changes = await planPatch(hunks, {
         root: ctx.directory,
+        // Files are read where they were judged to lead, as they will be written there.
         read: async (path) => {
+          const real = known.real.get(path) ?? path;
           try {
-            const stat = await ctx.runtime.fs.stat(path);
+            const stat = await ctx.runtime.fs.stat(real);
             if (stat.type === "directory") return undefined;
-            const bytes = await ctx.runtime.fs.readFile(path);
+            const bytes = await ctx.runtime.fs.readFile(real);
             known.expect.set(path, fingerprint(bytes));
             return decodeBytes(bytes).text;
           } catch (error) {

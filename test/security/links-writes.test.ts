@@ -4,6 +4,7 @@
  * writing through it. Every external_directory question is rejected; afterwards the outside sentinel must
  * be untouched and nothing new may sit beside it.
  */
+import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ToolCall } from "../../src/session/calls.js";
 import { fileBackends } from "../support/tool-session.js";
@@ -132,6 +133,41 @@ describe.each(fileBackends)("writes through links on %s", (backend) => {
     }
     expect(flips).toBeGreaterThan(0);
     expect(outcomes.length).toBeGreaterThanOrEqual(20);
+    await s.sentinel.assertUntouched();
+  }, 60_000);
+});
+
+// The same race with true parallelism: another process (the shell a model could leave running) flips the name
+// as fast as it can while write, edit and apply_patch each aim at it in turn.
+describe("a name flipped by another process (node)", () => {
+  it("never overwrites the outside file nor adds beside it, over many tries", async () => {
+    const s = (current = await attackedSession("node"));
+    const flipper = spawn("bash", ["-c", 'while :; do ln -s "$1" flip 2>/dev/null; rm -f flip; done', "flipper", s.sentinel.file], {
+      cwd: s.root,
+      stdio: "ignore",
+    });
+    const exited = new Promise((resolve) => flipper.once("exit", resolve));
+    const tries = [
+      () => s.session.run("write", { filePath: "flip", content: "pwned\n" }),
+      () => s.session.run("edit", { filePath: "flip", oldString: "", newString: "pwned\n" }),
+      () => s.session.run("apply_patch", { patchText: patch("*** Add File: flip", "+pwned") }),
+    ];
+    const statuses = new Map<string, number>();
+    const deadline = Date.now() + 20_000;
+    let count = 0;
+    try {
+      for (let i = 0; i < 150 && Date.now() < deadline; i++, count++) {
+        const call = await tries[i % tries.length]!();
+        statuses.set(call.status, (statuses.get(call.status) ?? 0) + 1);
+        s.sentinel.assertNotLeaked(call.output);
+        s.sentinel.assertNotLeaked(call.error);
+        await s.sentinel.assertUntouched();
+      }
+    } finally {
+      flipper.kill("SIGKILL");
+      await exited;
+    }
+    expect(count, `outcomes: ${JSON.stringify([...statuses])}`).toBeGreaterThanOrEqual(30);
     await s.sentinel.assertUntouched();
   }, 60_000);
 });
