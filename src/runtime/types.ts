@@ -38,7 +38,11 @@ export interface AtomicWriteOptions {
 
 /** Promise-based file access. Every path is absolute (posix). */
 export interface RuntimeFs {
-  readFile(path: string): Promise<Uint8Array>;
+  /**
+   * With `noFollow`, a symbolic link at `path` itself is not followed (ELOOP), as O_NOFOLLOW: for a tool that
+   * judged where a path leads and must read only there, even if a link is swapped in meanwhile.
+   */
+  readFile(path: string, options?: { noFollow?: boolean }): Promise<Uint8Array>;
   /** A ranged read: at most `length` bytes from byte `position`; fewer at the end of the file. */
   read(path: string, range: { position: number; length: number }): Promise<Uint8Array>;
   /** Creates or replaces a file. The parent folder must exist (ENOENT otherwise), as in node:fs. */

@@ -71,7 +71,8 @@ export const ApplyPatchTool = define("apply_patch", {
           try {
             const stat = await ctx.runtime.fs.stat(real);
             if (stat.type === "directory") return undefined;
-            const bytes = await ctx.runtime.fs.readFile(real);
+            // Not through a link made since the path was judged: what it leads to was never asked about.
+            const bytes = await ctx.runtime.fs.readFile(real, { noFollow: known.real.has(path) });
             known.expect.set(path, fingerprint(bytes));
             return decodeBytes(bytes).text;
           } catch (error) {

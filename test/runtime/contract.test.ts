@@ -249,6 +249,21 @@ describe.each(backends)("runtime contract: $name", (backend) => {
       expect((await runtime.fs.lstat(p("link"))).type).toBe("symlink");
     });
 
+    it("reads without following a link at the name when asked (noFollow)", async () => {
+      await runtime.fs.writeFile(p("plain.txt"), "plain");
+      expect(text(await runtime.fs.readFile(p("plain.txt"), { noFollow: true }))).toBe("plain");
+      await runtime.fs.mkdir(p("folder"));
+      await expectCode(runtime.fs.readFile(p("folder"), { noFollow: true }), "EISDIR");
+      await expectCode(runtime.fs.readFile(p("absent"), { noFollow: true }), "ENOENT");
+      if (!runtime.capabilities.symlinks) return;
+      await runtime.fs.symlink(p("plain.txt"), p("link"));
+      await expectCode(runtime.fs.readFile(p("link"), { noFollow: true }), "ELOOP");
+      // Links before the last component are followed, as with O_NOFOLLOW.
+      await runtime.fs.symlink(p("folder"), p("dirlink"));
+      await runtime.fs.writeFile(p("folder/in.txt"), "in");
+      expect(text(await runtime.fs.readFile(p("dirlink/in.txt"), { noFollow: true }))).toBe("in");
+    });
+
     it("refuses a folder and a missing parent with node's codes", async () => {
       await runtime.fs.mkdir(p("dir"));
       await expectCode(runtime.fs.writeFileAtomic(p("dir"), bytes("x")), "EISDIR");

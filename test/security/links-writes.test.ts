@@ -93,6 +93,22 @@ describe.each(fileBackends)("writes through links on %s", (backend) => {
     await s.sentinel.assertUntouched();
   });
 
+  it("refuses a link loop at the name with a message, writing nothing", async () => {
+    const s = await open();
+    await s.runtime.fs.symlink("loop-b", `${s.root}/loop-a`);
+    await s.runtime.fs.symlink("loop-a", `${s.root}/loop-b`);
+    for (const [tool, args] of [
+      ["write", { filePath: "loop-a", content: "x\n" }],
+      ["edit", { filePath: "loop-a", oldString: "", newString: "x\n" }],
+    ] as const) {
+      const call = await s.session.run(tool, args);
+      expect(call.status).toBe("error");
+      expect(call.error).toMatch(/symbolic link that loops, or one made while this call checked the path; nothing was read or written/);
+    }
+    expect(await s.runtime.fs.readlink(`${s.root}/loop-a`)).toBe("loop-b");
+    await s.sentinel.assertUntouched();
+  });
+
   it("makes the dangling link with the shell, as the model would, and still asks", async () => {
     const s = await open();
     const made = await s.runtime.exec(`ln -s ${s.sentinel.dir}/made-by-bash dangle`);

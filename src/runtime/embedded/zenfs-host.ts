@@ -97,9 +97,12 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
   }
 
   return {
-    readFile: (path) =>
+    readFile: (path, opts) =>
       guard("open", path, async () => {
-        const at = await real(path, "open");
+        const at = await real(path, "open", !opts?.noFollow);
+        if (opts?.noFollow && (await fsp.lstat(at).then((s) => s.isSymbolicLink(), () => false))) {
+          throw new RuntimeError("ELOOP", "open", path, "is a symbolic link, which this read does not follow");
+        }
         const stats = await fsp.stat(at);
         if (stats.isDirectory()) throw new RuntimeError("EISDIR", "read", path);
         return new Uint8Array(await fsp.readFile(at));

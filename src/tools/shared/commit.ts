@@ -49,13 +49,21 @@ export async function commitWrite(ctx: Context, commit: Commit): Promise<void> {
   if (real !== path) ctx.bus.publish("file.edited", { file: real });
 }
 
-/** The file at the real path: its bytes, or undefined when there is none; a folder or a link loop is an error. */
+/**
+ * The file at the real path: its bytes, or undefined when there is none; a folder is an error. The read does
+ * not follow a link at that path: one there now was made after the path was judged (or loops), and what it
+ * leads to was never asked about.
+ */
 export async function readExisting(ctx: Context, real: string, path: string): Promise<Uint8Array | undefined> {
-  const stat = await ctx.runtime.fs.stat(real).catch((error: unknown) => {
-    if (isRuntimeError(error) && (error.code === "ENOENT" || error.code === "ENOTDIR")) return undefined;
+  try {
+    return await ctx.runtime.fs.readFile(real, { noFollow: true });
+  } catch (error) {
+    if (!isRuntimeError(error)) throw error;
+    if (error.code === "ENOENT" || error.code === "ENOTDIR") return undefined;
+    if (error.code === "EISDIR") throw new Error(`Path is a directory, not a file: ${path}`);
+    if (error.code === "ELOOP") {
+      throw new Error(`${path} is a symbolic link that loops, or one made while this call checked the path; nothing was read or written. Look at it with ls -l, then try again.`);
+    }
     throw error;
-  });
-  if (!stat) return undefined;
-  if (stat.type === "directory") throw new Error(`Path is a directory, not a file: ${path}`);
-  return ctx.runtime.fs.readFile(real);
+  }
 }
