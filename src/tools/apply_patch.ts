@@ -6,7 +6,7 @@ import description from "./apply_patch.txt?raw";
 import { formatSummary, isPatchError, parsePatch, planPatch, type PlannedChange } from "./patch/index.js";
 import { commitWrite } from "./shared/commit.js";
 import { assertExternalDirectory } from "./shared/external-directory.js";
-import { decodeBytes, encodeBytes } from "./shared/text-file.js";
+import { decodeBytes, displayText, encodeBytes } from "./shared/text-file.js";
 import { define, type Context } from "./tool.js";
 
 /**
@@ -89,18 +89,19 @@ export const ApplyPatchTool = define("apply_patch", {
       throw error;
     }
     const relativePaths = changes.map((c) => c.moveRelativePath ?? c.relativePath);
+    // Shown as read shows them: bytes that are not UTF-8 as U+FFFD (they are written back as they were).
     const files = changes.map((c) => ({
       filePath: c.path,
       relativePath: c.relativePath,
       type: c.type,
-      diff: c.diff,
-      before: c.before,
-      after: c.after,
+      diff: displayText(c.diff),
+      before: displayText(c.before),
+      after: displayText(c.after),
       additions: c.additions,
       deletions: c.deletions,
       movePath: c.movePath,
     }));
-    const diff = changes.map((c) => c.diff).join("\n");
+    const diff = displayText(changes.map((c) => c.diff).join("\n"));
     await ctx.ask({
       permission: "edit",
       patterns: [...new Set(changes.flatMap((c) => [c.relativePath, ...(c.moveRelativePath ? [c.moveRelativePath] : [])]))],

@@ -31,20 +31,22 @@ export class FileTime {
 
   /** Notes that the session saw the file now; with the content's fingerprint when the caller has the bytes. */
   read(sessionID: string, path: string, seen?: Fingerprint): void {
-    let session = this.reads.get(sessionID);
-    if (!session) this.reads.set(sessionID, (session = new Map()));
-    session.set(path, { at: this.now(), ...(seen ? { fingerprint: seen } : {}) });
+    this.note(sessionID, path, this.now(), seen);
   }
 
   /** `read`, taking the fingerprint from the file as it is now (call it before reading what is shown). */
   async record(sessionID: string, path: string): Promise<void> {
+    // The time is when the look began, so a change made while it was reading counts as after it.
     const at = this.now();
     const stat = await this.fs.stat(path);
     const seen = stat.type === "file" && stat.size <= FileTime.FINGERPRINT_MAX_BYTES ? fingerprint(await this.fs.readFile(path)) : undefined;
-    this.read(sessionID, path, seen);
-    // The time is when the look began, so a change made while it was reading counts as after it.
-    const entry = this.reads.get(sessionID)?.get(path);
-    if (entry) entry.at = at;
+    this.note(sessionID, path, at, seen);
+  }
+
+  private note(sessionID: string, path: string, at: number, seen: Fingerprint | undefined): void {
+    let session = this.reads.get(sessionID);
+    if (!session) this.reads.set(sessionID, (session = new Map()));
+    session.set(path, seen ? { at, fingerprint: seen } : { at });
   }
 
   get(sessionID: string, path: string): number | undefined {

@@ -32,6 +32,8 @@ describe.each(fileBackends)("encodings and line endings on %s", (backend) => {
     await s.session.run("read", { filePath: "l1.txt" });
     const call = await s.session.run("edit", { filePath: "l1.txt", oldString: "line two", newString: "line 2" });
     expect(call.status).toBe("completed");
+    expect(JSON.stringify(call.metadata)).not.toMatch(/\\udc[89a-f][0-9a-f]/i);
+    expect(String(call.metadata.diff)).toContain(" caf\uFFFD cr\uFFFDme\n-line two\n+line 2");
     expect(hex(await s.bytes("l1.txt"))).toBe(hex(raw("caf", 0xe9, " cr", 0xe8, "me\n", "line 2\n", "na", 0xef, "ve\n", "line four\n")));
     await s.sentinel.assertUntouched();
   });
@@ -61,6 +63,9 @@ describe.each(fileBackends)("encodings and line endings on %s", (backend) => {
       patchText: ["*** Begin Patch", "*** Update File: l1.txt", "*** Move to: moved.txt", "@@", "-line two", "+line 2", "*** End Patch"].join("\n"),
     });
     expect(call.status).toBe("completed");
+    // What is shown (diffs, before and after) names the bytes U+FFFD, as read does, never as lone surrogates.
+    expect(JSON.stringify(call.metadata)).not.toMatch(/\\udc[89a-f][0-9a-f]/i);
+    expect(String(call.metadata.diff)).toContain("-line two\n+line 2");
     expect(hex(await s.bytes("moved.txt"))).toBe(hex(raw("caf", 0xe9, " cr", 0xe8, "me\n", "line 2\n", "na", 0xef, "ve\n", "line four\n")));
   });
 
