@@ -119,6 +119,38 @@ describe.each(fileBackends)("writes through links on %s", (backend) => {
     await s.sentinel.assertUntouched();
   });
 
+  it("never writes outside while a folder on the way flips between a real folder and a link out", async () => {
+    const s = await open();
+    const sub = `${s.root}/sub`;
+    let flipping = true;
+    const flipper = (async () => {
+      while (flipping) {
+        await s.runtime.fs.rm(sub, { recursive: true, force: true }).catch(() => undefined);
+        await s.runtime.fs.mkdir(sub).catch(() => undefined);
+        await s.runtime.fs.rm(sub, { recursive: true, force: true }).catch(() => undefined);
+        await s.runtime.fs.symlink(s.sentinel.dir, sub).catch(() => undefined);
+      }
+    })();
+    const tries = [
+      () => s.session.run("write", { filePath: "sub/new.txt", content: "pwned\n" }),
+      () => s.session.run("edit", { filePath: "sub/new.txt", oldString: "", newString: "pwned\n" }),
+      () => s.session.run("apply_patch", { patchText: patch("*** Add File: sub/new.txt", "+pwned") }),
+    ];
+    const deadline = Date.now() + 15_000;
+    let count = 0;
+    try {
+      for (let i = 0; i < 150 && Date.now() < deadline; i++, count++) {
+        await tries[i % tries.length]!();
+        await s.sentinel.assertUntouched();
+      }
+    } finally {
+      flipping = false;
+      await flipper;
+    }
+    expect(count).toBeGreaterThanOrEqual(20);
+    await s.sentinel.assertUntouched();
+  }, 60_000);
+
   // Item 2: the name flips between absent and a link to the outside file while write runs on it. Whatever the
   // timing, the tool may only ask (rejected), write a file of its own in the workspace, or fail; the outside
   // file must never change.
@@ -184,6 +216,34 @@ describe("a name flipped by another process (node)", () => {
       await exited;
     }
     expect(count, `outcomes: ${JSON.stringify([...statuses])}`).toBeGreaterThanOrEqual(30);
+    await s.sentinel.assertUntouched();
+  }, 60_000);
+
+  it("never writes outside while a folder on the way flips between a real folder and a link out", async () => {
+    const s = (current = await attackedSession("node"));
+    // rm -rf on the link removes the link only; on the real folder, whatever a tool wrote in it.
+    const flipper = spawn("bash", ["-c", 'while :; do rm -rf sub; mkdir sub; rm -rf sub; ln -s "$1" sub; done', "flipper", s.sentinel.dir], {
+      cwd: s.root,
+      stdio: "ignore",
+    });
+    const exited = new Promise((resolve) => flipper.once("exit", resolve));
+    const tries = [
+      () => s.session.run("write", { filePath: "sub/new.txt", content: "pwned\n" }),
+      () => s.session.run("edit", { filePath: "sub/new.txt", oldString: "", newString: "pwned\n" }),
+      () => s.session.run("apply_patch", { patchText: patch("*** Add File: sub/new.txt", "+pwned") }),
+    ];
+    const deadline = Date.now() + 20_000;
+    let count = 0;
+    try {
+      for (let i = 0; i < 150 && Date.now() < deadline; i++, count++) {
+        await tries[i % tries.length]!();
+        await s.sentinel.assertUntouched();
+      }
+    } finally {
+      flipper.kill("SIGKILL");
+      await exited;
+    }
+    expect(count).toBeGreaterThanOrEqual(30);
     await s.sentinel.assertUntouched();
   }, 60_000);
 });

@@ -1,12 +1,15 @@
 /**
  * RuntimeFs.writeFileAtomic on node. The path is judged and written in one step:
  *
- * - the folder is resolved to its real path, which must be the one the caller judged;
- * - under the file's lock (file-lock.ts), the folder is resolved again, the name is looked at without
- *   following it (a link there is refused: ELOOP), and the content is compared with what is expected;
+ * - the folder is opened and held; its real path must be the one the caller judged. On Linux every later
+ *   step reaches the folder through the open handle (/proc/self/fd/N, which the kernel resolves to the
+ *   folder itself, as openat would), so a link swapped in on the way to it afterwards changes nothing;
+ * - under the file's lock (file-lock.ts), the folder is checked again (not moved or deleted), the name is
+ *   looked at without following it (a link there is refused: ELOOP), and the content is compared with
+ *   what is expected;
  * - the data goes to a new temporary file in that folder (O_EXCL|O_NOFOLLOW: never an existing file nor a
  *   link), which then replaces the name by rename. rename replaces a link rather than following it, so a
- *   link swapped in after the check is overwritten, never its target.
+ *   link swapped in at the name after the check is overwritten, never its target.
  *
  * So the folder must be writable, not only the file: a file alone in a read-only folder is refused with a
  * message saying so (writing it in place would give up the lock and the all-or-nothing replace).
@@ -26,44 +29,73 @@ function code(error: unknown): string | undefined {
 /** Writes; returns the real path written. */
 export async function writeFileAtomicNode(path: string, data: Uint8Array, options: AtomicWriteOptions = {}): Promise<string> {
   const name = basename(path);
-  const folder = await fsp.realpath(dirname(path));
-  if (options.parent !== undefined && folder !== options.parent) throw new WriteConflict(path, "moved");
-  const target = join(folder, name);
-
-  const release = await acquireFileLock(join(folder, lockName(name))).catch((error: unknown) => {
-    const found = code(error);
-    if (found === "EACCES" || found === "EPERM" || found === "EROFS") {
-      throw new RuntimeError(found, "open", path, `cannot make files in the folder of ${path} (a checked write puts a lock and a temporary file beside the file)`);
-    }
-    throw error;
-  });
+  const folder = await holdFolder(dirname(path));
   try {
-    if ((await fsp.realpath(folder)) !== folder) throw new WriteConflict(path, "moved");
-    const current = await fsp.lstat(target).catch((error: unknown) => {
-      if (code(error) === "ENOENT") return undefined;
+    if (options.parent !== undefined && folder.real !== options.parent) throw new WriteConflict(path, "moved");
+    const at = (entry: string) => `${folder.via}/${entry}`;
+    const release = await acquireFileLock(at(lockName(name)), { label: join(folder.real, lockName(name)) }).catch((error: unknown) => {
+      const found = code(error);
+      if (found === "EACCES" || found === "EPERM" || found === "EROFS") {
+        throw new RuntimeError(found, "open", path, `cannot make files in the folder of ${path} (a checked write puts a lock and a temporary file beside the file)`);
+      }
       throw error;
     });
-    if (current) assertReplaceable(current, path);
-    await checkExpected(path, target, current, options);
-    const temporary = join(folder, `.${name}.${randomBytes(6).toString("hex")}.wb-tmp`);
-    const handle = await fsp.open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666);
     try {
+      if (!(await folder.stillThere())) throw new WriteConflict(path, "moved");
+      const target = at(name);
+      const current = await fsp.lstat(target).catch((error: unknown) => {
+        if (code(error) === "ENOENT") return undefined;
+        throw error;
+      });
+      if (current) assertReplaceable(current, path);
+      await checkExpected(path, target, current, options);
+      const temporary = at(`.${name}.${randomBytes(6).toString("hex")}.wb-tmp`);
+      const handle = await fsp.open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666);
       try {
-        await handle.writeFile(data);
-        // The new file gets the old one's mode exactly (open's mode is narrowed by the umask).
-        if (current) await handle.chmod(current.mode & 0o7777);
-      } finally {
-        await handle.close();
+        try {
+          await handle.writeFile(data);
+          // The new file gets the old one's mode exactly (open's mode is narrowed by the umask).
+          if (current) await handle.chmod(current.mode & 0o7777);
+        } finally {
+          await handle.close();
+        }
+        await fsp.rename(temporary, target);
+      } catch (error) {
+        await fsp.rm(temporary, { force: true });
+        throw error;
       }
-      await fsp.rename(temporary, target);
-    } catch (error) {
-      await fsp.rm(temporary, { force: true });
-      throw error;
+      return join(folder.real, name);
+    } finally {
+      await release();
     }
-    return target;
   } finally {
-    await release();
+    await folder.close();
   }
+}
+
+interface HeldFolder {
+  /** Its real path when opened. */
+  real: string;
+  /** The prefix that reaches it: the open handle on Linux, the real path elsewhere. */
+  via: string;
+  /** Still at `real` (not moved, deleted or replaced)? */
+  stillThere(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+async function holdFolder(folder: string): Promise<HeldFolder> {
+  if (process.platform === "linux") {
+    const handle = await fsp.open(folder, constants.O_RDONLY | constants.O_DIRECTORY);
+    const via = `/proc/self/fd/${handle.fd}`;
+    const real = await fsp.readlink(via).catch(() => undefined);
+    if (real !== undefined) {
+      return { real, via, stillThere: async () => (await fsp.readlink(via).catch(() => "")) === real, close: () => handle.close() };
+    }
+    // No /proc (a sandbox without it): reach the folder by its path, as elsewhere.
+    await handle.close();
+  }
+  const real = await fsp.realpath(folder);
+  return { real, via: real, stillThere: async () => (await fsp.realpath(real).catch(() => "")) === real, close: async () => {} };
 }
 
 function assertReplaceable(stat: Stats, path: string): void {

@@ -20,6 +20,8 @@ export interface FileLockOptions {
   /** How long to wait for another holder before giving up (EBUSY). */
   waitMs?: number;
   staleMs?: number;
+  /** How messages name the lock file (when `lockPath` is reached through /proc/self/fd). */
+  label?: string;
 }
 
 /** The name of the lock of `name`, in the same folder: hidden, and telling what it is. */
@@ -82,6 +84,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function acquireFileLock(lockPath: string, options: FileLockOptions = {}): Promise<() => Promise<void>> {
   const waitMs = options.waitMs ?? WAIT_MS;
   const staleMs = options.staleMs ?? STALE_MS;
+  const label = options.label ?? lockPath;
   const me: Owner = { pid: process.pid, host: hostname(), token: randomBytes(8).toString("hex") };
   const started = Date.now();
   for (let attempt = 0; ; attempt++) {
@@ -99,7 +102,7 @@ export async function acquireFileLock(lockPath: string, options: FileLockOptions
     const held = await readOwner(lockPath);
     if (held === undefined) continue;
     if (!held.regular) {
-      throw new RuntimeError("EBUSY", "open", lockPath, `the lock file ${lockPath} is not a regular file (a link or folder was put there); remove it and try again`);
+      throw new RuntimeError("EBUSY", "open", label, `the lock file ${label} is not a regular file (a link or folder was put there); remove it and try again`);
     }
     const old = Date.now() - held.mtimeMs > staleMs;
     const orphaned = held.owner !== undefined && held.owner.host === me.host && !processAlive(held.owner.pid);
@@ -111,7 +114,7 @@ export async function acquireFileLock(lockPath: string, options: FileLockOptions
     }
     if (Date.now() - started > waitMs) {
       const who = held.owner ? `process ${held.owner.pid} on ${held.owner.host}` : "another process";
-      throw new RuntimeError("EBUSY", "open", lockPath, `the file is being written by ${who} (lock ${lockPath}); try again`);
+      throw new RuntimeError("EBUSY", "open", label, `the file is being written by ${who} (lock ${label}); try again`);
     }
     await sleep(Math.min(50, 2 + attempt * 2));
   }
