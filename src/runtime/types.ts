@@ -34,6 +34,11 @@ export interface AtomicWriteOptions {
    * and a WriteConflict says so.
    */
   parent?: string;
+  /**
+   * Makes the folders missing on the way, none through a link: the path must then be real (no link on it),
+   * and a link found on the way is a WriteConflict ("moved"), as a link swapped in after the check would be.
+   */
+  makeParents?: boolean;
 }
 
 /** Promise-based file access. Every path is absolute (posix). */

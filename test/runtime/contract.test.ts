@@ -264,6 +264,17 @@ describe.each(backends)("runtime contract: $name", (backend) => {
       expect(text(await runtime.fs.readFile(p("dirlink/in.txt"), { noFollow: true }))).toBe("in");
     });
 
+    it("makes missing folders when asked, never through a link on the way", async () => {
+      const base = await runtime.fs.realpath(root);
+      await runtime.fs.writeFileAtomic(`${base}/made/deeper/f.txt`, bytes("deep"), { expect: "absent", parent: `${base}/made/deeper`, makeParents: true });
+      expect(text(await runtime.fs.readFile(p("made/deeper/f.txt")))).toBe("deep");
+      if (!runtime.capabilities.symlinks) return;
+      await runtime.fs.mkdir(p("elsewhere"));
+      await runtime.fs.symlink(p("elsewhere"), p("via"));
+      await expectConflict(runtime.fs.writeFileAtomic(`${base}/via/new/f.txt`, bytes("x"), { expect: "absent", makeParents: true }), "moved");
+      expect(await runtime.fs.readdir(p("elsewhere"))).toEqual([]);
+    });
+
     it("refuses a folder and a missing parent with node's codes", async () => {
       await runtime.fs.mkdir(p("dir"));
       await expectCode(runtime.fs.writeFileAtomic(p("dir"), bytes("x")), "EISDIR");

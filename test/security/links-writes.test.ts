@@ -131,10 +131,13 @@ describe.each(fileBackends)("writes through links on %s", (backend) => {
         await s.runtime.fs.symlink(s.sentinel.dir, sub).catch(() => undefined);
       }
     })();
+    // A new file right in the flipping folder, and one in folders still to be made under it.
     const tries = [
       () => s.session.run("write", { filePath: "sub/new.txt", content: "pwned\n" }),
       () => s.session.run("edit", { filePath: "sub/new.txt", oldString: "", newString: "pwned\n" }),
       () => s.session.run("apply_patch", { patchText: patch("*** Add File: sub/new.txt", "+pwned") }),
+      () => s.session.run("write", { filePath: "sub/deep/er/new.txt", content: "pwned\n" }),
+      () => s.session.run("apply_patch", { patchText: patch("*** Add File: sub/deep/new.txt", "+pwned") }),
     ];
     const deadline = Date.now() + 15_000;
     let count = 0;
@@ -231,6 +234,7 @@ describe("a name flipped by another process (node)", () => {
       () => s.session.run("write", { filePath: "sub/new.txt", content: "pwned\n" }),
       () => s.session.run("edit", { filePath: "sub/new.txt", oldString: "", newString: "pwned\n" }),
       () => s.session.run("apply_patch", { patchText: patch("*** Add File: sub/new.txt", "+pwned") }),
+      () => s.session.run("write", { filePath: "sub/deep/er/new.txt", content: "pwned\n" }),
     ];
     const deadline = Date.now() + 20_000;
     let count = 0;

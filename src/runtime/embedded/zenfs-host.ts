@@ -69,7 +69,25 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
     });
   }
 
-  async function writeChecked(path: string, data: Uint8Array, opts: AtomicWriteOptions): Promise<void> {
+  /** Makes the folders missing on the way to `folder` (a real path), refusing any link on it. Returns those made. */
+  async function makeParents(path: string, folder: string): Promise<string[]> {
+    const made: string[] = [];
+    let at = "";
+    for (const part of folder.split("/").filter(Boolean)) {
+      at = `${at}/${part}`;
+      const stats = await fsp.lstat(at).catch(() => undefined);
+      if (stats?.isSymbolicLink()) throw new WriteConflict(path, "moved");
+      if (stats && !stats.isDirectory()) throw new RuntimeError("ENOTDIR", "mkdir", path);
+      if (!stats) {
+        await fsp.mkdir(at);
+        made.push(at);
+      }
+    }
+    return made;
+  }
+
+  async function writeChecked(path: string, data: Uint8Array, opts: AtomicWriteOptions): Promise<string[]> {
+    const made = opts.makeParents ? await makeParents(path, dirname(normalize(path))) : [];
     const folder = await real(dirname(normalize(path)), "open");
     if (!(await fsp.stat(folder)).isDirectory()) throw new RuntimeError("ENOTDIR", "open", path);
     if (opts.parent !== undefined && folder !== opts.parent) throw new WriteConflict(path, "moved");
@@ -89,6 +107,7 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
       if (!sameContent(fingerprint(bytes), opts.expect)) throw new WriteConflict(path, "changed", Number(current.mtimeMs));
     }
     await fsp.writeFile(target, data);
+    return made;
   }
 
   async function assertWritableTarget(path: string): Promise<void> {
@@ -124,7 +143,11 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
         await assertWritableTarget(at);
         await fsp.writeFile(at, data);
       }),
-    writeFileAtomic: (path, data, opts) => mutate("open", [path], () => writeChecked(path, data, opts ?? {}), true),
+    writeFileAtomic: (path, data, opts) => {
+      // The folders it makes are announced with the file (mutate reads the list when the write is done).
+      const changed = [path];
+      return mutate("open", changed, async () => void changed.push(...(await writeChecked(path, data, opts ?? {}))), true);
+    },
     appendFile: (path, data) =>
       mutate("open", [path], async () => {
         const at = await real(path, "open");

@@ -29,7 +29,7 @@ function code(error: unknown): string | undefined {
 /** Writes; returns the real path written. */
 export async function writeFileAtomicNode(path: string, data: Uint8Array, options: AtomicWriteOptions = {}): Promise<string> {
   const name = basename(path);
-  const folder = await holdFolder(dirname(path));
+  const folder = options.makeParents ? await makeAndHold(path, dirname(path)) : await holdFolder(dirname(path));
   try {
     if (options.parent !== undefined && folder.real !== options.parent) throw new WriteConflict(path, "moved");
     const at = (entry: string) => `${folder.via}/${entry}`;
@@ -83,9 +83,44 @@ interface HeldFolder {
   close(): Promise<void>;
 }
 
-async function holdFolder(folder: string): Promise<HeldFolder> {
+/**
+ * Holds `folder`, making what is missing of it first, one folder at a time, each made and then opened through
+ * the one above it (never through a link: a link on the way is a "moved" conflict).
+ */
+async function makeAndHold(path: string, folder: string): Promise<HeldFolder> {
+  const missing: string[] = [];
+  let existing = folder;
+  while (existing !== "/" && (await fsp.lstat(existing).then(() => false, (error: unknown) => code(error) === "ENOENT"))) {
+    missing.unshift(basename(existing));
+    existing = dirname(existing);
+  }
+  let held = await holdFolder(existing);
+  try {
+    if (held.real !== existing) throw new WriteConflict(path, "moved");
+    for (const name of missing) {
+      const next = `${held.via}/${name}`;
+      await fsp.mkdir(next).catch((error: unknown) => {
+        if (code(error) !== "EEXIST") throw error;
+      });
+      const inner = await holdFolder(next, { noFollow: true }).catch((error: unknown) => {
+        if (code(error) === "ELOOP" || code(error) === "ENOTDIR") throw new WriteConflict(path, "moved");
+        throw error;
+      });
+      const expected = join(held.real, name);
+      await held.close();
+      held = inner;
+      if (held.real !== expected) throw new WriteConflict(path, "moved");
+    }
+    return held;
+  } catch (error) {
+    await held.close();
+    throw error;
+  }
+}
+
+async function holdFolder(folder: string, options: { noFollow?: boolean } = {}): Promise<HeldFolder> {
   if (process.platform === "linux") {
-    const handle = await fsp.open(folder, constants.O_RDONLY | constants.O_DIRECTORY);
+    const handle = await fsp.open(folder, constants.O_RDONLY | constants.O_DIRECTORY | (options.noFollow ? constants.O_NOFOLLOW : 0));
     const via = `/proc/self/fd/${handle.fd}`;
     const real = await fsp.readlink(via).catch(() => undefined);
     if (real !== undefined) {
@@ -94,6 +129,7 @@ async function holdFolder(folder: string): Promise<HeldFolder> {
     // No /proc (a sandbox without it): reach the folder by its path, as elsewhere.
     await handle.close();
   }
+  if (options.noFollow && (await fsp.lstat(folder)).isSymbolicLink()) throw Object.assign(new Error(`ELOOP: ${folder}`), { code: "ELOOP" });
   const real = await fsp.realpath(folder);
   return { real, via: real, stillThere: async () => (await fsp.realpath(real).catch(() => "")) === real, close: async () => {} };
 }

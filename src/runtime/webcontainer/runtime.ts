@@ -119,6 +119,7 @@ export function createWebContainerRuntime(wc: WcInstance): Runtime {
     writeFileAtomic: (path, data, options = {}) =>
       gate.exclusive(() =>
         guard("open", path, async () => {
+          if (options.makeParents) await fs.mkdir(dirname(resolve(root, path)), { recursive: true });
           await assertParentDir(path, "open");
           if (options.parent !== undefined && options.parent !== dirname(resolve(root, path))) throw new WriteConflict(path, "moved");
           const type = await typeOf(path, "open").catch(() => undefined);

@@ -23,9 +23,9 @@ export interface Commit {
 export async function commitWrite(ctx: Context, commit: Commit): Promise<void> {
   const { path, real, data, expect } = commit;
   const parent = dirname(real);
-  if (expect === "absent") await ctx.runtime.fs.mkdir(parent, { recursive: true });
   try {
-    await ctx.runtime.fs.writeFileAtomic(real, data, { expect, parent });
+    // Missing folders are made by the checked write itself, none through a link swapped in since the check.
+    await ctx.runtime.fs.writeFileAtomic(real, data, { expect, parent, makeParents: expect === "absent" });
   } catch (error) {
     if (!isWriteConflict(error)) throw error;
     const readAt = ctx.fileTime.get(ctx.sessionID, path);
