@@ -92,6 +92,9 @@ export const ReadTool = define("read", {
     const sample = await ctx.runtime.fs.read(path, { position: 0, length: 4096 });
     if (hasBinaryExtension(path) || looksBinary(sample)) throw new Error(`Cannot read binary file: ${path}`);
 
+    // What the session saw is fingerprinted before it is read, so a change in between makes a later edit
+    // refuse (safe) rather than overwrite it.
+    await ctx.fileTime.record(ctx.sessionID, path);
     const window = await readLineWindow(ctx.runtime.fs, path, stat.size, {
       offset,
       limit,
@@ -100,7 +103,6 @@ export const ReadTool = define("read", {
       lineSuffix: MAX_LINE_SUFFIX,
     });
     if (window.lines.length > 0 && window.lines[0]!.startsWith("\uFEFF") && offset === 0) window.lines[0] = window.lines[0]!.slice(1);
-    ctx.fileTime.read(ctx.sessionID, path);
     if (window.totalLines === 0) {
       return { title, output: `<file>\n${EMPTY_FILE_REMINDER}\n</file>`, metadata: { preview: "", truncated: false } };
     }
