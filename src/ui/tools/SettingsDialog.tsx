@@ -21,6 +21,7 @@ function numbered(layers: RuleLayer[]): Array<RuleLayer & { start: number }> {
   let next = 1;
   return layers.map((layer) => {
     const start = next;
+    // Ignored rules are not in the evaluation order; they are numbered after it.
     next += layer.rules.length;
     return { ...layer, start };
   });
@@ -106,8 +107,8 @@ function RulesInForce(props: { layers: Array<RuleLayer & { start: number }>; age
       <div class="rule-layers" data-testid="rules-in-force" tabindex="0" role="region" aria-label="Rules in force, in evaluation order">
         <For each={props.layers}>
           {(layer, index) => (
-            <div class="rule-layer" data-source={layer.source} data-testid="rule-layer">
-              <h4>{layerName(layer.source, index(), props.agent)}</h4>
+            <div class="rule-layer" data-source={layer.source} data-ignored={layer.ignored !== undefined ? "true" : undefined} data-testid="rule-layer">
+              <h4>{layer.ignored !== undefined ? `This workspace's rules that would loosen protection: ${layer.ignored}` : layerName(layer.source, index(), props.agent)}</h4>
               <ol start={layer.start} class="rule-list">
                 <For each={layer.rules}>
                   {(rule) => (
