@@ -8,7 +8,7 @@
  * loosens iff a baseline rule B (or the implicit "ask" under every ruleset) with an action tighter than a
  * could match a call that the rule also matches (P and B's permission glob share a string, and so do Q and
  * B's pattern), unless a later baseline rule with an action no tighter than a certainly covers every such
- * call (its globs are `*` or the same text as the rule's). A `deny` never loosens.
+ * call (its globs are `*`, the same text as the rule's, or match the rule's glob when that is literal). A `deny` never loosens.
  *
  * This errs on the safe side: a rule that only looks like it could loosen (its globs overlap a stricter
  * default whose overlap a later default already gives away) is held back too. Its consequence is the
@@ -16,6 +16,7 @@
  * by the baseline alone, because every kept rule is at least as strict as the baseline wherever it matches.
  */
 import type { Action, Rule, Ruleset } from "./types.js";
+import { matchWildcard } from "./wildcard.js";
 
 const RANK: Record<Action, number> = { allow: 0, ask: 1, deny: 2 };
 
@@ -43,9 +44,10 @@ export function loosens(rule: Rule, baseline: readonly Rule[]): boolean {
   return false;
 }
 
-/** Certainly matches everything `inner` matches: `*`, or the very same glob. */
+/** Certainly matches everything `inner` matches: `*`, the very same glob, or a literal `inner` it matches. */
 function covers(outer: string, inner: string): boolean {
-  return outer === "*" || outer === "**" || outer === inner;
+  if (outer === "*" || outer === "**" || outer === inner) return true;
+  return !/[*?]/.test(inner) && matchWildcard(inner, outer);
 }
 
 /**
