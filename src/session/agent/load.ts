@@ -16,7 +16,9 @@
  * top-level `permission` and `tools`, `agent.<name>` in its opencode.json, its `.opencode` markdown agents)
  * then only count where they are no looser than the agent's built-in rules; the others are set aside, per
  * agent, in `Agent.ignoredRules` (src/tools/permission/loosening.ts says how "looser" is decided). The
- * global config folder is the person's and always counts.
+ * global config folder is the person's and always counts. Known gap: "looser" is measured against the
+ * built-in rules, so a workspace markdown agent that replaces a permission map of the person's global
+ * markdown agent of the same name can drop the person's stricter entries (never below the built-ins).
  *
  * A definition that is wrong (a bad type, broken frontmatter, a missing `{file:...}`) is reported and its
  * agent removed, rather than run with some of its settings missing: the missing one could be the rule that
