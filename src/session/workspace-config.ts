@@ -14,27 +14,6 @@ import { insideWorkspace } from "./inside-workspace.js";
 import { jsonPath, ProvidersConfig } from "./provider/config.js";
 import type { Action } from "../tools/permission/types.js";
 
-export interface AgentConfig {
-  permission?: unknown;
-  tools?: Record<string, boolean>;
-  /** The rest (model, prompt, mode, temperature, steps, ...) is read by src/session/agent. */
-  [key: string]: unknown;
-}
-
-export interface WorkspaceConfig {
-  permission?: unknown;
-  tools?: Record<string, boolean>;
-  agent?: Record<string, AgentConfig>;
-  experimental?: { batch_tool?: boolean; [key: string]: unknown };
-  /** "provider/model"; read (with `small_model` and `provider`) by src/session/provider. */
-  model?: unknown;
-  small_model?: unknown;
-  provider?: unknown;
-  /** Extra instruction files (paths or globs, relative to the workspace); read by src/session/system. */
-  instructions?: unknown;
-  [key: string]: unknown;
-}
-
 const NAMES = ["opencode.json", "opencode.jsonc"];
 
 /**
@@ -56,6 +35,9 @@ export const WorkspaceConfigSchema = ProvidersConfig.extend({
   experimental: z.looseObject({ batch_tool: z.boolean({ error: "must be true or false" }).optional() }, { error: "must be an object" }).optional(),
   instructions: z.array(z.string({ error: "must be a path or glob" }), { error: 'must be a list of paths or globs, e.g. ["CONTRIBUTING.md"]' }).optional(),
 }).catchall(z.unknown());
+
+/** The file as checked: one type from the one schema (the parts' types come from their own schemas). */
+export type WorkspaceConfig = z.input<typeof WorkspaceConfigSchema>;
 
 /** One problem of the file: where (a JSON path such as `agent.review.temperature`) and what. */
 export interface ConfigProblem {
