@@ -139,6 +139,20 @@ describe.each(fileBackends)("a workspace's config on %s", (backend) => {
     await attack(sentinel, JSON.stringify(session.problems));
   });
 
+  it("a markdown agent that links to a file outside is left out untrusted", async () => {
+    const { runtime, sentinel } = await open({}, false);
+    await runtime.fs.mkdir(`${runtime.root}/.opencode/agent`, { recursive: true });
+    await runtime.fs.symlink(sentinel.file, `${runtime.root}/.opencode/agent/leak.md`);
+    const session = await reopen(runtime);
+    expect(session.agents.map((agent) => agent.name)).not.toContain("leak");
+    expect(session.problems).toContainEqual({
+      file: `${runtime.root}/.opencode/agent/leak.md`,
+      agent: "leak",
+      error: "is a link to a file outside the workspace, which an untrusted workspace's agents may not use: trust the workspace, or replace the link with the file itself",
+    });
+    await attack(sentinel, JSON.stringify(session.agents.map((agent) => agent.prompt)));
+  });
+
   it("{file:...} in an agent prompt and instructions outside the workspace are not read untrusted", async () => {
     const { runtime, sentinel } = await open({}, false);
     const config = { agent: { review: { prompt: `{file:${sentinel.file}}` } }, instructions: [sentinel.file] };

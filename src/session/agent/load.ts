@@ -128,7 +128,14 @@ export async function loadAgents(runtime: Runtime, config: WorkspaceConfig, opti
   for (const { dir, workspace } of configDirs) {
     const markdown = await loadMarkdownAgents(runtime, dir);
     for (const problem of markdown.problems) fail(problem.key, problem.file, problem.error);
-    for (const { key, entry } of markdown.agents) add(key, workspace ? holdBack(key, entry) : entry);
+    for (const { key, entry, file } of markdown.agents) {
+      // A workspace agent file that is a link out would put someone's outside file into a prompt.
+      if (workspace && !trusted && !(await insideWorkspace(runtime, file))) {
+        fail(key, file, "is a link to a file outside the workspace, which an untrusted workspace's agents may not use: trust the workspace, or replace the link with the file itself");
+        continue;
+      }
+      add(key, workspace ? holdBack(key, entry) : entry);
+    }
   }
 
   // The top-level rules apply to every agent, so whether one loosens depends on the agent's own defaults.
