@@ -18,6 +18,7 @@ import { parseProvidersConfig, type ProvidersConfig } from "./provider/config.js
 import { resolveModel } from "./provider/factory.js";
 import { openIndexedDBKeyStorage } from "./provider/indexeddb-key-storage.js";
 import { KeyStore } from "./provider/keys.js";
+import { distrustWorkspaceProviders, withoutPersonKeys } from "./workspace-providers.js";
 import { LocalProviders, type TextStorage } from "./provider/local-providers.js";
 import { defaultModelRef } from "./provider/model-choice.js";
 import { listProviders, type ProviderEntry } from "./provider/providers.js";
@@ -84,14 +85,25 @@ function scriptedInfo(name: string): ModelInfo {
 
 const sameRef = (a: ModelRef | undefined, b: ModelRef | undefined) => a?.providerID === b?.providerID && a?.modelID === b?.modelID;
 
-/** The provider half of the workspace config; a broken one is reported and the catalog used alone. */
-function providersConfigOf(session: ToolSession): { config: ProvidersConfig; problem?: string } {
+/**
+ * The provider half of the workspace config; a broken one is reported and the catalog used alone. Until
+ * the person trusts the workspace, nothing in it may move where their keys go (workspace-providers.ts):
+ * `keyless` names the workspace-only providers that get none of their keys, `notices` what was ignored.
+ */
+function providersConfigOf(
+  session: ToolSession,
+  trusted: boolean,
+  personal: ProvidersConfig,
+): { config: ProvidersConfig; keyless: ReadonlySet<string>; notices: string[]; problem?: string } {
   const { model, small_model, provider, enabled_providers, disabled_providers } = session.config;
+  let config: ProvidersConfig;
   try {
-    return { config: parseProvidersConfig({ model, small_model, provider, enabled_providers, disabled_providers }, session.configPath ?? "opencode.json") };
+    config = parseProvidersConfig({ model, small_model, provider, enabled_providers, disabled_providers }, session.configPath ?? "opencode.json");
   } catch (error) {
-    return { config: {}, problem: error instanceof Error ? error.message : String(error) };
+    return { config: {}, keyless: new Set(), notices: [], problem: error instanceof Error ? error.message : String(error) };
   }
+  if (trusted) return { config, keyless: new Set(), notices: [] };
+  return distrustWorkspaceProviders(config, personal);
 }
 
 function needsKey(provider: ProviderEntry): boolean {
@@ -189,11 +201,17 @@ export class PageChats {
 
   /** The problem with the workspace's provider settings, if any (the catalog is used meanwhile). */
   configProblem(page: PageTools): string | undefined {
-    return providersConfigOf(page.session).problem;
+    const { problem, notices } = this.workspaceProviders(page);
+    const all = [...(problem ? [problem] : []), ...notices];
+    return all.length > 0 ? all.join("\n") : undefined;
+  }
+
+  private workspaceProviders(page: PageTools) {
+    return providersConfigOf(page.session, page.trusted, this.options.local.over({}));
   }
 
   private config(page: PageTools): ProvidersConfig {
-    return this.options.local.over(providersConfigOf(page.session).config);
+    return this.options.local.over(this.workspaceProviders(page).config);
   }
 
   private ready(provider: ProviderEntry): boolean {
@@ -287,7 +305,9 @@ export class PageChats {
       if (!script) throw new Error("The recording has ended: pick a model above (and add its key) to go on.");
       return { info: scriptedInfo(script.name), language: script.model };
     }
-    return resolveModel(ref, { config: this.config(page), keys: this.options.keys, page: true });
+    const { keyless } = this.workspaceProviders(page);
+    const keys = keyless.size > 0 ? withoutPersonKeys(this.options.keys, keyless) : this.options.keys;
+    return resolveModel(ref, { config: this.config(page), keys, page: true });
   }
 
   private defaultModel(page: PageTools): ModelRef | undefined {
