@@ -6,7 +6,8 @@
  *
  * Where that would not give what a full lex gives, a full lex is done instead:
  * - the new text does not start with the old one (an edit, not a delta);
- * - the tokens' `raw` do not add up to the text (the lexer changed the source, as it does with \r);
+ * - the final tokens' `raw` put together are not the start of the text, or the lengths of all the
+ *   tokens' `raw` do not add up to its length (the lexer changed the source, as it does with \r);
  * - a link reference definition exists: it changes how references in earlier blocks read;
  * - the lexer threw.
  */
@@ -83,24 +84,37 @@ export class StreamingLexer {
     if (tail.failed || tail.hasLinks || rawLength(tail.tokens, 0, tail.tokens.length) !== text.length - this.stableEnd) return this.full(text);
     const tokens = this.tokens.slice(0, this.stableCount);
     for (const token of tail.tokens) tokens.push(token);
-    this.remember(text, tokens, this.stableCount, this.stableEnd);
+    this.reusable = this.remember(text, tokens, this.stableCount, this.stableEnd);
     return tokens;
   }
 
   private full(text: string): Token[] {
     this.fullLexes++;
     const { tokens, hasLinks, failed } = lexWithLinks(text);
-    this.reusable = !failed && !hasLinks && rawLength(tokens, 0, tokens.length) === text.length;
-    this.remember(text, tokens, 0, 0);
+    const whole = !failed && !hasLinks && rawLength(tokens, 0, tokens.length) === text.length;
+    this.reusable = this.remember(text, tokens, 0, 0) && whole;
     return tokens;
   }
 
-  /** `keptCount` tokens, ending at `keptEnd`, are known to be final in `tokens`. */
-  private remember(text: string, tokens: Token[], keptCount: number, keptEnd: number): void {
+  /**
+   * `keptCount` tokens, ending at `keptEnd`, are known to be final in `tokens`. Returns whether the final
+   * tokens' `raw` are exactly the start of `text`, so that the text after them can be lexed alone. (The
+   * open end need not be: marked writes a list ending in "- " as "-\n", of the same length.)
+   */
+  private remember(text: string, tokens: Token[], keptCount: number, keptEnd: number): boolean {
     const open = firstOpenToken(tokens);
-    this.stableEnd = open >= keptCount ? keptEnd + rawLength(tokens, keptCount, open) : rawLength(tokens, 0, open);
+    let exact = true;
+    let end = keptEnd;
+    if (open < keptCount) end = rawLength(tokens, 0, open);
+    for (let i = keptCount; i < open; i++) {
+      const raw = tokens[i]!.raw;
+      exact &&= text.startsWith(raw, end);
+      end += raw.length;
+    }
+    this.stableEnd = end;
     this.stableCount = open;
     this.text = text;
     this.tokens = tokens;
+    return exact;
   }
 }
