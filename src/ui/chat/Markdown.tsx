@@ -243,7 +243,14 @@ export function Markdown(props: { text: string; streaming?: boolean; class?: str
   const lexer = new StreamingLexer();
   const shown = coalescedText(() => props.text, () => props.streaming === true);
   const tokens = createMemo(() => lexer.lex(shown()));
-  const sources = createMemo(() => tokens().map((token) => `${token.type}\u0000${token.raw}`));
+  // The same string for the same token, so comparing a kept block's source costs nothing per delta.
+  const sourceOf = new WeakMap<Token, string>();
+  const sourceKey = (token: Token) => {
+    let known = sourceOf.get(token);
+    if (known === undefined) sourceOf.set(token, (known = `${token.type}\u0000${token.raw}`));
+    return known;
+  };
+  const sources = createMemo(() => tokens().map(sourceKey));
   return (
     <div class={`markdown${props.class ? ` ${props.class}` : ""}`} data-testid="markdown">
       <Index each={sources()}>
