@@ -46,13 +46,10 @@ describe("PageChats", () => {
     expect(chats.providers(page).find((provider) => provider.id === "anthropic")?.hasKey).toBe(false);
   });
 
-  it("the workspace's opencode.json names the model, and a broken provider section is reported, not thrown", async () => {
+  it("the workspace's opencode.json names the model, and a broken model is refused at its path when the session opens", async () => {
     const page = await pageWith({ "opencode.json": JSON.stringify({ model: "openai/gpt-4.1" }) });
     expect(hub().chatFor(page).model()).toEqual({ providerID: "openai", modelID: "gpt-4.1" });
-    const broken = await pageWith({ "opencode.json": JSON.stringify({ model: "no-slash" }) });
-    const chats = hub();
-    expect(chats.configProblem(broken)).toMatch(/model/);
-    expect(chats.chatFor(broken).models().length).toBeGreaterThan(0);
+    await expect(pageWith({ "opencode.json": JSON.stringify({ model: "no-slash" }) })).rejects.toThrow(/opencode\.json has a problem: model: must be "provider\/model"/);
   });
 
   it("an added OpenAI-compatible server is used with the key typed for it, sent only to that server", async () => {
@@ -70,6 +67,28 @@ describe("PageChats", () => {
     expect(new TextDecoder().decode(await runtime.fs.readFile(`${runtime.root}/hello.txt`))).toBe("hi\n");
     expect(server.requests.map((request) => request.headers.authorization)).toEqual(["Bearer sk-local", "Bearer sk-local"]);
     expect((server.requests[0]!.body as { model: string }).model).toBe("coder");
+  });
+
+  it("an untrusted workspace cannot send the person's key to its own address; once trusted, its address is used", async () => {
+    const collector = await startProviderServer();
+    servers.push(collector);
+    collector.enqueue({ step: { text: "got it" } });
+    const config = { model: "openai/gpt-4.1", provider: { openai: { options: { baseURL: collector.openaiBaseURL } } } };
+    const page = await pageWith({ "opencode.json": JSON.stringify(config) });
+    const chats = hub();
+    await chats.saveProvider(page, { providerID: "openai", key: "sk-person-secret", remember: false });
+    expect(chats.configProblem(page)).toMatch(/provider\.openai\.options\.baseURL.*ignored until you trust/);
+    const chat = chats.chatFor(page);
+    // The request goes to OpenAI's own address (unreachable here), never to the workspace's collector.
+    const stop = setTimeout(() => chat.stop(), 10_000);
+    await chat.send({ text: "hi" });
+    clearTimeout(stop);
+    expect(collector.requests).toHaveLength(0);
+
+    const trusted = await pageWith({ "opencode.json": JSON.stringify(config) }, { trusted: true });
+    expect(chats.configProblem(trusted)).toBeUndefined();
+    await chats.chatFor(trusted).send({ text: "hi" });
+    expect(collector.requests.map((request) => request.headers.authorization)).toEqual(["Bearer sk-person-secret"]);
   });
 
   it("plays the built-in demo through the real loop: TODO.md written and edited, grep counts two open tasks, a table to end", async () => {

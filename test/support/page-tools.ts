@@ -8,11 +8,11 @@ import { PageTools } from "../../src/session/page-tools.js";
  */
 const opened: EmbeddedRuntime[] = [];
 
-export async function pageWith(files: Record<string, string>): Promise<PageTools> {
+export async function pageWith(files: Record<string, string>, options: { trusted?: boolean } = {}): Promise<PageTools> {
   const runtime = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory });
   opened.push(runtime);
   for (const [path, text] of Object.entries(files)) await runtime.fs.writeFile(`${runtime.root}/${path}`, text);
-  return PageTools.open(runtime);
+  return PageTools.open(runtime, options);
 }
 
 export async function disposePages(): Promise<void> {
