@@ -18,6 +18,7 @@ import type { ModelRef } from "../session/message.js";
 import { keysFromEnv, resolveModel, type ProviderModelResolved } from "../session/provider/factory.js";
 import type { ProvidersConfig } from "../session/provider/config.js";
 import { ProviderSetupError } from "../session/provider/setup-error.js";
+import { DOOM_LOOP_PERMISSION, DOOM_LOOP_THRESHOLD } from "../session/doom-loop.js";
 import { exportSession } from "../session/session-json.js";
 import { systemPrompt } from "../session/system.js";
 import type { ToolSession } from "../session/tool-session.js";
@@ -125,6 +126,17 @@ function onInterrupt(stop: () => void): { interrupted(): boolean; dispose(): voi
   return { interrupted: () => pressed, dispose: () => process.off("SIGINT", handler) };
 }
 
+/** Why a run ended on a rejected permission: the model repeating itself, or a request without --yes. */
+function blockedLine(session: ToolSession): string {
+  const repeated = session.session.calls.findLast((call) =>
+    call.permissions.some((permission) => permission.permission === DOOM_LOOP_PERMISSION && permission.answer === "reject"),
+  );
+  if (repeated) {
+    return `stopped: the model repeated the same call ${DOOM_LOOP_THRESHOLD} times (${repeated.tool} with the same arguments); try again with a clearer message or another model\n`;
+  }
+  return "stopped: a permission request was rejected; pass --yes to allow them\n";
+}
+
 export async function runMain(argv: string[], io: CliIO): Promise<number> {
   let args: RunArgs;
   let message: string;
@@ -210,9 +222,7 @@ export async function runMain(argv: string[], io: CliIO): Promise<number> {
       if (args.format === "default") io.err("interrupted\n");
       return 130;
     }
-    if (chat.lastEnd === "blocked" && args.format === "default") {
-      io.err("stopped: a permission request was rejected; pass --yes to allow them\n");
-    }
+    if (chat.lastEnd === "blocked" && args.format === "default") io.err(blockedLine(session));
     return chat.lastEnd === "error" ? 1 : 0;
   } catch (error) {
     io.err(errorText({ message: error instanceof Error ? error.message : String(error) }));

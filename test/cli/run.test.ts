@@ -158,6 +158,21 @@ describe("workbench run", () => {
     expect(await readFile(join(dir, "a.txt"), "utf8")).toBe("Hello wrold, this is the file.\n");
   }, 60_000);
 
+  it("stops a model that repeats the same call, even with --yes, and says why", async () => {
+    const dir = await folder(openaiCompatible());
+    const path = join(dir, "a.txt");
+    const again = { step: { toolCalls: [{ name: "read", input: { filePath: path } }] } };
+    server.enqueue(again, again, again, again, { step: { text: "Done reading." } });
+    const before = server.requests.length;
+    const result = await workbench(["run", "--yes", "read a.txt"], { cwd: dir });
+    const unused = server.drain();
+    expect(result.code).toBe(0);
+    expect(server.requests.length - before).toBe(3);
+    expect(unused).toBe(2);
+    expect(result.stderr).toMatch(/^stopped: the model repeated the same call 3 times \(read with the same arguments\)/m);
+    expect(result.stdout).not.toContain("Done reading.");
+  }, 60_000);
+
   it("exits 1 with the bad-key message on a 401", async () => {
     const dir = await folder(openaiCompatible());
     server.enqueue({ error: { status: 401, body: errorBodies.openai("Incorrect API key provided: sk-te***", "invalid_request_error", "invalid_api_key") } });

@@ -96,6 +96,22 @@ describe("the loop", () => {
     expect(session.session.calls[2]!.permissions[0]).toMatchObject({ permission: "doom_loop", patterns: ["read"], answer: "reject" });
   });
 
+  it("stops on a doom_loop rejected with feedback, and on calls repeated in another key order", async () => {
+    const { session, runtime } = await open({ "a.txt": "alpha\n" });
+    const path = `${runtime.root}/a.txt`;
+    const inputs = [{ filePath: path, limit: 5 }, { limit: 5, filePath: path }, { filePath: path, limit: 5 }, { limit: 5, filePath: path }, { filePath: path, limit: 5 }];
+    const model = mockModel(inputs.map((input) => streamStep({ calls: [{ tool: "read", input }] })));
+    const asked: string[] = [];
+    session.bus.subscribe("permission.asked", (request) => {
+      asked.push(request.permission);
+      session.permissions.reply(request.id, "reject", "stop repeating yourself");
+    });
+    const { end } = await loopOnce(session, resolved(model), "read forever");
+    expect(end).toBe("blocked");
+    expect(asked).toEqual(["doom_loop"]);
+    expect(model.doStreamCalls).toHaveLength(3);
+  });
+
   it("stops after a rejected permission; the rejection reaches the model with the next request", async () => {
     const { session } = await open();
     const agent = testAgent("build", {}, [{ permission: "bash", pattern: "*", action: "ask" }]);
