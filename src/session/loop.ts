@@ -18,7 +18,7 @@ import { emptyTokens, type AssistantMessage, type Message, type MessageError, ty
 import { modelTools, repairToolCall } from "./model-tools.js";
 import { processStream } from "./process-stream.js";
 import { classifyProviderError, type ClassifiedError } from "./provider/errors.js";
-import { retryDelayMs } from "./provider/retry.js";
+import { gaveUpHint, RETRY_MAX_WAIT_MS, retryDelayMs, TIMER_MAX_MS } from "./provider/retry.js";
 import type { ResolvedModel } from "./provider/types.js";
 import { StepTools } from "./step-tools.js";
 import { contextTokens, StepWriter } from "./step-writer.js";
@@ -65,7 +65,8 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
       signal.removeEventListener("abort", done);
       resolve();
     };
-    const timer = setTimeout(done, ms);
+    // Longer than setTimeout holds would fire at once; the loop never asks for that, but a guard costs nothing.
+    const timer = setTimeout(done, Math.min(Math.max(0, ms), TIMER_MAX_MS));
     signal.addEventListener("abort", done, { once: true });
   });
 }
@@ -156,8 +157,17 @@ class Loop {
           message.error = errorOf(classified);
           return "overflow";
         }
-        if (classified.retryable && attempt <= (this.o.maxRetries ?? 10)) {
+        const maxRetries = this.o.maxRetries ?? 10;
+        if (classified.retryable && attempt > maxRetries) {
+          message.error = { ...errorOf(classified), hint: gaveUpHint({ attempts: attempt }) };
+          return "error";
+        }
+        if (classified.retryable) {
           const delay = this.retryDelay(attempt, classified);
+          if (!(delay <= RETRY_MAX_WAIT_MS)) {
+            message.error = { ...errorOf(classified), hint: gaveUpHint({ tooLong: delay }) };
+            return "error";
+          }
           this.o.status({ type: "retry", attempt, next: Date.now() + delay, message: classified.message });
           await wait(delay, this.o.signal);
           if (this.o.signal.aborted) {

@@ -213,6 +213,30 @@ describe("provider errors", () => {
     expect(answer.role === "assistant" && answer.error?.kind).toBe("aborted");
   });
 
+  it("does not wait when the provider asks for more than 10 minutes, and says how long it asked for", async () => {
+    const { session } = await open();
+    const model = mockModel([rateLimited, streamStep({ text: ["never"] })]);
+    const { end, statuses } = await loopOnce(session, resolved(model), "hi", {
+      classify: (error) => ({ ...classifyProviderError(error), retryAfterMs: 99_999_999 * 1000 }),
+    });
+    expect(end).toBe("error");
+    expect(model.doStreamCalls).toHaveLength(1);
+    expect(statuses.some((s) => s.type === "retry")).toBe(false);
+    const answer = assistants(session.session.messages)[0]!;
+    expect(answer.role === "assistant" && answer.error?.kind).toBe("rate");
+    expect(answer.role === "assistant" && answer.error?.hint).toBe("The provider asked to wait 1157 days before retrying (more than 10 min); try again later.");
+  });
+
+  it("after the last retry, the hint says it gave up rather than that it is retrying", async () => {
+    const { session } = await open();
+    const model = mockModel([rateLimited, rateLimited, streamStep({ text: ["never"] })]);
+    const { end } = await loopOnce(session, resolved(model), "hi", { classify, retryDelay: () => 1, maxRetries: 1 });
+    expect(end).toBe("error");
+    expect(model.doStreamCalls).toHaveLength(2);
+    const answer = assistants(session.session.messages)[0]!;
+    expect(answer.role === "assistant" && answer.error?.hint).toBe("Gave up after 2 attempts; try again later, or check the provider's status page.");
+  });
+
   it("sets the error on the message and stops when the error is not retryable", async () => {
     const { session } = await open();
     const unauthorized = () => {
