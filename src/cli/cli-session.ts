@@ -53,6 +53,8 @@ export interface Common {
   yes: boolean;
   trust: boolean;
   agent?: string;
+  /** Variables the node runtime's commands never see (keys); the caller may add names later. */
+  hiddenEnv?: ReadonlySet<string>;
 }
 
 export interface CliSession {
@@ -69,7 +71,7 @@ export const REJECTED_DOOM_LOOP = `the model made the same call ${DOOM_LOOP_THRE
 
 /** A session on the folder, with permission requests answered as the flags say. */
 export async function openSession(common: Common, io: CliIO): Promise<CliSession> {
-  const folder = createNodeRuntime({ root: common.dir });
+  const folder = createNodeRuntime({ root: common.dir, ...(common.hiddenEnv ? { hiddenEnv: common.hiddenEnv } : {}) });
   const stat = await folder.fs.stat(common.dir).catch(() => undefined);
   if (stat?.type !== "directory") throw new UsageError(`--dir ${common.dir} is not a folder`);
   let runtime: Runtime = folder;

@@ -23,6 +23,7 @@ import { exportSession } from "../session/session-json.js";
 import { systemPrompt } from "../session/system.js";
 import type { ToolSession } from "../session/tool-session.js";
 import { globalConfigDir, openSession, UsageError, type CliIO, type CliSession } from "./cli-session.js";
+import { BUILTIN_KEY_VARIABLES, keyVariables } from "./run-env.js";
 import { watchRunEvents } from "./run-events.js";
 import { chooseRunModel, loadRunProviders } from "./run-config.js";
 import { errorText, printer, type RunFormat } from "./run-print.js";
@@ -156,9 +157,11 @@ export async function runMain(argv: string[], io: CliIO): Promise<number> {
   }
 
   const env = process.env;
+  // Filled once the providers are read, before any command runs: the tool shell never sees the keys.
+  const hiddenEnv = new Set(BUILTIN_KEY_VARIABLES);
   let opened: CliSession;
   try {
-    opened = await openSession({ dir: args.dir, runtime: args.runtime, yes: args.yes, trust: args.trust }, io);
+    opened = await openSession({ dir: args.dir, runtime: args.runtime, yes: args.yes, trust: args.trust, hiddenEnv }, io);
   } catch (error) {
     // Not a folder, or an opencode.json that does not parse: nothing the provider did.
     io.err(`workbench: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -175,6 +178,7 @@ export async function runMain(argv: string[], io: CliIO): Promise<number> {
       agent = pickAgent(session, args.agent);
       session.session.agent = agent.name;
       config = await loadRunProviders({ runtime: session.runtime, configPath: session.configPath, globalConfigDir: global, env, home: homedir() });
+      for (const name of keyVariables(config, env)) hiddenEnv.add(name);
       ref = chooseRunModel(args.model, agent, config, env);
       if (!ref) {
         throw new UsageError('no model: pass --model provider/model, set "model" in opencode.json, or set a provider\'s key (for example ANTHROPIC_API_KEY)');

@@ -173,6 +173,31 @@ describe("workbench run", () => {
     expect(result.stdout).not.toContain("Done reading.");
   }, 60_000);
 
+  it("keeps the run's keys out of the tool shell: `env` shows neither the {env:} key nor a built-in key variable", async () => {
+    const dir = await folder(openaiCompatible());
+    const sessionFile = join(dir, "..", `${dir.split("/").pop()}-env-session.json`);
+    server.enqueue(
+      { step: { toolCalls: [{ name: "bash", input: { command: "env", description: "Show the environment" } }] } },
+      { step: { text: "Seen the environment." } },
+    );
+    const before = server.requests.length;
+    const result = await workbench(["run", "--yes", "--session-file", sessionFile, "show the environment"], {
+      cwd: dir,
+      env: { OPENAI_API_KEY: "sk-openai-not-for-the-shell-42", WORKBENCH_VISIBLE_MARKER: "marker-visible-123" },
+    });
+    expect(result.code).toBe(0);
+    const shown = toolResults(before + 1).join("\n");
+    // The shell did run `env` (an ordinary variable is there)...
+    expect(shown).toContain("WORKBENCH_VISIBLE_MARKER=marker-visible-123");
+    // ...but no key, under any name.
+    expect(shown).not.toContain(KEY);
+    expect(shown).not.toContain("TEST_PROVIDER_KEY");
+    expect(shown).not.toContain("sk-openai-not-for-the-shell-42");
+    const saved = await readFile(sessionFile, "utf8");
+    expect(saved).not.toContain(KEY);
+    expect(saved).not.toContain("sk-openai-not-for-the-shell-42");
+  }, 60_000);
+
   it("exits 1 with the bad-key message on a 401", async () => {
     const dir = await folder(openaiCompatible());
     server.enqueue({ error: { status: 401, body: errorBodies.openai("Incorrect API key provided: sk-te***", "invalid_request_error", "invalid_api_key") } });
