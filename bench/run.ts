@@ -8,6 +8,7 @@ import { benchEditCorpus } from "./edit-corpus.js";
 import { benchEditLarge } from "./edit-large.js";
 import { benchExecLatency } from "./exec-latency.js";
 import { benchLoopOverhead } from "./loop-overhead.js";
+import { benchMarkdownStream } from "./markdown-stream.js";
 import { benchReadDeep } from "./read-deep.js";
 import { benchSearch } from "./search.js";
 import { benchStopLatency } from "./stop-latency.js";
@@ -31,6 +32,7 @@ const report = {
     await benchBashLatency(),
     await benchUiStream(),
     await benchLoopOverhead(),
+    await benchMarkdownStream(),
   ],
 };
 await mkdir("bench/results", { recursive: true });

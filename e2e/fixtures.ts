@@ -42,10 +42,12 @@ export async function waitForIdle(page: Page): Promise<void> {
   await expect(page.locator("[data-testid=terminal]:not([data-busy])")).toBeVisible();
 }
 
-export async function openWorkbench(page: Page, query = ""): Promise<void> {
+/** Opens the page and brings the right pane's `tab` forward (Tools by default: most specs drive tools). */
+export async function openWorkbench(page: Page, query = "", tab: "tools" | "chat" = "tools"): Promise<void> {
   await page.goto(`/${query}`);
   await expect(page.getByTestId("runtime-status")).toBeVisible();
   await expect(terminal(page)).toContainText("user@workbench");
+  await page.getByTestId(`tab-${tab}`).click();
 }
 
 /** A workspace name no other test uses; in memory only unless `memory` is false. */

@@ -93,6 +93,11 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
     flags: { client: "cli" },
   });
   for (const problem of session.problems) io.err(`warning: ${problem.file} did not load: ${problem.error}\n`);
+  const held = session.agent.ignoredRules ?? [];
+  if (held.length > 0) {
+    const list = held.map((rule) => `${rule.permission} ${JSON.stringify(rule.pattern)}: ${JSON.stringify(rule.action)}`).join(", ");
+    io.err(`note: ${held.length} permission rule(s) of the workspace would loosen protection and are ignored until you trust this workspace (--trust): ${list}\n`);
+  }
   if (session.untrustedFiles.length > 0) {
     io.err(`note: ${session.untrustedFiles.length} custom tool or plugin file(s) not loaded; pass --trust to run the workspace's code\n`);
   }

@@ -14,6 +14,7 @@ import { OPENAI_COMPATIBLE } from "../session/provider/catalog.js";
 import { parseModelRef, readProvidersConfig, type ProviderConfig, type ProvidersConfig } from "../session/provider/config.js";
 import { defaultModelRef } from "../session/provider/model-choice.js";
 import { listProviders } from "../session/provider/providers.js";
+import { distrustWorkspaceProviders, untrustedSubstitution } from "../session/workspace-providers.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -27,6 +28,20 @@ export interface RunConfigOptions {
   globalConfigDir?: string;
   env: Env;
   home: string;
+  /**
+   * Whether the person trusts the workspace (--trust). Untrusted (the default), the workspace's file gets
+   * no environment for `{env:...}`, no `{file:...}` outside it, and cannot move where the person's keys go
+   * (src/session/workspace-providers.ts).
+   */
+  trusted?: boolean;
+}
+
+export interface RunProviders {
+  config: ProvidersConfig;
+  /** Providers only an untrusted workspace defines: they get no key of the person's. */
+  keyless: Set<string>;
+  /** What of the workspace's provider settings was ignored, and why. */
+  notices: string[];
 }
 
 async function diskText(path: string): Promise<string | undefined> {
@@ -51,7 +66,13 @@ export function mergeProvidersConfig(base: ProvidersConfig, over: ProvidersConfi
 }
 
 export async function loadRunProviders(options: RunConfigOptions): Promise<ProvidersConfig> {
+  return (await loadRunSetup(options)).config;
+}
+
+export async function loadRunSetup(options: RunConfigOptions): Promise<RunProviders> {
   const { runtime, env, home } = options;
+  let keyless = new Set<string>();
+  const notices: string[] = [];
   let config: ProvidersConfig = {};
   if (options.globalConfigDir) {
     for (const name of GLOBAL_NAMES) {
@@ -66,10 +87,19 @@ export async function loadRunProviders(options: RunConfigOptions): Promise<Provi
     const path = options.configPath;
     const text = new TextDecoder().decode(await runtime.fs.readFile(path));
     const readInRuntime = (file: string) => runtime.fs.readFile(file).then((bytes) => new TextDecoder().decode(bytes), () => undefined);
-    const workspace = await readProvidersConfig(text, { env, home, configDir: dirname(path), readFile: readInRuntime, source: path });
-    config = mergeProvidersConfig(config, workspace);
+    if (options.trusted) {
+      const workspace = await readProvidersConfig(text, { env, home, configDir: dirname(path), readFile: readInRuntime, source: path });
+      config = mergeProvidersConfig(config, workspace);
+    } else {
+      if (/\{env:[^}]+\}/.test(text)) notices.push(`${path}: {env:...} is left empty until you trust this workspace (the environment holds your keys)`);
+      const workspace = await readProvidersConfig(text, { home, configDir: dirname(path), source: path, ...untrustedSubstitution(runtime, path) });
+      const distrusted = distrustWorkspaceProviders(workspace, config);
+      keyless = distrusted.keyless;
+      notices.push(...distrusted.notices);
+      config = mergeProvidersConfig(config, distrusted.config);
+    }
   }
-  return config;
+  return { config, keyless, notices };
 }
 
 /** A provider can answer without more setup: a key in config or the environment, or a keyless local server. */

@@ -3,9 +3,12 @@
  * (each text part once it is complete), one line per finished tool call on stderr, and a failed step's
  * error with its hint on stderr, so `workbench run ... > answer.txt` keeps only the answer.
  * `--format json` is for programs: every event as one JSON line on stdout.
+ * Everything shown for people passes through `terminalSafe`: a model or a tool must not be able to
+ * drive the user's terminal with escape sequences.
  */
 import type { CliIO } from "./cli-session.js";
 import type { RunEvent } from "./run-events.js";
+import { jsonLine, terminalSafe } from "./terminal-text.js";
 
 export type RunFormat = "default" | "json";
 
@@ -28,24 +31,26 @@ function subjectOf(input: Record<string, unknown>, root: string): string {
 /** `| read  src/a.ts`, or `| edit  src/a.ts  error: ...` for a call that failed. */
 export function toolLine(event: Extract<RunEvent, { type: "tool_use" }>, root: string): string {
   const call = event.part.state;
-  const title = call.title || subjectOf(call.input, root);
-  const head = title ? `| ${call.tool}  ${title}` : `| ${call.tool}`;
+  const title = firstLine(terminalSafe(call.title || subjectOf(call.input, root)));
+  const tool = terminalSafe(call.tool);
+  const head = title ? `| ${tool}  ${title}` : `| ${tool}`;
   if (call.status === "completed") return head;
-  const why = call.status === "interrupted" ? "interrupted" : firstLine(call.error ?? "failed");
+  const why = call.status === "interrupted" ? "interrupted" : firstLine(terminalSafe(call.error ?? "failed"));
   return `${head}  error: ${why}`;
 }
 
 export function errorText(error: { message: string; hint?: string }): string {
-  return error.hint ? `error: ${error.message}\n${error.hint}\n` : `error: ${error.message}\n`;
+  const message = terminalSafe(error.message);
+  return error.hint ? `error: ${message}\n${terminalSafe(error.hint)}\n` : `error: ${message}\n`;
 }
 
 /** `root`: the workspace folder, which tool lines leave out of paths. */
 export function printer(format: RunFormat, io: CliIO, root: string): (event: RunEvent) => void {
-  if (format === "json") return (event) => io.out(`${JSON.stringify(event)}\n`);
+  if (format === "json") return (event) => io.out(jsonLine(event));
   return (event) => {
     switch (event.type) {
       case "text": {
-        const text = event.part.type === "text" ? event.part.text.trim() : "";
+        const text = event.part.type === "text" ? terminalSafe(event.part.text).trim() : "";
         if (text) io.out(`${text}\n`);
         return;
       }

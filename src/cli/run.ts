@@ -15,7 +15,8 @@ import { parseArgs } from "node:util";
 import type { Agent } from "../session/agent/types.js";
 import { Chat } from "../session/chat.js";
 import type { ModelRef } from "../session/message.js";
-import { keysFromEnv, resolveModel, type ProviderModelResolved } from "../session/provider/factory.js";
+import { keysFromEnv, resolveModel, type KeySource, type ProviderModelResolved } from "../session/provider/factory.js";
+import { withoutPersonKeys } from "../session/workspace-providers.js";
 import type { ProvidersConfig } from "../session/provider/config.js";
 import { ProviderSetupError } from "../session/provider/setup-error.js";
 import { DOOM_LOOP_PERMISSION, DOOM_LOOP_THRESHOLD } from "../session/doom-loop.js";
@@ -25,7 +26,7 @@ import type { ToolSession } from "../session/tool-session.js";
 import { globalConfigDir, openSession, UsageError, type CliIO, type CliSession } from "./cli-session.js";
 import { BUILTIN_KEY_VARIABLES, keyVariables } from "./run-env.js";
 import { watchRunEvents } from "./run-events.js";
-import { chooseRunModel, loadRunProviders } from "./run-config.js";
+import { chooseRunModel, loadRunSetup } from "./run-config.js";
 import { errorText, printer, type RunFormat } from "./run-print.js";
 
 export const RUN_USAGE = `usage:
@@ -173,17 +174,21 @@ export async function runMain(argv: string[], io: CliIO): Promise<number> {
     let config: ProvidersConfig;
     let ref: ModelRef | undefined;
     let model: ProviderModelResolved;
+    let keys: KeySource;
     const global = args.runtime === "node" ? globalConfigDir() : undefined;
     try {
       agent = pickAgent(session, args.agent);
       session.session.agent = agent.name;
-      config = await loadRunProviders({ runtime: session.runtime, configPath: session.configPath, globalConfigDir: global, env, home: homedir() });
+      const setup = await loadRunSetup({ runtime: session.runtime, configPath: session.configPath, globalConfigDir: global, env, home: homedir(), trusted: args.trust });
+      for (const notice of setup.notices) io.err(`note: ${notice}\n`);
+      config = setup.config;
       for (const name of keyVariables(config, env)) hiddenEnv.add(name);
+      keys = withoutPersonKeys(keysFromEnv(env), setup.keyless);
       ref = chooseRunModel(args.model, agent, config, env);
       if (!ref) {
         throw new UsageError('no model: pass --model provider/model, set "model" in opencode.json, or set a provider\'s key (for example ANTHROPIC_API_KEY)');
       }
-      model = await resolveModel(ref, { config, keys: keysFromEnv(env), env });
+      model = await resolveModel(ref, { config, keys, env });
     } catch (error) {
       if (error instanceof ProviderSetupError) return setupFailure(error, io);
       if (error instanceof UsageError) {
@@ -205,6 +210,7 @@ export async function runMain(argv: string[], io: CliIO): Promise<number> {
           config: session.config,
           now: new Date(),
           home: homedir(),
+          trusted: args.trust,
           ...(global ? { globalConfigDir: global } : {}),
           onNote: (note) => io.err(`note: ${note}\n`),
         }),

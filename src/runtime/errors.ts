@@ -13,6 +13,7 @@ export type FsErrorCode =
   | "EINVAL"
   | "ENOSYS"
   | "ENOSPC"
+  | "EBUSY"
   | "EIO";
 
 const known: ReadonlySet<string> = new Set<FsErrorCode>([
@@ -28,6 +29,7 @@ const known: ReadonlySet<string> = new Set<FsErrorCode>([
   "EINVAL",
   "ENOSYS",
   "ENOSPC",
+  "EBUSY",
   "EIO",
 ]);
 
@@ -44,6 +46,7 @@ const explanations: Record<FsErrorCode, string> = {
   EINVAL: "invalid argument",
   ENOSYS: "not supported by this runtime",
   ENOSPC: "no space left: the browser's storage quota is full (download the workspace, then delete files)",
+  EBUSY: "resource busy",
   EIO: "input/output error",
 };
 
@@ -95,4 +98,39 @@ export function deserializeError(data: SerializedError): RuntimeError {
   const error = new RuntimeError(data.code, data.syscall, data.path);
   error.message = data.message;
   return error;
+}
+
+export type WriteConflictReason = "changed" | "deleted" | "created" | "moved";
+
+/**
+ * A checked write (RuntimeFs.writeFileAtomic) found the file or its folder not as the caller expected,
+ * and wrote nothing. Tools turn it into their own message (read the file again, try again).
+ */
+export class WriteConflict extends Error {
+  constructor(
+    readonly path: string,
+    readonly reason: WriteConflictReason,
+    /** For "changed": the file's mtime at the moment of the check. */
+    readonly mtimeMs?: number,
+  ) {
+    super(conflictMessage(path, reason));
+    this.name = "WriteConflict";
+  }
+}
+
+export function isWriteConflict(error: unknown): error is WriteConflict {
+  return error instanceof WriteConflict;
+}
+
+function conflictMessage(path: string, reason: WriteConflictReason): string {
+  switch (reason) {
+    case "changed":
+      return `${path} changed since it was read; nothing was written`;
+    case "deleted":
+      return `${path} was deleted since it was read; nothing was written`;
+    case "created":
+      return `${path} was created by someone else meanwhile; nothing was written`;
+    case "moved":
+      return `the folder of ${path} now leads somewhere else (a link was made or changed on the way since the path was checked); nothing was written`;
+  }
 }

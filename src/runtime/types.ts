@@ -4,6 +4,7 @@
  */
 
 import type { SearchService } from "../search/service.js";
+import type { Fingerprint } from "./fingerprint.js";
 
 export type RuntimeKind = "embedded" | "webcontainer" | "node";
 
@@ -20,13 +21,45 @@ export interface DirEntry {
   type: EntryType;
 }
 
+/** What a checked write requires at the moment it writes. */
+export interface AtomicWriteOptions {
+  /**
+   * The file's content must still be this ("absent": there must be no file yet); otherwise nothing is
+   * written and a WriteConflict says what changed. Absent: the write does not look at what is there.
+   */
+  expect?: Fingerprint | "absent";
+  /**
+   * The real folder (links resolved) the caller judged the file to be in. If the folder the path leads
+   * to is another one by the time of writing (a link was made or swapped on the way), nothing is written
+   * and a WriteConflict says so.
+   */
+  parent?: string;
+  /**
+   * Makes the folders missing on the way, none through a link: the path must then be real (no link on it),
+   * and a link found on the way is a WriteConflict ("moved"), as a link swapped in after the check would be.
+   */
+  makeParents?: boolean;
+}
+
 /** Promise-based file access. Every path is absolute (posix). */
 export interface RuntimeFs {
-  readFile(path: string): Promise<Uint8Array>;
+  /**
+   * With `noFollow`, a symbolic link at `path` itself is not followed (ELOOP), as O_NOFOLLOW: for a tool that
+   * judged where a path leads and must read only there, even if a link is swapped in meanwhile.
+   */
+  readFile(path: string, options?: { noFollow?: boolean }): Promise<Uint8Array>;
   /** A ranged read: at most `length` bytes from byte `position`; fewer at the end of the file. */
   read(path: string, range: { position: number; length: number }): Promise<Uint8Array>;
   /** Creates or replaces a file. The parent folder must exist (ENOENT otherwise), as in node:fs. */
   writeFile(path: string, data: Uint8Array | string): Promise<void>;
+  /**
+   * Writes a whole file as one step, for tools that judged the path first: the parent folder must be
+   * `options.parent` and the content `options.expect` at that moment, and a symbolic link at `path` is
+   * never followed (ELOOP: resolve links first and pass the real path). Checks and write happen under a
+   * lock every workbench writer on the same files honours (a lock file on node, one lock in the page), and
+   * the data replaces the file whole (a reader never sees half of it). Keeps the file's mode.
+   */
+  writeFileAtomic(path: string, data: Uint8Array, options?: AtomicWriteOptions): Promise<void>;
   /** Adds to the end of a file, creating it when missing (the parent must exist). */
   appendFile(path: string, data: Uint8Array | string): Promise<void>;
   stat(path: string): Promise<Stat>;

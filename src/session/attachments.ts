@@ -7,7 +7,7 @@
  * MAX_TEXT_BYTES for text, which is inlined into every later request; MAX_BINARY_BYTES for anything else,
  * about what providers accept for one image or PDF. Anything wrong is an AttachmentError saying what to do.
  */
-import { normalize } from "pathe";
+import { join, normalize } from "pathe";
 import type { Runtime } from "../runtime/types.js";
 import type { Attachment } from "./chat-types.js";
 import { ascendingId } from "./ids.js";
@@ -43,6 +43,15 @@ function codeOf(error: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
+/**
+ * The prompt box names files from the workspace root (file:///src/a.ts); a URL that already holds the
+ * root (file:///workspace/src/a.ts) is taken as it is. Either way the result is checked to be inside.
+ */
+function workspacePath(root: string, path: string): string {
+  if (path === root || path.startsWith(`${root.replace(/\/+$/, "")}/`)) return path;
+  return join(root, path.replace(/^\/+/, ""));
+}
+
 function unreadable(path: string, error: unknown): AttachmentError {
   if (error instanceof AttachmentError) return error;
   const hint = "Attach it again, or send the message without it.";
@@ -54,7 +63,8 @@ function unreadable(path: string, error: unknown): AttachmentError {
 async function workspaceFile(runtime: Runtime, url: string, filename: string): Promise<{ path: string; size: number }> {
   let path: string;
   try {
-    path = normalize(decodeURIComponent(new URL(url).pathname));
+    // Not through URL parsing, which would quietly drop "..": a path that climbs out is named and refused.
+    path = normalize(workspacePath(runtime.root, decodeURIComponent(url.slice("file://".length))));
   } catch {
     throw new AttachmentError(`the attachment ${filename} has an unreadable address (${url.slice(0, 200)})`, "Attach the file again from the workspace.");
   }

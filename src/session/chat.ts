@@ -115,6 +115,11 @@ export class Chat implements ChatView {
     return () => this.listeners.delete(listener);
   }
 
+  /** The models on offer changed (a key was added or removed): the page reads them again. */
+  refresh(): void {
+    this.notify();
+  }
+
   setAgent(name: string): void {
     if (!this.findAgent(name)) throw new Error(`unknown agent "${name}": use one of ${this.agents().map((a) => a.name).join(", ")}`);
     this.agentName = name;
@@ -123,6 +128,12 @@ export class Chat implements ChatView {
 
   setModel(model: ModelRef): void {
     this.modelRef = { providerID: model.providerID, modelID: model.modelID };
+    this.notify();
+  }
+
+  /** Back to no model chosen (the agent's own, if it names one): a recording that lent its model ended. */
+  clearModel(): void {
+    this.modelRef = undefined;
     this.notify();
   }
 

@@ -5,6 +5,7 @@
  * background and is picked up as it is when switched back to.
  */
 import type { Runtime } from "../runtime/types.js";
+import type { SessionRecord } from "./calls.js";
 import { PageTools } from "./page-tools.js";
 import type { SessionSummary, ShelfSessionStore } from "./shelf-session-store.js";
 
@@ -88,6 +89,16 @@ export class PageSessions {
   switchTo(id: string): Promise<PageTools> {
     return this.serially(async () => {
       if (!(await this.activate(id))) throw new Error(`there is no session ${id} in this workspace any more`);
+      return this.active;
+    });
+  }
+
+  /** Keeps an imported session (already given new ids) in this workspace and makes it the current one. */
+  adopt(record: SessionRecord): Promise<PageTools> {
+    return this.serially(async () => {
+      await this.store.save(record);
+      this.saved = await this.store.list();
+      if (!(await this.activate(record.id))) throw new Error(`the imported session "${record.title}" could not be opened`);
       return this.active;
     });
   }

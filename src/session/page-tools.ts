@@ -82,6 +82,11 @@ export class PageTools {
     return this.session.session;
   }
 
+  /** Where this session is saved (the chat saves its messages there too); undefined when nowhere. */
+  get sessionStore(): SessionStore | undefined {
+    return this.store;
+  }
+
   get calls(): readonly ToolCall[] {
     return this.session.session.calls;
   }

@@ -21,6 +21,7 @@ import basePrompt from "./system/base.txt?raw";
 import geminiNotes from "./system/gemini.txt?raw";
 import openaiNotes from "./system/openai.txt?raw";
 import otherNotes from "./system/other.txt?raw";
+import { insideWorkspace } from "./inside-workspace.js";
 import type { WorkspaceConfig } from "./workspace-config.js";
 
 export type ModelFamily = "anthropic" | "openai" | "gemini" | "other";
@@ -37,6 +38,11 @@ export interface SystemPromptOptions {
   home?: string;
   /** "browser" or "node"; found out from the environment when absent. */
   platform?: string;
+  /**
+   * Whether the person trusts the workspace. Until then its `instructions` may only name files inside it:
+   * `~/.ssh/id_rsa` in a shared workspace's config would otherwise go into the prompt, to the provider.
+   */
+  trusted?: boolean;
   /** Told of every instruction file skipped (missing, unreadable, a URL) and why. */
   onNote?: (note: string) => void;
 }
@@ -137,14 +143,19 @@ async function configured(options: SystemPromptOptions, note: (text: string) => 
       continue;
     }
     const path = entry.startsWith("~/") && options.home ? join(options.home, entry.slice(2)) : isAbsolute(entry) ? entry : join(runtime.root, entry);
+    const allowed = async (file: string) => {
+      if (options.trusted === true || (await insideWorkspace(runtime, file))) return true;
+      note(`instructions: ${file} is outside the workspace, which an untrusted workspace's config may not read; it was skipped (trust the workspace to use it)`);
+      return false;
+    };
     if (!/[*?[{]/.test(entry)) {
-      if (await exists(runtime, path)) paths.push(path);
-      else note(`instructions: ${entry} does not exist (looked for ${path}); it was skipped`);
+      if (!(await exists(runtime, path))) note(`instructions: ${entry} does not exist (looked for ${path}); it was skipped`);
+      else if (await allowed(path)) paths.push(path);
       continue;
     }
     const matches = await glob(runtime, path);
     if (matches.length === 0) note(`instructions: ${entry} matches no file; it was skipped`);
-    paths.push(...matches);
+    for (const match of matches) if (await allowed(match)) paths.push(match);
   }
   return paths;
 }

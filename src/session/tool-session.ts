@@ -10,7 +10,7 @@ import { configDirectories, loadCustomTools, loadPlugins, workspaceCodeFiles, ty
 import { createPluginShell } from "../tools/custom/plugin-api.js";
 import { FileTime } from "../tools/file-time.js";
 import { PermissionEngine } from "../tools/permission/engine.js";
-import { explain, type Explanation, type RuleLayer } from "../tools/permission/evaluate.js";
+import { explain, UNTRUSTED_IGNORED, type Explanation, type RuleLayer } from "../tools/permission/evaluate.js";
 import type { Ruleset } from "../tools/permission/types.js";
 import { defaultFlags, ToolRegistry, type RegistryFlags } from "../tools/registry.js";
 import type { Info } from "../tools/tool.js";
@@ -91,23 +91,28 @@ export class ToolSession {
 
   static async open(options: ToolSessionOptions): Promise<ToolSession> {
     const { runtime } = options;
-    const { config, path } = await loadWorkspaceConfig(runtime);
+    const { config, path, problem } = await loadWorkspaceConfig(runtime, { trusted: options.trusted });
     const store = new OutputStore(runtime, { dataDir: options.dataDir });
+    // Until the person trusts the workspace, its rules may tighten protection but not loosen it.
     const loaded = await loadAgents(runtime, config, {
       dataDir: options.dataDir,
       home: options.home,
       globalConfigDir: options.globalConfigDir,
       configPath: path,
       toolOutputGlob: store.glob,
+      trusted: options.trusted,
     });
     const agent = pickAgent(options.agent, loaded.agents, loaded.problems, config.default_agent);
     const permission = agent.permission;
     const layers = layersBySource(permission);
+    if (agent.ignoredRules && agent.ignoredRules.length > 0) {
+      layers.push({ source: "config", rules: [...agent.ignoredRules], ignored: UNTRUSTED_IGNORED });
+    }
 
     const bus = options.bus ?? new Bus();
     const flags: RegistryFlags = { ...defaultFlags, batchTool: config.experimental?.batch_tool === true, ...options.flags };
     const registry = new ToolRegistry(options.builtins, flags);
-    const problems: Array<LoadProblem | AgentProblem> = [...loaded.problems];
+    const problems: Array<LoadProblem | AgentProblem> = [...(problem ? [problem] : []), ...loaded.problems];
     const untrustedFiles: string[] = [];
     let plugins: LoadedPlugin[] = [];
     const dirs = configDirectories(runtime.root, options.globalConfigDir);
@@ -152,10 +157,15 @@ export class ToolSession {
     return this.runner.run(this.session, this.agent, tool, args, options);
   }
 
-  /** Every rule in force, in evaluation order, grouped by where it came from; the approvals come last. */
+  /**
+   * Every rule in force, in evaluation order, grouped by where it came from; the approvals come last. The
+   * untrusted workspace's loosening rules close the list as a layer marked `ignored` (not in force).
+   */
   rulesInForce(): RuleLayer[] {
     const approvals = [...this.permissions.approved];
-    return [...this.layers, ...(approvals.length > 0 ? [{ source: "approval" as const, rules: approvals }] : [])];
+    const inForce = this.layers.filter((layer) => layer.ignored === undefined);
+    const held = this.layers.filter((layer) => layer.ignored !== undefined);
+    return [...inForce, ...(approvals.length > 0 ? [{ source: "approval" as const, rules: approvals }] : []), ...held];
   }
 
   /** Which rule decides `permission` for `pattern`, with the session's approvals last. */

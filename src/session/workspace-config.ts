@@ -6,44 +6,128 @@
  */
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { join } from "pathe";
+import { z } from "zod";
 import type { Runtime } from "../runtime/types.js";
-import { isAction, validatePermissionConfig } from "../tools/permission/config.js";
+import { isAction, permissionSectionSchema, validatePermissionConfig } from "../tools/permission/config.js";
+import { AgentEntrySchema } from "./agent/config.js";
+import { insideWorkspace } from "./inside-workspace.js";
+import { jsonPath, ProvidersConfig } from "./provider/config.js";
 import type { Action } from "../tools/permission/types.js";
 
-export interface AgentConfig {
-  permission?: unknown;
-  tools?: Record<string, boolean>;
-  /** The rest (model, prompt, mode, temperature, steps, ...) is read by src/session/agent. */
-  [key: string]: unknown;
-}
-
-export interface WorkspaceConfig {
-  permission?: unknown;
-  tools?: Record<string, boolean>;
-  agent?: Record<string, AgentConfig>;
-  experimental?: { batch_tool?: boolean; [key: string]: unknown };
-  /** "provider/model"; read (with `small_model` and `provider`) by src/session/provider. */
-  model?: unknown;
-  small_model?: unknown;
-  provider?: unknown;
-  /** Extra instruction files (paths or globs, relative to the workspace); read by src/session/system. */
-  instructions?: unknown;
-  [key: string]: unknown;
-}
-
 const NAMES = ["opencode.json", "opencode.jsonc"];
+
+/**
+ * The whole file's shape, composed from the parts' own schemas (providers: src/session/provider/config.ts,
+ * agents: src/session/agent/config.ts, permission: src/tools/permission/config.ts). Keys it does not know
+ * are allowed, as OpenCode has many this app does not use. Only checked: the file's own object is what the
+ * rest reads, because a parsed copy would reorder permission rules (order is meaning there).
+ */
+export const WorkspaceConfigSchema = ProvidersConfig.extend({
+  $schema: z.string().optional(),
+  permission: permissionSectionSchema.optional(),
+  tools: z.record(z.string(), z.boolean({ error: "must be true or false" }), { error: 'must be an object of tool names to true or false, e.g. { "bash": false }' }).optional(),
+  agent: z
+    .record(z.string(), AgentEntrySchema.extend({ permission: permissionSectionSchema.optional() }), {
+      error: "must be an object of agent names to their settings",
+    })
+    .optional(),
+  default_agent: z.string({ error: "must be a string naming a primary agent" }).optional(),
+  experimental: z.looseObject({ batch_tool: z.boolean({ error: "must be true or false" }).optional() }, { error: "must be an object" }).optional(),
+  instructions: z.array(z.string({ error: "must be a path or glob" }), { error: 'must be a list of paths or globs, e.g. ["CONTRIBUTING.md"]' }).optional(),
+}).catchall(z.unknown());
+
+/** The file as checked: one type from the one schema (the parts' types come from their own schemas). */
+export type WorkspaceConfig = z.input<typeof WorkspaceConfigSchema>;
+
+/** One problem of the file: where (a JSON path such as `agent.review.temperature`) and what. */
+export interface ConfigProblem {
+  path: string;
+  message: string;
+}
+
+export class WorkspaceConfigError extends Error {
+  override readonly name = "WorkspaceConfigError";
+  constructor(
+    readonly file: string,
+    readonly problems: readonly ConfigProblem[],
+  ) {
+    super(
+      `${file} has ${problems.length === 1 ? "a problem" : `${problems.length} problems`}: ${problems.map((problem) => `${problem.path}: ${problem.message}`).join("; ")}. Fix ${problems.length === 1 ? "it" : "them"}, or remove the file to use the defaults.`,
+    );
+  }
+}
+
+/**
+ * Every problem of a parsed opencode.json, each at its exact path; empty when the file is fine. Problems
+ * inside one `agent.<name>` entry are left to src/session/agent, which removes that agent and reports
+ * them (with the same paths) rather than stop the whole workspace; `only: "all"` includes them.
+ */
+export function configProblems(value: unknown, only: "fatal" | "all" = "fatal"): ConfigProblem[] {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    const what = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
+    return [{ path: "(top level)", message: `must be a JSON object ({ "permission": ... }), not ${what}` }];
+  }
+  const result = WorkspaceConfigSchema.safeParse(value);
+  if (result.success) return [];
+  return result.error.issues
+    .filter((issue) => only === "all" || !(issue.path[0] === "agent" && issue.path.length >= 2))
+    .map((issue) => ({ path: jsonPath(issue.path), message: issue.message }));
+}
 
 async function findConfig(runtime: Runtime): Promise<string | undefined> {
   for (const name of NAMES) {
     const path = join(runtime.root, name);
-    if (await runtime.fs.stat(path).then(() => true, () => false)) return path;
+    // lstat: a dangling link is still "there", and must not silently fall through to the next name.
+    if (await runtime.fs.lstat(path).then(() => true, () => false)) return path;
   }
   return undefined;
 }
 
-export async function loadWorkspaceConfig(runtime: Runtime): Promise<{ config: WorkspaceConfig; path?: string }> {
+export interface LoadConfigOptions {
+  /**
+   * Whether the person trusts the workspace. An untrusted workspace's opencode.json that is a link to a
+   * file outside it is not read (it is reported in `problem`); true reads it. Untrusted when absent.
+   */
+  trusted?: boolean;
+}
+
+export interface LoadedConfig {
+  config: WorkspaceConfig;
+  path?: string;
+  /** Why the file was there but not read (a link out of an untrusted workspace). */
+  problem?: { file: string; error: string };
+}
+
+/**
+ * The file to save rules into. Never through a link that leaves the workspace: saving would write the
+ * person's approvals into whatever file the link names.
+ */
+async function configToWrite(runtime: Runtime): Promise<string> {
+  const path = (await findConfig(runtime)) ?? join(runtime.root, "opencode.json");
+  const entry = await runtime.fs.lstat(path).catch(() => undefined);
+  if (entry?.type === "symlink" && !(await insideWorkspace(runtime, path))) {
+    throw new Error(`${path} is a link to a file outside the workspace, so nothing was saved into it: replace the link with the file itself, then save again.`);
+  }
+  return path;
+}
+
+export async function loadWorkspaceConfig(runtime: Runtime, options: LoadConfigOptions = {}): Promise<LoadedConfig> {
   const path = await findConfig(runtime);
   if (!path) return { config: {} };
+  const entry = await runtime.fs.lstat(path);
+  if (entry.type === "symlink" && options.trusted !== true && !(await insideWorkspace(runtime, path))) {
+    const target = await runtime.fs.readlink(path).catch(() => "an unreadable target");
+    return {
+      config: {},
+      problem: {
+        file: path,
+        error: `it is a link to ${target}, outside the workspace, so it was not read: a workspace's config may only come from the workspace. Trust the workspace to read it, or replace the link with the file itself`,
+      },
+    };
+  }
+  const kind = entry.type === "symlink" ? await runtime.fs.stat(path).then((stat) => stat.type, () => "missing") : entry.type;
+  if (kind === "missing") throw new Error(`${path} is a link to a file that does not exist: remove the link, or point it at an opencode.json.`);
+  if (kind === "directory") throw new Error(`${path} is a folder, not a file: the workspace config must be a JSON file. Rename or remove the folder.`);
   const text = new TextDecoder().decode(await runtime.fs.readFile(path));
   const errors: ParseError[] = [];
   const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
@@ -52,9 +136,8 @@ export async function loadWorkspaceConfig(runtime: Runtime): Promise<{ config: W
     const line = text.slice(0, first.offset).split("\n").length;
     throw new Error(`${path} is not valid JSON: ${printParseErrorCode(first.error)} at line ${line}. Fix the file, or remove it to use the defaults.`);
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new Error(`${path} must hold a JSON object ({ "permission": ... }), not ${Array.isArray(value) ? "an array" : typeof value}.`);
-  }
+  const problems = configProblems(value);
+  if (problems.length > 0) throw new WorkspaceConfigError(path, problems);
   return { config: value as WorkspaceConfig, path };
 }
 
@@ -63,7 +146,7 @@ export async function loadWorkspaceConfig(runtime: Runtime): Promise<{ config: W
  * after the rules already there, so they win as they did in the session.
  */
 export async function saveApprovals(runtime: Runtime, approvals: Array<{ permission: string; pattern: string }>): Promise<string> {
-  const path = (await findConfig(runtime)) ?? join(runtime.root, "opencode.json");
+  const path = await configToWrite(runtime);
   let text = await runtime.fs.readFile(path).then((bytes) => new TextDecoder().decode(bytes), () => "{}\n");
   const current = parse(text, [], { allowTrailingComma: true }) as WorkspaceConfig | undefined;
   const format = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: "\n" } };
@@ -138,7 +221,7 @@ export function permissionSection(rules: readonly ConfigRule[]): Record<string, 
  */
 export async function savePermissionRules(runtime: Runtime, rules: readonly ConfigRule[]): Promise<string> {
   const section = permissionSection(rules);
-  const path = (await findConfig(runtime)) ?? join(runtime.root, "opencode.json");
+  const path = await configToWrite(runtime);
   const text = await runtime.fs.readFile(path).then((bytes) => new TextDecoder().decode(bytes), () => "{}\n");
   const errors: ParseError[] = [];
   const current = parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;

@@ -1,27 +1,42 @@
-import { dirname } from "pathe";
+import { resolve } from "pathe";
 import { z } from "zod";
 import { isRuntimeError } from "../runtime/errors.js";
+import { fingerprint, type Fingerprint } from "../runtime/fingerprint.js";
 import description from "./apply_patch.txt?raw";
 import { formatSummary, isPatchError, parsePatch, planPatch, type PlannedChange } from "./patch/index.js";
+import { commitWrite } from "./shared/commit.js";
 import { assertExternalDirectory } from "./shared/external-directory.js";
+import { decodeBytes, displayText, encodeBytes } from "./shared/text-file.js";
 import { define, type Context } from "./tool.js";
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+/**
+ * What the patch knows of each file it touches: where the path really leads (judged before planning, and
+ * what is written), and the content the next change expects to find there (as read while planning, then
+ * as this patch left it).
+ */
+interface Files {
+  real: Map<string, string>;
+  expect: Map<string, Fingerprint | "absent">;
+}
 
-async function writeChange(ctx: Context, change: PlannedChange): Promise<void> {
+async function writeChange(ctx: Context, change: PlannedChange, files: Files): Promise<void> {
   const fs = ctx.runtime.fs;
   if (change.type === "delete") {
     await fs.rm(change.path);
-  } else {
-    const target = change.movePath ?? change.path;
-    await fs.mkdir(dirname(target), { recursive: true });
-    await fs.writeFile(target, encoder.encode(change.after));
-    if (change.type === "move" && change.movePath !== change.path) await fs.rm(change.path, { force: true });
+    files.expect.set(change.path, "absent");
+    ctx.bus.publish("file.edited", { file: change.path });
+    return;
   }
-  for (const file of [change.path, change.movePath].filter((p): p is string => p !== undefined)) {
-    ctx.bus.publish("file.edited", { file });
-    if (file === (change.movePath ?? change.path) && change.type !== "delete") ctx.fileTime.read(ctx.sessionID, file);
+  const target = change.movePath ?? change.path;
+  // Text as planned; bytes that were not UTF-8 come back as they were (decodeBytes escaped them).
+  const data = encodeBytes(change.after);
+  const real = files.real.get(target) ?? target;
+  await commitWrite(ctx, { path: target, real, data, expect: files.expect.get(target) ?? "absent" });
+  files.expect.set(target, fingerprint(data));
+  if (change.type === "move" && change.movePath !== change.path) {
+    await fs.rm(change.path, { force: true });
+    files.expect.set(change.path, "absent");
+    ctx.bus.publish("file.edited", { file: change.path });
   }
 }
 
@@ -36,21 +51,30 @@ export const ApplyPatchTool = define("apply_patch", {
   }),
   async execute(args, ctx) {
     let changes: PlannedChange[];
+    const known: Files = { real: new Map(), expect: new Map() };
     try {
       const hunks = parsePatch(args.patchText);
+      // Keyed as the planner names files: absolute, normalised.
+      const judge = async (path: string) => {
+        const absolute = resolve(ctx.directory, path);
+        if (!known.real.has(absolute)) known.real.set(absolute, await assertExternalDirectory(ctx, absolute, "file"));
+      };
       for (const hunk of hunks) {
-        await assertExternalDirectory(ctx, hunk.path.startsWith("/") ? hunk.path : `${ctx.directory}/${hunk.path}`, "file");
-        if (hunk.type === "update" && hunk.movePath) {
-          await assertExternalDirectory(ctx, hunk.movePath.startsWith("/") ? hunk.movePath : `${ctx.directory}/${hunk.movePath}`, "file");
-        }
+        await judge(hunk.path);
+        if (hunk.type === "update" && hunk.movePath) await judge(hunk.movePath);
       }
       changes = await planPatch(hunks, {
         root: ctx.directory,
+        // Files are read where they were judged to lead, as they will be written there.
         read: async (path) => {
+          const real = known.real.get(path) ?? path;
           try {
-            const stat = await ctx.runtime.fs.stat(path);
+            const stat = await ctx.runtime.fs.stat(real);
             if (stat.type === "directory") return undefined;
-            return decoder.decode(await ctx.runtime.fs.readFile(path));
+            // Not through a link made since the path was judged: what it leads to was never asked about.
+            const bytes = await ctx.runtime.fs.readFile(real, { noFollow: known.real.has(path) });
+            known.expect.set(path, fingerprint(bytes));
+            return decodeBytes(bytes).text;
           } catch (error) {
             if (isRuntimeError(error) && (error.code === "ENOENT" || error.code === "ENOTDIR")) return undefined;
             throw error;
@@ -65,25 +89,26 @@ export const ApplyPatchTool = define("apply_patch", {
       throw error;
     }
     const relativePaths = changes.map((c) => c.moveRelativePath ?? c.relativePath);
+    // Shown as read shows them: bytes that are not UTF-8 as U+FFFD (they are written back as they were).
     const files = changes.map((c) => ({
       filePath: c.path,
       relativePath: c.relativePath,
       type: c.type,
-      diff: c.diff,
-      before: c.before,
-      after: c.after,
+      diff: displayText(c.diff),
+      before: displayText(c.before),
+      after: displayText(c.after),
       additions: c.additions,
       deletions: c.deletions,
       movePath: c.movePath,
     }));
-    const diff = changes.map((c) => c.diff).join("\n");
+    const diff = displayText(changes.map((c) => c.diff).join("\n"));
     await ctx.ask({
       permission: "edit",
       patterns: [...new Set(changes.flatMap((c) => [c.relativePath, ...(c.moveRelativePath ? [c.moveRelativePath] : [])]))],
       always: ["*"],
       metadata: { filepath: relativePaths.join(", "), diff, files },
     });
-    for (const change of changes) await writeChange(ctx, change);
+    for (const change of changes) await writeChange(ctx, change, known);
     const summary = formatSummary(changes);
     return { title: summary, output: summary, metadata: { diff, files } };
   },

@@ -14,10 +14,21 @@ export const MAX_LINE_SUFFIX = "... (line truncated to 2000 chars)";
 export const MAX_BYTES = 50 * 1024;
 const EMPTY_FILE_REMINDER = "<system-reminder>Warning: the file exists but its contents are empty.</system-reminder>";
 
+/**
+ * A whole number, also when a model sends it as a string ("10"), as z.coerce allowed; but not `true`
+ * (which coercion made 1, so `offset: true` started at line 2) nor "" or "abc". Same JSON Schema on the wire.
+ */
+function wholeNumber(min: number) {
+  return z.preprocess(
+    (value) => (typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value),
+    z.number({ error: (issue) => `must be a whole number, not ${JSON.stringify(issue.input) ?? String(issue.input)}` }).int({ error: "must be a whole number" }).min(min),
+  );
+}
+
 const parameters = z.object({
   filePath: z.string().describe("The path to the file to read"),
-  offset: z.coerce.number().int().min(0).describe("The line number to start reading from (0-based)").optional(),
-  limit: z.coerce.number().int().min(1).describe("The number of lines to read (defaults to 2000)").optional(),
+  offset: wholeNumber(0).describe("The line number to start reading from (0-based)").optional(),
+  limit: wholeNumber(1).describe("The number of lines to read (defaults to 2000)").optional(),
 });
 
 async function notFound(ctx: Context, path: string): Promise<Error> {
@@ -61,6 +72,9 @@ export const ReadTool = define("read", {
   description: description.trim(),
   parameters,
   async execute(args, ctx) {
+    if (args.filePath.trim() === "") {
+      throw new Error("filePath is empty: give the path of the file (or folder) to read, e.g. src/index.ts, or . for the workspace's top folder.");
+    }
     const path = resolveToolPath(ctx, args.filePath);
     const offset = args.offset ?? 0;
     const limit = args.limit ?? DEFAULT_READ_LIMIT;
@@ -92,6 +106,9 @@ export const ReadTool = define("read", {
     const sample = await ctx.runtime.fs.read(path, { position: 0, length: 4096 });
     if (hasBinaryExtension(path) || looksBinary(sample)) throw new Error(`Cannot read binary file: ${path}`);
 
+    // What the session saw is fingerprinted before it is read, so a change in between makes a later edit
+    // refuse (safe) rather than overwrite it.
+    await ctx.fileTime.record(ctx.sessionID, path);
     const window = await readLineWindow(ctx.runtime.fs, path, stat.size, {
       offset,
       limit,
@@ -100,7 +117,6 @@ export const ReadTool = define("read", {
       lineSuffix: MAX_LINE_SUFFIX,
     });
     if (window.lines.length > 0 && window.lines[0]!.startsWith("\uFEFF") && offset === 0) window.lines[0] = window.lines[0]!.slice(1);
-    ctx.fileTime.read(ctx.sessionID, path);
     if (window.totalLines === 0) {
       return { title, output: `<file>\n${EMPTY_FILE_REMINDER}\n</file>`, metadata: { preview: "", truncated: false } };
     }

@@ -1,10 +1,10 @@
-import { dirname } from "pathe";
 import { z } from "zod";
-import { isRuntimeError } from "../runtime/errors.js";
+import { fingerprint } from "../runtime/fingerprint.js";
+import { commitWrite, readExisting } from "./shared/commit.js";
 import { fileDiff } from "./shared/diff.js";
 import { assertExternalDirectory } from "./shared/external-directory.js";
 import { displayPath, resolveToolPath } from "./shared/paths.js";
-import { decodeText, encodeText } from "./shared/text-file.js";
+import { decodeText, displayText, encodeNew, encodeText, toLf } from "./shared/text-file.js";
 import { define } from "./tool.js";
 import description from "./write.txt?raw";
 
@@ -16,33 +16,31 @@ export const WriteTool = define("write", {
   }),
   async execute(args, ctx) {
     const path = resolveToolPath(ctx, args.filePath);
-    await assertExternalDirectory(ctx, path, "file");
-    const stat = await ctx.runtime.fs.stat(path).catch((error: unknown) => {
-      if (isRuntimeError(error) && error.code === "ENOENT") return undefined;
-      throw error;
+    // Where the path really leads (a link followed even when its target does not exist yet) is what is
+    // judged, and what is written.
+    const real = await assertExternalDirectory(ctx, path, "file");
+    return ctx.fileTime.withLock(real, async () => {
+      const bytes = await readExisting(ctx, real, path);
+      const exists = bytes !== undefined;
+      if (exists) await ctx.fileTime.assert(ctx.sessionID, path, bytes);
+      const file = exists ? decodeText(bytes) : undefined;
+      const before = file?.text ?? "";
+      const relative = displayPath(ctx, path);
+      const after = toLf(args.content);
+      const { diff, additions, deletions } = fileDiff(relative, relative, displayText(before), displayText(after));
+      await ctx.ask({ permission: "edit", patterns: [relative], always: ["*"], metadata: { filepath: path, diff } });
+      // Content with CRLF is taken as written (every line CRLF); otherwise lines the file already had keep
+      // their own endings. A BOM the file had is kept.
+      const data =
+        file && !args.content.includes("\r\n")
+          ? encodeText(file, after)
+          : encodeNew(after, args.content.includes("\r\n") ? "\r\n" : "\n", file?.bom ?? false);
+      await commitWrite(ctx, { path, real, data, expect: bytes ? fingerprint(bytes) : "absent" });
+      return {
+        title: relative,
+        output: "Wrote file successfully.",
+        metadata: { filepath: path, exists, diff, additions, deletions },
+      };
     });
-    if (stat?.type === "directory") throw new Error(`Path is a directory, not a file: ${path}`);
-    const exists = stat !== undefined;
-    let before = "";
-    let shape = { bom: false, eol: "\n" as "\n" | "\r\n" };
-    if (exists) {
-      await ctx.fileTime.assert(ctx.sessionID, path);
-      ({ text: before, shape } = decodeText(await ctx.runtime.fs.readFile(path)));
-    }
-    const relative = displayPath(ctx, path);
-    // The content is taken as written (line endings included); only a BOM the file had is kept.
-    const after = args.content.replace(/\r\n/g, "\n");
-    const { diff, additions, deletions } = fileDiff(relative, relative, before, after);
-    await ctx.ask({ permission: "edit", patterns: [relative], always: ["*"], metadata: { filepath: path, diff } });
-    await ctx.runtime.fs.mkdir(dirname(path), { recursive: true });
-    const eol = args.content.includes("\r\n") ? "\r\n" : exists ? shape.eol : "\n";
-    await ctx.runtime.fs.writeFile(path, encodeText(after, { bom: shape.bom, eol }));
-    ctx.bus.publish("file.edited", { file: path });
-    ctx.fileTime.read(ctx.sessionID, path);
-    return {
-      title: relative,
-      output: "Wrote file successfully.",
-      metadata: { filepath: path, exists, diff, additions, deletions },
-    };
   },
 });

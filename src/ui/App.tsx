@@ -9,7 +9,7 @@ import { SearchPanel } from "./files/SearchPanel.js";
 import { TransferBar } from "./files/TransferBar.js";
 import { TerminalView } from "./terminal/TerminalView.js";
 import { createTheme } from "./theme.js";
-import { ToolsPane } from "./tools/ToolsPane.js";
+import { RightPane } from "./RightPane.js";
 
 interface Notice {
   id: number;
@@ -120,7 +120,7 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
           readOnly={workspace.readOnly}
           terminal={<TerminalView shell={shell} root={() => runtime().root} readOnly={workspace.readOnly} theme={theme} />}
         />
-        <ToolsPane runtime={runtime} readOnly={workspace.readOnly} place={{ workspace: workspace.options.name, memoryOnly: workspace.options.memoryOnly }} />
+        <RightPane runtime={runtime} readOnly={workspace.readOnly} place={{ workspace: workspace.options.name, memoryOnly: workspace.options.memoryOnly }} report={report} />
       </main>
     </div>
   );

@@ -157,4 +157,14 @@ describe("workbench permission check", () => {
     expect(workbench(["permission", "check", "edit", "a.ts", "--dir", dir, "--agent", "plan"]).stdout).toMatch(/^deny\n/);
     expect(workbench(["permission", "check", "edit", "a.ts", "--dir", dir, "--agent", "nobody"]).code).toBe(1);
   });
+
+  it("holds back the folder's loosening rules until --trust, and says so", async () => {
+    const dir = await folder({ permission: { external_directory: "allow" } });
+    const untrusted = workbench(["permission", "check", "external_directory", "/srv/x", "--dir", dir]);
+    expect(untrusted.stdout).toBe(
+      'ask\nask, by the default rule external_directory "*": "ask" (last matching rule wins); the workspace rule external_directory "*": "allow" is ignored until you trust this workspace\n',
+    );
+    expect(untrusted.stderr).toContain('note: 1 permission rule(s) of the workspace would loosen protection and are ignored until you trust this workspace (--trust): external_directory "*": "allow"');
+    expect(workbench(["permission", "check", "external_directory", "/srv/x", "--dir", dir, "--trust"]).stdout).toMatch(/^allow\nallow, by the config rule/);
+  });
 });

@@ -32,7 +32,7 @@ describe("loadRunProviders", () => {
       }`,
     });
     const runtime = createNodeRuntime({ root: workspace });
-    const config = await loadRunProviders({ runtime, configPath: join(workspace, "opencode.jsonc"), globalConfigDir: global, env: { LOCAL_KEY: "k-1" }, home: "/home/nobody" });
+    const config = await loadRunProviders({ runtime, configPath: join(workspace, "opencode.jsonc"), globalConfigDir: global, env: { LOCAL_KEY: "k-1" }, home: "/home/nobody", trusted: true });
     expect(config.model).toBe("local/b");
     expect(config.provider?.local?.options).toEqual({ baseURL: "http://127.0.0.1:1/v1", apiKey: "k-1", headers: { "x-team": "from-a-file" } });
     expect(Object.keys(config.provider?.local?.models ?? {})).toEqual(["a", "b"]);

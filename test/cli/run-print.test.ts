@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { ToolCall } from "../../src/session/calls.js";
 import type { RunEvent } from "../../src/cli/run-events.js";
-import { printer, toolLine } from "../../src/cli/run-print.js";
+import { errorText, printer, toolLine } from "../../src/cli/run-print.js";
 
 function toolEvent(call: Partial<ToolCall>): Extract<RunEvent, { type: "tool_use" }> {
   const state: ToolCall = {
@@ -53,5 +53,41 @@ describe("printer", () => {
     expect(out[0]!.endsWith("\n")).toBe(true);
     expect(out[0]!.trimEnd().includes("\n")).toBe(false);
     expect(JSON.parse(out[0]!)).toEqual(event);
+  });
+});
+
+// A clipboard write (OSC 52, ended by BEL), a screen clear (CSI 2J), a hidden hyperlink (OSC 8, ended by ST),
+// a carriage return that would overwrite the line, and an 8-bit CSI (0x9b) with a colour.
+const HOSTILE = "\x1b]52;c;ZWNobyBwd25lZA==\x07\x1b[2J\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\\rok\x9b31mred\x00\x7f";
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+describe("terminal escapes in the default format", () => {
+  it("strips escape sequences and control characters from a tool's title", () => {
+    const line = toolLine(toolEvent({ tool: "webfetch", title: `page ${HOSTILE}` }), "/w");
+    expect(line).toBe("| webfetch  page clickokred");
+    expect(CONTROL.test(line)).toBe(false);
+  });
+
+  it("strips them from the model's text but keeps its newlines and tabs", () => {
+    const { io, out } = capture();
+    printer("default", io, "/w")({ type: "text", timestamp: 1, sessionID: "s", part: { id: "p1", messageID: "m", type: "text", text: `a\tb\n${HOSTILE}\nend` } });
+    expect(out).toEqual(["a\tb\nclickokred\nend\n"]);
+  });
+
+  it("strips them from a failed call's error and from an error's message and hint", () => {
+    const line = toolLine(toolEvent({ status: "error", title: "x", error: `bad\x1b[2J${HOSTILE}` }), "/w");
+    expect(line).toBe("| edit  x  error: badclickokred");
+    expect(errorText({ message: `m\x1b]0;title\x07`, hint: `h\x1b[31m` })).toBe("error: m\nh\n");
+  });
+
+  it("writes no control character in --format json, and the line still parses to the same event", () => {
+    const { io, out } = capture();
+    const event: RunEvent = { type: "text", timestamp: 1, sessionID: "s", part: { id: "p1", messageID: "m", type: "text", text: `${HOSTILE}\n\u0085\u009d` } };
+    printer("json", io, "/w")(event);
+    const line = out[0]!;
+    expect(line.endsWith("\n")).toBe(true);
+    expect(CONTROL.test(line.slice(0, -1))).toBe(false);
+    expect(line.slice(0, -1).includes("\n")).toBe(false);
+    expect(JSON.parse(line)).toEqual(event);
   });
 });

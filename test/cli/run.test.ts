@@ -25,7 +25,10 @@ interface Result {
 /** The bin, asynchronously: the provider server answers from this process meanwhile. */
 function workbench(args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string; onStart?: (pid: number) => void } = {}): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    // These folders are the person's own: their config's {env:} key and base URL only count with --trust
+    // (test/security/config-trust.test.ts covers an untrusted one).
+    const full = args[0] === "run" ? ["run", "--trust", ...args.slice(1)] : args;
+    const child = spawn(process.execPath, [BIN, ...full], {
       cwd: options.cwd,
       env: { ...process.env, WORKBENCH_DATA_DIR: dataDir, WORKBENCH_GLOBAL_CONFIG: globalDir, TEST_PROVIDER_KEY: KEY, ...options.env },
       stdio: ["pipe", "pipe", "pipe"],

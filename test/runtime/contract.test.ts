@@ -2,7 +2,8 @@
  * The runtime contract: one suite, every backend. What passes here is what tools may rely on.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isRuntimeError, type FsErrorCode } from "../../src/runtime/errors.js";
+import { isRuntimeError, isWriteConflict, type FsErrorCode, type WriteConflictReason } from "../../src/runtime/errors.js";
+import { fingerprint } from "../../src/runtime/fingerprint.js";
 import type { OutputChunk, Runtime } from "../../src/runtime/types.js";
 import { backends } from "../support/backends.js";
 
@@ -17,6 +18,17 @@ async function expectCode(promise: Promise<unknown>, code: FsErrorCode): Promise
   expect(isRuntimeError(error), `a RuntimeError, got ${String(error)}`).toBe(true);
   expect((error as { code: string }).code).toBe(code);
 }
+
+async function expectConflict(promise: Promise<unknown>, reason: WriteConflictReason): Promise<void> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(isWriteConflict(error), `a WriteConflict (${reason}), got ${String(error)}`).toBe(true);
+  expect((error as { reason: string }).reason).toBe(reason);
+}
+
+const bytes = (value: string) => new TextEncoder().encode(value);
 
 describe.each(backends)("runtime contract: $name", (backend) => {
   let runtime: Runtime;
@@ -190,6 +202,113 @@ describe.each(backends)("runtime contract: $name", (backend) => {
       await runtime.exec("echo x > made-by-shell.txt");
       off();
       expect(seen.some((paths) => paths === "unknown" || paths.includes(p("made-by-shell.txt")))).toBe(true);
+    });
+  });
+
+  describe("checked writes (writeFileAtomic)", () => {
+    it("creates a file expected absent, and refuses when one appeared", async () => {
+      await runtime.fs.writeFileAtomic(p("new.txt"), bytes("first"), { expect: "absent" });
+      expect(text(await runtime.fs.readFile(p("new.txt")))).toBe("first");
+      await expectConflict(runtime.fs.writeFileAtomic(p("new.txt"), bytes("second"), { expect: "absent" }), "created");
+      expect(text(await runtime.fs.readFile(p("new.txt")))).toBe("first");
+    });
+
+    it("replaces a file whose content is as expected, judged on content and not on mtime", async () => {
+      await runtime.fs.writeFile(p("f.txt"), "aaaa");
+      const seen = fingerprint(await runtime.fs.readFile(p("f.txt")));
+      // Same size, possibly the same mtime tick: only the content tells.
+      await runtime.fs.writeFile(p("f.txt"), "bbbb");
+      await expectConflict(runtime.fs.writeFileAtomic(p("f.txt"), bytes("mine"), { expect: seen }), "changed");
+      expect(text(await runtime.fs.readFile(p("f.txt")))).toBe("bbbb");
+      await runtime.fs.writeFileAtomic(p("f.txt"), bytes("mine"), { expect: fingerprint(bytes("bbbb")) });
+      expect(text(await runtime.fs.readFile(p("f.txt")))).toBe("mine");
+      await runtime.fs.rm(p("f.txt"));
+      await expectConflict(runtime.fs.writeFileAtomic(p("f.txt"), bytes("again"), { expect: fingerprint(bytes("mine")) }), "deleted");
+      await expectCode(runtime.fs.stat(p("f.txt")), "ENOENT");
+    });
+
+    it("writes nothing when the folder is not the one judged", async () => {
+      await runtime.fs.mkdir(p("a"));
+      await runtime.fs.mkdir(p("b"));
+      const judged = await runtime.fs.realpath(p("a"));
+      await runtime.fs.writeFileAtomic(p("a/x.txt"), bytes("in a"), { parent: judged });
+      await expectConflict(runtime.fs.writeFileAtomic(p("b/x.txt"), bytes("in b"), { parent: judged }), "moved");
+      await expectCode(runtime.fs.stat(p("b/x.txt")), "ENOENT");
+      expect(text(await runtime.fs.readFile(p("a/x.txt")))).toBe("in a");
+    });
+
+    it("never follows a link at the name, dangling or not", async () => {
+      if (!runtime.capabilities.symlinks) return;
+      await runtime.fs.writeFile(p("target.txt"), "pointed");
+      await runtime.fs.symlink(p("target.txt"), p("link"));
+      await runtime.fs.symlink(p("nothing-here.txt"), p("dangling"));
+      await expectCode(runtime.fs.writeFileAtomic(p("link"), bytes("through")), "ELOOP");
+      await expectCode(runtime.fs.writeFileAtomic(p("dangling"), bytes("through"), { expect: "absent" }), "ELOOP");
+      expect(text(await runtime.fs.readFile(p("target.txt")))).toBe("pointed");
+      await expectCode(runtime.fs.lstat(p("nothing-here.txt")), "ENOENT");
+      expect((await runtime.fs.lstat(p("link"))).type).toBe("symlink");
+    });
+
+    it("reads without following a link at the name when asked (noFollow)", async () => {
+      await runtime.fs.writeFile(p("plain.txt"), "plain");
+      expect(text(await runtime.fs.readFile(p("plain.txt"), { noFollow: true }))).toBe("plain");
+      await runtime.fs.mkdir(p("folder"));
+      await expectCode(runtime.fs.readFile(p("folder"), { noFollow: true }), "EISDIR");
+      await expectCode(runtime.fs.readFile(p("absent"), { noFollow: true }), "ENOENT");
+      if (!runtime.capabilities.symlinks) return;
+      await runtime.fs.symlink(p("plain.txt"), p("link"));
+      await expectCode(runtime.fs.readFile(p("link"), { noFollow: true }), "ELOOP");
+      // Links before the last component are followed, as with O_NOFOLLOW.
+      await runtime.fs.symlink(p("folder"), p("dirlink"));
+      await runtime.fs.writeFile(p("folder/in.txt"), "in");
+      expect(text(await runtime.fs.readFile(p("dirlink/in.txt"), { noFollow: true }))).toBe("in");
+    });
+
+    it("makes missing folders when asked, never through a link on the way", async () => {
+      const base = await runtime.fs.realpath(root);
+      await runtime.fs.writeFileAtomic(`${base}/made/deeper/f.txt`, bytes("deep"), { expect: "absent", parent: `${base}/made/deeper`, makeParents: true });
+      expect(text(await runtime.fs.readFile(p("made/deeper/f.txt")))).toBe("deep");
+      if (!runtime.capabilities.symlinks) return;
+      await runtime.fs.mkdir(p("elsewhere"));
+      await runtime.fs.symlink(p("elsewhere"), p("via"));
+      await expectConflict(runtime.fs.writeFileAtomic(`${base}/via/new/f.txt`, bytes("x"), { expect: "absent", makeParents: true }), "moved");
+      expect(await runtime.fs.readdir(p("elsewhere"))).toEqual([]);
+    });
+
+    it("refuses a folder and a missing parent with node's codes", async () => {
+      await runtime.fs.mkdir(p("dir"));
+      await expectCode(runtime.fs.writeFileAtomic(p("dir"), bytes("x")), "EISDIR");
+      await expectCode(runtime.fs.writeFileAtomic(p("absent/x"), bytes("x")), "ENOENT");
+    });
+
+    it("lets exactly one of many concurrent writers expecting the same content win, and leaves no trace", async () => {
+      await runtime.fs.mkdir(p("race"));
+      await runtime.fs.writeFile(p("race/f.txt"), "base");
+      const seen = fingerprint(bytes("base"));
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) => runtime.fs.writeFileAtomic(p("race/f.txt"), bytes(`writer ${i}`), { expect: seen })),
+      );
+      const won = outcomes.flatMap((o, i) => (o.status === "fulfilled" ? [i] : []));
+      expect(won).toHaveLength(1);
+      for (const o of outcomes) if (o.status === "rejected") expect(isWriteConflict(o.reason) && o.reason.reason).toBe("changed");
+      expect(text(await runtime.fs.readFile(p("race/f.txt")))).toBe(`writer ${won[0]}`);
+      expect((await runtime.fs.readdir(p("race"))).map((e) => e.name)).toEqual(["f.txt"]);
+    });
+
+    it("keeps the file's mode where modes exist", async () => {
+      if (!runtime.capabilities.modes) return;
+      await runtime.fs.writeFile(p("m.sh"), "#!/bin/sh\n");
+      expect((await runtime.exec("chmod 750 m.sh")).exitCode).toBe(0);
+      await runtime.fs.writeFileAtomic(p("m.sh"), bytes("#!/bin/sh\necho hi\n"), { expect: fingerprint(bytes("#!/bin/sh\n")) });
+      expect((await runtime.exec("stat -c %a m.sh")).stdout.trim()).toBe("750");
+    });
+
+    it("announces the change", async () => {
+      const seen: Array<string[] | "unknown"> = [];
+      const off = runtime.onChange((paths) => seen.push(paths));
+      await runtime.fs.writeFileAtomic(p("told.txt"), bytes("x"));
+      off();
+      expect(seen.some((paths) => paths === "unknown" || paths.includes(p("told.txt")))).toBe(true);
     });
   });
 

@@ -1,3 +1,4 @@
+import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { afterEach, describe, expect, it } from "vitest";
 import { Chat, type ChatOptions } from "../../src/session/chat.js";
 import type { ChatStatus } from "../../src/session/chat-types.js";
@@ -170,18 +171,21 @@ describe("Chat", () => {
     await runtime.fs.writeFile("/elsewhere/secret.txt", "TOP-SECRET-CONTENT\n");
     await runtime.fs.symlink("/elsewhere/secret.txt", "/workspace/link.txt");
     const errors: Array<string | undefined> = [];
-    for (const url of ["file:///etc/passwd", "file:///workspace/../elsewhere/secret.txt", "file:///workspace/%2e%2e/elsewhere/secret.txt", "file:///workspace/link.txt", "file:///workspace/big.txt"]) {
+    const urls = ["file:///../elsewhere/secret.txt", "file:///workspace/../elsewhere/secret.txt", "file:///workspace/%2e%2e/elsewhere/secret.txt", "file:///link.txt", "file:///workspace/big.txt", "file:///etc/passwd"];
+    for (const url of urls) {
       await chat.send({ text: "look", attachments: [{ mime: "text/plain", filename: "x", url }] });
       const last = chat.messages().at(-1)!;
       errors.push(last.role === "assistant" ? last.error?.message : undefined);
     }
-    expect(errors.slice(0, 4)).toEqual([
-      "the attached file /etc/passwd is outside the workspace (/workspace)",
+    expect(errors).toEqual([
+      "the attached file /elsewhere/secret.txt is outside the workspace (/workspace)",
       "the attached file /elsewhere/secret.txt is outside the workspace (/workspace)",
       "the attached file /elsewhere/secret.txt is outside the workspace (/workspace)",
       "the attached file /workspace/link.txt is outside the workspace (/workspace)",
+      "the attached file /workspace/big.txt is too large (300 KB; text files may be at most 256 KB)",
+      // Paths are named from the workspace root, so this one is the workspace's own etc/passwd.
+      "the attached file /workspace/etc/passwd no longer exists",
     ]);
-    expect(errors[4]).toBe("the attached file /workspace/big.txt is too large (300 KB; text files may be at most 256 KB)");
     expect(JSON.stringify(chat.messages())).not.toContain("TOP-SECRET-CONTENT");
     expect(language.calls).toBe(0);
   });
@@ -193,5 +197,38 @@ describe("Chat", () => {
     await chat.send({ text: "look", attachments: [{ mime: "image/png", filename: "pic.png", url: "file:///workspace/pic.png" }] });
     const file = chat.messages()[0]!.parts.find((p) => p.type === "file");
     expect(file?.type === "file" && file.url).toBe(`data:image/png;base64,${Buffer.from(bytes).toString("base64")}`);
+  });
+
+  it("reads @path attachments named from the workspace root: text into the message, an image as bytes the model is sent", async () => {
+    const prompts: LanguageModelV4CallOptions["prompt"][] = [];
+    class Recording extends ScriptedLanguageModel {
+      override doStream(options: LanguageModelV4CallOptions) {
+        prompts.push(options.prompt);
+        return super.doStream(options);
+      }
+    }
+    const language = new Recording({ version: 1, steps: [{ text: "seen" }] }, { speed: 0 });
+    const { chat, runtime } = await chatOn({ version: 1, steps: [] }, { files: { "docs/notes.md": "remember milk\n" }, resolveModel: async () => resolved(language, { attachment: true }) });
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    await runtime.fs.writeFile(`${runtime.root}/logo.png`, png);
+    await chat.send({
+      text: "look",
+      attachments: [
+        { mime: "text/markdown", filename: "docs/notes.md", url: "file:///docs/notes.md" },
+        { mime: "image/png", filename: "logo.png", url: "file:///logo.png" },
+      ],
+    });
+    const user = chat.messages()[0]!;
+    const image = user.parts.find((part) => part.type === "file" && part.mime === "image/png");
+    expect(image).toMatchObject({ url: `data:image/png;base64,${Buffer.from(png).toString("base64")}` });
+    expect(texts([user]).join("\n")).toContain(`Attached file ${runtime.root}/docs/notes.md`);
+    const sent = prompts[0]!.find((message) => message.role === "user");
+    const content = sent?.role === "user" ? sent.content : [];
+    expect(content.some((part) => part.type === "text" && part.text.includes("remember milk"))).toBe(true);
+    const file = content.find((part) => part.type === "file");
+    expect(file?.type === "file" ? file.mediaType : undefined).toBe("image/png");
+    // However the SDK wraps the bytes, they are the file's own.
+    const data = JSON.stringify(file);
+    expect(data.includes(Buffer.from(png).toString("base64")) || data.includes(JSON.stringify(Object.fromEntries([...png].map((byte, index) => [String(index), byte]))).slice(1, -1))).toBe(true);
   });
 });

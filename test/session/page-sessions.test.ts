@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createEmbeddedRuntime, type EmbeddedRuntime } from "../../src/runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../../src/runtime/embedded/node-worker-factory.js";
 import { PageSessions } from "../../src/session/page-sessions.js";
+import { exportSession, importSession } from "../../src/session/session-json.js";
 import { MemoryShelf, ShelfSessionStore } from "../../src/session/shelf-session-store.js";
 
 let runtime: EmbeddedRuntime | undefined;
@@ -169,5 +170,22 @@ describe("contract: sessions are listed, switched and remembered across a reload
     await sessions.create();
     trusted = true;
     expect((await sessions.switchTo(firstID)).trusted).toBe(true);
+  });
+
+  it("an imported session joins the workspace as the current one, with its messages and calls, and is there after a reload", async () => {
+    const { reopen } = await setUp();
+    const sessions = await reopen();
+    const source = sessions.current;
+    await source.start("write", { filePath: "a.txt", content: "a" }).done;
+    source.record.title = "Exported";
+    const file = exportSession(source.record);
+    const imported = await sessions.adopt(importSession(file));
+    expect(sessions.current).toBe(imported);
+    expect(imported.record.id).not.toBe(source.record.id);
+    expect(imported.record.calls.map((call) => call.tool)).toEqual(["write"]);
+    expect(sessions.list().map((summary) => summary.title)).toEqual(["Exported", "Exported"]);
+    const again = await reopen();
+    expect(again.current.record.id).toBe(imported.record.id);
+    expect(again.current.record.calls).toHaveLength(1);
   });
 });

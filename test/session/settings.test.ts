@@ -179,4 +179,22 @@ describe("security: workspace code runs only once trusted", () => {
     const call = await settle(trusted, "hello", { name: "Ada" });
     expect(call).toMatchObject({ status: "completed", output: "hello, Ada" });
   });
+
+  it("shows the workspace's loosening rules as ignored until trusted; trusting puts them in force", async () => {
+    const rt = await workspaceWith({ "opencode.json": JSON.stringify({ permission: { external_directory: { "/srv/*": "allow" }, bash: { "rm *": "deny" } } }) });
+    const page = await PageTools.open(rt);
+    const layers = page.rulesInForce();
+    expect(layers.at(-1)).toEqual({
+      source: "config",
+      ignored: "ignored until you trust this workspace",
+      rules: [{ permission: "external_directory", pattern: "/srv/*", action: "allow", source: "config" }],
+    });
+    expect(layers.slice(0, -1).flatMap((layer) => layer.rules)).toContainEqual({ permission: "bash", pattern: "rm *", action: "deny", source: "config" });
+    const held = page.explain("external_directory", "/srv/x");
+    expect(held.action).toBe("ask");
+    expect(held.sentence).toContain('the workspace rule external_directory "/srv/*": "allow" is ignored until you trust this workspace');
+    const trusted = await page.reopen({ trusted: true });
+    expect(trusted.explain("external_directory", "/srv/x")).toMatchObject({ action: "allow", source: "config" });
+    expect(trusted.rulesInForce().some((layer) => layer.ignored !== undefined)).toBe(false);
+  });
 });

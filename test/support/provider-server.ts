@@ -44,8 +44,8 @@ export interface ScriptedError {
 export type ScriptedResponse =
   | { step: ScriptedStep }
   | { error: ScriptedError }
-  /** Sends the stream's first event, then nothing, until the client goes away. */
-  | { hang: true }
+  /** Sends the stream's first event (and `text`, on OpenAI chat), then nothing, until the client goes away. */
+  | { hang: true; text?: string }
   /** An Anthropic `event: error` in the middle of a 200 stream (how overload often arrives). */
   | { streamError: { type: string; message: string } };
 
@@ -305,6 +305,11 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
     if ("hang" in next) {
       if (protocol === "anthropic") sse.event("ping", { type: "ping" });
       else response.write(": waiting\n\n");
+      if (protocol === "openai-chat" && next.text) {
+        const base = { id: `chatcmpl-${served}`, object: "chat.completion.chunk", created: 1_700_000_000, model };
+        sse.data({ ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] });
+        for (const piece of fragments(next.text)) sse.data({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
+      }
       // The response closes when the client goes away (an IncomingMessage's own close fires earlier).
       response.on("close", () => {
         state.aborted += 1;

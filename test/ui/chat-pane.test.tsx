@@ -51,7 +51,7 @@ describe("contract: the transcript shows the conversation as it streams", () => 
     expect(screen.getByTestId("assistant-message").querySelector("strong")?.textContent).toBe("fixed");
   });
 
-  it("a text delta re-renders the text, and the message's other parts stay as they were", () => {
+  it("a text delta re-renders the text, and the message's other parts stay as they were", async () => {
     const text: TextPart = { id: "p_t", messageID: "msg_a", type: "text", text: "Reading" };
     const chat = fakeChat({ list: [userMessage("msg_u", "hi"), assistantMessage("msg_a", [{ id: "p_r", messageID: "msg_a", type: "reasoning", text: "hmm", time: { start: 1, end: 2 } }, text])], state: { type: "busy", step: 1 } });
     pane(chat);
@@ -59,6 +59,8 @@ describe("contract: the transcript shows the conversation as it streams", () => 
     expect(screen.getByTestId("assistant-message").textContent).toContain("Reading");
     text.text = "Reading the file, then **editing**";
     chat.emit();
+    // While the message streams its text is drawn once per animation frame.
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     const message = screen.getByTestId("assistant-message");
     expect(message.textContent).toContain("Reading the file, then editing");
     expect(message.querySelector("strong")?.textContent).toBe("editing");

@@ -48,7 +48,7 @@ describe("contract: the provider dialog collects a key and hands it over", () =>
     expect(onSave).not.toHaveBeenCalled();
   });
 
-  it("a local OpenAI-compatible server: id and base URL, key optional", async () => {
+  it("a local OpenAI-compatible server: id, base URL and models, key optional", async () => {
     const { onSave, type } = dialog();
     const select = screen.getByTestId("provider-select") as HTMLSelectElement;
     select.value = NEW_COMPATIBLE;
@@ -59,7 +59,13 @@ describe("contract: the provider dialog collects a key and hands it over", () =>
     expect(screen.getByTestId("provider-problem").textContent).toContain("http:// or https://");
     type("provider-base-url", "http://localhost:11434/v1");
     fireEvent.click(screen.getByTestId("provider-save"));
-    await waitFor(() => expect(onSave).toHaveBeenCalledWith({ providerID: "ollama", key: "", remember: false, baseURL: "http://localhost:11434/v1" }));
+    expect(screen.getByTestId("provider-problem").textContent).toContain("Name the model");
+    expect(onSave).not.toHaveBeenCalled();
+    type("provider-models", "llama3.2, qwen2.5-coder");
+    fireEvent.click(screen.getByTestId("provider-save"));
+    await waitFor(() =>
+      expect(onSave).toHaveBeenCalledWith({ providerID: "ollama", key: "", remember: false, baseURL: "http://localhost:11434/v1", models: "llama3.2, qwen2.5-coder" }),
+    );
   });
 
   it("a provider with a key offers Remove, which calls onRemove with its id", async () => {

@@ -1,8 +1,10 @@
 import { bindContext, type BoundContext } from "@zenfs/core";
 import type { FileSystem } from "@zenfs/core";
-import { normalize } from "pathe";
-import { RuntimeError, toRuntimeError } from "../errors.js";
-import type { DirEntry, EntryType } from "../types.js";
+import { basename, dirname, normalize } from "pathe";
+import { RuntimeError, WriteConflict, isWriteConflict, toRuntimeError } from "../errors.js";
+import { ExclusiveGate } from "../exclusive-gate.js";
+import { fingerprint, sameContent } from "../fingerprint.js";
+import type { AtomicWriteOptions, DirEntry, EntryType } from "../types.js";
 import { LinkIndex } from "./link-index.js";
 import type { ModeStat, WorkspaceFs } from "./workspace-fs.js";
 
@@ -41,6 +43,7 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
     try {
       return await run();
     } catch (error) {
+      if (isWriteConflict(error)) throw error;
       const mapped = toRuntimeError(error, syscall, path);
       // ZenFS reports reading a folder as ENOTDIR; node (and every tool's error text) says EISDIR.
       if (mapped.code === "ENOTDIR" && (syscall === "open" || syscall === "read")) {
@@ -53,12 +56,58 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
     }
   }
 
-  function mutate<T>(syscall: string, paths: string[], run: () => Promise<T>): Promise<T> {
+  // Every change (the shell's too: it reaches the files through this host) is shared; a checked write is
+  // exclusive, so nothing changes between its check and its write.
+  const gate = new ExclusiveGate();
+
+  function mutate<T>(syscall: string, paths: string[], run: () => Promise<T>, exclusive = false): Promise<T> {
     if (options.readOnly) return Promise.reject(new RuntimeError("EROFS", syscall, paths[0]));
-    return guard(syscall, paths[0]!, run).then((value) => {
+    const guarded = () => guard(syscall, paths[0]!, run);
+    return (exclusive ? gate.exclusive(guarded) : gate.shared(guarded)).then((value) => {
       options.onChange?.(paths);
       return value;
     });
+  }
+
+  /** Makes the folders missing on the way to `folder` (a real path), refusing any link on it. Returns those made. */
+  async function makeParents(path: string, folder: string): Promise<string[]> {
+    const made: string[] = [];
+    let at = "";
+    for (const part of folder.split("/").filter(Boolean)) {
+      at = `${at}/${part}`;
+      const stats = await fsp.lstat(at).catch(() => undefined);
+      if (stats?.isSymbolicLink()) throw new WriteConflict(path, "moved");
+      if (stats && !stats.isDirectory()) throw new RuntimeError("ENOTDIR", "mkdir", path);
+      if (!stats) {
+        await fsp.mkdir(at);
+        made.push(at);
+      }
+    }
+    return made;
+  }
+
+  async function writeChecked(path: string, data: Uint8Array, opts: AtomicWriteOptions): Promise<string[]> {
+    const made = opts.makeParents ? await makeParents(path, dirname(normalize(path))) : [];
+    const folder = await real(dirname(normalize(path)), "open");
+    if (!(await fsp.stat(folder)).isDirectory()) throw new RuntimeError("ENOTDIR", "open", path);
+    if (opts.parent !== undefined && folder !== opts.parent) throw new WriteConflict(path, "moved");
+    const target = folder === "/" ? `/${basename(path)}` : `${folder}/${basename(path)}`;
+    const current = await fsp.lstat(target).catch((error: unknown) => {
+      if (toRuntimeError(error, "lstat", path).code === "ENOENT") return undefined;
+      throw error;
+    });
+    if (current?.isSymbolicLink()) {
+      throw new RuntimeError("ELOOP", "open", path, "is a symbolic link, which a checked write never follows (write to the path it leads to)");
+    }
+    if (current?.isDirectory()) throw new RuntimeError("EISDIR", "open", path);
+    if (opts.expect === "absent" && current) throw new WriteConflict(path, "created");
+    if (opts.expect !== undefined && opts.expect !== "absent") {
+      if (!current) throw new WriteConflict(path, "deleted");
+      const bytes = new Uint8Array(await fsp.readFile(target));
+      if (!sameContent(fingerprint(bytes), opts.expect)) throw new WriteConflict(path, "changed", Number(current.mtimeMs));
+    }
+    await fsp.writeFile(target, data);
+    return made;
   }
 
   async function assertWritableTarget(path: string): Promise<void> {
@@ -67,9 +116,12 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
   }
 
   return {
-    readFile: (path) =>
+    readFile: (path, opts) =>
       guard("open", path, async () => {
-        const at = await real(path, "open");
+        const at = await real(path, "open", !opts?.noFollow);
+        if (opts?.noFollow && (await fsp.lstat(at).then((s) => s.isSymbolicLink(), () => false))) {
+          throw new RuntimeError("ELOOP", "open", path, "is a symbolic link, which this read does not follow");
+        }
         const stats = await fsp.stat(at);
         if (stats.isDirectory()) throw new RuntimeError("EISDIR", "read", path);
         return new Uint8Array(await fsp.readFile(at));
@@ -91,6 +143,11 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
         await assertWritableTarget(at);
         await fsp.writeFile(at, data);
       }),
+    writeFileAtomic: (path, data, opts) => {
+      // The folders it makes are announced with the file (mutate reads the list when the write is done).
+      const changed = [path];
+      return mutate("open", changed, async () => void changed.push(...(await writeChecked(path, data, opts ?? {}))), true);
+    },
     appendFile: (path, data) =>
       mutate("open", [path], async () => {
         const at = await real(path, "open");

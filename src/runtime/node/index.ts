@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
-import { promises as fsp, readFile as readFileCallback } from "node:fs";
+import { constants as fsConstants, promises as fsp, readFile as readFileCallback } from "node:fs";
 import { availableParallelism } from "node:os";
-import { toRuntimeError } from "../errors.js";
+import { RuntimeError, isWriteConflict, toRuntimeError } from "../errors.js";
 import { ChangeListeners, OutputCollector, StopControl } from "../output.js";
 import type {
   Capabilities,
@@ -14,6 +14,7 @@ import type {
   ShellState,
   Stat,
 } from "../types.js";
+import { writeFileAtomicNode } from "./atomic-write.js";
 import { createNodeSearchService } from "./parallel-search.js";
 import { createNodeSearchFs } from "./search-fs.js";
 import { SearchPool } from "./search-pool.js";
@@ -27,6 +28,7 @@ async function guard<T>(syscall: string, path: string, run: () => Promise<T>): P
   try {
     return await run();
   } catch (error) {
+    if (isWriteConflict(error)) throw error;
     throw toRuntimeError(error, syscall, path);
   }
 }
@@ -35,13 +37,27 @@ function toStat(stats: import("node:fs").Stats): Stat {
   return { type: typeOf(stats), size: stats.size, mtimeMs: stats.mtimeMs };
 }
 
+/** O_NONBLOCK too: a FIFO at the path is refused, not waited on. */
+async function readNoFollow(path: string): Promise<Uint8Array> {
+  const handle = await fsp.open(path, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+  try {
+    const stats = await handle.stat();
+    if (stats.isDirectory()) throw new RuntimeError("EISDIR", "read", path);
+    if (!stats.isFile()) throw new RuntimeError("EINVAL", "read", path, "not a regular file (a FIFO, socket or device)");
+    return new Uint8Array(await handle.readFile());
+  } finally {
+    await handle.close();
+  }
+}
+
 function createNodeFs(changes: ChangeListeners): RuntimeFs {
   const changed = (...paths: string[]) => changes.emit(paths);
   return {
     // The callback readFile is several times faster than fs.promises' on many small files (a search
     // reads thousands); the view avoids copying what node already allocated for this call alone.
-    readFile: (path) =>
+    readFile: (path, options) =>
       guard("open", path, async () => {
+        if (options?.noFollow) return readNoFollow(path);
         const data = await new Promise<Buffer>((resolve, reject) => readFileCallback(path, (error, bytes) => (error ? reject(error) : resolve(bytes))));
         // A small buffer may be a slice of node's shared pool: copy that one.
         if (data.byteOffset !== 0 || data.byteLength !== data.buffer.byteLength) return new Uint8Array(data);
@@ -62,6 +78,11 @@ function createNodeFs(changes: ChangeListeners): RuntimeFs {
       guard("open", path, async () => {
         await fsp.writeFile(path, data);
         changed(path);
+      }),
+    writeFileAtomic: (path, data, options) =>
+      guard("open", path, async () => {
+        const written = await writeFileAtomicNode(path, data, options);
+        changed(...(written === path ? [path] : [path, written]));
       }),
     appendFile: (path, data) =>
       guard("open", path, async () => {

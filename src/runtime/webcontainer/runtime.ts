@@ -1,6 +1,8 @@
 import { dirname, relative, resolve } from "pathe";
 import { createLocalSearchService } from "../../search/service.js";
-import { RuntimeError, toRuntimeError } from "../errors.js";
+import { RuntimeError, WriteConflict, isWriteConflict, toRuntimeError } from "../errors.js";
+import { ExclusiveGate } from "../exclusive-gate.js";
+import { fingerprint, sameContent } from "../fingerprint.js";
 import { ChangeListeners, OutputCollector, StopControl } from "../output.js";
 import type { Capabilities, DirEntry, ExecOptions, ExecResult, Runtime, RuntimeFs, Stat } from "../types.js";
 import { PtyTextDecoder } from "./ansi.js";
@@ -53,9 +55,13 @@ export function createWebContainerRuntime(wc: WcInstance): Runtime {
     try {
       return await run();
     } catch (error) {
+      if (isWriteConflict(error)) throw error;
       throw toRuntimeError(error, syscall, path);
     }
   }
+
+  // The container's own processes write without asking anyone; checked writes at least never race each other.
+  const gate = new ExclusiveGate();
 
   async function typeOf(path: string, syscall: string): Promise<"file" | "directory"> {
     const r = rel(path, syscall);
@@ -109,6 +115,24 @@ export function createWebContainerRuntime(wc: WcInstance): Runtime {
         touch(r);
         changes.emit([path]);
       }),
+    // Its file API knows no links (paths are taken as they are), so the checks are the folder and the content.
+    writeFileAtomic: (path, data, options = {}) =>
+      gate.exclusive(() =>
+        guard("open", path, async () => {
+          if (options.makeParents) await fs.mkdir(dirname(resolve(root, path)), { recursive: true });
+          await assertParentDir(path, "open");
+          if (options.parent !== undefined && options.parent !== dirname(resolve(root, path))) throw new WriteConflict(path, "moved");
+          const type = await typeOf(path, "open").catch(() => undefined);
+          if (type === "directory") throw new RuntimeError("EISDIR", "open", path);
+          if (options.expect === "absent" && type) throw new WriteConflict(path, "created");
+          if (options.expect !== undefined && options.expect !== "absent") {
+            if (!type) throw new WriteConflict(path, "deleted");
+            const bytes = await wc.fs.readFile(rel(path, "open"));
+            if (!sameContent(fingerprint(bytes), options.expect)) throw new WriteConflict(path, "changed", mtimes.get(rel(path, "open")));
+          }
+          await fs.writeFile(path, data);
+        }),
+      ),
     // The container's fs API cannot append: the file is read and written whole (slow for big files).
     appendFile: async (path, data) => {
       const bytes = typeof data === "string" ? encoder.encode(data) : data;

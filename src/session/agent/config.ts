@@ -21,7 +21,8 @@ export function parseModelRef(value: string): ModelRef | undefined {
   return { providerID: value.slice(0, slash), modelID: value.slice(slash + 1) };
 }
 
-const schema = z
+/** One agent's settings, as `agent.<name>` in opencode.json and a markdown agent's frontmatter hold them. */
+export const AgentEntrySchema = z
   .object({
     name: z.string({ error: "must be a string: the agent's name" }).min(1, { error: "must not be empty" }).optional(),
     description: z.string({ error: "must be a string saying when to use this agent" }).optional(),
@@ -49,7 +50,7 @@ const schema = z
   })
   .catchall(z.unknown());
 
-const KNOWN_KEYS = new Set(Object.keys(schema.shape));
+const KNOWN_KEYS = new Set(Object.keys(AgentEntrySchema.shape));
 
 /** An agent entry after checking: what one config layer says about one agent. */
 export interface AgentEntry {
@@ -82,7 +83,7 @@ export function parseAgentEntry(raw: unknown, at: string): AgentEntry {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new AgentConfigError(`${at} must be an object of agent settings (description, mode, model, prompt, permission, ...)`);
   }
-  const result = schema.safeParse(raw);
+  const result = AgentEntrySchema.safeParse(raw);
   const problems = result.success ? [] : result.error.issues.map((issue) => `${at}${pathText(issue.path)}: ${issue.message}`);
   let permission: PermissionConfig | undefined;
   const rawPermission = (raw as Record<string, unknown>).permission;

@@ -12,6 +12,14 @@
  * top-level `permission` (with the legacy `tools` switches under it), then its own entry's, then access to
  * saved tool output (src/tools/permission/agents.ts composes them).
  *
+ * A workspace is other people's content until the person trusts it (`trusted: false`): its rules (the
+ * top-level `permission` and `tools`, `agent.<name>` in its opencode.json, its `.opencode` markdown agents)
+ * then only count where they are no looser than the agent's built-in rules; the others are set aside, per
+ * agent, in `Agent.ignoredRules` (src/tools/permission/loosening.ts says how "looser" is decided). The
+ * global config folder is the person's and always counts. Known gap: "looser" is measured against the
+ * built-in rules, so a workspace markdown agent that replaces a permission map of the person's global
+ * markdown agent of the same name can drop the person's stricter entries (never below the built-ins).
+ *
  * A definition that is wrong (a bad type, broken frontmatter, a missing `{file:...}`) is reported and its
  * agent removed, rather than run with some of its settings missing: the missing one could be the rule that
  * kept it from editing.
@@ -19,9 +27,11 @@
 import { dirname, isAbsolute, join } from "pathe";
 import { z } from "zod";
 import type { Runtime } from "../../runtime/types.js";
-import { agentRules, composeAgentRuleset, defaultRules, type AgentRulesOptions } from "../../tools/permission/agents.js";
-import { rulesFromConfig, validatePermissionConfig } from "../../tools/permission/config.js";
-import type { Ruleset } from "../../tools/permission/types.js";
+import { agentRules, composeAgentRuleset, defaultRules, type AgentName, type AgentRulesOptions } from "../../tools/permission/agents.js";
+import { expandHome, rulesFromConfig, validatePermissionConfig } from "../../tools/permission/config.js";
+import { splitLoosening } from "../../tools/permission/loosening.js";
+import type { Action, Ruleset } from "../../tools/permission/types.js";
+import { insideWorkspace } from "../inside-workspace.js";
 import { OUTPUT_FOLDER } from "../../tools/truncation/constants.js";
 import type { WorkspaceConfig } from "../workspace-config.js";
 import { BUILT_IN_AGENTS } from "./builtins.js";
@@ -41,6 +51,12 @@ export interface LoadAgentsOptions {
   /** Where saved tool output lives, as a glob; `<dataDir>/tool-output/*` when not given. */
   toolOutputGlob?: string;
   skillDirs?: readonly string[];
+  /**
+   * Whether the person trusts the workspace. When false its rules that loosen protection are held back
+   * (see above) and `{file:...}` in its config may not read outside it. True when absent, for callers
+   * that load the person's own folders.
+   */
+  trusted?: boolean;
 }
 
 export interface AgentProblem {
@@ -67,6 +83,19 @@ export async function loadAgents(runtime: Runtime, config: WorkspaceConfig, opti
   if (!tools.success) throw new Error(`${configFile}: tools must be an object of tool names to true or false, e.g. { "bash": false }`);
   const permission = config.permission === undefined ? undefined : validatePermissionConfig(config.permission);
   const user = rulesFromConfig(foldLegacyTools(tools.data, permission) ?? {}, { home: options.home, source: "config" });
+  const trusted = options.trusted !== false;
+  const rulesOptions: AgentRulesOptions = { dataDir: options.dataDir, toolOutputGlob, worktree: runtime.root, skillDirs: options.skillDirs };
+  const builtInRules = (key: string) => (BUILT_IN_AGENTS.some((agent) => agent.name === key) ? agentRules(key as AgentName, rulesOptions) : defaultRules(rulesOptions));
+  // Per agent: the workspace's rules set aside because they would loosen its built-in ones.
+  const ignored = new Map<string, Ruleset>();
+  const holdBack = (key: string, entry: AgentEntry): AgentEntry => {
+    if (trusted || entry.permission === undefined) return entry;
+    const rules = rulesFromConfig(entry.permission, { home: options.home, source: "config" });
+    const { loosening } = splitLoosening(rules, builtInRules(key));
+    if (loosening.length === 0) return entry;
+    ignored.set(key, [...(ignored.get(key) ?? []), ...loosening]);
+    return { ...entry, permission: withoutRules(entry.permission, loosening, options.home) };
+  };
 
   const merged = new Map<string, AgentEntry>();
   const broken = new Map<string, string>();
@@ -84,26 +113,42 @@ export async function loadAgents(runtime: Runtime, config: WorkspaceConfig, opti
       const at = `agent${/^[A-Za-z_$][\w$-]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}`;
       try {
         const entry = parseAgentEntry(raw, at);
-        if (entry.prompt !== undefined) entry.prompt = await substituteFiles(runtime, entry.prompt, dirname(configFile), options.home, `${at}.prompt`);
-        add(key, entry);
+        if (entry.prompt !== undefined) entry.prompt = await substituteFiles(runtime, entry.prompt, dirname(configFile), options.home, `${at}.prompt`, trusted);
+        add(key, holdBack(key, entry));
       } catch (error) {
         fail(key, configFile, error instanceof Error ? error.message : String(error));
       }
     }
   }
 
-  const configDirs = [...(options.globalConfigDir ? [options.globalConfigDir] : []), join(runtime.root, ".opencode")];
-  for (const dir of configDirs) {
+  const configDirs = [
+    ...(options.globalConfigDir ? [{ dir: options.globalConfigDir, workspace: false }] : []),
+    { dir: join(runtime.root, ".opencode"), workspace: true },
+  ];
+  for (const { dir, workspace } of configDirs) {
     const markdown = await loadMarkdownAgents(runtime, dir);
     for (const problem of markdown.problems) fail(problem.key, problem.file, problem.error);
-    for (const { key, entry } of markdown.agents) add(key, entry);
+    for (const { key, entry, file } of markdown.agents) {
+      // A workspace agent file that is a link out would put someone's outside file into a prompt.
+      if (workspace && !trusted && !(await insideWorkspace(runtime, file))) {
+        fail(key, file, "is a link to a file outside the workspace, which an untrusted workspace's agents may not use: trust the workspace, or replace the link with the file itself");
+        continue;
+      }
+      add(key, workspace ? holdBack(key, entry) : entry);
+    }
   }
 
-  const rulesOptions: AgentRulesOptions = { dataDir: options.dataDir, toolOutputGlob, worktree: runtime.root, skillDirs: options.skillDirs };
-  const compose = (base: Ruleset, entry: AgentEntry | undefined) =>
+  // The top-level rules apply to every agent, so whether one loosens depends on the agent's own defaults.
+  const userFor = (key: string, base: Ruleset): Ruleset => {
+    if (trusted) return user;
+    const { kept, loosening } = splitLoosening(user, base);
+    if (loosening.length > 0) ignored.set(key, [...loosening, ...(ignored.get(key) ?? [])]);
+    return kept;
+  };
+  const compose = (key: string, base: Ruleset, entry: AgentEntry | undefined) =>
     composeAgentRuleset(base, {
       toolOutputGlob,
-      user,
+      user: userFor(key, base),
       agentConfig: rulesFromConfig(entry?.permission ?? {}, { home: options.home, source: "config" }),
     });
 
@@ -117,7 +162,7 @@ export async function loadAgents(runtime: Runtime, config: WorkspaceConfig, opti
       hidden: builtIn.hidden,
       prompt: builtIn.prompt,
       temperature: builtIn.temperature,
-      permission: compose(agentRules(builtIn.name, rulesOptions), undefined),
+      permission: compose(builtIn.name, agentRules(builtIn.name, rulesOptions), undefined),
       options: {},
     });
   }
@@ -139,9 +184,13 @@ export async function loadAgents(runtime: Runtime, config: WorkspaceConfig, opti
       steps: entry.steps ?? base?.steps,
       color: entry.color ?? base?.color,
       variant: entry.variant ?? base?.variant,
-      permission: compose(builtIn ? agentRules(builtIn.name, rulesOptions) : defaultRules(rulesOptions), entry),
+      permission: compose(key, builtInRules(key), entry),
       options: mergeDeep(base?.options ?? {}, entry.options),
     });
+  }
+  for (const [key, agent] of agents) {
+    const held = ignored.get(key);
+    if (held && held.length > 0) agent.ignoredRules = held;
   }
   for (const key of broken.keys()) agents.delete(key);
   for (const [key, entry] of merged) if (entry.disable === true) agents.delete(key);
@@ -195,14 +244,33 @@ function defaultAgentProblem(agents: readonly Agent[], name: unknown): string | 
  * `{file:path}` in an opencode.json prompt becomes the file's text (trimmed): `~/` is home, a relative
  * path is relative to the config file's folder. A missing file is an error, as in OpenCode.
  */
-async function substituteFiles(runtime: Runtime, text: string, base: string, home: string, at: string): Promise<string> {
+async function substituteFiles(runtime: Runtime, text: string, base: string, home: string, at: string, trusted: boolean): Promise<string> {
   const tokens = [...text.matchAll(/\{file:([^}]+)\}/g)];
   let result = text;
   for (const [token, raw] of tokens) {
     const path = raw!.startsWith("~/") ? join(home, raw!.slice(2)) : isAbsolute(raw!) ? raw! : join(base, raw!);
+    if (!trusted && !(await insideWorkspace(runtime, path))) {
+      throw new AgentConfigError(`${at}: ${token} names ${path}, outside the workspace, which an untrusted workspace's config may not read: trust the workspace, or keep the file inside it`);
+    }
     const bytes = await runtime.fs.readFile(path).catch(() => undefined);
     if (!bytes) throw new AgentConfigError(`${at}: ${token} names ${path}, which does not exist: create it or fix the path (relative paths start at the config file's folder)`);
     result = result.replace(token, () => new TextDecoder().decode(bytes).trim());
+  }
+  return result;
+}
+
+/** `permission` without the given rules (matched by permission, pattern as written or expanded, and action). */
+function withoutRules(permission: NonNullable<AgentEntry["permission"]>, drop: Ruleset, home: string): NonNullable<AgentEntry["permission"]> {
+  const gone = (key: string, pattern: string, action: string) =>
+    drop.some((rule) => rule.permission === key && rule.action === action && (rule.pattern === pattern || rule.pattern === expandHome(pattern, home)));
+  const result: Record<string, Action | Record<string, Action>> = {};
+  for (const [key, value] of Object.entries(permission)) {
+    if (typeof value === "string") {
+      if (!gone(key, "*", value)) result[key] = value;
+      continue;
+    }
+    const patterns = Object.fromEntries(Object.entries(value).filter(([pattern, action]) => !gone(key, pattern, action)));
+    if (Object.keys(patterns).length > 0) result[key] = patterns;
   }
   return result;
 }

@@ -22,6 +22,11 @@ export interface Agent {
   steps?: number;
   /** Every rule for this agent in evaluation order (defaults, its own, user config, agent config). */
   permission: Ruleset;
+  /**
+   * The workspace's rules for this agent that would loosen its built-in ones, held back (not in
+   * `permission`) until the person trusts the workspace; absent when there are none.
+   */
+  ignoredRules?: Ruleset;
   /** `#RRGGBB` or a theme color name (primary, secondary, accent, success, warning, error, info). */
   color?: string;
   /** The model variant to use (a reasoning-effort preset), when the model has variants. */

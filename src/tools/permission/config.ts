@@ -110,6 +110,39 @@ export const permissionConfigSchema = z.unknown().transform((value, ctx): Permis
   }
 });
 
+/**
+ * Every problem of a `permission` section with where it is (path from the section), for a schema that
+ * reports all problems of a file at once. Says the same as validatePermissionConfig.
+ */
+export function permissionProblems(permission: unknown): Array<{ path: string[]; message: string }> {
+  if (typeof permission === "string") {
+    return isAction(permission) ? [] : [{ path: [], message: `must be ${ALLOWED}, got ${describe(permission)}${caseHint(permission)}` }];
+  }
+  if (!isPlainObject(permission)) {
+    return [{ path: [], message: `must be ${ALLOWED}, or an object mapping permission names to actions, got ${describe(permission)}` }];
+  }
+  const problems: Array<{ path: string[]; message: string }> = [];
+  for (const [key, value] of Object.entries(permission)) {
+    if (typeof value === "string") {
+      if (!isAction(value)) problems.push({ path: [key], message: `must be ${ALLOWED}, got ${describe(value)}${caseHint(value)}` });
+      continue;
+    }
+    if (!isPlainObject(value)) {
+      problems.push({ path: [key], message: `must be ${ALLOWED}, or an object mapping patterns to actions, got ${describe(value)}` });
+      continue;
+    }
+    for (const [pattern, action] of Object.entries(value)) {
+      if (!isAction(action)) problems.push({ path: [key, pattern], message: `must be ${ALLOWED}, got ${describe(action)}${caseHint(action)}` });
+    }
+  }
+  return problems;
+}
+
+/** A `permission` section as a zod schema that reports every bad entry at its own path; the value is left as written. */
+export const permissionSectionSchema = z.unknown().superRefine((value, ctx) => {
+  for (const problem of permissionProblems(value)) ctx.addIssue({ code: "custom", path: problem.path, message: problem.message });
+});
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

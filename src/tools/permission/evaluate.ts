@@ -31,7 +31,15 @@ export function matches(rule: Rule, permission: string, pattern: string): boolea
 export interface RuleLayer {
   source: RuleSource;
   rules: Ruleset;
+  /**
+   * Shown but not in force, and why: an untrusted workspace's rules that would loosen protection
+   * ("ignored until you trust this workspace"). explain() passes over such a layer.
+   */
+  ignored?: string;
 }
+
+/** Why a workspace's loosening rules are shown but not applied. */
+export const UNTRUSTED_IGNORED = "ignored until you trust this workspace";
 
 export interface Explanation extends Evaluation {
   /** Where the deciding rule came from. */
@@ -46,8 +54,13 @@ export interface Explanation extends Evaluation {
 
 /** The same decision as `evaluate`, plus enough provenance to show the user why it came out that way. */
 export function explain(permission: string, pattern: string, layers: readonly RuleLayer[]): Explanation {
+  const held = layers
+    .filter((layer) => layer.ignored !== undefined)
+    .flatMap((layer) => layer.rules.filter((rule) => matches(rule, permission, pattern)).map((rule) => ({ rule, why: layer.ignored! })));
+  const note = held.length === 0 ? "" : `; ${held.map(({ rule, why }) => `the workspace rule ${describeRule(rule)} is ${why}`).join("; ")}`;
   for (let layer = layers.length - 1; layer >= 0; layer--) {
-    const { source, rules } = layers[layer] ?? { source: "config", rules: [] };
+    const { source, rules, ignored } = layers[layer] ?? { source: "config", rules: [] };
+    if (ignored !== undefined) continue;
     for (let index = rules.length - 1; index >= 0; index--) {
       const rule = rules[index];
       if (!rule || !matches(rule, permission, pattern)) continue;
@@ -57,11 +70,11 @@ export function explain(permission: string, pattern: string, layers: readonly Ru
         source,
         layer,
         index,
-        sentence: `${rule.action}, by the ${source} rule ${describeRule(rule)} (last matching rule wins)`,
+        sentence: `${rule.action}, by the ${source} rule ${describeRule(rule)} (last matching rule wins)${note}`,
       };
     }
   }
-  return { action: "ask", sentence: "ask: no rule matches (the default)" };
+  return { action: "ask", sentence: `ask: no rule matches (the default)${note}` };
 }
 
 /** A rule the way it would be written in a config file: `edit "*.env": "deny"`. */

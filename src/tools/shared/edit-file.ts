@@ -1,9 +1,11 @@
-import { isRuntimeError } from "../../runtime/errors.js";
+import { fingerprint, type Fingerprint } from "../../runtime/fingerprint.js";
 import type { Context } from "../tool.js";
+import { commitWrite, readExisting } from "./commit.js";
 import { fileDiff } from "./diff.js";
 import { assertExternalDirectory } from "./external-directory.js";
 import { displayPath, resolveToolPath } from "./paths.js";
-import { decodeText, encodeText, type TextShape } from "./text-file.js";
+import { NOT_FOUND_MESSAGE } from "../edit/errors.js";
+import { decodeText, displayText, encodeNew, encodeText, type TextFile } from "./text-file.js";
 
 export interface EditedText {
   after: string;
@@ -15,7 +17,7 @@ export interface EditedText {
 /**
  * The shared path of edit and multiedit: resolve, ask external_directory, then under the file's lock
  * check it (exists, is a file, read and unchanged since), change its LF text with `change`, ask `edit`
- * with the diff, write it back in its own shape, and announce it.
+ * with the diff, and write it back (only the edited lines' bytes change) as one checked step.
  */
 export async function editFile(
   ctx: Context,
@@ -23,46 +25,73 @@ export async function editFile(
   change: (before: string) => EditedText,
 ): Promise<{ title: string; output: string; metadata: Record<string, unknown> }> {
   const path = resolveToolPath(ctx, filePath);
-  await assertExternalDirectory(ctx, path, "file");
-  return ctx.fileTime.withLock(path, async () => {
-    const stat = await ctx.runtime.fs.stat(path).catch((error: unknown) => {
-      if (isRuntimeError(error) && (error.code === "ENOENT" || error.code === "ENOTDIR")) return undefined;
-      throw error;
-    });
-    if (!stat) throw new Error(`File ${path} not found`);
-    if (stat.type === "directory") throw new Error(`Path is a directory, not a file: ${path}`);
-    await ctx.fileTime.assert(ctx.sessionID, path);
-    const { text: before, shape } = decodeText(await ctx.runtime.fs.readFile(path));
-    const edited = change(before);
-    return write(ctx, path, before, edited, shape, true);
+  const real = await assertExternalDirectory(ctx, path, "file");
+  return ctx.fileTime.withLock(real, async () => {
+    const bytes = await readExisting(ctx, real, path);
+    if (!bytes) throw new Error(`File ${path} not found`);
+    await ctx.fileTime.assert(ctx.sessionID, path, bytes);
+    const file = decodeText(bytes);
+    const edited = withEncodingHint(file, () => change(file.text));
+    return write(ctx, { path, real }, file.text, edited, (after) => encodeText(file, after), fingerprint(bytes));
   });
+}
+
+/**
+ * A text that did not match in a file with bytes that are not UTF-8 (Latin-1, say) most likely spans those
+ * bytes, which read shows as U+FFFD and no text can name: the error says so, and what to do instead.
+ */
+function withEncodingHint<T>(file: TextFile, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (file.undecodable === 0 || !(error instanceof Error) || !error.message.includes(NOT_FOUND_MESSAGE)) throw error;
+    const lines = linesWithUndecodable(file.text);
+    const where = `line${lines.length === 1 ? "" : "s"} ${lines.slice(0, 10).join(", ")}${lines.length > 10 ? ", ..." : ""}`;
+    throw new Error(
+      `${displayText(error.message)}\nThis file is not valid UTF-8: ${where} hold${lines.length === 1 ? "s" : ""} bytes that read shows as \uFFFD and that no oldString can match. Edit text that does not include them (they are kept as they are), or convert the file first with bash (for example: iconv -f latin1 -t utf-8 FILE > FILE.utf8 && mv FILE.utf8 FILE).`,
+      { cause: error },
+    );
+  }
+}
+
+function linesWithUndecodable(text: string): number[] {
+  const lines: number[] = [];
+  text.split("\n").forEach((line, i) => {
+    if (displayText(line) !== line) lines.push(i + 1);
+  });
+  return lines;
 }
 
 /** An edit with an empty oldString: a new file (or an empty one) gets newString as its content. */
 export async function createFile(ctx: Context, filePath: string, content: string) {
   const path = resolveToolPath(ctx, filePath);
-  await assertExternalDirectory(ctx, path, "file");
-  return ctx.fileTime.withLock(path, async () => {
-    const stat = await ctx.runtime.fs.stat(path).catch(() => undefined);
-    if (stat?.type === "directory") throw new Error(`Path is a directory, not a file: ${path}`);
-    if (stat && stat.size > 0) {
+  const real = await assertExternalDirectory(ctx, path, "file");
+  return ctx.fileTime.withLock(real, async () => {
+    const bytes = await readExisting(ctx, real, path);
+    if (bytes && bytes.length > 0) {
       throw new Error(
         "oldString cannot be empty when editing an existing file. Provide the exact text to replace, or use write for an intentional full-file replacement.",
       );
     }
     const eol = content.includes("\r\n") ? "\r\n" : "\n";
-    return write(ctx, path, "", { after: content.replace(/\r\n/g, "\n"), notes: [] }, { bom: false, eol }, stat !== undefined);
+    const edited = { after: content.replace(/\r\n/g, "\n"), notes: [] };
+    return write(ctx, { path, real }, "", edited, (after) => encodeNew(after, eol), bytes ? fingerprint(bytes) : "absent");
   });
 }
 
-async function write(ctx: Context, path: string, before: string, edited: EditedText, shape: TextShape, existed: boolean) {
+async function write(
+  ctx: Context,
+  where: { path: string; real: string },
+  before: string,
+  edited: EditedText,
+  encode: (after: string) => Uint8Array,
+  expect: Fingerprint | "absent",
+) {
+  const { path, real } = where;
   const relative = displayPath(ctx, path);
-  const { diff, additions, deletions } = fileDiff(relative, relative, before, edited.after);
+  const { diff, additions, deletions } = fileDiff(relative, relative, displayText(before), displayText(edited.after));
   await ctx.ask({ permission: "edit", patterns: [relative], always: ["*"], metadata: { filepath: path, diff } });
-  if (!existed) await ctx.runtime.fs.mkdir(path.slice(0, path.lastIndexOf("/")) || "/", { recursive: true });
-  await ctx.runtime.fs.writeFile(path, encodeText(edited.after, shape));
-  ctx.bus.publish("file.edited", { file: path });
-  ctx.fileTime.read(ctx.sessionID, path);
+  await commitWrite(ctx, { path, real, data: encode(edited.after), expect });
   const output = ["Edit applied successfully.", ...edited.notes].join(" ");
   return {
     title: relative,
@@ -70,7 +99,7 @@ async function write(ctx: Context, path: string, before: string, edited: EditedT
     metadata: {
       ...edited.metadata,
       diff,
-      filediff: { file: path, before, after: edited.after, additions, deletions },
+      filediff: { file: path, before: displayText(before), after: displayText(edited.after), additions, deletions },
       additions,
       deletions,
     },

@@ -2,12 +2,16 @@
  * Assistant text as markdown, built as DOM nodes from `marked`'s tokens: nothing is ever parsed as
  * HTML (raw HTML in the text shows as the text it is), links go only to http(s) and mailto, and images
  * are shown as links rather than loaded (a model's text must not make the page fetch a URL of its
- * choosing). While a message streams only its last block changes, so only that block is rebuilt.
+ * choosing). While a message streams only its last block changes, so only that block is lexed again
+ * and rebuilt, and at most once per animation frame.
  */
-import { Lexer, type Token, type Tokens } from "marked";
-import { createMemo, For, Index, Show, untrack, type JSX } from "solid-js";
+import type { Token, Tokens } from "marked";
+import { createComputed, createMemo, createSignal, For, Index, onCleanup, Show, untrack, type JSX } from "solid-js";
 import { Dynamic } from "solid-js/web";
 import { decodeEntities, safeHref } from "./markdown-safety.js";
+import { StreamingLexer } from "./markdown-stream.js";
+
+export { lexBlocks } from "./markdown-stream.js";
 
 type Inline = Token;
 
@@ -193,18 +197,60 @@ function Blocks(props: { tokens: readonly Token[]; tight?: boolean }) {
   return <For each={props.tokens}>{(token) => <Block token={token} tight={props.tight} />}</For>;
 }
 
-/** The top-level tokens of `text`. Exported for tests of how text splits into blocks. */
-export function lexBlocks(text: string): Token[] {
-  return new Lexer({ gfm: true, breaks: false }).lex(text);
+// Without animation frames (a hidden tab keeps none coming, tests may have none) a short timer stands in.
+const FRAME_FALLBACK_MS = 30;
+
+function nextFrame(run: () => void): () => void {
+  if (typeof requestAnimationFrame === "function") {
+    const frame = requestAnimationFrame(run);
+    return () => cancelAnimationFrame(frame);
+  }
+  const timer = setTimeout(run, FRAME_FALLBACK_MS);
+  return () => clearTimeout(timer);
+}
+
+/**
+ * `text()` as it should be drawn: while `streaming()` the latest text once per animation frame however
+ * many deltas came in it, otherwise (and as soon as streaming ends) the text as it is.
+ */
+function coalescedText(text: () => string, streaming: () => boolean): () => string {
+  const [shown, setShown] = createSignal(untrack(text));
+  let cancel: (() => void) | undefined;
+  const flush = () => {
+    cancel = undefined;
+    setShown(untrack(text));
+  };
+  createComputed(() => {
+    const current = text();
+    if (!streaming()) {
+      cancel?.();
+      cancel = undefined;
+      setShown(current);
+      return;
+    }
+    cancel ??= nextFrame(flush);
+  });
+  onCleanup(() => cancel?.());
+  return shown;
 }
 
 /**
  * `text` as markdown. Each top-level block is rebuilt only when its own source changes, so a streaming
- * message (the text grows at its end) rebuilds just its last block.
+ * message (the text grows at its end) rebuilds just its last block. `streaming`: the text is still
+ * growing, so drawing it may wait for the next animation frame; the final text is always drawn.
  */
-export function Markdown(props: { text: string; class?: string }) {
-  const tokens = createMemo(() => lexBlocks(props.text));
-  const sources = createMemo(() => tokens().map((token) => `${token.type}\u0000${token.raw}`));
+export function Markdown(props: { text: string; streaming?: boolean; class?: string }) {
+  const lexer = new StreamingLexer();
+  const shown = coalescedText(() => props.text, () => props.streaming === true);
+  const tokens = createMemo(() => lexer.lex(shown()));
+  // The same string for the same token, so comparing a kept block's source costs nothing per delta.
+  const sourceOf = new WeakMap<Token, string>();
+  const sourceKey = (token: Token) => {
+    let known = sourceOf.get(token);
+    if (known === undefined) sourceOf.set(token, (known = `${token.type}\u0000${token.raw}`));
+    return known;
+  };
+  const sources = createMemo(() => tokens().map(sourceKey));
   return (
     <div class={`markdown${props.class ? ` ${props.class}` : ""}`} data-testid="markdown">
       <Index each={sources()}>

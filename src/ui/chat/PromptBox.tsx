@@ -179,7 +179,6 @@ export function PromptBox(props: PromptBoxProps) {
           aria-describedby="chat-prompt-reason"
           aria-autocomplete="list"
           aria-controls={open() ? listID : undefined}
-          aria-expanded={open()}
           aria-activedescendant={open() ? `${listID}-${active()}` : undefined}
           placeholder={props.disabledReason() ? "" : "Ask for a change, or @ to attach a file"}
           disabled={props.disabledReason() !== undefined}

@@ -17,6 +17,8 @@ export interface ProviderKeyStatus {
   baseURL?: string;
   /** An OpenAI-compatible provider (a local server, say): its base URL can be changed and a key is optional. */
   compatible?: boolean;
+  /** The model ids an OpenAI-compatible server runs, comma-separated. */
+  models?: string;
 }
 
 export interface ProviderKeyInput {
@@ -24,6 +26,8 @@ export interface ProviderKeyInput {
   key: string;
   remember: boolean;
   baseURL?: string;
+  /** For an OpenAI-compatible server: the model ids it runs, comma-separated. */
+  models?: string;
 }
 
 export interface ProviderDialogProps {
@@ -58,6 +62,7 @@ export function ProviderDialog(props: ProviderDialogProps) {
   const [key, setKey] = createSignal("");
   const [newID, setNewID] = createSignal("local");
   const [baseURL, setBaseURL] = createSignal(provider()?.baseURL ?? "");
+  const [models, setModels] = createSignal(provider()?.models ?? "");
   const [remember, setRemember] = createSignal(false);
   const [problem, setProblem] = createSignal<string>();
   const [saving, setSaving] = createSignal(false);
@@ -67,6 +72,7 @@ export function ProviderDialog(props: ProviderDialogProps) {
     setKey("");
     setProblem(undefined);
     setBaseURL(props.providers.find((entry) => entry.id === id)?.baseURL ?? (id === NEW_COMPATIBLE ? "http://localhost:11434/v1" : ""));
+    setModels(props.providers.find((entry) => entry.id === id)?.models ?? "");
   };
   const destination = () => (compatible() ? baseURL() || "its base URL" : (provider()?.baseURL ?? `${provider()?.name ?? selected()}'s own API`));
 
@@ -75,13 +81,13 @@ export function ProviderDialog(props: ProviderDialogProps) {
     const providerID = selected() === NEW_COMPATIBLE ? newID().trim() : selected();
     let error: string | undefined;
     if (selected() === NEW_COMPATIBLE && !PROVIDER_ID.test(providerID)) error = "Name the provider with lowercase letters, digits, - or _ (it becomes the provider id in model names: local/llama3).";
-    else if (compatible()) error = validBaseURL(baseURL().trim());
+    else if (compatible()) error = validBaseURL(baseURL().trim()) ?? (models().trim() === "" ? "Name the model (or models, comma-separated) the server runs, e.g. llama3.2 or qwen2.5-coder." : undefined);
     else if (key().trim() === "") error = `Paste the ${provider()?.name ?? providerID} API key first.`;
     if (error) return setProblem(error);
     setSaving(true);
     setProblem(undefined);
     try {
-      await props.onSave({ providerID, key: key().trim(), remember: remember(), ...(compatible() ? { baseURL: baseURL().trim() } : {}) });
+      await props.onSave({ providerID, key: key().trim(), remember: remember(), ...(compatible() ? { baseURL: baseURL().trim(), models: models().trim() } : {}) });
       props.onClose();
     } catch (failure) {
       setProblem(`Not saved: ${failure instanceof Error ? failure.message : String(failure)}`);
@@ -139,6 +145,10 @@ export function ProviderDialog(props: ProviderDialogProps) {
           <label class="chat-field">
             <span>Base URL</span>
             <input type="url" data-testid="provider-base-url" value={baseURL()} placeholder="http://localhost:11434/v1" onInput={(event) => setBaseURL(event.currentTarget.value)} spellcheck={false} />
+          </label>
+          <label class="chat-field">
+            <span>Models (comma-separated)</span>
+            <input type="text" data-testid="provider-models" value={models()} placeholder="llama3.2, qwen2.5-coder" onInput={(event) => setModels(event.currentTarget.value)} spellcheck={false} />
           </label>
           <p class="tools-note">
             A local server must allow this page's origin ({typeof location === "undefined" ? "this page" : location.origin}): for Ollama set OLLAMA_ORIGINS to it and restart; in LM Studio turn on CORS in the server settings.

@@ -41,7 +41,7 @@ function PartView(props: TranscriptProps & { messageID: string; partID: string; 
   return (
     <Switch>
       <Match when={kind() === "text" && !synthetic()}>
-        <Markdown text={text()} />
+        <Markdown text={text()} streaming={props.streaming()} />
       </Match>
       <Match when={kind() === "reasoning"}>
         <ReasoningBlock text={text()} live={props.streaming() && reasoningLive() === true} />

@@ -21,6 +21,7 @@ function numbered(layers: RuleLayer[]): Array<RuleLayer & { start: number }> {
   let next = 1;
   return layers.map((layer) => {
     const start = next;
+    // Ignored rules are not in the evaluation order; they are numbered after it.
     next += layer.rules.length;
     return { ...layer, start };
   });
@@ -106,8 +107,15 @@ function RulesInForce(props: { layers: Array<RuleLayer & { start: number }>; age
       <div class="rule-layers" data-testid="rules-in-force" tabindex="0" role="region" aria-label="Rules in force, in evaluation order">
         <For each={props.layers}>
           {(layer, index) => (
-            <div class="rule-layer" data-source={layer.source} data-testid="rule-layer">
-              <h4>{layerName(layer.source, index(), props.agent)}</h4>
+            <div class="rule-layer" data-source={layer.source} data-ignored={layer.ignored !== undefined ? "true" : undefined} data-testid="rule-layer">
+              <h4>{layer.ignored !== undefined ? `This workspace's rules that would loosen protection: ${layer.ignored}` : layerName(layer.source, index(), props.agent)}</h4>
+              <Show when={layer.ignored !== undefined}>
+                <p class="settings-help" data-testid="ignored-rules-help">
+                  Not in force. A rule from the workspace's own opencode.json (or its .opencode agents) is held back when some call it matches
+                  would get a looser answer than the built-in rules give: allow where they ask or deny, or ask where they deny. Rules that
+                  make things stricter always apply. Trust the workspace (below) to apply these too.
+                </p>
+              </Show>
               <ol start={layer.start} class="rule-list">
                 <For each={layer.rules}>
                   {(rule) => (

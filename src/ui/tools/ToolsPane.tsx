@@ -21,7 +21,16 @@ const SettingsDialog = lazy(() => import("./SettingsDialog.js").then((module) =>
  * lives in ToolsController; this is how it looks and which keys open what. A new runtime (WebContainer
  * booted) reopens the current session on it.
  */
-export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; place: SessionsPlace; controller?: ToolsController }) {
+export function ToolsPane(props: {
+  runtime: () => Runtime;
+  readOnly: boolean;
+  place: SessionsPlace;
+  controller?: ToolsController;
+  /** False when the page shows the session picker above this pane (shared with the chat). */
+  sessionBar?: boolean;
+  /** The palette opened or a call was started from it (the page brings this pane forward). */
+  onRun?: () => void;
+}) {
   // App passes its own when the chat shares the sessions and prompts; alone, the pane makes one.
   const controller = props.controller ?? new ToolsController({ place: props.place, readOnly: props.readOnly });
   const [state, setState] = createSignal<ToolsState>(controller.state(), { equals: false });
@@ -59,6 +68,7 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; pl
   const openPalette = () => {
     if (moving()) return;
     opener = document.activeElement as HTMLElement | null;
+    props.onRun?.();
     setPaletteOpen(true);
   };
   const closePalette = () => {
@@ -106,6 +116,7 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; pl
   const run = (tool: string, args: Record<string, unknown>) => {
     setPaletteOpen(false);
     if (!controller.run(tool, args)) return;
+    props.onRun?.();
     setVersion(0);
     queueMicrotask(() => document.querySelector<HTMLElement>(".call-card:last-of-type")?.scrollIntoView({ block: "nearest" }));
   };
@@ -122,6 +133,7 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; pl
         </button>
       </header>
       <div class="tools-bars">
+        <Show when={props.sessionBar !== false}>
         <SessionBar
           sessions={summaries}
           currentID={() => tools()?.record.id}
@@ -131,6 +143,7 @@ export function ToolsPane(props: { runtime: () => Runtime; readOnly: boolean; pl
           onRename={(id, title) => void controller.rename(id, title)}
           onDelete={(id) => void controller.delete(id)}
         />
+        </Show>
         <ReplayBar target={tools} disabled={() => moving() || !entries()} />
       </div>
       <Show when={state().sessionError}>

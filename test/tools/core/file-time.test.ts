@@ -2,9 +2,13 @@
 import { describe, expect, it } from "vitest";
 import { FileTime } from "../../../src/tools/file-time.js";
 
-function clockAndFs(mtimes: Record<string, number>) {
+function clockAndFs(mtimes: Record<string, number>, contents: Record<string, string> = {}) {
   let now = 1_000;
-  const fs = { stat: async (path: string) => ({ type: "file" as const, size: 1, mtimeMs: mtimes[path] ?? 0 }) };
+  const bytes = (path: string) => new TextEncoder().encode(contents[path] ?? "");
+  const fs = {
+    stat: async (path: string) => ({ type: "file" as const, size: bytes(path).length, mtimeMs: mtimes[path] ?? 0 }),
+    readFile: async (path: string) => bytes(path),
+  };
   return { fileTime: new FileTime(fs, () => now), tick: (ms: number) => (now += ms) };
 }
 
@@ -30,6 +34,21 @@ describe("FileTime", () => {
     expect(error.message).toMatch(/^File \/w\/a has been modified since it was last read\.\nLast modification: .*Z\nLast read: .*Z\n\nPlease read the file again before modifying it\.$/);
     mtimes["/w/a"] = 1_000 + 50; // within the tolerance
     await fileTime.assert("s1", "/w/a");
+  });
+
+  it("judges a recorded read on content: a rewrite within the same mtime is seen, a touch is not a change", async () => {
+    const mtimes = { "/w/a": 500 };
+    const contents = { "/w/a": "one\n" };
+    const { fileTime } = clockAndFs(mtimes, contents);
+    await fileTime.record("s1", "/w/a");
+    expect(fileTime.seen("s1", "/w/a")?.fingerprint?.size).toBe(4);
+    contents["/w/a"] = "two\n"; // same size, same mtime
+    await expect(fileTime.assert("s1", "/w/a")).rejects.toThrow(/has been modified since it was last read/);
+    contents["/w/a"] = "one\n";
+    mtimes["/w/a"] = 99_999; // touched long after the read, content as seen
+    await fileTime.assert("s1", "/w/a");
+    // Bytes the caller already holds are what is compared.
+    await expect(fileTime.assert("s1", "/w/a", new TextEncoder().encode("other"))).rejects.toThrow(/modified since it was last read/);
   });
 
   it("forgets reads of a file a person edited", async () => {

@@ -1,0 +1,263 @@
+/**
+ * The right pane: the session picker and the session's file actions on top, then two tabs over the
+ * same session, Chat (the default) and Tools (cards, palette, replay of calls). One ToolsController is
+ * shared, so both tabs show the session picked here. The chat, its components and the AI SDK are
+ * imported after the first paint: they are most of the page's code and a first visit must not wait.
+ */
+import { createEffect, createMemo, createResource, createSignal, lazy, on, onCleanup, Show, Suspense } from "solid-js";
+import type { Runtime } from "../runtime/types.js";
+import type { ChatView } from "../session/chat-types.js";
+import type { PageTools } from "../session/page-tools.js";
+import type { PageChats } from "../session/page-chat.js";
+import { saveBytes } from "./download.js";
+import { SessionBar } from "./tools/SessionBar.js";
+import { ToolsController, type SessionsPlace, type ToolsState } from "./tools/tools-controller.js";
+import { ToolsPane } from "./tools/ToolsPane.js";
+import { SessionMenu } from "./SessionMenu.js";
+
+const ChatPane = lazy(() => import("./chat/ChatPane.js").then((module) => ({ default: module.ChatPane })));
+
+type Tab = "chat" | "tools";
+const TAB_SETTING = "workbench-right-tab";
+
+function browserStorage(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+async function openChats(): Promise<PageChats> {
+  const { PageChats } = await import("../session/page-chat.js");
+  return PageChats.open(browserStorage());
+}
+
+/** A file name from a session title: letters, digits and dashes. */
+function fileStem(title: string): string {
+  return title.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "session";
+}
+
+/** Workspace paths under `prefix` for @ completion: one folder level at a time, folders ending with "/". */
+async function listFiles(runtime: Runtime, prefix: string): Promise<string[]> {
+  const slash = prefix.lastIndexOf("/");
+  const dir = prefix.slice(0, slash + 1);
+  const start = prefix.slice(slash + 1);
+  const entries = await runtime.fs.readdir(`${runtime.root}/${dir}`.replace(/\/+$/, "") || "/").catch(() => []);
+  return entries
+    .filter((entry) => entry.name.startsWith(start) && entry.name !== ".git" && entry.name !== "node_modules")
+    .map((entry) => `${dir}${entry.name}${entry.type === "directory" ? "/" : ""}`)
+    .sort()
+    .slice(0, 50);
+}
+
+export function RightPane(props: { runtime: () => Runtime; readOnly: boolean; place: SessionsPlace; report: (text: string, isError?: boolean) => void }) {
+  const controller = new ToolsController({ place: props.place, readOnly: props.readOnly });
+  onCleanup(() => controller.dispose());
+  const [state, setState] = createSignal<ToolsState>(controller.state(), { equals: false });
+  onCleanup(controller.subscribe(() => setState(controller.state())));
+  const page = createMemo((): PageTools | undefined => (state(), controller.page()));
+  // The tab in front stays in front across reloads.
+  const [tab, pickTab] = createSignal<Tab>(browserStorage()?.getItem(TAB_SETTING) === "tools" ? "tools" : "chat");
+  const setTab = (next: Tab) => {
+    pickTab(next);
+    try {
+      browserStorage()?.setItem(TAB_SETTING, next);
+    } catch {
+      // Not remembered: the chat comes first after a reload.
+    }
+  };
+
+  // The chat machinery loads once the page has painted, and once only.
+  const [chats] = createResource(() => new Promise<void>((ready) => requestAnimationFrame(() => setTimeout(ready, 0))).then(openChats));
+  onCleanup(() => chats()?.dispose());
+  const [providersVersion, setProvidersVersion] = createSignal(0);
+  createEffect(on(chats, (hub) => hub && onCleanup(hub.onChange(() => setProvidersVersion((n) => n + 1)))));
+  const chat = createMemo((): ChatView | undefined => {
+    const current = page();
+    const hub = chats();
+    return current && hub ? hub.chatFor(current) : undefined;
+  });
+
+  // Prompts come and go outside the chat's own changes (a palette call asking, an answer from Tools).
+  const [promptsVersion, setPromptsVersion] = createSignal(0);
+  const [callsVersion, setCallsVersion] = createSignal(0);
+  createEffect(
+    on(page, (current) => {
+      if (!current) return;
+      const offPrompts = current.onPromptsChanged(() => setPromptsVersion((n) => n + 1));
+      const offCalls = current.onChange(() => setCallsVersion((n) => n + 1));
+      onCleanup(() => (offPrompts(), offCalls()));
+    }),
+  );
+  // A session named after its first message shows the new name in the picker.
+  createEffect(
+    on(chat, (view) => {
+      if (!view) return;
+      let title = page()?.record.title;
+      onCleanup(
+        view.onChange(() => {
+          const now = page()?.record.title;
+          if (now === title) return;
+          title = now;
+          setCallsVersion((n) => n + 1);
+        }),
+      );
+    }),
+  );
+  const prompts = () => (promptsVersion(), page(), controller.pending());
+  const summaries = () => (state(), callsVersion(), state().sessions?.list() ?? []);
+  const busy = () => state().moving || !state().sessions;
+
+  // Escape stops the chat wherever focus is, unless a dialog or menu has it.
+  const onKey = (event: KeyboardEvent) => {
+    if (event.key !== "Escape" || event.defaultPrevented || tab() !== "chat") return;
+    if (document.querySelector("[role=dialog]")) return;
+    const current = chat();
+    if (current && current.status().type !== "idle") current.stop();
+  };
+  window.addEventListener("keydown", onKey);
+  onCleanup(() => window.removeEventListener("keydown", onKey));
+
+  const fail = (what: string, error: unknown) => props.report(`${what}: ${error instanceof Error ? error.message : String(error)}`, true);
+
+  /** Plays a script in the current session, or in a new one when this one already has a conversation. */
+  const play = async (load: () => Promise<{ file: import("../session/script-file.js").ScriptFile; name: string; speed?: number }>) => {
+    const hub = chats();
+    if (!hub) return;
+    try {
+      const { file, name, speed } = await load();
+      let current = page();
+      if (current && (current.record.messages.length > 0 || current.calls.length > 0)) {
+        await controller.create();
+        current = controller.page();
+      }
+      if (!current) return;
+      setTab("chat");
+      await hub.runScript(current, file, { name, ...(speed !== undefined ? { speed } : {}) });
+    } catch (error) {
+      fail("The recording could not play", error);
+    }
+  };
+  const watchDemo = () =>
+    play(async () => {
+      const [{ default: demo }, { ScriptFile }] = await Promise.all([import("../session/demo/demo-script.json"), import("../session/script-file.js")]);
+      return { file: ScriptFile.parse(demo), name: "Recorded demo" };
+    });
+  const replayScript = (file: File) =>
+    play(async () => {
+      const { parseScriptFile } = await import("../session/script-file.js");
+      return { file: parseScriptFile(await file.text(), file.name), name: `Recording: ${file.name}`, speed: 1 };
+    });
+  const exportCurrent = async () => {
+    const current = page();
+    if (!current) return;
+    const { exportSession } = await import("../session/session-json.js");
+    saveBytes(new TextEncoder().encode(exportSession(current.record)), `${fileStem(current.record.title)}.session.json`, "application/json");
+  };
+  const saveScript = async () => {
+    const current = page();
+    if (!current) return;
+    const { scriptFileFromSession } = await import("../session/script-file.js");
+    const script = scriptFileFromSession(current.record);
+    if (script.steps.length === 0) return props.report("This session has no answers to save as a script yet: chat first, or import a session.", true);
+    saveBytes(new TextEncoder().encode(JSON.stringify(script, null, 2)), `${fileStem(current.record.title)}.script.json`, "application/json");
+  };
+  const importFile = async (file: File) => {
+    try {
+      const { importSession } = await import("../session/session-json.js");
+      const record = importSession(await file.text());
+      await controller.move((all) => all.adopt(record));
+      setTab("chat");
+    } catch (error) {
+      fail(`${file.name} was not imported`, error);
+    }
+  };
+
+  const tabButton = (id: Tab, label: string) => (
+    <button
+      type="button"
+      role="tab"
+      id={`right-tab-${id}`}
+      class="right-tab"
+      aria-selected={tab() === id}
+      aria-controls={`right-panel-${id}`}
+      tabIndex={tab() === id ? 0 : -1}
+      data-testid={`tab-${id}`}
+      onClick={() => setTab(id)}
+      onKeyDown={(event) => {
+        if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+        event.preventDefault();
+        const next: Tab = id === "chat" ? "tools" : "chat";
+        setTab(next);
+        document.getElementById(`right-tab-${next}`)?.focus();
+      }}
+    >
+      {label}
+    </button>
+  );
+
+  return (
+    <section class="right-pane" aria-label="Agent" data-testid="right-pane">
+      <div class="right-head">
+        <div role="tablist" aria-label="Agent views" class="right-tabs">
+          {tabButton("chat", "Chat")}
+          {tabButton("tools", "Tools")}
+        </div>
+        <SessionMenu
+          disabled={() => busy() || !page()}
+          chatReady={() => chats() !== undefined}
+          onReplayScript={(file) => void replayScript(file)}
+          onSaveScript={() => void saveScript()}
+          onExport={() => void exportCurrent()}
+          onImport={(file) => void importFile(file)}
+        />
+      </div>
+      <div class="right-sessions">
+        <SessionBar
+          sessions={summaries}
+          currentID={() => page()?.record.id}
+          busy={busy}
+          onSwitch={(id) => void controller.switchTo(id)}
+          onNew={() => void controller.create()}
+          onRename={(id, title) => void controller.rename(id, title)}
+          onDelete={(id) => void controller.delete(id).then(() => chats()?.close(id))}
+        />
+      </div>
+      <div class="right-panel" role="tabpanel" id="right-panel-chat" aria-labelledby="right-tab-chat" hidden={tab() !== "chat"}>
+        <Show when={chats.error}>
+          <p class="banner error" role="alert">
+            The chat could not start: {String(chats.error)}
+          </p>
+        </Show>
+        <Suspense fallback={<p class="tools-note">Loading the chat…</p>}>
+          <Show when={chat()} fallback={<p class="tools-note">Loading the chat…</p>}>
+            {(view) => (
+              <ChatPane
+                chat={view()}
+                prompts={prompts}
+                onReply={(request, reply, message, save) => void controller.answer(request, reply, message, save)}
+                listFiles={(prefix) => listFiles(props.runtime(), prefix)}
+                providers={() => (providersVersion(), page() && chats() ? chats()!.providers(page()!) : [])}
+                onSaveKey={async (input) => {
+                  const current = page();
+                  if (current) await chats()?.saveProvider(current, input);
+                }}
+                onRemoveKey={(id) => chats()?.removeProvider(id)}
+                onWatchDemo={() => void watchDemo()}
+                calls={{
+                  abort: (id) => page()?.abort(id),
+                  wasAborted: (id) => page()?.wasAborted(id) ?? false,
+                  readSavedOutput: (path) => page()!.readSavedOutput(path),
+                }}
+              />
+            )}
+          </Show>
+        </Suspense>
+      </div>
+      <div class="right-panel" role="tabpanel" id="right-panel-tools" aria-labelledby="right-tab-tools" hidden={tab() !== "tools"}>
+        <ToolsPane runtime={props.runtime} readOnly={props.readOnly} place={props.place} controller={controller} sessionBar={false} onRun={() => setTab("tools")} />
+      </div>
+    </section>
+  );
+}
