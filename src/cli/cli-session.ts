@@ -9,6 +9,7 @@ import { createEmbeddedRuntime } from "../runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../runtime/embedded/node-worker-factory.js";
 import { createNodeRuntime } from "../runtime/node/index.js";
 import type { Runtime } from "../runtime/types.js";
+import { DOOM_LOOP_PERMISSION, DOOM_LOOP_THRESHOLD } from "../session/doom-loop.js";
 import { ToolSession } from "../session/tool-session.js";
 import { builtinTools } from "../tools/builtins.js";
 import { copyFolder, syncBack } from "./folder-sync.js";
@@ -52,6 +53,8 @@ export interface Common {
   yes: boolean;
   trust: boolean;
   agent?: string;
+  /** Variables the node runtime's commands never see (keys); the caller may add names later. */
+  hiddenEnv?: ReadonlySet<string>;
 }
 
 export interface CliSession {
@@ -63,9 +66,12 @@ export interface CliSession {
 /** Said to the model (and printed) when a permission request is refused because --yes was not given. */
 export const REJECTED_WITHOUT_YES = "the workbench CLI rejects permission requests unless --yes is given: run it again with --yes to allow them";
 
+/** Said to the model when it repeated a call: the CLI stops the run rather than let it go round forever. */
+export const REJECTED_DOOM_LOOP = `the model made the same call ${DOOM_LOOP_THRESHOLD} times in a row; the workbench CLI stops the run (even with --yes)`;
+
 /** A session on the folder, with permission requests answered as the flags say. */
 export async function openSession(common: Common, io: CliIO): Promise<CliSession> {
-  const folder = createNodeRuntime({ root: common.dir });
+  const folder = createNodeRuntime({ root: common.dir, ...(common.hiddenEnv ? { hiddenEnv: common.hiddenEnv } : {}) });
   const stat = await folder.fs.stat(common.dir).catch(() => undefined);
   if (stat?.type !== "directory") throw new UsageError(`--dir ${common.dir} is not a folder`);
   let runtime: Runtime = folder;
@@ -98,7 +104,9 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
   session.bus.subscribe("permission.asked", (request) => {
     // Answered on the next tick, after the caller has started waiting for it.
     queueMicrotask(() => {
-      if (common.yes) session.permissions.reply(request.id, "once");
+      // Nobody is watching a CLI run: a repeating model is stopped, never waved through by --yes.
+      if (request.permission === DOOM_LOOP_PERMISSION) session.permissions.reply(request.id, "reject", REJECTED_DOOM_LOOP);
+      else if (common.yes) session.permissions.reply(request.id, "once");
       else session.permissions.reply(request.id, "reject", REJECTED_WITHOUT_YES);
     });
   });

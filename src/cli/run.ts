@@ -19,10 +19,12 @@ import { keysFromEnv, resolveModel, type KeySource, type ProviderModelResolved }
 import { withoutPersonKeys } from "../session/workspace-providers.js";
 import type { ProvidersConfig } from "../session/provider/config.js";
 import { ProviderSetupError } from "../session/provider/setup-error.js";
+import { DOOM_LOOP_PERMISSION, DOOM_LOOP_THRESHOLD } from "../session/doom-loop.js";
 import { exportSession } from "../session/session-json.js";
 import { systemPrompt } from "../session/system.js";
 import type { ToolSession } from "../session/tool-session.js";
 import { globalConfigDir, openSession, UsageError, type CliIO, type CliSession } from "./cli-session.js";
+import { BUILTIN_KEY_VARIABLES, keyVariables } from "./run-env.js";
 import { watchRunEvents } from "./run-events.js";
 import { chooseRunModel, loadRunSetup } from "./run-config.js";
 import { errorText, printer, type RunFormat } from "./run-print.js";
@@ -126,6 +128,17 @@ function onInterrupt(stop: () => void): { interrupted(): boolean; dispose(): voi
   return { interrupted: () => pressed, dispose: () => process.off("SIGINT", handler) };
 }
 
+/** Why a run ended on a rejected permission: the model repeating itself, or a request without --yes. */
+function blockedLine(session: ToolSession): string {
+  const repeated = session.session.calls.findLast((call) =>
+    call.permissions.some((permission) => permission.permission === DOOM_LOOP_PERMISSION && permission.answer === "reject"),
+  );
+  if (repeated) {
+    return `stopped: the model repeated the same call ${DOOM_LOOP_THRESHOLD} times (${repeated.tool} with the same arguments); try again with a clearer message or another model\n`;
+  }
+  return "stopped: a permission request was rejected; pass --yes to allow them\n";
+}
+
 export async function runMain(argv: string[], io: CliIO): Promise<number> {
   let args: RunArgs;
   let message: string;
@@ -145,9 +158,11 @@ export async function runMain(argv: string[], io: CliIO): Promise<number> {
   }
 
   const env = process.env;
+  // Filled once the providers are read, before any command runs: the tool shell never sees the keys.
+  const hiddenEnv = new Set(BUILTIN_KEY_VARIABLES);
   let opened: CliSession;
   try {
-    opened = await openSession({ dir: args.dir, runtime: args.runtime, yes: args.yes, trust: args.trust }, io);
+    opened = await openSession({ dir: args.dir, runtime: args.runtime, yes: args.yes, trust: args.trust, hiddenEnv }, io);
   } catch (error) {
     // Not a folder, or an opencode.json that does not parse: nothing the provider did.
     io.err(`workbench: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -167,6 +182,7 @@ export async function runMain(argv: string[], io: CliIO): Promise<number> {
       const setup = await loadRunSetup({ runtime: session.runtime, configPath: session.configPath, globalConfigDir: global, env, home: homedir(), trusted: args.trust });
       for (const notice of setup.notices) io.err(`note: ${notice}\n`);
       config = setup.config;
+      for (const name of keyVariables(config, env)) hiddenEnv.add(name);
       keys = withoutPersonKeys(keysFromEnv(env), setup.keyless);
       ref = chooseRunModel(args.model, agent, config, env);
       if (!ref) {
@@ -216,9 +232,7 @@ export async function runMain(argv: string[], io: CliIO): Promise<number> {
       if (args.format === "default") io.err("interrupted\n");
       return 130;
     }
-    if (chat.lastEnd === "blocked" && args.format === "default") {
-      io.err("stopped: a permission request was rejected; pass --yes to allow them\n");
-    }
+    if (chat.lastEnd === "blocked" && args.format === "default") io.err(blockedLine(session));
     return chat.lastEnd === "error" ? 1 : 0;
   } catch (error) {
     io.err(errorText({ message: error instanceof Error ? error.message : String(error) }));

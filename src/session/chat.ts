@@ -8,13 +8,13 @@
  * when the current run ends (Stop drops the queue). OpenCode instead slips it into the running loop
  * inside a system reminder; queueing keeps every run answering exactly one message.
  */
-import { join } from "pathe";
 import type { Agent } from "./agent/types.js";
 import type { ToolCall } from "./calls.js";
-import type { AgentChoice, Attachment, ChatStatus, ChatView, ModelChoice, SendInput } from "./chat-types.js";
+import type { AgentChoice, ChatStatus, ChatView, ModelChoice, SendInput } from "./chat-types.js";
+import { AttachmentError, attachmentParts } from "./attachments.js";
 import { ascendingId } from "./ids.js";
 import { runLoop, type LoopEnd, type LoopOptions } from "./loop.js";
-import { emptyTokens, type AssistantMessage, type Message, type ModelRef, type Part, type UserMessage } from "./message.js";
+import { emptyTokens, type AssistantMessage, type Message, type MessageError, type ModelRef, type Part, type UserMessage } from "./message.js";
 import type { ModelInfo, ResolvedModel } from "./provider/types.js";
 import { SaveScheduler } from "./save-scheduler.js";
 import type { SessionStore } from "./session-store.js";
@@ -41,6 +41,7 @@ export interface ChatOptions {
 interface Queued {
   input: SendInput;
   done: () => void;
+  fail: (error: unknown) => void;
 }
 
 const TITLE_LENGTH = 60;
@@ -143,15 +144,28 @@ export class Chat implements ChatView {
     this.controller?.abort(new DOMException("Stopped by the person.", "AbortError"));
   }
 
-  /** Sends a message and resolves when the agent has answered it (or stopped). */
+  /**
+   * Sends a message and resolves when the agent has answered it (or stopped), and the messages queued
+   * meanwhile have had their runs. Each message's failure rejects its own send only.
+   */
   async send(input: SendInput): Promise<void> {
-    if (this.controller) return new Promise((done) => this.queue.push({ input, done }));
-    await this.run(input);
+    if (this.controller) return new Promise((done, fail) => this.queue.push({ input, done, fail }));
+    let failure: { error: unknown } | undefined;
+    try {
+      await this.run(input);
+    } catch (error) {
+      failure = { error };
+    }
     while (this.queue.length > 0 && !this.controller) {
       const next = this.queue.shift()!;
-      await this.run(next.input);
-      next.done();
+      try {
+        await this.run(next.input);
+        next.done();
+      } catch (error) {
+        next.fail(error);
+      }
     }
+    if (failure) throw failure.error;
   }
 
   private findAgent(name: string): Agent | undefined {
@@ -188,16 +202,20 @@ export class Chat implements ChatView {
     try {
       if (!agent) throw new Error(`unknown agent "${this.agentName}"`);
       if (!ref) throw new Error("No model is chosen: pick a model (and add its provider's key) first.");
-      const user = await this.userMessage(input, agent.name, ref);
+      const { user, attachmentError } = await this.userMessage(input, agent.name, ref);
       session.messages.push(user);
       if (!session.title) session.title = titleOf(input.text);
       this.changed();
       await this.saver.flush();
+      if (attachmentError) {
+        this.failedAnswer(user, agent.name, ref, { kind: "attachment", message: attachmentError.message, hint: attachmentError.hint });
+        return;
+      }
       let model: ResolvedModel;
       try {
         model = await this.options.resolveModel(ref);
       } catch (error) {
-        this.failedAnswer(user, agent.name, ref, error);
+        this.failedAnswer(user, agent.name, ref, { kind: "model", message: error instanceof Error ? error.message : String(error) });
         return;
       }
       const compactionAgent = this.findAgent("compaction");
@@ -221,7 +239,7 @@ export class Chat implements ChatView {
   }
 
   /** A run that could not reach a model still answers, with what went wrong. */
-  private failedAnswer(user: UserMessage, agent: string, ref: ModelRef, error: unknown): void {
+  private failedAnswer(user: UserMessage, agent: string, ref: ModelRef, error: MessageError): void {
     const now = Date.now();
     const message: AssistantMessage = {
       id: ascendingId("msg"),
@@ -235,56 +253,33 @@ export class Chat implements ChatView {
       parts: [],
       tokens: emptyTokens(),
       cost: 0,
-      error: { kind: "model", message: error instanceof Error ? error.message : String(error) },
+      error,
     };
     this.options.tools.session.messages.push(message);
     this.lastEnd = "error";
     this.changed();
   }
 
-  private async userMessage(input: SendInput, agent: string, model: ModelRef): Promise<UserMessage> {
+  /**
+   * The person's message with its attachments. An attachment that cannot be read leaves every attachment
+   * out (the text is kept) and is returned, for the answer to say what went wrong.
+   */
+  private async userMessage(input: SendInput, agent: string, model: ModelRef): Promise<{ user: UserMessage; attachmentError?: AttachmentError }> {
     const id = ascendingId("msg");
     const parts: Part[] = [];
     if (input.text !== "") parts.push({ id: ascendingId("prt"), messageID: id, type: "text", text: input.text });
-    for (const attachment of input.attachments ?? []) parts.push(...(await this.attachmentParts(attachment, id)));
-    return { id, sessionID: this.sessionID, role: "user", time: { created: Date.now() }, agent, model, parts };
-  }
-
-  /**
-   * An attached workspace file: text goes into the message as text (every model reads it), anything
-   * else as a data: URL (for models that take files). Pasted bytes are already a data: URL.
-   */
-  private async attachmentParts(attachment: Attachment, messageID: string): Promise<Part[]> {
-    const file: Part = { id: ascendingId("prt"), messageID, type: "file", mime: attachment.mime, filename: attachment.filename, url: attachment.url };
-    if (!attachment.url.startsWith("file://")) return [file];
-    const { runtime } = this.options.tools;
-    const path = workspacePath(runtime.root, decodeURIComponent(attachment.url.slice("file://".length)));
-    const bytes = await runtime.fs.readFile(path);
-    if (isText(attachment.mime)) {
-      const text = new TextDecoder().decode(bytes);
-      return [file, { id: ascendingId("prt"), messageID, type: "text", synthetic: true, text: `Attached file ${path}:\n<file>\n${text}\n</file>` }];
+    let attachmentError: AttachmentError | undefined;
+    const attached: Part[] = [];
+    try {
+      for (const attachment of input.attachments ?? []) attached.push(...(await attachmentParts(this.options.tools.runtime, attachment, id)));
+      parts.push(...attached);
+    } catch (error) {
+      if (!(error instanceof AttachmentError)) throw error;
+      attachmentError = error;
     }
-    return [{ ...file, url: `data:${attachment.mime};base64,${base64(bytes)}` }];
+    const user: UserMessage = { id, sessionID: this.sessionID, role: "user", time: { created: Date.now() }, agent, model, parts };
+    return attachmentError ? { user, attachmentError } : { user };
   }
-}
-
-/**
- * The prompt box names files from the workspace root (file:///src/a.ts); a URL that already holds the
- * root (file:///workspace/src/a.ts) is taken as it is.
- */
-function workspacePath(root: string, path: string): string {
-  if (path === root || path.startsWith(`${root.replace(/\/+$/, "")}/`)) return path;
-  return join(root, path.replace(/^\/+/, ""));
-}
-
-function isText(mime: string): boolean {
-  return mime.startsWith("text/") || /json|xml|javascript|typescript|yaml|toml|x-sh/.test(mime);
-}
-
-function base64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
 }
 
 function titleOf(text: string): string {

@@ -9,6 +9,7 @@ import type { ToolCall } from "./calls.js";
 import type { Message } from "./message.js";
 
 export const DOOM_LOOP_THRESHOLD = 3;
+export const DOOM_LOOP_PERMISSION = "doom_loop";
 
 /** The model's last `count` tool calls since the last user message, oldest first. */
 function recentCalls(messages: readonly Message[], calls: readonly ToolCall[], count: number): ToolCall[] {
@@ -27,11 +28,24 @@ function recentCalls(messages: readonly Message[], calls: readonly ToolCall[], c
   return result;
 }
 
+/**
+ * JSON with every object's keys sorted, recursively: the model writing the same arguments in another key
+ * order is still repeating itself.
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) => {
+    if (!inner || typeof inner !== "object" || Array.isArray(inner)) return inner;
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(inner).sort()) Object.defineProperty(sorted, key, { value: (inner as Record<string, unknown>)[key], enumerable: true });
+    return sorted;
+  }) ?? "undefined";
+}
+
 /** The doom_loop permission to ask before running `tool` with `input`, when it would be the third in a row. */
 export function doomLoopAsk(messages: readonly Message[], calls: readonly ToolCall[], tool: string, input: unknown): AskInput | undefined {
   const previous = recentCalls(messages, calls, DOOM_LOOP_THRESHOLD - 1);
   if (previous.length < DOOM_LOOP_THRESHOLD - 1) return undefined;
-  const same = JSON.stringify(input);
-  if (!previous.every((call) => call.tool === tool && JSON.stringify(call.input) === same)) return undefined;
-  return { permission: "doom_loop", patterns: [tool], always: [tool], metadata: { tool, input } };
+  const same = canonicalJson(input);
+  if (!previous.every((call) => call.tool === tool && canonicalJson(call.input) === same)) return undefined;
+  return { permission: DOOM_LOOP_PERMISSION, patterns: [tool], always: [tool], metadata: { tool, input } };
 }

@@ -18,7 +18,7 @@ import { emptyTokens, type AssistantMessage, type Message, type MessageError, ty
 import { modelTools, repairToolCall } from "./model-tools.js";
 import { processStream } from "./process-stream.js";
 import { classifyProviderError, type ClassifiedError } from "./provider/errors.js";
-import { retryDelayMs } from "./provider/retry.js";
+import { gaveUpHint, RETRY_MAX_WAIT_MS, retryDelayMs, TIMER_MAX_MS } from "./provider/retry.js";
 import type { ResolvedModel } from "./provider/types.js";
 import { StepTools } from "./step-tools.js";
 import { contextTokens, StepWriter } from "./step-writer.js";
@@ -65,7 +65,8 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
       signal.removeEventListener("abort", done);
       resolve();
     };
-    const timer = setTimeout(done, ms);
+    // Longer than setTimeout holds would fire at once; the loop never asks for that, but a guard costs nothing.
+    const timer = setTimeout(done, Math.min(Math.max(0, ms), TIMER_MAX_MS));
     signal.addEventListener("abort", done, { once: true });
   });
 }
@@ -156,8 +157,17 @@ class Loop {
           message.error = errorOf(classified);
           return "overflow";
         }
-        if (classified.retryable && attempt <= (this.o.maxRetries ?? 10)) {
+        const maxRetries = this.o.maxRetries ?? 10;
+        if (classified.retryable && attempt > maxRetries) {
+          message.error = { ...errorOf(classified), hint: gaveUpHint({ attempts: attempt }) };
+          return "error";
+        }
+        if (classified.retryable) {
           const delay = this.retryDelay(attempt, classified);
+          if (!(delay <= RETRY_MAX_WAIT_MS)) {
+            message.error = { ...errorOf(classified), hint: gaveUpHint({ tooLong: delay }) };
+            return "error";
+          }
           this.o.status({ type: "retry", attempt, next: Date.now() + delay, message: classified.message });
           await wait(delay, this.o.signal);
           if (this.o.signal.aborted) {
@@ -177,7 +187,8 @@ class Loop {
   private async step(writer: StepWriter, last: boolean): Promise<{ blocked: boolean }> {
     const { model, agent, signal } = this.o;
     const ref = { providerID: model.info.providerID, modelID: model.info.modelID };
-    const { tools, active } = await modelTools(this.o.tools.registry, ref, agent);
+    // A model that takes no tools is offered none (an empty set; calls it makes anyway go to `invalid`).
+    const { tools, active } = model.toolCall === false ? { tools: {}, active: [] } : await modelTools(this.o.tools.registry, ref, agent);
     const messages: ModelMessage[] = toModelMessages(this.session.messages, this.session.calls, { attachments: model.info.attachment });
     // OpenCode still offers the tools on the last step; only this notice asks the model not to use them.
     if (last) messages.push({ role: "assistant", content: MAX_STEPS_NOTICE });
@@ -193,9 +204,9 @@ class Loop {
       onError: () => undefined,
       abortSignal: signal,
       repairToolCall,
-      ...(agent.temperature !== undefined ? { temperature: agent.temperature } : {}),
+      ...(agent.temperature !== undefined && model.temperature !== false ? { temperature: agent.temperature } : {}),
       ...(agent.topP !== undefined ? { topP: agent.topP } : {}),
-      ...(Object.keys(agent.options).length > 0 ? { providerOptions: { [ref.providerID]: agent.options as Record<string, never> } } : {}),
+      ...providerOptionsOf(model, agent),
     });
     let failure: { error: unknown } | undefined;
     try {
@@ -229,7 +240,7 @@ class Loop {
         model: this.o.model,
         system: agent?.prompt ? [agent.prompt] : this.o.system,
         agent: user?.agent ?? this.o.agent.name,
-        ...(agent?.temperature !== undefined ? { temperature: agent.temperature } : {}),
+        ...(agent?.temperature !== undefined && this.o.model.temperature !== false ? { temperature: agent.temperature } : {}),
         signal: this.o.signal,
         changed: this.o.changed,
         auto: true,
@@ -244,6 +255,30 @@ class Loop {
       return false;
     }
   }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `over` on top of `under`, objects merged key by key (OpenCode merges model and agent options deeply). */
+function mergeOptions(under: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...under };
+  for (const [key, value] of Object.entries(over)) {
+    const below = merged[key];
+    merged[key] = isPlainObject(below) && isPlainObject(value) ? mergeOptions(below, value) : value;
+  }
+  return merged;
+}
+
+/**
+ * The model's configured options with the agent's over them, under the key the provider package reads
+ * (its own name for the bundled packages, so a custom provider id on @ai-sdk/openai still gets them).
+ */
+function providerOptionsOf(model: ResolvedModel, agent: Agent): { providerOptions?: Record<string, Record<string, never>> } {
+  const options = mergeOptions(model.options ?? {}, agent.options);
+  if (Object.keys(options).length === 0) return {};
+  return { providerOptions: { [model.providerOptionsKey ?? model.info.providerID]: options as Record<string, never> } };
 }
 
 function errorOf(classified: ClassifiedError): MessageError {

@@ -9,11 +9,12 @@
  */
 import { z } from "zod";
 
+// Counts and costs are never negative: an imported file saying otherwise would skew every total.
 export const Tokens = z.object({
-  input: z.number(),
-  output: z.number(),
-  reasoning: z.number(),
-  cache: z.object({ read: z.number(), write: z.number() }),
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  reasoning: z.number().nonnegative(),
+  cache: z.object({ read: z.number().nonnegative(), write: z.number().nonnegative() }),
 });
 export type Tokens = z.infer<typeof Tokens>;
 
@@ -47,7 +48,7 @@ export const StepFinishPart = z.object({
   /** The provider's finish reason: stop, tool-calls, length, content-filter, error, other, unknown. */
   reason: z.string(),
   tokens: Tokens,
-  cost: z.number(),
+  cost: z.number().nonnegative(),
 });
 export const FilePart = z.object({
   ...PartBase,
@@ -110,7 +111,7 @@ export const AssistantMessage = z.object({
   finish: z.string().optional(),
   error: MessageError.optional(),
   tokens: Tokens,
-  cost: z.number(),
+  cost: z.number().nonnegative(),
   /** This message is a compaction summary: the model sees it instead of everything before it. */
   summary: z.boolean().optional(),
 });

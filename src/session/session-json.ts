@@ -2,6 +2,10 @@
  * Sessions as JSON files: export writes the conversation and its calls (nothing else: no keys, no
  * workspace files); import validates the file against the schemas, names the first problem by its path
  * in the file, and gives everything new ids, so an import never overwrites a session that exists.
+ *
+ * Ids must be unique within the file (messages, parts, calls; and each call named by one tool part only),
+ * and every call must belong to a message in the file: renumbering could not tell colliding or foreign
+ * ids apart, so such a file is refused rather than re-pointed.
  */
 import { z } from "zod";
 import { markInterrupted, type SessionRecord, type ToolCall } from "./calls.js";
@@ -101,17 +105,44 @@ export function importSession(json: string): SessionRecord {
   return markInterrupted(renumber(session));
 }
 
+function refuse(where: string, problem: string): never {
+  throw new SessionImportError(`This session file cannot be imported: at ${where}: ${problem}. Export the session again, or fix that field.`);
+}
+
+/** Remembers ids seen so far; the second use of one is refused, naming both places. */
+function uniqueIds(kind: string) {
+  const seen = new Map<string, string>();
+  return (id: string, where: string) => {
+    const first = seen.get(id);
+    if (first !== undefined) refuse(where, `the ${kind} id "${id}" is also used at ${first}`);
+    seen.set(id, where);
+  };
+}
+
 function checkReferences(session: SessionFile["session"]): void {
+  const messageId = uniqueIds("message");
+  const partId = uniqueIds("part");
+  const callId = uniqueIds("call");
+  const toolPartFor = uniqueIds("call");
+  session.messages.forEach((message, m) => messageId(message.id, `session.messages.${m}.id`));
+  session.calls.forEach((call, c) => callId(call.id, `session.calls.${c}.id`));
   const calls = new Set(session.calls.map((call) => call.id));
   const messages = new Set(session.messages.map((message) => message.id));
   session.messages.forEach((message, m) => {
     if (message.role === "assistant" && message.parentID !== "" && !messages.has(message.parentID)) {
-      throw new SessionImportError(`This session file cannot be imported: at session.messages.${m}.parentID: no message has the id "${message.parentID}".`);
+      refuse(`session.messages.${m}.parentID`, `no message has the id "${message.parentID}"`);
     }
     message.parts.forEach((part, p) => {
-      if (part.type === "tool" && !calls.has(part.callID)) {
-        throw new SessionImportError(`This session file cannot be imported: at session.messages.${m}.parts.${p}.callID: no call has the id "${part.callID}".`);
-      }
+      partId(part.id, `session.messages.${m}.parts.${p}.id`);
+      if (part.type !== "tool") return;
+      if (!calls.has(part.callID)) refuse(`session.messages.${m}.parts.${p}.callID`, `no call has the id "${part.callID}"`);
+      toolPartFor(part.callID, `session.messages.${m}.parts.${p}.callID`);
+    });
+  });
+  session.calls.forEach((call, c) => {
+    if (!messages.has(call.messageID)) refuse(`session.calls.${c}.messageID`, `no message has the id "${call.messageID}"`);
+    call.attachments?.forEach((attachment, a) => {
+      if (!messages.has(attachment.messageID)) refuse(`session.calls.${c}.attachments.${a}.messageID`, `no message has the id "${attachment.messageID}"`);
     });
   });
 }
@@ -120,7 +151,8 @@ function renumber(session: SessionFile["session"]): SessionRecord {
   const sessionID = ascendingId("ses");
   const messageIDs = new Map(session.messages.map((message) => [message.id, ascendingId("msg")]));
   const callIDs = new Map(session.calls.map((call) => [call.id, ascendingId("call")]));
-  const messageID = (id: string) => messageIDs.get(id) ?? id;
+  // Every reference was checked to name a message in the file.
+  const messageID = (id: string) => messageIDs.get(id)!;
   const messages = session.messages.map((message): Message => {
     const id = messageID(message.id);
     const parts = message.parts.map((part) => ({

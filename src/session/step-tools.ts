@@ -5,7 +5,7 @@
  */
 import type { AgentInfo } from "../tools/tool.js";
 import type { ToolCall } from "./calls.js";
-import { doomLoopAsk } from "./doom-loop.js";
+import { DOOM_LOOP_PERMISSION, doomLoopAsk } from "./doom-loop.js";
 import { ascendingId } from "./ids.js";
 import { INVALID_TOOL, invalidCallError } from "./model-tools.js";
 import type { StepWriter } from "./step-writer.js";
@@ -17,9 +17,16 @@ export interface ModelToolCall {
   input: unknown;
 }
 
-/** A call stopped by a person's plain "reject" (no feedback): the model should not carry on. */
+/**
+ * A call stopped by a person's plain "reject" (no feedback): the model should not carry on. A rejected
+ * `doom_loop` always stops, feedback or not: the model was already repeating itself, and carrying on
+ * would let it ask again forever.
+ */
 export function rejectedByPerson(call: ToolCall): boolean {
-  return call.status === "error" && call.permissions.some((permission) => permission.answer === "reject" && permission.message === undefined);
+  return (
+    call.status === "error" &&
+    call.permissions.some((permission) => permission.answer === "reject" && (permission.message === undefined || permission.permission === DOOM_LOOP_PERMISSION))
+  );
 }
 
 export class StepTools {

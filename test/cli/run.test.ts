@@ -161,6 +161,46 @@ describe("workbench run", () => {
     expect(await readFile(join(dir, "a.txt"), "utf8")).toBe("Hello wrold, this is the file.\n");
   }, 60_000);
 
+  it("stops a model that repeats the same call, even with --yes, and says why", async () => {
+    const dir = await folder(openaiCompatible());
+    const path = join(dir, "a.txt");
+    const again = { step: { toolCalls: [{ name: "read", input: { filePath: path } }] } };
+    server.enqueue(again, again, again, again, { step: { text: "Done reading." } });
+    const before = server.requests.length;
+    const result = await workbench(["run", "--yes", "read a.txt"], { cwd: dir });
+    const unused = server.drain();
+    expect(result.code).toBe(0);
+    expect(server.requests.length - before).toBe(3);
+    expect(unused).toBe(2);
+    expect(result.stderr).toMatch(/^stopped: the model repeated the same call 3 times \(read with the same arguments\)/m);
+    expect(result.stdout).not.toContain("Done reading.");
+  }, 60_000);
+
+  it("keeps the run's keys out of the tool shell: `env` shows neither the {env:} key nor a built-in key variable", async () => {
+    const dir = await folder(openaiCompatible());
+    const sessionFile = join(dir, "..", `${dir.split("/").pop()}-env-session.json`);
+    server.enqueue(
+      { step: { toolCalls: [{ name: "bash", input: { command: "env", description: "Show the environment" } }] } },
+      { step: { text: "Seen the environment." } },
+    );
+    const before = server.requests.length;
+    const result = await workbench(["run", "--yes", "--session-file", sessionFile, "show the environment"], {
+      cwd: dir,
+      env: { OPENAI_API_KEY: "sk-openai-not-for-the-shell-42", WORKBENCH_VISIBLE_MARKER: "marker-visible-123" },
+    });
+    expect(result.code).toBe(0);
+    const shown = toolResults(before + 1).join("\n");
+    // The shell did run `env` (an ordinary variable is there)...
+    expect(shown).toContain("WORKBENCH_VISIBLE_MARKER=marker-visible-123");
+    // ...but no key, under any name.
+    expect(shown).not.toContain(KEY);
+    expect(shown).not.toContain("TEST_PROVIDER_KEY");
+    expect(shown).not.toContain("sk-openai-not-for-the-shell-42");
+    const saved = await readFile(sessionFile, "utf8");
+    expect(saved).not.toContain(KEY);
+    expect(saved).not.toContain("sk-openai-not-for-the-shell-42");
+  }, 60_000);
+
   it("exits 1 with the bad-key message on a 401", async () => {
     const dir = await folder(openaiCompatible());
     server.enqueue({ error: { status: 401, body: errorBodies.openai("Incorrect API key provided: sk-te***", "invalid_request_error", "invalid_api_key") } });

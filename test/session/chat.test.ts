@@ -149,6 +149,56 @@ describe("Chat", () => {
     expect(language.calls).toBe(1);
   });
 
+  it("answers a message whose attachment is gone with an attachment error, and the queue goes on", async () => {
+    const { chat } = await chatOn({ version: 1, steps: [{ text: "a long answer with many words in it to be slow" }, { text: "third answered" }] }, { speed: 1 });
+    const log: string[] = [];
+    const first = chat.send({ text: "A" }).then(() => log.push("A resolved"), (error: unknown) => log.push(`A rejected: ${String(error)}`));
+    while (chat.status().type !== "busy") await new Promise((resolve) => setTimeout(resolve, 1));
+    const second = chat.send({ text: "B", attachments: [{ mime: "text/plain", filename: "gone.txt", url: "file:///workspace/gone.txt" }] });
+    const third = chat.send({ text: "C" });
+    await Promise.all([first, second, third]);
+    expect(log).toEqual(["A resolved"]);
+    const answerToB = chat.messages().find((m) => m.role === "assistant" && m.error !== undefined);
+    expect(answerToB?.role === "assistant" && answerToB.error).toMatchObject({ kind: "attachment", message: "the attached file /workspace/gone.txt no longer exists" });
+    expect(answerToB?.role === "assistant" && answerToB.error?.hint).toMatch(/Attach it again/);
+    expect(texts(chat.messages())).toContain("third answered");
+    expect(texts(chat.messages().filter((m) => m.role === "user"))).toEqual(["A", "B", "C"]);
+  });
+
+  it("refuses attachments outside the workspace, through a link, or too large, with a clear answer", async () => {
+    const { chat, runtime, language } = await chatOn({ version: 1, steps: [] }, { files: { "a.txt": "hello\n", "big.txt": "x".repeat(300 * 1024) } });
+    await runtime.fs.mkdir("/elsewhere", { recursive: true });
+    await runtime.fs.writeFile("/elsewhere/secret.txt", "TOP-SECRET-CONTENT\n");
+    await runtime.fs.symlink("/elsewhere/secret.txt", "/workspace/link.txt");
+    const errors: Array<string | undefined> = [];
+    const urls = ["file:///../elsewhere/secret.txt", "file:///workspace/../elsewhere/secret.txt", "file:///workspace/%2e%2e/elsewhere/secret.txt", "file:///link.txt", "file:///workspace/big.txt", "file:///etc/passwd"];
+    for (const url of urls) {
+      await chat.send({ text: "look", attachments: [{ mime: "text/plain", filename: "x", url }] });
+      const last = chat.messages().at(-1)!;
+      errors.push(last.role === "assistant" ? last.error?.message : undefined);
+    }
+    expect(errors).toEqual([
+      "the attached file /elsewhere/secret.txt is outside the workspace (/workspace)",
+      "the attached file /elsewhere/secret.txt is outside the workspace (/workspace)",
+      "the attached file /elsewhere/secret.txt is outside the workspace (/workspace)",
+      "the attached file /workspace/link.txt is outside the workspace (/workspace)",
+      "the attached file /workspace/big.txt is too large (300 KB; text files may be at most 256 KB)",
+      // Paths are named from the workspace root, so this one is the workspace's own etc/passwd.
+      "the attached file /workspace/etc/passwd no longer exists",
+    ]);
+    expect(JSON.stringify(chat.messages())).not.toContain("TOP-SECRET-CONTENT");
+    expect(language.calls).toBe(0);
+  });
+
+  it("sends a binary attachment as a base64 data: URL, byte for byte", async () => {
+    const { chat, runtime } = await chatOn({ version: 1, steps: [{ text: "seen" }] });
+    const bytes = new Uint8Array(200_003).map((_, i) => (i * 7919) % 256);
+    await runtime.fs.writeFile("/workspace/pic.png", bytes);
+    await chat.send({ text: "look", attachments: [{ mime: "image/png", filename: "pic.png", url: "file:///workspace/pic.png" }] });
+    const file = chat.messages()[0]!.parts.find((p) => p.type === "file");
+    expect(file?.type === "file" && file.url).toBe(`data:image/png;base64,${Buffer.from(bytes).toString("base64")}`);
+  });
+
   it("reads @path attachments named from the workspace root: text into the message, an image as bytes the model is sent", async () => {
     const prompts: LanguageModelV4CallOptions["prompt"][] = [];
     class Recording extends ScriptedLanguageModel {

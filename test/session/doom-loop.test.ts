@@ -28,4 +28,16 @@ describe("doom-loop detection", () => {
     expect(doomLoopAsk([userMessage, step("a1", ["c1", "c2"])], calls, "glob", same)).toBeUndefined();
     expect(doomLoopAsk([step("a1", ["c1"]), userMessage, step("a2", ["c2"])], calls, "read", same)).toBeUndefined();
   });
+
+  it("counts arguments written in another key order, at any depth, as the same", () => {
+    const nested = [
+      call("k1", "read", { filePath: "/a", limit: 5, extra: { b: 1, a: [{ y: 1, x: 2 }] } }),
+      call("k2", "read", { extra: { a: [{ x: 2, y: 1 }], b: 1 }, limit: 5, filePath: "/a" }),
+    ];
+    const ask = doomLoopAsk([userMessage, step("a1", ["k1"]), step("a2", ["k2"])], nested, "read", { limit: 5, extra: { a: [{ y: 1, x: 2 }], b: 1 }, filePath: "/a" });
+    expect(ask?.permission).toBe("doom_loop");
+    // Array order still matters: [2, 1] is another call than [1, 2].
+    const arrays = [call("r1", "read", { list: [1, 2] }), call("r2", "read", { list: [1, 2] })];
+    expect(doomLoopAsk([userMessage, step("a1", ["r1"]), step("a2", ["r2"])], arrays, "read", { list: [2, 1] })).toBeUndefined();
+  });
 });

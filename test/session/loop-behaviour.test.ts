@@ -96,6 +96,22 @@ describe("the loop", () => {
     expect(session.session.calls[2]!.permissions[0]).toMatchObject({ permission: "doom_loop", patterns: ["read"], answer: "reject" });
   });
 
+  it("stops on a doom_loop rejected with feedback, and on calls repeated in another key order", async () => {
+    const { session, runtime } = await open({ "a.txt": "alpha\n" });
+    const path = `${runtime.root}/a.txt`;
+    const inputs = [{ filePath: path, limit: 5 }, { limit: 5, filePath: path }, { filePath: path, limit: 5 }, { limit: 5, filePath: path }, { filePath: path, limit: 5 }];
+    const model = mockModel(inputs.map((input) => streamStep({ calls: [{ tool: "read", input }] })));
+    const asked: string[] = [];
+    session.bus.subscribe("permission.asked", (request) => {
+      asked.push(request.permission);
+      session.permissions.reply(request.id, "reject", "stop repeating yourself");
+    });
+    const { end } = await loopOnce(session, resolved(model), "read forever");
+    expect(end).toBe("blocked");
+    expect(asked).toEqual(["doom_loop"]);
+    expect(model.doStreamCalls).toHaveLength(3);
+  });
+
   it("stops after a rejected permission; the rejection reaches the model with the next request", async () => {
     const { session } = await open();
     const agent = testAgent("build", {}, [{ permission: "bash", pattern: "*", action: "ask" }]);
@@ -195,6 +211,30 @@ describe("provider errors", () => {
     expect(model.doStreamCalls).toHaveLength(1);
     const answer = assistants(session.session.messages)[0]!;
     expect(answer.role === "assistant" && answer.error?.kind).toBe("aborted");
+  });
+
+  it("does not wait when the provider asks for more than 10 minutes, and says how long it asked for", async () => {
+    const { session } = await open();
+    const model = mockModel([rateLimited, streamStep({ text: ["never"] })]);
+    const { end, statuses } = await loopOnce(session, resolved(model), "hi", {
+      classify: (error) => ({ ...classifyProviderError(error), retryAfterMs: 99_999_999 * 1000 }),
+    });
+    expect(end).toBe("error");
+    expect(model.doStreamCalls).toHaveLength(1);
+    expect(statuses.some((s) => s.type === "retry")).toBe(false);
+    const answer = assistants(session.session.messages)[0]!;
+    expect(answer.role === "assistant" && answer.error?.kind).toBe("rate");
+    expect(answer.role === "assistant" && answer.error?.hint).toBe("The provider asked to wait 1157 days before retrying (more than 10 min); try again later.");
+  });
+
+  it("after the last retry, the hint says it gave up rather than that it is retrying", async () => {
+    const { session } = await open();
+    const model = mockModel([rateLimited, rateLimited, streamStep({ text: ["never"] })]);
+    const { end } = await loopOnce(session, resolved(model), "hi", { classify, retryDelay: () => 1, maxRetries: 1 });
+    expect(end).toBe("error");
+    expect(model.doStreamCalls).toHaveLength(2);
+    const answer = assistants(session.session.messages)[0]!;
+    expect(answer.role === "assistant" && answer.error?.hint).toBe("Gave up after 2 attempts; try again later, or check the provider's status page.");
   });
 
   it("sets the error on the message and stops when the error is not retryable", async () => {

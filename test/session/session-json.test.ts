@@ -71,6 +71,44 @@ describe("session export and import", () => {
     expect(() => importSession(JSON.stringify({ format: "something-else", version: 1, session: {} }))).toThrow(/at format/);
   });
 
+  it("refuses colliding ids, calls of no message in the file, and negative counts, naming where", async () => {
+    const original = await recordedSession();
+    const exported = () => JSON.parse(exportSession(original));
+    const refused = (file: unknown) => () => importSession(JSON.stringify(file));
+
+    const twoMessages = exported();
+    twoMessages.session.messages[2].id = twoMessages.session.messages[1].id;
+    twoMessages.session.messages[2].parts.forEach((p: { messageID: string }) => (p.messageID = twoMessages.session.messages[1].id));
+    expect(refused(twoMessages)).toThrow(/at session\.messages\.2\.id: the message id "msg_\w+" is also used at session\.messages\.1\.id/);
+
+    const twoParts = exported();
+    twoParts.session.messages[1].parts[1].id = twoParts.session.messages[0].parts[0].id;
+    expect(refused(twoParts)).toThrow(/at session\.messages\.1\.parts\.1\.id: the part id "prt_\w+" is also used at session\.messages\.0\.parts\.0\.id/);
+
+    const twoCalls = exported();
+    twoCalls.session.calls.push({ ...twoCalls.session.calls[0], input: { filePath: "/elsewhere" } });
+    expect(refused(twoCalls)).toThrow(/at session\.calls\.1\.id: the call id "call_\w+" is also used at session\.calls\.0\.id/);
+
+    const twoToolParts = exported();
+    const tool = twoToolParts.session.messages[1].parts.find((p: { type: string }) => p.type === "tool");
+    twoToolParts.session.messages[1].parts.push({ ...tool, id: "prt_another" });
+    expect(refused(twoToolParts)).toThrow(/parts\.\d+\.callID: the call id "call_\w+" is also used at session\.messages\.1\.parts\.\d+\.callID/);
+
+    const foreign = exported();
+    foreign.session.calls[0].messageID = "msg_someone_elses";
+    expect(refused(foreign)).toThrow(/at session\.calls\.0\.messageID: no message has the id "msg_someone_elses"/);
+
+    const negative = exported();
+    negative.session.messages[1].cost = -5;
+    expect(refused(negative)).toThrow(/at session\.messages\.1\.cost: /);
+    const negativeTokens = exported();
+    negativeTokens.session.messages[1].tokens.cache.read = -1;
+    expect(refused(negativeTokens)).toThrow(/at session\.messages\.1\.tokens\.cache\.read: /);
+    // Every refusal is the import's own error, with what to do next.
+    expect(refused(foreign)).toThrow(SessionImportError);
+    expect(refused(foreign)).toThrow(/Export the session again, or fix that field/);
+  });
+
   it("marks an answer exported mid-stream as interrupted on import", async () => {
     const original = await recordedSession();
     const file = JSON.parse(exportSession(original));

@@ -69,6 +69,8 @@ export interface ProviderServer {
   openaiBaseURL: string;
   anthropicBaseURL: string;
   enqueue(...responses: ScriptedResponse[]): void;
+  /** Drops the responses nobody asked for (a run that stopped early); returns how many there were. */
+  drain(): number;
   requests: RecordedRequest[];
   /** Hanging responses whose client went away. */
   aborted: number;
@@ -338,6 +340,7 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
     openaiBaseURL: `${url}/v1`,
     anthropicBaseURL: `${url}/v1`,
     enqueue: (...responses) => queue.push(...responses),
+    drain: () => queue.splice(0).length,
     requests,
     get aborted() {
       return state.aborted;

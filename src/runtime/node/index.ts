@@ -162,6 +162,12 @@ export interface NodeRuntimeOptions {
   /** Environment every command starts from (defaults to this process's). */
   env?: Record<string, string>;
   /**
+   * Variables never passed to a command, whatever `env` and the command's own options say (keys the
+   * caller holds, which a command's output must not show). Read at every command, so the caller may add
+   * names after creating the runtime.
+   */
+  hiddenEnv?: ReadonlySet<string>;
+  /**
    * Threads a search reads and matches files on (started by the first big search, ended by dispose).
    * Default: one per core, up to 4, none on a single core. 0: every search stays in this thread.
    */
@@ -176,6 +182,12 @@ const HAND_OFF_AFTER = 200;
 function defaultSearchThreads(): number {
   const cores = availableParallelism();
   return cores < 2 ? 0 : Math.min(cores, 4);
+}
+
+function commandEnv(env: Record<string, string>, hidden: ReadonlySet<string> | undefined): Record<string, string> {
+  if (!hidden || hidden.size === 0) return env;
+  for (const name of hidden) delete env[name];
+  return env;
 }
 
 export function createNodeRuntime(options: NodeRuntimeOptions): Runtime {
@@ -194,7 +206,7 @@ export function createNodeRuntime(options: NodeRuntimeOptions): Runtime {
       if (stop.reason) return { exitCode: null, ...collector.result(), ...stop.flags() };
       const child = spawn("bash", args, {
         cwd: opts.cwd ?? options.root,
-        env: { ...baseEnv, ...opts.env },
+        env: commandEnv({ ...baseEnv, ...opts.env }, options.hiddenEnv),
         // Its own process group, so one kill reaches every descendant (a `sleep 100 &` included).
         detached: true,
         stdio: ["ignore", "pipe", "pipe", capture ? "pipe" : "ignore"],

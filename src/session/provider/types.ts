@@ -20,4 +20,16 @@ export interface ModelInfo extends ModelRef {
 export interface ResolvedModel {
   info: ModelInfo;
   language: LanguageModelV4;
+  /**
+   * How a call to this model is made, from the provider config (resolveModel fills them in; a test model
+   * may leave them out). The key under which `providerOptions` go: the package's own name ("openai" for
+   * @ai-sdk/openai whatever the provider id), else the provider id.
+   */
+  providerOptionsKey?: string;
+  /** `models.<id>.options`, sent as provider options (the agent's options go over them). */
+  options?: Record<string, unknown>;
+  /** False: the model takes no temperature, so none is sent. */
+  temperature?: boolean;
+  /** False: the model takes no tools, so none are offered. */
+  toolCall?: boolean;
 }
