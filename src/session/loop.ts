@@ -13,6 +13,7 @@ import type { ChatStatus } from "./chat-types.js";
 import type { Agent } from "./agent/types.js";
 import { compact, defaultPruneOptions, isOverflow, prune, usableContext, type PruneOptions } from "./compaction.js";
 import { ascendingId } from "./ids.js";
+import { PLAN_REMINDER } from "./agent/builtins.js";
 import { MAX_STEPS_NOTICE } from "./max-steps.js";
 import { emptyTokens, type AssistantMessage, type Message, type MessageError, type UserMessage } from "./message.js";
 import { modelTools, repairToolCall } from "./model-tools.js";
@@ -192,6 +193,9 @@ class Loop {
     const messages: ModelMessage[] = toModelMessages(this.session.messages, this.session.calls, { attachments: model.info.attachment });
     // OpenCode still offers the tools on the last step; only this notice asks the model not to use them.
     if (last) messages.push({ role: "assistant", content: MAX_STEPS_NOTICE });
+    // As in OpenCode, the plan agent's every request reminds it that it may only look and plan: its rules
+    // already deny edits, but a model that knows it will not try them.
+    if (agent.name === "plan") remindLastUser(messages, PLAN_REMINDER);
     const stepTools = new StepTools(this.o.tools, agent, writer, signal, active);
     const result = streamText({
       model: model.language,
@@ -288,4 +292,15 @@ function errorOf(classified: ClassifiedError): MessageError {
     ...(classified.hint !== undefined ? { hint: classified.hint } : {}),
     ...(classified.status !== undefined ? { status: classified.status } : {}),
   };
+}
+
+/** Adds `text` to the last user message of a request (not to the session: it is said every step, never stored). */
+function remindLastUser(messages: ModelMessage[], text: string): void {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role !== "user") continue;
+    const content = typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content;
+    messages[i] = { ...message, content: [...content, { type: "text", text }] };
+    return;
+  }
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ScriptedLanguageModel } from "../../src/session/provider/scripted.js";
-import { assistants, loopOnce, resolved, texts } from "../support/loop.js";
+import { assistants, loopOnce, resolved, testAgent, texts } from "../support/loop.js";
 import { sessionWith } from "../support/tool-session.js";
 
 const disposers: Array<() => Promise<void>> = [];
@@ -47,5 +47,36 @@ describe("the loop on a scripted model", () => {
     }
     expect(texts(answers)).toEqual(["I will write it.", "The file says hello loop."]);
     expect(model.calls).toBe(3);
+  });
+});
+
+describe("the plan agent", () => {
+  it("is reminded in every request that it may only look and plan, and the reminder is never stored", async () => {
+    const { session } = await open({ "a.txt": "a\n" });
+    const model = new ScriptedLanguageModel({ version: 1, steps: [{ toolCalls: [{ tool: "list", input: {} }] }, { text: "Plan: nothing to change." }] });
+    const prompts: string[] = [];
+    const spy = new Proxy(model, {
+      get(target, key, receiver) {
+        if (key === "doStream") return (options: { prompt: unknown }) => (prompts.push(JSON.stringify(options.prompt)), target.doStream(options as never));
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const { end } = await loopOnce(session, resolved(spy), "plan the change", { agent: testAgent("plan") });
+    expect(end).toBe("done");
+    expect(prompts).toHaveLength(2);
+    for (const prompt of prompts) expect(prompt).toContain("You are in plan mode");
+    expect(JSON.stringify(session.session.messages)).not.toContain("You are in plan mode");
+
+    const build = await open();
+    const seen: string[] = [];
+    const plain = new ScriptedLanguageModel({ version: 1, steps: [{ text: "ok" }] });
+    const spyBuild = new Proxy(plain, {
+      get(target, key, receiver) {
+        if (key === "doStream") return (options: { prompt: unknown }) => (seen.push(JSON.stringify(options.prompt)), target.doStream(options as never));
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    await loopOnce(build.session, resolved(spyBuild), "hello");
+    expect(seen.join("")).not.toContain("You are in plan mode");
   });
 });
