@@ -51,7 +51,8 @@ export const WRAPPERS: Readonly<Record<string, Wrapper>> = {
   exec: { valued: "a" },
   nohup: { valued: "" },
   setsid: { valued: "" },
-  time: { valued: "fo" },
+  // The reserved word `time` takes a whole pipeline, assignments included (`time A=1 rm x`).
+  time: { valued: "fo", assignments: true },
   nice: { valued: "n", valuedLong: ["--adjustment"] },
   ionice: { valued: "cnp", valuedLong: ["--class", "--classdata", "--pid"] },
   stdbuf: { valued: "ioe", valuedLong: ["--input", "--output", "--error"] },

@@ -50,6 +50,9 @@ interface Flow {
   fail: Cwds;
 }
 
+/** Words that open a compound command (bash reserved words). */
+const RESERVED_WORDS: ReadonlySet<string> = new Set(["{", "!", "[[", "if", "for", "while", "until", "case", "select", "function"]);
+
 const MAX_CWDS = 16;
 const MAX_NESTING = 8;
 
@@ -448,6 +451,12 @@ export class Derivation {
     const rest = args.slice(i);
     const inner = rest[0];
     if (!inner) return steady(context.cwds);
+    // `time` and `coproc` are reserved words that tree-sitter reads as commands, so `time { rm x; }` comes out
+    // as the command `time {` ... and a command `}`. Bash runs the compound command: read it again from there.
+    const innerWord = literal(inner);
+    if ((name === "time" || name === "coproc") && innerWord !== null && RESERVED_WORDS.has(innerWord)) {
+      return this.nested(context, inner.tree.rootNode.text.slice(inner.startIndex), name === "time");
+    }
     // The wrapped command alone is also a pattern, so `sudo rm -rf x` meets the rules written for `rm`.
     this.addBashPattern(context.statement, inner.startIndex, rest);
     const innerContext = chdir ? { ...context, cwds: [{ unknown: `${name} runs the command in another folder` }] } : context;

@@ -178,8 +178,9 @@ export function pathExpansion(chars: readonly Char[]): string | null {
 export const hasGlob = (chars: readonly Char[]): boolean => chars.some((c) => !c.quoted && (c.ch === "*" || c.ch === "?" || c.ch === "["));
 
 /**
- * `ca\<newline>t ..\<newline>/x` is `cat ../x` to bash, but tree-sitter splits words at a line continuation.
- * Arguments that touch across one are read as one word.
+ * `ca\<newline>t ..\<newline>/x` is `cat ../x` to bash, but tree-sitter splits words at a line continuation
+ * (and sometimes where nothing separates them at all). Arguments that touch, or touch across a continuation,
+ * are read as one word.
  */
 export function joinContinuations(args: Node[]): Node[] {
   const out: Node[] = [];
@@ -188,8 +189,9 @@ export function joinContinuations(args: Node[]): Node[] {
     const between = previous ? sourceBetween(previous, arg) : null;
     // Within one command a word can only start a new line after a backslash-newline, so two words that
     // touch across one (nothing else between them, not even a space: `rm -rf \<newline>../x` is two words)
-    // were one word.
-    if (previous && (between === "\\\n" || between === "\\\r\n")) {
+    // were one word. So were two that touch with nothing at all between them: tree-sitter cuts `r""\m`
+    // into `r""` and `\m`, which bash reads as the one word `rm`.
+    if (previous && (between === "" || between === "\\\n" || between === "\\\r\n")) {
       out[out.length - 1] = concatenated(previous, arg, between);
       continue;
     }
