@@ -70,6 +70,10 @@ const cases: [command: string, expected: Expect, oracle: Oracle][] = [
   ["git \\\ncommit -m x", "denied", "commits"],
   ["/usr/bin/git commit -m x", "denied", "commits"],
   ["CI=true git commit -m x", "denied", "commits"],
+  // git's own options before the subcommand do not hide it; an alias made on the command line cannot be read
+  ["git -C . commit -m x", "denied", "commits"],
+  ["git --no-pager -c user.name=x commit -m x", "denied", "commits"],
+  ["git --git-dir=.git commit -m x", "denied", "commits"],
   // made when it runs: asked, whatever "*" allows
   ["x=rm; $x -rf OUT", "asked", "deletes"],
   ["$(echo rm) -rf OUT", "asked", "deletes"],
@@ -79,6 +83,7 @@ const cases: [command: string, expected: Expect, oracle: Oracle][] = [
   ["echo 'rm -rf OUT' | bash", "asked", "deletes"],
   ["sh <<< 'rm -rf OUT'", "asked", "deletes"],
   ["c=commit; git $c -m x", "asked", "commits"],
+  ["git -c alias.ci=commit ci -m x", "asked", "commits"],
   ["eval \"$(echo rm) -rf OUT\"", "asked", "deletes"],
   ["python3 -c 'import shutil; shutil.rmtree(\"OUT\")'", "asked", "deletes"],
   ["perl -e 'unlink \"OUT/file\"; rmdir \"OUT\"'", "asked", "deletes"],

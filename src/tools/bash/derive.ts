@@ -333,8 +333,10 @@ export class Derivation {
     // Redirections after the words stay as written, so a rule about `* > /etc/*` still sees them.
     const last = tokens[tokens.length - 1]!;
     const tail = statement.text.slice(last.endIndex - statement.startIndex).trimStart();
-    this.bashPatterns.add(tail ? `${reading.text} ${tail}` : reading.text);
-    this.bashAlways.add(`${reading.prefix.join(" ")} *`);
+    for (const { text: words, prefix } of [reading, ...reading.also]) {
+      this.bashPatterns.add(tail ? `${words} ${tail}` : words);
+      this.bashAlways.add(`${prefix.join(" ")} *`);
+    }
   }
 
   /**

@@ -12,7 +12,7 @@ import type { Node } from "web-tree-sitter";
 import { bashArityPrefix } from "./arity.js";
 import { evaluateWord, hasGlob, pathExpansion, textOf } from "./words.js";
 
-export type Reading = { known: true; text: string; prefix: string[] } | { known: false; why: string };
+export type Reading = { known: true; text: string; prefix: string[]; also: { text: string; prefix: string[] }[] } | { known: false; why: string };
 
 const NEVER_A_COMMAND = "\u0000";
 
@@ -28,8 +28,44 @@ export function shellReading(tokens: readonly Node[]): Reading {
   if (name === null || name === undefined) return { known: false, why: "the command name is made when it runs" };
   words[0] = name.includes("/") ? name.slice(name.lastIndexOf("/") + 1) : name;
   if (words[0] === "") return { known: false, why: "the command name is made when it runs" };
-  const lookup = words.map((w) => w ?? NEVER_A_COMMAND);
-  const prefix = bashArityPrefix(lookup);
-  if (prefix.includes(NEVER_A_COMMAND)) return { known: false, why: "a word naming the command is made when it runs" };
-  return { known: true, text: words.map((w, i) => w ?? tokens[i]!.text).join(" "), prefix };
+  const written = words.map((w, i) => w ?? tokens[i]!.text);
+  const main = readingOf(words, written);
+  if (!main) return { known: false, why: "a word naming the command is made when it runs" };
+  const also: { text: string; prefix: string[] }[] = [];
+  if (words[0] === "git") {
+    const kept = gitWithoutGlobals(words);
+    if (kept === "unresolved") return { known: false, why: "a git -c option may rename the command" };
+    if (kept) {
+      const stripped = readingOf(kept.map((i) => words[i]!), kept.map((i) => written[i]!));
+      if (!stripped) return { known: false, why: "a word naming the command is made when it runs" };
+      also.push(stripped);
+    }
+  }
+  return { known: true, ...main, also };
+}
+
+function readingOf(words: readonly (string | null)[], written: readonly string[]): { text: string; prefix: string[] } | null {
+  const prefix = bashArityPrefix(words.map((w) => w ?? NEVER_A_COMMAND));
+  return prefix.includes(NEVER_A_COMMAND) ? null : { text: written.join(" "), prefix };
+}
+
+const GIT_VALUED = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env"]);
+
+/**
+ * `git -C dir -c k=v --no-pager commit` is `git commit` to a rule: the indexes of the words left once git's
+ * own options before the subcommand are dropped, or null when there are none. A `-c alias.*=...` (or one not
+ * known before running) may make the subcommand mean another one, so it cannot be read: "unresolved".
+ */
+function gitWithoutGlobals(words: readonly (string | null)[]): number[] | "unresolved" | null {
+  let i = 1;
+  for (; i < words.length; i++) {
+    const word = words[i];
+    if (word === null || word === undefined || !word.startsWith("-")) break;
+    const option = word.split("=", 1)[0]!;
+    const value = word.includes("=") && option.startsWith("--") ? word.slice(option.length + 1) : GIT_VALUED.has(word) ? words[++i] : undefined;
+    if (option === "-c" || option === "--config-env") {
+      if (value === null || value === undefined || /^alias\./i.test(value)) return "unresolved";
+    }
+  }
+  return i === 1 ? null : [0, ...words.slice(i).map((_, k) => i + k)];
 }
