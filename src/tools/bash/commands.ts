@@ -73,6 +73,17 @@ export const WRAPPERS: Readonly<Record<string, Wrapper>> = {
   },
   doas: { valued: "uC" },
   busybox: { valued: "" },
+  // Less common launchers that would otherwise hide `rm` behind an unknown first word.
+  flock: { valued: "wE", valuedLong: ["--wait", "--timeout", "--conflict-exit-code"], positional: 1, splitsString: { short: "c", long: ["--command"] } },
+  taskset: { valued: "", positional: 1 },
+  chrt: { valued: "T", positional: 1 },
+  strace: { valued: "eoOpPsSuXIbaA", valuedLong: ["--output", "--trace", "--signal", "--attach", "--user", "--string-limit"] },
+  ltrace: { valued: "eoOpsSuXIbaAnDlLTF", valuedLong: ["--output"] },
+  unbuffer: { valued: "" },
+  pkexec: { valued: "", valuedLong: ["--user"] },
+  runuser: { valued: "ugG", valuedLong: ["--user", "--group", "--supp-group", "--shell"], splitsString: { short: "c", long: ["--command"] } },
+  caffeinate: { valued: "tw" },
+  "xvfb-run": { valued: "nsfepwl", valuedLong: ["--server-num", "--server-args", "--auth-file", "--error-file", "--wait"] },
 };
 
 /**

@@ -450,6 +450,10 @@ export class Derivation {
       }
       break;
     }
+    // The wrapper's own words may name files too (`flock /tmp/lock cmd`, `strace -o ../log cmd`); an
+    // environment assignment (`env PATH=/bin`) opens nothing.
+    const own = args.slice(0, i).filter((a) => !(wrapper.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(literal(a) ?? "")));
+    await judgeArguments(this.paths, this.argumentContext(context), name, own);
     const rest = args.slice(i);
     const inner = rest[0];
     if (!inner) return steady(context.cwds);
