@@ -87,6 +87,8 @@ const cases: [command: string, expected: Expect, oracle: Oracle][] = [
   ["sh <<< 'rm -rf OUT'", "asked", "deletes"],
   ["c=commit; git $c -m x", "asked", "commits"],
   ["git -c alias.ci=commit ci -m x", "asked", "commits"],
+  ["git -c alias.x='!rm -rf OUT' x", "asked", "deletes"],
+  ["git -c core.sshCommand='rm -rf OUT' fetch ssh://h/r", "asked", "none"],
   ["eval \"$(echo rm) -rf OUT\"", "asked", "deletes"],
   ["python3 -c 'import shutil; shutil.rmtree(\"OUT\")'", "asked", "deletes"],
   ["perl -e 'unlink \"OUT/file\"; rmdir \"OUT\"'", "asked", "deletes"],

@@ -73,6 +73,7 @@ export const WRAPPERS: Readonly<Record<string, Wrapper>> = {
   },
   doas: { valued: "uC" },
   busybox: { valued: "" },
+  toybox: { valued: "" },
   // Less common launchers that would otherwise hide `rm` behind an unknown first word.
   flock: { valued: "wE", valuedLong: ["--wait", "--timeout", "--conflict-exit-code"], positional: 1, splitsString: { short: "c", long: ["--command"] } },
   taskset: { valued: "", positional: 1 },

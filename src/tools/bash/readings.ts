@@ -52,9 +52,16 @@ function readingOf(words: readonly (string | null)[], written: readonly string[]
 const GIT_VALUED = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env"]);
 
 /**
+ * Settings a `git -c` may give without changing which command runs. Any other (`alias.*`, `core.pager`,
+ * `core.sshCommand`, `credential.helper`, a filter or diff driver...) can make git run arbitrary text.
+ */
+const HARMLESS_GIT_SETTING =
+  /^(user|author|committer|color|advice|init|pull|push|log|format|status|fetch|i18n|column|branch|help)\.|^(safe\.directory|gc\.auto|maintenance\.auto|core\.(autocrlf|quotepath|filemode|ignorecase|longpaths|safecrlf|eol|abbrev|precomposeunicode)|commit\.(gpgsign|verbose|cleanup|status)|merge\.(ff|conflictstyle)|rebase\.(autosquash|autostash|updaterefs)|diff\.(renames|algorithm|noprefix|mnemonicprefix))=/i;
+
+/**
  * `git -C dir -c k=v --no-pager commit` is `git commit` to a rule: the indexes of the words left once git's
- * own options before the subcommand are dropped, or null when there are none. A `-c alias.*=...` (or one not
- * known before running) may make the subcommand mean another one, so it cannot be read: "unresolved".
+ * own options before the subcommand are dropped, or null when there are none. A `-c` that may make git run
+ * other text (an alias, a pager, a helper; or one not known before running) cannot be read: "unresolved".
  */
 function gitWithoutGlobals(words: readonly (string | null)[]): number[] | "unresolved" | null {
   let i = 1;
@@ -64,7 +71,7 @@ function gitWithoutGlobals(words: readonly (string | null)[]): number[] | "unres
     const option = word.split("=", 1)[0]!;
     const value = word.includes("=") && option.startsWith("--") ? word.slice(option.length + 1) : GIT_VALUED.has(word) ? words[++i] : undefined;
     if (option === "-c" || option === "--config-env") {
-      if (value === null || value === undefined || /^alias\./i.test(value)) return "unresolved";
+      if (value === null || value === undefined || !HARMLESS_GIT_SETTING.test(value)) return "unresolved";
     }
   }
   return i === 1 ? null : [0, ...words.slice(i).map((_, k) => i + k)];
