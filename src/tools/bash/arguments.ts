@@ -56,13 +56,18 @@ const SED: ProgramFirst = {
   valued: ["-e", "--expression", "-l", "--line-length"],
   plain: sedIsPlain,
 };
-const AWK: ProgramFirst = { replacedBy: ["-f", "--file"], valued: ["-v", "-F"], plain: awkIsPlain };
+const AWK: ProgramFirst = {
+  replacedBy: ["-f", "--file", "-e", "--source"],
+  inline: { options: ["-e", "--source"], plain: awkIsPlain },
+  valued: ["-v", "-F", "-e", "--source"],
+  plain: awkIsPlain,
+};
 
 const PROGRAM_FIRST: Readonly<Record<string, ProgramFirst>> = {
   grep: GREP, egrep: GREP, fgrep: GREP, ag: GREP, ack: GREP,
   rg: { ...GREP, noPattern: ["--files", "--type-list"], valued: [...GREP.valued, "-g", "--glob", "-t", "--type", "-T", "--type-not", "-j", "--threads", "-M"] },
   sed: SED, gsed: SED,
-  awk: AWK, gawk: AWK, mawk: AWK, nawk: AWK, busybox_awk: AWK,
+  awk: AWK, gawk: AWK, mawk: AWK, nawk: AWK,
 };
 
 /** Judges every argument of `name` that may be a path. */
