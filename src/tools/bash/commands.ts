@@ -51,7 +51,8 @@ export const WRAPPERS: Readonly<Record<string, Wrapper>> = {
   exec: { valued: "a" },
   nohup: { valued: "" },
   setsid: { valued: "" },
-  time: { valued: "fo" },
+  // The reserved word `time` takes a whole pipeline, assignments included (`time A=1 rm x`).
+  time: { valued: "fo", assignments: true },
   nice: { valued: "n", valuedLong: ["--adjustment"] },
   ionice: { valued: "cnp", valuedLong: ["--class", "--classdata", "--pid"] },
   stdbuf: { valued: "ioe", valuedLong: ["--input", "--output", "--error"] },
@@ -72,6 +73,18 @@ export const WRAPPERS: Readonly<Record<string, Wrapper>> = {
   },
   doas: { valued: "uC" },
   busybox: { valued: "" },
+  toybox: { valued: "" },
+  // Less common launchers that would otherwise hide `rm` behind an unknown first word.
+  flock: { valued: "wE", valuedLong: ["--wait", "--timeout", "--conflict-exit-code"], positional: 1, splitsString: { short: "c", long: ["--command"] } },
+  taskset: { valued: "", positional: 1 },
+  chrt: { valued: "T", positional: 1 },
+  strace: { valued: "eoOpPsSuXIbaA", valuedLong: ["--output", "--trace", "--signal", "--attach", "--user", "--string-limit"] },
+  ltrace: { valued: "eoOpsSuXIbaAnDlLTF", valuedLong: ["--output"] },
+  unbuffer: { valued: "" },
+  pkexec: { valued: "", valuedLong: ["--user"] },
+  runuser: { valued: "ugG", valuedLong: ["--user", "--group", "--supp-group", "--shell"], splitsString: { short: "c", long: ["--command"] } },
+  caffeinate: { valued: "tw" },
+  "xvfb-run": { valued: "nsfepwl", valuedLong: ["--server-num", "--server-args", "--auth-file", "--error-file", "--wait"] },
 };
 
 /**

@@ -7,7 +7,7 @@
  * themselves, loops are walked until the set stops growing. A folder that cannot be known (`cd "$X"`,
  * `cd -`, a `source`d script) is an "unknown" member: a relative path taken from it is unresolved and asks.
  */
-import { dirname, resolve } from "pathe";
+import { basename, dirname, resolve } from "pathe";
 import type { Node } from "web-tree-sitter";
 import { bashArityPrefix } from "./arity.js";
 import {
@@ -22,7 +22,10 @@ import {
   WRAPPERS,
 } from "./commands.js";
 import { BashParseError, parseBash } from "./parser.js";
-import { PathJudge, type Cwd, type Cwds, type DeriveFs, type ExternalReason } from "./paths.js";
+import { PathJudge, UNRESOLVED, type Cwd, type Cwds, type DeriveFs, type ExternalReason } from "./paths.js";
+import { FILE_COMPARISONS, FILE_TESTS, judgeArguments, type ArgumentContext } from "./arguments.js";
+import { inlineCode, interpreterOf } from "./programs.js";
+import { shellReading } from "./readings.js";
 import { evaluateWord, hasGlob, joinContinuations, literal, pathExpansion, textOf } from "./words.js";
 
 export interface DeriveInput {
@@ -47,6 +50,9 @@ interface Flow {
   fail: Cwds;
 }
 
+/** Words that open a compound command (bash reserved words). */
+const RESERVED_WORDS: ReadonlySet<string> = new Set(["{", "!", "[[", "if", "for", "while", "until", "case", "select", "function"]);
+
 const MAX_CWDS = 16;
 const MAX_NESTING = 8;
 
@@ -68,7 +74,10 @@ export class Derivation {
   private readonly bashPatterns = new Set<string>();
   private readonly bashAlways = new Set<string>();
   private cdpath = false;
+  /** Aliases may be expanded, or `hash -p`/`enable -f` gave a name another program: no name means itself. */
   private aliases = false;
+  /** Functions defined so far in the line: their names no longer mean the programs. */
+  private readonly functions = new Set<string>();
   /**
    * Whether `exit` still means the builtin, so nothing after them runs. A function of that
    * name, or code we did not read (a sourced script, unknown eval text), may have redefined them.
@@ -150,6 +159,7 @@ export class Derivation {
       case "function_definition": {
         const fname = node.childForFieldName("name")?.text;
         if (fname === "exit") this.exitTrusted = false;
+        if (fname !== undefined) this.functions.add(fname);
         // The body runs whenever the function is called, so whatever it may do to the folder may hold after.
         const body = await this.sequence(node.namedChildren, cwds, depth);
         return steady(union(cwds, body));
@@ -157,6 +167,9 @@ export class Derivation {
       case "variable_assignment":
       case "declaration_command":
         if (this.setsCdpath(node)) this.cdpath = true;
+        return steady(await this.visitAll(node, cwds, depth));
+      case "test_command":
+        await this.fileTests(node, cwds);
         return steady(await this.visitAll(node, cwds, depth));
       case "while_statement":
       case "for_statement":
@@ -171,6 +184,18 @@ export class Derivation {
       default:
         // if, case, test commands, words...: anything inside may or may not run, so every outcome is kept.
         return steady(await this.visitAll(node, cwds, depth));
+    }
+  }
+
+  /** `[ -f ../x ]`, `[[ a -nt ../y ]]`: the operands of file tests are paths (existence and times leak too). */
+  private async fileTests(node: Node, cwds: Cwds): Promise<void> {
+    for (const child of node.descendantsOfType(["unary_expression", "binary_expression"])) {
+      if (!child) continue;
+      const operator = child.children.find((c) => c?.type === "test_operator")?.text ?? "";
+      const operands = child.namedChildren.filter((c): c is Node => c !== null && c.type !== "test_operator");
+      const judged = child.type === "unary_expression" ? FILE_TESTS.has(operator) : FILE_COMPARISONS.has(operator);
+      if (!judged) continue;
+      for (const operand of operands) await this.paths.argument({ command: node.text, node: operand, cwds, kind: "file", commandName: null });
     }
   }
 
@@ -281,11 +306,17 @@ export class Derivation {
     }
     // With aliases on, any later word may be an alias for anything.
     if (name === "shopt" && args.some((a) => literal(a) === "expand_aliases")) this.aliases = true;
+    // `hash -p /bin/rm ls` makes `ls` run rm; `enable -f lib.so ls` loads a builtin named ls.
+    if ((name === "hash" || name === "enable") && args.some((a) => /^-[A-Za-z]*[pf]/.test(literal(a) ?? "-p"))) this.aliases = true;
     // `enable -n exit` turns the builtin off: exit then no longer ends anything.
     if (name === "enable") this.exitTrusted = false;
     return this.effective(context, name, args);
   }
 
+  /**
+   * The command as written (OpenCode's pattern, redirections included) and as the shell will run it (see
+   * ./readings.ts); a command whose name is only made when it runs gives an unresolved pattern instead.
+   */
   private addBashPattern(statement: Node, from: number, tokens: Node[]): void {
     const text = statement.text.slice(from - statement.startIndex);
     const words = tokens.map((t) => literal(t) ?? t.text);
@@ -293,6 +324,34 @@ export class Derivation {
     this.bashPatterns.add(text);
     const lead = statement.text.slice(0, tokens[0]!.startIndex - statement.startIndex).slice(from - statement.startIndex);
     this.bashAlways.add(`${lead}${bashArityPrefix(words).join(" ")} *`);
+    const reading = shellReading(tokens);
+    if (!reading.known) {
+      this.bashPatterns.add(`${UNRESOLVED}${text}`);
+      return;
+    }
+    if (reading.prefix[0] === "cd") return;
+    // Redirections after the words stay as written, so a rule about `* > /etc/*` still sees them.
+    const last = tokens[tokens.length - 1]!;
+    const tail = statement.text.slice(last.endIndex - statement.startIndex).trimStart();
+    for (const { text: words, prefix } of [reading, ...reading.also]) {
+      this.bashPatterns.add(tail ? `${words} ${tail}` : words);
+      this.bashAlways.add(`${prefix.join(" ")} *`);
+    }
+  }
+
+  /**
+   * Another command that this one amounts to (`find -delete` is an `rm`, `unlink x` is `rm x`), so rules
+   * written for that one hold. It brings no "always" pattern: approving `find . -name '*.o' -delete` for
+   * good must not approve `rm *`.
+   */
+  private addEquivalent(text: string): void {
+    this.bashPatterns.add(text);
+  }
+
+  /** A command whose effect cannot be judged before it runs: it asks, whatever a catch-all rule allows. */
+  private unjudgeable(context: CommandContext, why: string, argument = context.text): void {
+    this.bashPatterns.add(`${UNRESOLVED}${context.text}`);
+    this.paths.unresolved({ command: context.text, argument, why });
   }
 
   /** The command as bash will run it, once wrappers like `sudo`, `env` and `command` are looked through. */
@@ -313,8 +372,25 @@ export class Derivation {
     if (name === "watch") return this.joinedText(context, args);
     if (name === "xargs") return this.xargs(context, args);
     if (name === "find") return this.find(context, args);
-    if (PATH_COMMANDS.has(name)) await this.pathOperands(context, name, args);
+    if (name === "unlink") this.addEquivalent(`rm ${args.map((a) => literal(a) ?? a.text).join(" ")}`);
+    if (PATH_COMMANDS.has(name)) {
+      await this.pathOperands(context, name, args);
+      return steady(context.cwds);
+    }
+    const interpreter = interpreterOf(name);
+    const inline = interpreter ? inlineCode(interpreter, args.map(literal), stdinFed(context.statement)) : null;
+    if (inline) this.unjudgeable(context, inline);
+    await judgeArguments(this.paths, this.argumentContext(context), name, args);
     return steady(context.cwds);
+  }
+
+  private argumentContext(context: CommandContext): ArgumentContext {
+    return {
+      text: context.text,
+      cwds: context.cwds,
+      catTrusted: !this.aliases && !this.functions.has("cat"),
+      unjudgeable: (why, argument) => this.unjudgeable(context, why, argument),
+    };
   }
 
   private async joinedText(context: CommandContext, args: Node[]): Promise<Flow> {
@@ -324,7 +400,7 @@ export class Derivation {
     const words = args.slice(i).map(literal);
     if (words.length === 0) return steady(context.cwds);
     if (words.some((w) => w === null)) {
-      this.paths.unresolved({ command: context.text, argument: context.text, why: "a command built from text that is not known before it runs" });
+      this.unjudgeable(context, "a command built from text that is not known before it runs");
       return steady(context.cwds);
     }
     await this.nested(context, words.join(" "), false);
@@ -374,9 +450,19 @@ export class Derivation {
       }
       break;
     }
+    // The wrapper's own words may name files too (`flock /tmp/lock cmd`, `strace -o ../log cmd`); an
+    // environment assignment (`env PATH=/bin`) opens nothing.
+    const own = args.slice(0, i).filter((a) => !(wrapper.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(literal(a) ?? "")));
+    await judgeArguments(this.paths, this.argumentContext(context), name, own);
     const rest = args.slice(i);
     const inner = rest[0];
     if (!inner) return steady(context.cwds);
+    // `time` and `coproc` are reserved words that tree-sitter reads as commands, so `time { rm x; }` comes out
+    // as the command `time {` ... and a command `}`. Bash runs the compound command: read it again from there.
+    const innerWord = literal(inner);
+    if ((name === "time" || name === "coproc") && innerWord !== null && RESERVED_WORDS.has(innerWord)) {
+      return this.nested(context, inner.tree.rootNode.text.slice(inner.startIndex), name === "time");
+    }
     // The wrapped command alone is also a pattern, so `sudo rm -rf x` meets the rules written for `rm`.
     this.addBashPattern(context.statement, inner.startIndex, rest);
     const innerContext = chdir ? { ...context, cwds: [{ unknown: `${name} runs the command in another folder` }] } : context;
@@ -399,6 +485,7 @@ export class Derivation {
 
   /** A command whose name is not known (`$CMD x`): any of its words may be a path. */
   private async unknownCommand(context: CommandContext, words: Node[], nameText: string): Promise<Flow> {
+    this.bashPatterns.add(`${UNRESOLVED}${context.text}`);
     for (const word of words) {
       await this.paths.argument({ command: context.text, node: word, cwds: context.cwds, kind: "file", commandName: null, why: `the command ${nameText} is not known before it runs` });
     }
@@ -456,7 +543,7 @@ export class Derivation {
     if (words.some((w) => w === null)) {
       this.exitTrusted = false;
       const why = "eval runs text that is not known before it runs";
-      this.paths.unresolved({ command: context.text, argument: context.text, why });
+      this.unjudgeable(context, why);
       return { ok: union(context.cwds, [{ unknown: why }]), fail: context.cwds };
     }
     // eval runs in this shell: its cd counts afterwards.
@@ -471,7 +558,7 @@ export class Derivation {
     if (!first) return steady(context.cwds);
     const text = literal(first);
     if (text === null) {
-      this.paths.unresolved({ command: context.text, argument: first.text, why: "a trap runs text that is not known before it runs" });
+      this.unjudgeable(context, "a trap runs text that is not known before it runs", first.text);
       return steady(context.cwds);
     }
     const after = await this.nested(context, text, true);
@@ -501,7 +588,7 @@ export class Derivation {
       const command = args[i];
       const text = command ? literal(command) : null;
       if (text === null) {
-        this.paths.unresolved({ command: context.text, argument: command?.text ?? context.text, why: "a shell runs text that is not known before it runs" });
+        this.unjudgeable(context, "a shell runs text that is not known before it runs", command?.text ?? context.text);
         continue;
       }
       // A child shell: its cd stays there.
@@ -513,7 +600,7 @@ export class Derivation {
     if (words[i] === "--") i++;
     const script = args[i];
     if (!script || words[i] === "-") {
-      this.paths.unresolved({ command: context.text, argument: context.text, why: "a shell reading commands from its input" });
+      this.unjudgeable(context, "a shell reading commands from its input");
       return steady(context.cwds);
     }
     // `bash script.sh`: the script's path is judged; what it does inside is not read, as for any program.
@@ -534,13 +621,13 @@ export class Derivation {
       await this.nested(context, text, false);
       return steady(context.cwds);
     }
-    this.paths.unresolved({ command: context.text, argument: context.text, why: "su runs a shell whose commands are not known before it runs" });
+    this.unjudgeable(context, "su runs a shell whose commands are not known before it runs");
     return steady(context.cwds);
   }
 
   private async nested(context: CommandContext, text: string, leaks: boolean): Promise<Flow> {
     if (context.depth >= MAX_NESTING) {
-      this.paths.unresolved({ command: context.text, argument: text, why: "shell text nested too deeply to follow" });
+      this.unjudgeable(context, "shell text nested too deeply to follow", text);
       return steady(union(context.cwds, [{ unknown: "nested shell text" }]));
     }
     try {
@@ -548,7 +635,7 @@ export class Derivation {
       return leaks ? flow : steady(context.cwds);
     } catch (error) {
       if (!(error instanceof BashParseError)) throw error;
-      this.paths.unresolved({ command: context.text, argument: text, why: "shell text that does not parse" });
+      this.unjudgeable(context, "shell text that does not parse", text);
       return steady(union(context.cwds, [{ unknown: "shell text that does not parse" }]));
     }
   }
@@ -601,13 +688,32 @@ export class Derivation {
       if (/^-O\d*$/.test(word)) continue;
       break;
     }
+    const starts: string[] = [];
     for (; i < args.length; i++) {
       const word = literal(args[i]!);
       if (word !== null && (word.startsWith("-") || word === "(" || word === "!" || word === ",")) break;
+      starts.push(word ?? args[i]!.text);
       await this.paths.argument({ command: context.text, node: args[i]!, cwds: context.cwds, kind: "directory", commandName: "find" });
     }
     for (; i < args.length; i++) {
       const word = literal(args[i]!);
+      // `-delete` removes what it finds, as `rm -rf` would: rules for rm hold for it.
+      if (word === "-delete") {
+        const where = starts.length > 0 ? starts.join(" ") : ".";
+        this.addEquivalent(`rm ${where}`);
+        this.addEquivalent(`rm -rf ${where}`);
+      }
+      // The command of -exec (up to `;` or `+`) runs as its own command: its rules and paths hold.
+      if (word === "-exec" || word === "-execdir" || word === "-ok" || word === "-okdir") {
+        let end = i + 1;
+        while (end < args.length && !(literal(args[end]!) === ";" || (literal(args[end]!) === "+" && literal(args[end - 1]!) === "{}"))) end++;
+        const run = args.slice(i + 1, end);
+        if (run.length > 0) {
+          this.addBashPattern(context.statement, run[0]!.startIndex, run);
+          const runName = literal(run[0]!);
+          if (runName !== null) await this.effective(context, basename(runName), run.slice(1));
+        }
+      }
       if (word === "-follow") this.paths.unresolved({ command: context.text, argument: word, why: "find follows symlinks, which may lead anywhere" });
       if (word === "-fprint" || word === "-fprint0" || word === "-fprintf" || word === "-fls") {
         const file = args[i + 1];
@@ -615,7 +721,7 @@ export class Derivation {
       }
       if (word === "-exec" || word === "-execdir" || word === "-ok" || word === "-okdir") {
         const run = args[i + 1] ? literal(args[i + 1]!) : null;
-        if (run === null || !LINK_SAFE.has(run)) {
+        if (run === null || !LINK_SAFE.has(basename(run))) {
           this.paths.unresolved({ command: context.text, argument: args[i + 1]?.text ?? word, why: "find runs a command on every path it finds, through symlinks too" });
         }
       }
@@ -694,4 +800,19 @@ interface CommandContext {
   depth: number;
   /** CDPATH may be set, so a bare `cd name` can land anywhere. */
   cdpath: boolean;
+}
+
+/** Whether a command's standard input comes from a pipe, a heredoc, a here-string or a `<` redirection. */
+function stdinFed(statement: Node): boolean {
+  const inPipeline = statement.parent?.type === "pipeline" && statement.parent.namedChildren[0]?.id !== statement.id;
+  if (inPipeline) return true;
+  const redirects = [...statement.namedChildren, ...(statement.childForFieldName("body")?.namedChildren ?? [])];
+  return redirects.some((r) => {
+    if (!r) return false;
+    if (r.type === "heredoc_redirect" || r.type === "herestring_redirect") return true;
+    if (r.type !== "file_redirect") return false;
+    const operator = r.children.find((c) => c && !c.isNamed)?.type ?? "";
+    const descriptor = r.childForFieldName("descriptor")?.text;
+    return (operator === "<" || operator === "<>" || operator === "<&") && (descriptor === undefined || descriptor === "0");
+  });
 }

@@ -19,13 +19,33 @@
  *   command past a rule written for it. Each reading brings its own "always" pattern
  *   (`CI=true git commit *` and `git commit *`), so one "always" covers the next identical call; note that
  *   "always" on `sudo rm -rf build` therefore also approves `rm *`, which is less than `sudo *` it approves.
+ * - Every reading is also given as the shell will run it (./readings.ts): words after quote removal and
+ *   escapes (`$'\x72m'` included), continuations joined, one space between words, the name by its base name,
+ *   git's own options before its subcommand left out. `"git" co''mmit`, `g\it commit`, `git -C . commit` and
+ *   `/usr/bin/git commit` all meet `git commit *`. The commands of `find -exec/-execdir/-ok/-okdir` are
+ *   readings too; `find -delete` adds `rm <start points>` and `rm -rf <start points>`, and `unlink x` adds
+ *   `rm x` (unlink keeps OpenCode's arity, `unlink *`, for its own reading); these equivalents bring no
+ *   "always", so approving a find never approves `rm *`.
+ * - A command that cannot be matched against rules adds `(unresolved) <its text>` to the bash ask: a name
+ *   made at run time (`$x`, `$(echo rm)`, `${R:-rm}`, a glob), a word of its arity prefix made at run time
+ *   (`git "$SUB"`), a shell reading its input (`| sh`, `sh <<< ...`), `eval`/`bash -c`/`trap`/`watch` text not
+ *   known before running, an interpreter's inline code (`python3 -c`, `perl -e`, `node -e`, a program on its
+ *   input), a sed or awk program that writes, reads other files or runs commands, a `git -c alias.*`. Such
+ *   a pattern is allowed only by a rule that names it (`"(unresolved) *": "allow"`): a catch-all allow asks
+ *   (src/tools/permission/unresolved.ts).
  * - `external_directory`: paths outside the workspace, as `<real folder>/*` globs (a folder asks for itself, a
  *   file for its folder), judged on where they really lead: symlinks and `..` are resolved component by
  *   component through the runtime's `realpath` (src/tools/permission/external-directory.ts), paths that do
  *   not exist yet are judged by their nearest existing ancestor plus the rest.
  *
  * ## Which paths are judged
- * Operands of cd, pushd, rm, cp, mv, mkdir, touch, chmod, chown, chgrp, cat, ln, tee, truncate, rmdir (after
+ * Every argument of every command (./arguments.ts): a word that is no path resolves inside and asks nothing,
+ * so `head ../x`, `grep -r x ..`, `base64 link/x` ask. Values glued to options too (`--output=../x`,
+ * `dd if=../x`, `-o/tmp/x`, `-I../inc`); a word only known at run time asks, except the
+ * `"$(cat <<'EOF' ... EOF)"` idiom. Not for echo, printf and a few builtins that never open their arguments
+ * (their globs still are), only file-test operands for `test`, `[` and `[[ ]]`, and not the pattern or program
+ * that grep, sed and awk take first. The operands of cd, pushd, rm, cp, mv, mkdir, touch, chmod, chown,
+ * chgrp, cat, ln, tee, truncate, rmdir are read more closely (after
  * `--` everything is an operand; `--opt=value` and glued `-t/dir` values are judged too), whether the command
  * is written `rm`, `\rm`, `"r"m`, `/bin/rm` or behind a wrapper; a symlink's target from the link's folder as
  * well as from the shell's; every redirection target (`>`, `>>`, `2>`, `&>`, `>|`, `<`, `<>`; `>&2` style
@@ -39,8 +59,8 @@
  * pipelines and `$( )` keep their cd to themselves, loops are followed to a fixpoint, nothing after a trusted
  * `exit` runs). A `cd` is judged both as bash reads it (logically: `link/..` is the folder holding the link)
  * and as the kernel does. Through `command`/`builtin`/`time` a cd counts; through `env`, `sudo`, `nohup`...
- * it is a separate program, so the folder stays where it was. A line continuation inside a word
- * (`.\<newline>./x`) is read as bash reads it, as one word.
+ * it is a separate program, so the folder stays where it was. A line continuation is read as bash reads it:
+ * inside a word (`.\<newline>./x`) it joins, after a space (`rm -rf \<newline>../x`) it separates.
  *
  * ## What cannot be judged asks
  * These become an `external_directory` pattern `(unresolved) <the text as written>` with no "always"
@@ -61,8 +81,11 @@
  *   and after `popd`, `source` or an unknown command, the folder is unknown and any later relative path asks.
  *
  * ## Known limits
- * - Programs are not read: `python x.py`, `node -e`, `make`, a script run as `./x.sh` or `bash x.sh` may touch
- *   anything. The tool's job here is the shell's own path handling and the listed commands.
+ * - Programs are not read: `python x.py`, `make`, `npm test`, a script run as `./x.sh` or `bash x.sh` may
+ *   touch anything and run any command, whatever the rules say about that command. Their paths given as
+ *   arguments are judged; what they do inside is not.
+ * - A program a name stands for is not known: a git alias in a config file, `PATH=.:$PATH ls` running a
+ *   local `ls`, a function defined in a sourced file.
  * - Paths are judged as the files are when the command is derived. A link made during the run by something
  *   other than `ln` (`tar x`, `git checkout`, `python -c`) is not foreseen.
  * - A CDPATH inherited from the environment is not visible here, nor a BASH_ENV that a nested `bash -c`

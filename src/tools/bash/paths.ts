@@ -5,6 +5,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import type { RuntimeFs } from "../../runtime/types.js";
+import { UNRESOLVED } from "../permission/unresolved.js";
 import { externalDirectoryAsk, physicalPath, type ExternalDirectoryAsk } from "../permission/external-directory.js";
 import { isHarmlessDevice } from "./commands.js";
 import { componentMatcher, splitComponents } from "./glob.js";
@@ -26,7 +27,7 @@ export interface ExternalReason {
 }
 
 /** Prefix of the patterns that stand for paths that cannot be known before the command runs. */
-export const UNRESOLVED = "(unresolved) ";
+export { UNRESOLVED };
 
 /** A folder the shell may be in: a real absolute path, or why it cannot be known. */
 export type Cwd = { path: string } | { unknown: string };

@@ -34,9 +34,10 @@ export function evaluateWord(node: Node): WordValue {
     case "translated_string":
       return doubleQuoted(node, node.text.slice(2, -1));
     case "ansi_c_string": {
-      const inner = node.text.slice(2, -1);
-      // Backslash escapes can spell anything (`$'\x2e\x2e'` is `..`); without them it is a plain literal.
-      return inner.includes("\\") ? unknown("a $'...' string with escapes") : { known: true, chars: quotedChars(inner) };
+      // `$'\x2e\x2e'` is `..` and `$'\x72m'` is `rm`: the escapes are decoded as bash does, and the few
+      // this reader does not know make the word unknown rather than guessed.
+      const decoded = decodeAnsiC(node.text.slice(2, -1));
+      return decoded === null ? unknown("a $'...' string with escapes") : { known: true, chars: quotedChars(decoded) };
     }
     case "concatenation": {
       const chars: Char[] = [];
@@ -84,6 +85,44 @@ function doubleQuoted(node: Node, inner: string): WordValue {
     chars.push({ ch, quoted: true });
   }
   return { known: true, chars };
+}
+
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
+
+/** The text of a `$'...'` string, or null when it holds an escape not decoded here (`\c`, a NUL). */
+export function decodeAnsiC(inner: string): string | null {
+  let out = "";
+  for (let i = 0; i < inner.length; i++) {
+    const ch = inner[i]!;
+    if (ch !== "\\") {
+      out += ch;
+      continue;
+    }
+    const next = inner[i + 1];
+    if (next === undefined) return null;
+    const simple = SIMPLE_ESCAPES[next];
+    if (simple !== undefined) {
+      out += simple;
+      i++;
+      continue;
+    }
+    const digits = (pattern: RegExp, max: number) => inner.slice(i + 2, i + 2 + max).match(pattern)?.[0] ?? "";
+    let code: number;
+    if (/[0-7]/.test(next)) {
+      const octal = inner.slice(i + 1, i + 4).match(/^[0-7]{1,3}/)![0];
+      code = Number.parseInt(octal, 8) & 0xff;
+      i += octal.length;
+    } else if (next === "x" || next === "u" || next === "U") {
+      const hex = digits(/^[0-9a-fA-F]+/, next === "x" ? 2 : next === "u" ? 4 : 8);
+      if (hex === "") return null;
+      code = Number.parseInt(hex, 16);
+      i += 1 + hex.length;
+    } else return null;
+    // A NUL ends the word in bash; bytes past 0x7f from \x/octal are raw bytes, not these characters.
+    if (code === 0 || (next !== "u" && next !== "U" && code > 0x7f) || code > 0x10ffff) return null;
+    out += String.fromCodePoint(code);
+  }
+  return out;
 }
 
 function unquotedChars(text: string): Char[] {
@@ -139,23 +178,34 @@ export function pathExpansion(chars: readonly Char[]): string | null {
 export const hasGlob = (chars: readonly Char[]): boolean => chars.some((c) => !c.quoted && (c.ch === "*" || c.ch === "?" || c.ch === "["));
 
 /**
- * `ca\<newline>t ..\<newline>/x` is `cat ../x` to bash, but tree-sitter splits words at a line continuation.
- * Arguments that touch across one are read as one word.
+ * `ca\<newline>t ..\<newline>/x` is `cat ../x` to bash, but tree-sitter splits words at a line continuation
+ * (and sometimes where nothing separates them at all). Arguments that touch, or touch across a continuation,
+ * are read as one word.
  */
 export function joinContinuations(args: Node[]): Node[] {
   const out: Node[] = [];
   for (const arg of args) {
     const previous = out[out.length - 1];
-    const gap = previous ? arg.startIndex - previous.endIndex : 0;
+    const between = previous ? sourceBetween(previous, arg) : null;
     // Within one command a word can only start a new line after a backslash-newline, so two words that
-    // touch across a line break, the second at column 0, were one word.
-    if (previous && (gap === 2 || gap === 3) && arg.startPosition.row === previous.endPosition.row + 1 && arg.startPosition.column === 0) {
-      out[out.length - 1] = concatenated(previous, arg, gap === 3 ? "\\\r\n" : "\\\n");
+    // touch across one (nothing else between them, not even a space: `rm -rf \<newline>../x` is two words)
+    // were one word. So were two that touch with nothing at all between them: tree-sitter cuts `r""\m`
+    // into `r""` and `\m`, which bash reads as the one word `rm`.
+    if (previous && (between === "" || between === "\\\n" || between === "\\\r\n")) {
+      out[out.length - 1] = concatenated(previous, arg, between);
       continue;
     }
     out.push(arg);
   }
   return out;
+}
+
+/** The source text between two nodes of the same tree. */
+function sourceBetween(a: Node, b: Node): string | null {
+  let common: Node | null = a.parent;
+  while (common && common.endIndex < b.endIndex) common = common.parent;
+  if (!common) return null;
+  return common.text.slice(a.endIndex - common.startIndex, b.startIndex - common.startIndex);
 }
 
 /** Two nodes read as one: an object shaped like a concatenation node, as much as `evaluateWord` reads. */
@@ -171,6 +221,7 @@ function concatenated(a: Node, b: Node, continuation: string): Node {
     endIndex: b.endIndex,
     startPosition: a.startPosition,
     endPosition: b.endPosition,
+    parent: a.parent,
     tree: a.tree,
   } as unknown as Node;
 }

@@ -4,6 +4,7 @@
  * then the session's, then approvals), so whatever comes later overrides whatever came before.
  */
 import type { Action, Rule, RuleSource, Ruleset } from "./types.js";
+import { allowCovers } from "./unresolved.js";
 import { matchWildcard } from "./wildcard.js";
 
 export interface Evaluation {
@@ -18,10 +19,15 @@ export function evaluate(permission: string, pattern: string, ...rulesets: reado
     const rules = rulesets[r] ?? [];
     for (let i = rules.length - 1; i >= 0; i--) {
       const rule = rules[i];
-      if (rule && matches(rule, permission, pattern)) return { action: rule.action, rule };
+      if (rule && matches(rule, permission, pattern)) return { action: actionFor(rule, pattern), rule };
     }
   }
   return { action: "ask" };
+}
+
+/** What a matching rule decides for `pattern`: its action, except that an allow must name an unresolved pattern. */
+function actionFor(rule: Rule, pattern: string): Action {
+  return rule.action === "allow" && !allowCovers(rule.pattern, pattern) ? "ask" : rule.action;
 }
 
 export function matches(rule: Rule, permission: string, pattern: string): boolean {
@@ -64,14 +70,12 @@ export function explain(permission: string, pattern: string, layers: readonly Ru
     for (let index = rules.length - 1; index >= 0; index--) {
       const rule = rules[index];
       if (!rule || !matches(rule, permission, pattern)) continue;
-      return {
-        action: rule.action,
-        rule,
-        source,
-        layer,
-        index,
-        sentence: `${rule.action}, by the ${source} rule ${describeRule(rule)} (last matching rule wins)${note}`,
-      };
+      const action = actionFor(rule, pattern);
+      const sentence =
+        action === rule.action
+          ? `${rule.action}, by the ${source} rule ${describeRule(rule)} (last matching rule wins)${note}`
+          : `ask: the ${source} rule ${describeRule(rule)} matches, but ${JSON.stringify(pattern)} could not be judged before running, and only a rule for "(unresolved) ..." can allow that${note}`;
+      return { action, rule, source, layer, index, sentence };
     }
   }
   return { action: "ask", sentence: `ask: no rule matches (the default)${note}` };

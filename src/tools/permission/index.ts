@@ -12,6 +12,7 @@ export {
   type RulesFromConfigOptions,
 } from "./config.js";
 export { describeRule, evaluate, explain, matches, type Evaluation, type Explanation, type RuleLayer } from "./evaluate.js";
+export { allowCovers, isUnresolved, UNRESOLVED } from "./unresolved.js";
 export {
   AGENT_NAMES,
   agentRules,

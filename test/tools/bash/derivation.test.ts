@@ -4,7 +4,9 @@ import { fakeFs } from "./fake-fs.js";
 
 /**
  * The derivation contract as a table: a command line in; the bash patterns, their "always" patterns and the
- * external_directory patterns out. The workspace is /ws, with a link `out` → /etc, a link `inner` → /ws/src
+ * external_directory patterns out. A command spelled with quotes, escapes or a path as its name also gives
+ * its reading as the shell runs it (`\\rm ../x` → `rm ../x`), and one that cannot be judged an
+ * `(unresolved) ` bash pattern. The workspace is /ws, with a link `out` → /etc, a link `inner` → /ws/src
  * (inside), a dotfile link `.hidden` → /home/me, and /tmp, /etc/ssh outside.
  */
 const fs = fakeFs({
@@ -46,7 +48,7 @@ const rows: Row[] = [
   ["command cat ../x", ["command cat ../x", "cat ../x"], ["command *", "cat *"], ["/*"]],
   ["env -i PATH=/bin cat /etc/passwd", ["env -i PATH=/bin cat /etc/passwd", "cat /etc/passwd"], ["env *", "cat *"], ["/etc/*"]],
   ["timeout 5 git push", ["timeout 5 git push", "git push"], ["timeout *", "git push *"], []],
-  ["\\rm ../x", ["\\rm ../x"], ["rm *"], ["/*"]],
+  ["\\rm ../x", ["\\rm ../x", "rm ../x"], ["rm *"], ["/*"]],
   // paths: symlinks, .., quoting, trailing and doubled slashes
   ["cat out/passwd", ["cat out/passwd"], ["cat *"], ["/etc/*"]],
   ["cat inner/a.ts src/up/a.txt", ["cat inner/a.ts src/up/a.txt"], ["cat *"], []],
@@ -54,7 +56,7 @@ const rows: Row[] = [
   ["cd src && rm ../a.txt", ["rm ../a.txt"], ["rm *"], []],
   ["cd src; rm ../a.txt", ["rm ../a.txt"], ["rm *"], ["/*"]],
   ["cd src || exit 1; rm ../a.txt", ["exit 1", "rm ../a.txt"], ["exit *", "rm *"], []],
-  ["cat '..'/\"..\"/etc/passwd", ["cat '..'/\"..\"/etc/passwd"], ["cat *"], ["/etc/*"]],
+  ["cat '..'/\"..\"/etc/passwd", ["cat '..'/\"..\"/etc/passwd", "cat ../../etc/passwd"], ["cat *"], ["/etc/*"]],
   ["cat //etc//passwd", ["cat //etc//passwd"], ["cat *"], ["/etc/*"]],
   ["cp a.txt /tmp/", ["cp a.txt /tmp/"], ["cp *"], ["/tmp/*"]],
   ["mv a.txt ../../b", ["mv a.txt ../../b"], ["mv *"], ["/*"]],
@@ -81,23 +83,23 @@ const rows: Row[] = [
   // what cannot be judged asks, with the text as written
   ["cat ~/x", ["cat ~/x"], ["cat *"], ["(unresolved) ~/x"]],
   ["rm \"$X\"", ["rm \"$X\""], ["rm *"], ["(unresolved) \"$X\""]],
-  ["cat $'\\x2e\\x2e/x'", ["cat $'\\x2e\\x2e/x'"], ["cat *"], ["(unresolved) $'\\x2e\\x2e/x'"]],
-  ["sh -c \"$CMD\"", ["sh -c \"$CMD\""], ["sh *"], ["(unresolved) \"$CMD\""]],
-  ["bash -c 'cat /etc/passwd'", ["bash -c 'cat /etc/passwd'", "cat /etc/passwd"], ["bash *", "cat *"], ["/etc/*"]],
-  ["eval 'cd /etc'; cat passwd", ["eval 'cd /etc'", "cat passwd"], ["eval *", "cat *"], ["/etc/*"]],
+  ["cat $'\\x2e\\x2e/x'", ["cat $'\\x2e\\x2e/x'", "cat ../x"], ["cat *"], ["/*"]],
+  ["sh -c \"$CMD\"", ["sh -c \"$CMD\"", "(unresolved) sh -c \"$CMD\""], ["sh *"], ["(unresolved) \"$CMD\""]],
+  ["bash -c 'cat /etc/passwd'", ["bash -c 'cat /etc/passwd'", "bash -c cat /etc/passwd", "cat /etc/passwd"], ["bash *", "cat *"], ["/etc/*"]],
+  ["eval 'cd /etc'; cat passwd", ["eval 'cd /etc'", "eval cd /etc", "cat passwd"], ["eval *", "cat *"], ["/etc/*"]],
   ["cd", [], [], ["(unresolved) cd"]],
   ["cd - && ls", ["ls"], ["ls *"], ["(unresolved) -"]],
   ["cd \"$DIR\" && rm -rf build", ["rm -rf build"], ["rm *"], ["(unresolved) \"$DIR\"", "(unresolved) build"]],
   ["ls | xargs rm", ["ls", "xargs rm", "rm"], ["ls *", "xargs *", "rm *"], ["(unresolved) xargs rm"]],
-  ["$EDITOR ../notes", ["$EDITOR ../notes"], ["$EDITOR *"], ["(unresolved) $EDITOR", "/*"]],
-  ["find . -name '*.o' -delete", ["find . -name '*.o' -delete"], ["find *"], []],
+  ["$EDITOR ../notes", ["$EDITOR ../notes", "(unresolved) $EDITOR ../notes"], ["$EDITOR *"], ["(unresolved) $EDITOR", "/*"]],
+  ["find . -name '*.o' -delete", ["find . -name '*.o' -delete", "find . -name *.o -delete", "rm .", "rm -rf ."], ["find *"], []],
   ["find .. -name x", ["find .. -name x"], ["find *"], ["/*"]],
-  ["trap 'rm -rf ../x' EXIT", ["trap 'rm -rf ../x' EXIT", "rm -rf ../x"], ["trap *", "rm *"], ["/*"]],
+  ["trap 'rm -rf ../x' EXIT", ["trap 'rm -rf ../x' EXIT", "trap rm -rf ../x EXIT", "rm -rf ../x"], ["trap *", "rm *"], ["/*"]],
   ["trap - EXIT; trap -p", ["trap - EXIT", "trap -p"], ["trap *"], []],
-  ["bash <<EOF\ncat ../x\nEOF", ["bash <<EOF\ncat ../x\nEOF"], ["bash *"], ["(unresolved) bash <<EOF\ncat ../x\nEOF"]],
-  ["su -c 'cat /etc/passwd' root", ["su -c 'cat /etc/passwd' root", "cat /etc/passwd"], ["su *", "cat *"], ["/etc/*"]],
+  ["bash <<EOF\ncat ../x\nEOF", ["bash <<EOF\ncat ../x\nEOF", "(unresolved) bash <<EOF\ncat ../x\nEOF"], ["bash *"], ["(unresolved) bash <<EOF\ncat ../x\nEOF"]],
+  ["su -c 'cat /etc/passwd' root", ["su -c 'cat /etc/passwd' root", "su -c cat /etc/passwd root", "cat /etc/passwd"], ["su *", "cat *"], ["/etc/*"]],
   ["watch -n 5 cat /etc/passwd", ["watch -n 5 cat /etc/passwd", "cat /etc/passwd"], ["watch *", "cat *"], ["/etc/*"]],
-  ["/bin/cat /etc/passwd", ["/bin/cat /etc/passwd"], ["/bin/cat *"], ["/etc/*"]],
+  ["/bin/cat /etc/passwd", ["/bin/cat /etc/passwd", "cat /etc/passwd"], ["/bin/cat *", "cat *"], ["/etc/*"]],
   ["command -v cd && cat a.txt", ["command -v cd", "cat a.txt"], ["command *", "cat *"], []],
   ["cd src && exit 0; cat ../a.txt", ["exit 0", "cat ../a.txt"], ["exit *", "cat *"], ["/*"]],
 ];

@@ -41,7 +41,8 @@ const attacks: [command: string, lead: Lead][] = [
   ["c\\\nat ../outside/secret", "outside"],
   ["echo pwned > .\\\n./outside/new-file", "outside"],
   ["/bin/cat ../outside/secret", "outside"],
-  ["cat $'\\x2e\\x2e'/outside/secret", "unresolved"],
+  // $'...' escapes are decoded as bash does: this is ../outside/secret
+  ["cat $'\\x2e\\x2e'/outside/secret", "outside"],
   ["cat {..,.}/outside/secret", "unresolved"],
   // symlinks out of the workspace
   ["cat link/secret", "outside"],
