@@ -9,6 +9,7 @@ import { benchEditLarge } from "./edit-large.js";
 import { benchExecLatency } from "./exec-latency.js";
 import { benchReadDeep } from "./read-deep.js";
 import { benchSearch } from "./search.js";
+import { benchSearchLongPattern } from "./search-long-pattern.js";
 import { benchStopLatency } from "./stop-latency.js";
 import { benchTruncationSink } from "./truncation-sink.js";
 import { benchUiStream } from "./ui-stream.js";
@@ -26,6 +27,7 @@ const report = {
     await benchTruncationSink(),
     await benchEditCorpus(),
     await benchSearch(),
+    await benchSearchLongPattern(),
     await benchBashParse(),
     await benchBashLatency(),
     await benchUiStream(),
