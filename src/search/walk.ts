@@ -14,13 +14,16 @@
  * listings and ignore files are fetched ahead in parallel, so the order costs little.
  */
 import { abortError } from "./errors.js";
-import { describeFsError, errorCode, type SearchFs, type SearchStat } from "./fs.js";
+import { describeFsError, errorCode, type SearchEntryType, type SearchFs, type SearchStat } from "./fs.js";
 import { parseIgnoreFile, type IgnoreRules } from "./ignore.js";
 import { dirRules, matchIgnoreFiles, type DirRules } from "./ignore-stack.js";
 import { Overrides } from "./overrides.js";
 import { dirnameOf, joinPath, resolvePath, stripDotSlash, trimSlashes } from "./path.js";
 
-export type MessageKind = "error" | "warning";
+/** "outside": a link not followed because it leads out of `confine` (the text is `link -> real target`). */
+export type MessageKind = "error" | "warning" | "outside";
+
+const specialNames: Partial<Record<SearchEntryType, string>> = { fifo: "a FIFO (named pipe)", socket: "a socket", device: "a device" };
 
 export interface WalkOptions {
   /** The folder the search runs in (absolute): relative paths and `--glob` patterns are taken from it. */
@@ -31,6 +34,12 @@ export interface WalkOptions {
   hidden?: boolean;
   /** Follow symbolic links (rg --follow). */
   follow?: boolean;
+  /**
+   * Folders (absolute, real paths) that followed links must stay in. A link whose target, resolved
+   * through every link, lies outside all of them is not followed (nothing there is stat'ed or read)
+   * and is reported as an "outside" message `link -> target`. Absent: every link is followed, as rg -L.
+   */
+  confine?: string[];
   /** rg --glob patterns: `*.ts` to include, `!dist/**` to exclude. */
   globs?: string[];
   signal?: AbortSignal;
@@ -103,8 +112,14 @@ export function compareNames(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/** True when `path` is `folder` or below it (both absolute, normalised). */
+function within(folder: string, path: string): boolean {
+  if (folder === "/") return true;
+  return path === folder || path.startsWith(`${folder}/`);
+}
+
 interface Listing {
-  entries: Array<{ name: string; type: "file" | "directory" | "symlink" }>;
+  entries: Array<{ name: string; type: SearchEntryType }>;
   rules: DirRules;
 }
 
@@ -166,6 +181,12 @@ export class Walker {
         this.message(`${root.display}: ${describeFsError(error)}`, "error");
         continue;
       }
+      const special = specialNames[stat.type];
+      if (special) {
+        // ripgrep would open it (and wait on a FIFO, or read /dev/zero forever): refused here.
+        this.message(`${root.display}: is ${special}, not a regular file; it was not searched`, "error");
+        continue;
+      }
       if (stat.type !== "directory") {
         yield { path: abs, displayPath: shown(root.display), explicit: true, stat };
         continue;
@@ -211,7 +232,22 @@ export class Walker {
       if (this.skip(display, name, isDir, listing.rules, realRoot)) return undefined;
       return { name, display, abs, kind: isDir ? "dir" : "file", stat, real };
     };
+    const confine = this.options.confine;
     const follow_ = async (name: string, display: string, abs: string): Promise<Child | undefined> => {
+      if (confine) {
+        // Judged before anything at the target is touched: where the link really leads.
+        let target: string;
+        try {
+          target = await this.limiter.run(() => this.fs.realpath(abs));
+        } catch (error) {
+          this.message(`${display}: ${describeFsError(error)}`, "error");
+          return undefined;
+        }
+        if (!confine.some((folder) => within(folder, target))) {
+          this.message(`${display} -> ${target}`, "outside");
+          return undefined;
+        }
+      }
       let stat: SearchStat;
       try {
         stat = await this.limiter.run(() => this.fs.stat(abs));
