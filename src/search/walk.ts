@@ -69,6 +69,16 @@ export interface WalkedFile {
   explicit: boolean;
   /** Known when the walk had to stat it anyway (a followed link or an explicit path). */
   stat?: SearchStat;
+  /**
+   * Where to read it, when that differs from `path`: with `confine`, the real path judged when the
+   * link was followed, so a link swapped afterwards (to lead outside) is not followed by the read.
+   */
+  readPath?: string;
+}
+
+/** The path a walked file's bytes are read from. */
+export function readPathOf(file: WalkedFile): string {
+  return file.readPath ?? file.path;
 }
 
 export { abortError };
@@ -203,7 +213,8 @@ export class Walker {
         abs,
         real,
         parent: undefined,
-        listing: this.limiter.run(() => this.list(abs, root.display, parents)),
+        // Confined, folders are listed through their real paths (see WalkedFile.readPath).
+        listing: this.limiter.run(() => this.list(this.options.confine ? real : abs, root.display, parents)),
       };
       // Depth first with an explicit stack: one generator, however deep the tree.
       const stack: Array<WalkedFile | DirNode> = [node];
@@ -247,6 +258,21 @@ export class Walker {
           this.message(`${display} -> ${target}`, "outside");
           return undefined;
         }
+        // From here on the link is read through where it was judged to lead, not through its name.
+        const stat = await this.limiter.run(() => this.fs.stat(target)).catch((error: unknown) => {
+          this.message(`${display}: ${describeFsError(error)}`, "error");
+          return undefined;
+        });
+        if (!stat) return undefined;
+        if (stat.type === "directory") {
+          for (let a: DirNode | undefined = node; a; a = a.parent) {
+            if (a.real === target) {
+              this.message(`File system loop found: ${display} points to an ancestor ${a.display}`, "error");
+              return undefined;
+            }
+          }
+        }
+        return decide(name, display, abs, stat.type, stat, target);
       }
       let stat: SearchStat;
       try {
@@ -287,20 +313,25 @@ export class Walker {
     const children: Array<WalkedFile | DirNode> = [];
     for (const child of decided) {
       if (!child) continue;
+      const real = child.real ?? (node.real === "/" ? `/${child.name}` : `${node.real}/${child.name}`);
       if (child.kind === "dir") {
         const rules = listing.rules;
+        // Confined, a folder is listed through its real path (see WalkedFile.readPath).
+        const listAt = confine ? real : child.abs;
         const childNode: DirNode = {
           display: child.display,
           abs: child.abs,
-          real: child.real ?? (node.real === "/" ? `/${child.name}` : `${node.real}/${child.name}`),
+          real,
           parent: node,
-          listing: this.limiter.run(() => this.list(child.abs, child.display, rules)),
+          listing: this.limiter.run(() => this.list(listAt, child.display, rules)),
         };
         // An unhandled rejection must not escape while the node waits its turn.
         childNode.listing.catch(() => undefined);
         children.push(childNode);
       } else {
-        children.push({ path: child.abs, displayPath: strip ? stripDotSlash(child.display) : child.display, explicit: false, stat: child.stat });
+        const file: WalkedFile = { path: child.abs, displayPath: strip ? stripDotSlash(child.display) : child.display, explicit: false, stat: child.stat };
+        if (confine && real !== child.abs) file.readPath = real;
+        children.push(file);
       }
     }
     return children;

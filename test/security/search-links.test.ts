@@ -5,7 +5,7 @@
  * Every case runs on the node and embedded runtimes; the sentinel folder outside must hold exactly what
  * it held, and no outside line may appear in any answer.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Runtime } from "../../src/runtime/types.js";
 import { fileBackends, sessionOn } from "../support/tool-session.js";
@@ -94,6 +94,53 @@ for (const backend of fileBackends) {
       expect(call.output).toContain(`${sentinel.folder}/to-workspace:`);
       await runtime.fs.rm(`${sentinel.folder}/again`);
       await runtime.fs.rm(`${sentinel.folder}/to-workspace`);
+      await sentinel.assertUnchanged();
+    });
+
+    it("grep never reads outside while a link is swapped between inside and outside (race, bounded loop)", async () => {
+      const { session, runtime, root, sentinel } = await fixture(backend);
+      await runtime.fs.writeFile(`${root}/inside.txt`, "TOKEN harmless\n");
+      const outsideTarget = `${sentinel.folder}/secret.txt`;
+      let swapping = true;
+      let stopSwapper: () => Promise<void>;
+      if (backend === "node") {
+        // Another process flips the link as fast as it can, as bash run by the agent would.
+        const child = spawn("bash", ["-c", `cd '${root}' && while :; do ln -sfn inside.txt flip; ln -sfn '${outsideTarget}' flip; done`], { stdio: "ignore" });
+        stopSwapper = () =>
+          new Promise<void>((done) => {
+            child.once("exit", () => done());
+            child.kill("SIGKILL");
+          });
+      } else {
+        const loop = (async () => {
+          while (swapping) {
+            // A breath between swaps: every change makes the embedded search drop its cache, and a
+            // swap with no pause at all would keep the search from ever getting its turn.
+            await new Promise((done) => setTimeout(done, 2));
+            await runtime.fs.rm(`${root}/flip`, { force: true });
+            await runtime.fs.symlink(swapping && Math.random() < 0.5 ? "inside.txt" : outsideTarget, `${root}/flip`);
+          }
+        })();
+        stopSwapper = () => loop;
+      }
+      const started = Date.now();
+      let tries = 0;
+      let followedInside = 0;
+      try {
+        while (tries < 60 && Date.now() - started < 8_000) {
+          tries++;
+          const call = await session.run("grep", { pattern: "TOKEN" });
+          expect(call.output ?? call.error ?? "").not.toContain(SECRET_LINE);
+          if ((call.output ?? "").includes(`${root}/flip:`)) followedInside++;
+        }
+      } finally {
+        swapping = false;
+        await stopSwapper();
+      }
+      expect(tries).toBeGreaterThan(3);
+      // Not required to happen, but shows the race was run: most tries see the link one way or the other.
+      expect(followedInside).toBeLessThanOrEqual(tries);
+      await runtime.fs.rm(`${root}/flip`, { force: true });
       await sentinel.assertUnchanged();
     });
 
