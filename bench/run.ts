@@ -11,6 +11,7 @@ import { benchLoopOverhead } from "./loop-overhead.js";
 import { benchMarkdownStream } from "./markdown-stream.js";
 import { benchReadDeep } from "./read-deep.js";
 import { benchSearch } from "./search.js";
+import { benchSearchLongPattern } from "./search-long-pattern.js";
 import { benchStopLatency } from "./stop-latency.js";
 import { benchTruncationSink } from "./truncation-sink.js";
 import { benchUiStream } from "./ui-stream.js";
@@ -28,6 +29,7 @@ const report = {
     await benchTruncationSink(),
     await benchEditCorpus(),
     await benchSearch(),
+    await benchSearchLongPattern(),
     await benchBashParse(),
     await benchBashLatency(),
     await benchUiStream(),

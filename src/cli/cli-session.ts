@@ -78,7 +78,10 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
   let embedded: Awaited<ReturnType<typeof createEmbeddedRuntime>> | undefined;
   if (common.runtime === "embedded") {
     embedded = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory, root: "/workspace" });
-    await copyFolder(folder, embedded);
+    const { skipped } = await copyFolder(folder, embedded);
+    if (skipped.length > 0) {
+      io.err(`note: ${skipped.length} special file(s) not copied into the embedded runtime (no content to copy): ${skipped.join(", ")}\n`);
+    }
     runtime = embedded;
   }
   const session = await ToolSession.open({

@@ -3,14 +3,24 @@
  * tools run there, and what changed is written back (new and changed files, removals).
  */
 import { join } from "pathe";
-import type { Runtime, RuntimeFs } from "../runtime/types.js";
+import { describeSpecialType, isSpecialType, type Runtime, type RuntimeFs } from "../runtime/types.js";
 
-async function walk(fs: RuntimeFs, dir: string, rel = ""): Promise<Map<string, "file" | "directory" | "symlink">> {
-  const found = new Map<string, "file" | "directory" | "symlink">();
+type Copied = "file" | "directory" | "symlink";
+
+/**
+ * Every entry below `dir` that can be copied. Special files (FIFOs, sockets, devices) cannot: reading a
+ * FIFO would wait forever. They go to `skipped` as "path (what it is)", and are left alone both ways.
+ */
+async function walk(fs: RuntimeFs, dir: string, skipped: string[] = [], rel = ""): Promise<Map<string, Copied>> {
+  const found = new Map<string, Copied>();
   for (const entry of await fs.readdir(join(dir, rel))) {
     const path = rel ? `${rel}/${entry.name}` : entry.name;
+    if (isSpecialType(entry.type)) {
+      skipped.push(`${path} (${describeSpecialType(entry.type)})`);
+      continue;
+    }
     found.set(path, entry.type);
-    if (entry.type === "directory") for (const [p, t] of await walk(fs, dir, path)) found.set(p, t);
+    if (entry.type === "directory") for (const [p, t] of await walk(fs, dir, skipped, path)) found.set(p, t);
   }
   return found;
 }
@@ -21,13 +31,16 @@ function same(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-export async function copyFolder(from: Runtime, to: Runtime): Promise<void> {
-  for (const [rel, type] of await walk(from.fs, from.root)) {
+/** Copies the folder's files, folders and links; returns the special files it left out (see walk). */
+export async function copyFolder(from: Runtime, to: Runtime): Promise<{ skipped: string[] }> {
+  const skipped: string[] = [];
+  for (const [rel, type] of await walk(from.fs, from.root, skipped)) {
     const target = join(to.root, rel);
     if (type === "directory") await to.fs.mkdir(target, { recursive: true });
     else if (type === "symlink") await to.fs.symlink(await from.fs.readlink(join(from.root, rel)), target);
     else await to.fs.writeFile(target, await from.fs.readFile(join(from.root, rel)));
   }
+  return { skipped };
 }
 
 /** Makes `target` hold what `source` holds, touching only what differs. Returns the paths changed. */

@@ -8,7 +8,23 @@ import type { Fingerprint } from "./fingerprint.js";
 
 export type RuntimeKind = "embedded" | "webcontainer" | "node";
 
-export type EntryType = "file" | "directory" | "symlink";
+/**
+ * "fifo", "socket" and "device" are special files (a named pipe, a socket, a character or block device):
+ * only the node runtime meets them. They have no content to read (a FIFO blocks, /dev/zero never ends),
+ * so tools skip or refuse them, as ripgrep skips them when walking.
+ */
+export type EntryType = "file" | "directory" | "symlink" | SpecialType;
+
+export type SpecialType = "fifo" | "socket" | "device";
+
+export function isSpecialType(type: string): type is SpecialType {
+  return type === "fifo" || type === "socket" || type === "device";
+}
+
+/** How a special file is named in messages: "a FIFO (named pipe)". */
+export function describeSpecialType(type: SpecialType): string {
+  return type === "fifo" ? "a FIFO (named pipe)" : type === "socket" ? "a socket" : "a device";
+}
 
 export interface Stat {
   type: EntryType;

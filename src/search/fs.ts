@@ -4,7 +4,11 @@
  * Every path is absolute and posix. Failures are errors with a `.code` such as "ENOENT".
  */
 
-export type SearchEntryType = "file" | "directory" | "symlink";
+/**
+ * "fifo", "socket" and "device" are special files: a walk skips them as ripgrep does (a FIFO would block
+ * the read, a device like /dev/zero never ends), and a search refuses one named explicitly.
+ */
+export type SearchEntryType = "file" | "directory" | "symlink" | "fifo" | "socket" | "device";
 
 export interface SearchDirEntry {
   name: string;
@@ -49,6 +53,7 @@ const osErrors: Record<string, [string, number]> = {
   EIO: ["Input/output error", 5],
   EMFILE: ["Too many open files", 24],
   ENAMETOOLONG: ["File name too long", 36],
+  ENXIO: ["No such device or address", 6],
 };
 
 /** The error as ripgrep words it: "No such file or directory (os error 2)". */

@@ -20,7 +20,7 @@ export type { SearchOptions, SearchMatch, SearchBinaryNotice, SearchEvent, FileR
 export { search, searchEvents, searchFiles, searchBytes, Search } from "./search.js";
 export type { BinaryMode } from "./binary.js";
 export type { Matcher, MatchSpan, CompileOptions } from "./matcher.js";
-export { compilePattern, SearchPatternError } from "./matcher.js";
+export { compilePattern, SearchPatternError, MAX_PATTERN_LENGTH } from "./matcher.js";
 export { GlobError, compileGlob } from "./glob.js";
 export { IgnoreRules, parseIgnoreFile } from "./ignore.js";
 export type { SearchService, SearchQuery, ListQuery, ListedFile, SearchCallOptions, SearchStats, SearchRun } from "./service.js";

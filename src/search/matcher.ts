@@ -231,11 +231,25 @@ class RegexMatcher implements Matcher {
 }
 
 /**
+ * The longest pattern compiled, in characters (UTF-16 code units) of the joined patterns. Compiling is
+ * linear in the length (a 100,000-character literal compiles in about 0.2 s), so this bounds the time
+ * and memory (an NFA state or more per character) a single call can demand; ripgrep bounds the compiled
+ * program instead (10 MB), which a literal reaches near the same length.
+ */
+export const MAX_PATTERN_LENGTH = 1_000_000;
+
+/**
  * Compiles ripgrep patterns (joined with `|`, as several `-e` are). Throws SearchPatternError for a
- * pattern that does not parse or that needs look-around or backreferences.
+ * pattern that does not parse, that needs look-around or backreferences, or that is longer than
+ * MAX_PATTERN_LENGTH.
  */
 export function compilePattern(patterns: string[], options: CompileOptions = {}): Matcher {
   const pattern = patterns.join("|");
+  if (pattern.length > MAX_PATTERN_LENGTH) {
+    const reason = `the pattern is ${pattern.length.toLocaleString("en-US")} characters long; the limit is ${MAX_PATTERN_LENGTH.toLocaleString("en-US")}`;
+    // The pattern itself is left out of the message: echoing a megabyte back helps nobody.
+    throw new SearchPatternError(`regex too long: ${reason}. Search for a shorter part of it that is distinctive enough.`, reason, pattern);
+  }
   let hir;
   try {
     hir = parseRegex(pattern, { caseInsensitive: options.caseInsensitive });

@@ -9,7 +9,7 @@ import { compilePattern, type Matcher, type MatchSpan } from "./matcher.js";
 import { ResultPacker, unpackResults } from "./packed-results.js";
 import { resolvePath } from "./path.js";
 import { ownsPath, type Shard } from "./shard.js";
-import { abortError, Limiter, Walker, type WalkedFile, type WalkOptions } from "./walk.js";
+import { abortError, Limiter, readPathOf, Walker, type WalkedFile, type WalkOptions } from "./walk.js";
 
 export interface SearchOptions extends WalkOptions {
   /** ripgrep patterns (Rust regex syntax); several are joined with `|`, like repeated `-e`. */
@@ -137,8 +137,8 @@ export class Search {
     const read = (file: WalkedFile) =>
       shard && !ownsPath(shard, file.path)
         ? undefined
-        : (this.fs.readNow?.(file.path) ??
-          limiter.run(() => this.fs.readFile(file.path)).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))));
+        : (this.fs.readNow?.(readPathOf(file)) ??
+          limiter.run(() => this.fs.readFile(readPathOf(file))).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))));
     // One loop for reading ahead and for the tail: a file leaves the window once READ_AHEAD more have
     // been walked, or when the walk is over.
     const walked = this.walker.files()[Symbol.asyncIterator]();

@@ -14,13 +14,16 @@
  * listings and ignore files are fetched ahead in parallel, so the order costs little.
  */
 import { abortError } from "./errors.js";
-import { describeFsError, errorCode, type SearchFs, type SearchStat } from "./fs.js";
+import { describeFsError, errorCode, type SearchEntryType, type SearchFs, type SearchStat } from "./fs.js";
 import { parseIgnoreFile, type IgnoreRules } from "./ignore.js";
 import { dirRules, matchIgnoreFiles, type DirRules } from "./ignore-stack.js";
 import { Overrides } from "./overrides.js";
 import { dirnameOf, joinPath, resolvePath, stripDotSlash, trimSlashes } from "./path.js";
 
-export type MessageKind = "error" | "warning";
+/** "outside": a link not followed because it leads out of `confine` (the text is `link -> real target`). */
+export type MessageKind = "error" | "warning" | "outside";
+
+const specialNames: Partial<Record<SearchEntryType, string>> = { fifo: "a FIFO (named pipe)", socket: "a socket", device: "a device" };
 
 export interface WalkOptions {
   /** The folder the search runs in (absolute): relative paths and `--glob` patterns are taken from it. */
@@ -31,6 +34,12 @@ export interface WalkOptions {
   hidden?: boolean;
   /** Follow symbolic links (rg --follow). */
   follow?: boolean;
+  /**
+   * Folders (absolute, real paths) that followed links must stay in. A link whose target, resolved
+   * through every link, lies outside all of them is not followed (nothing there is stat'ed or read)
+   * and is reported as an "outside" message `link -> target`. Absent: every link is followed, as rg -L.
+   */
+  confine?: string[];
   /** rg --glob patterns: `*.ts` to include, `!dist/**` to exclude. */
   globs?: string[];
   signal?: AbortSignal;
@@ -60,6 +69,16 @@ export interface WalkedFile {
   explicit: boolean;
   /** Known when the walk had to stat it anyway (a followed link or an explicit path). */
   stat?: SearchStat;
+  /**
+   * Where to read it, when that differs from `path`: with `confine`, the real path judged when the
+   * link was followed, so a link swapped afterwards (to lead outside) is not followed by the read.
+   */
+  readPath?: string;
+}
+
+/** The path a walked file's bytes are read from. */
+export function readPathOf(file: WalkedFile): string {
+  return file.readPath ?? file.path;
 }
 
 export { abortError };
@@ -103,8 +122,14 @@ export function compareNames(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/** True when `path` is `folder` or below it (both absolute, normalised). */
+function within(folder: string, path: string): boolean {
+  if (folder === "/") return true;
+  return path === folder || path.startsWith(`${folder}/`);
+}
+
 interface Listing {
-  entries: Array<{ name: string; type: "file" | "directory" | "symlink" }>;
+  entries: Array<{ name: string; type: SearchEntryType }>;
   rules: DirRules;
 }
 
@@ -166,6 +191,12 @@ export class Walker {
         this.message(`${root.display}: ${describeFsError(error)}`, "error");
         continue;
       }
+      const special = specialNames[stat.type];
+      if (special) {
+        // ripgrep would open it (and wait on a FIFO, or read /dev/zero forever): refused here.
+        this.message(`${root.display}: is ${special}, not a regular file; it was not searched`, "error");
+        continue;
+      }
       if (stat.type !== "directory") {
         yield { path: abs, displayPath: shown(root.display), explicit: true, stat };
         continue;
@@ -182,7 +213,8 @@ export class Walker {
         abs,
         real,
         parent: undefined,
-        listing: this.limiter.run(() => this.list(abs, root.display, parents)),
+        // Confined, folders are listed through their real paths (see WalkedFile.readPath).
+        listing: this.limiter.run(() => this.list(this.options.confine ? real : abs, root.display, parents)),
       };
       // Depth first with an explicit stack: one generator, however deep the tree.
       const stack: Array<WalkedFile | DirNode> = [node];
@@ -211,7 +243,37 @@ export class Walker {
       if (this.skip(display, name, isDir, listing.rules, realRoot)) return undefined;
       return { name, display, abs, kind: isDir ? "dir" : "file", stat, real };
     };
+    const confine = this.options.confine;
     const follow_ = async (name: string, display: string, abs: string): Promise<Child | undefined> => {
+      if (confine) {
+        // Judged before anything at the target is touched: where the link really leads.
+        let target: string;
+        try {
+          target = await this.limiter.run(() => this.fs.realpath(abs));
+        } catch (error) {
+          this.message(`${display}: ${describeFsError(error)}`, "error");
+          return undefined;
+        }
+        if (!confine.some((folder) => within(folder, target))) {
+          this.message(`${display} -> ${target}`, "outside");
+          return undefined;
+        }
+        // From here on the link is read through where it was judged to lead, not through its name.
+        const stat = await this.limiter.run(() => this.fs.stat(target)).catch((error: unknown) => {
+          this.message(`${display}: ${describeFsError(error)}`, "error");
+          return undefined;
+        });
+        if (!stat) return undefined;
+        if (stat.type === "directory") {
+          for (let a: DirNode | undefined = node; a; a = a.parent) {
+            if (a.real === target) {
+              this.message(`File system loop found: ${display} points to an ancestor ${a.display}`, "error");
+              return undefined;
+            }
+          }
+        }
+        return decide(name, display, abs, stat.type, stat, target);
+      }
       let stat: SearchStat;
       try {
         stat = await this.limiter.run(() => this.fs.stat(abs));
@@ -251,20 +313,25 @@ export class Walker {
     const children: Array<WalkedFile | DirNode> = [];
     for (const child of decided) {
       if (!child) continue;
+      const real = child.real ?? (node.real === "/" ? `/${child.name}` : `${node.real}/${child.name}`);
       if (child.kind === "dir") {
         const rules = listing.rules;
+        // Confined, a folder is listed through its real path (see WalkedFile.readPath).
+        const listAt = confine ? real : child.abs;
         const childNode: DirNode = {
           display: child.display,
           abs: child.abs,
-          real: child.real ?? (node.real === "/" ? `/${child.name}` : `${node.real}/${child.name}`),
+          real,
           parent: node,
-          listing: this.limiter.run(() => this.list(child.abs, child.display, rules)),
+          listing: this.limiter.run(() => this.list(listAt, child.display, rules)),
         };
         // An unhandled rejection must not escape while the node waits its turn.
         childNode.listing.catch(() => undefined);
         children.push(childNode);
       } else {
-        children.push({ path: child.abs, displayPath: strip ? stripDotSlash(child.display) : child.display, explicit: false, stat: child.stat });
+        const file: WalkedFile = { path: child.abs, displayPath: strip ? stripDotSlash(child.display) : child.display, explicit: false, stat: child.stat };
+        if (confine && real !== child.abs) file.readPath = real;
+        children.push(file);
       }
     }
     return children;

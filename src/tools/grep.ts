@@ -4,7 +4,8 @@ import description from "./grep.txt?raw";
 import { assertExternalDirectory } from "./shared/external-directory.js";
 import { resolveToolPath } from "./shared/paths.js";
 import { compilePattern, type SearchMatch } from "./shared/search.js";
-import { define } from "./tool.js";
+import { contains } from "./permission/external-directory.js";
+import { define, type Context } from "./tool.js";
 
 export const LIMIT = 100;
 export const MAX_LINE_LENGTH = 2000;
@@ -19,6 +20,31 @@ export function cutAroundMatch(line: string, match: { start: number; end: number
   if (!match || match.end <= MAX_LINE_LENGTH) start = 0;
   const body = line.slice(start, start + MAX_LINE_LENGTH);
   return `${start > 0 ? "..." : ""}${body}${start + MAX_LINE_LENGTH < line.length ? "..." : ""}`;
+}
+
+/** Links listed by name in the note; past this only counted. */
+const OUTSIDE_SHOWN = 10;
+
+/**
+ * The folders a search may follow links into: the workspace, and the searched folder itself when it is
+ * outside (external_directory was asked for it). A link leading anywhere else is skipped and reported:
+ * following it would read files outside with no prompt.
+ */
+async function confinement(ctx: Context, root: string): Promise<string[] | undefined> {
+  if (ctx.extra?.bypassCwdCheck === true) return undefined;
+  const real = (path: string) => ctx.runtime.fs.realpath(path).catch(() => path);
+  const [workspace, searched] = await Promise.all([real(ctx.directory), real(root)]);
+  return contains(workspace, searched) ? [workspace] : [workspace, searched];
+}
+
+/** The note after the results: which links were not followed, and how to search there anyway. */
+function outsideNote(outside: string[]): string {
+  if (outside.length === 0) return "";
+  // In path order (the walk reports them as it meets them, some in parallel), without rg's "./".
+  const sorted = outside.map((text) => text.replace(/^\.\//, "")).sort();
+  const shown = sorted.slice(0, OUTSIDE_SHOWN).join(", ");
+  const more = outside.length > OUTSIDE_SHOWN ? ` and ${outside.length - OUTSIDE_SHOWN} more` : "";
+  return `\n\nSkipped ${outside.length} link${outside.length === 1 ? "" : "s"} that lead${outside.length === 1 ? "s" : ""} outside the workspace: ${shown}${more}. To search there, grep the target path itself (access outside the workspace is asked for).`;
 }
 
 export const GrepTool = define("grep", {
@@ -38,6 +64,8 @@ export const GrepTool = define("grep", {
       throw error;
     });
     compilePattern([args.pattern], {}); // a clear error for a bad pattern before any file is read
+    const confine = await confinement(ctx, root);
+    const outside: string[] = [];
     const kept: SearchMatch[] = [];
     let total = 0;
     const results = ctx.runtime.search.search(
@@ -47,15 +75,19 @@ export const GrepTool = define("grep", {
         patterns: [args.pattern],
         hidden: true,
         follow: true,
+        confine,
         globs: args.include ? [args.include] : [],
       },
-      { signal: ctx.abort },
+      { signal: ctx.abort, onMessage: (text, kind) => void (kind === "outside" && outside.push(text)) },
     );
     for await (const file of results) {
       total += file.matches.length;
       for (const match of file.matches) if (kept.length < KEEP) kept.push(match);
     }
-    if (total === 0) return { title: args.pattern, output: "No files found", metadata: { matches: 0, truncated: false } };
+    const skippedNote = outsideNote(outside);
+    if (total === 0) {
+      return { title: args.pattern, output: `No files found${skippedNote}`, metadata: { matches: 0, truncated: false, skippedLinks: outside.length } };
+    }
     const mtimes = new Map<string, number>();
     for (const match of kept) {
       if (!mtimes.has(match.path)) mtimes.set(match.path, await ctx.runtime.fs.stat(match.path).then((s) => s.mtimeMs, () => 0));
@@ -77,7 +109,7 @@ export const GrepTool = define("grep", {
     if (truncated) {
       lines.push("", `(Results truncated: showing ${LIMIT} of ${total} matches (${total - LIMIT} hidden). Consider using a more specific path or pattern.)`);
     }
-    return { title: args.pattern, output: lines.join("\n"), metadata: { matches: total, truncated } };
+    return { title: args.pattern, output: lines.join("\n") + skippedNote, metadata: { matches: total, truncated, skippedLinks: outside.length } };
   },
 });
 

@@ -2,6 +2,7 @@ import { basename, dirname, join } from "pathe";
 import { z } from "zod";
 import { isRuntimeError } from "../runtime/errors.js";
 import { attachmentType, hasBinaryExtension, looksBinary, toBase64 } from "../runtime/file-kind.js";
+import { describeSpecialType, isSpecialType } from "../runtime/types.js";
 import description from "./read.txt?raw";
 import { assertExternalDirectory } from "./shared/external-directory.js";
 import { readLineWindow } from "./shared/line-reader.js";
@@ -86,6 +87,10 @@ export const ReadTool = define("read", {
     await ctx.ask({ permission: "read", patterns: [path], always: ["*"], metadata: {} });
     if (!stat) throw await notFound(ctx, path);
     if (stat.type === "directory") return readFolder(ctx, path, offset, limit);
+    if (isSpecialType(stat.type)) {
+      // Opening a FIFO would wait for a writer forever; a device like /dev/zero never ends.
+      throw new Error(`${path} is ${describeSpecialType(stat.type)}, not a regular file; read cannot open it`);
+    }
 
     const title = displayPath(ctx, path);
     const mime = attachmentType(path);

@@ -1,6 +1,6 @@
 import { strToU8, unzipSync, zipSync } from "fflate";
 import { dirname, join, normalize } from "pathe";
-import type { Runtime } from "../runtime/types.js";
+import { isSpecialType, type Runtime } from "../runtime/types.js";
 
 export interface IncomingFile {
   /** Relative to the folder it goes into, with `/` separators (a folder upload keeps its tree). */
@@ -48,7 +48,10 @@ export function filesFromZip(archive: Uint8Array): IncomingFile[] {
     .map(([path, data]) => ({ path, data }));
 }
 
-/** A .zip of everything below `folder`. Symbolic links are stored as small text files naming their target. */
+/**
+ * A .zip of everything below `folder`. Symbolic links are stored as small text files naming their
+ * target; special files (FIFOs, sockets, devices: node runtime only) are left out.
+ */
 export async function zipFolder(runtime: Runtime, folder: string): Promise<Uint8Array> {
   const entries: Record<string, Uint8Array> = {};
   async function walk(dir: string, prefix: string): Promise<void> {
@@ -60,6 +63,9 @@ export async function zipFolder(runtime: Runtime, folder: string): Promise<Uint8
         await walk(path, `${name}/`);
       } else if (entry.type === "symlink") {
         entries[`${name}.symlink.txt`] = strToU8(await runtime.fs.readlink(path));
+      } else if (isSpecialType(entry.type)) {
+        // A FIFO, socket or device has no content to store (reading a FIFO would wait forever).
+        continue;
       } else {
         entries[name] = await runtime.fs.readFile(path);
       }

@@ -124,7 +124,8 @@ const local = createLocalSearchService(fs);
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "node-search-threads-"));
   generateTree(root, 7);
-  // A socket among the files: the walk lists it, and opening it fails (a read error to report).
+  // A socket among the files: a walk skips it (as rg does), but one that lists it as a file (see the
+  // test below) fails to open it, a read error to report.
   socketServer = createServer();
   await new Promise<void>((done) => socketServer!.listen(join(root, "d3", "socket.txt"), done));
 });
@@ -177,10 +178,16 @@ describe("search threads: the same results as one thread (property)", () => {
   }
 
   it("reports a file it cannot read, in its place, as one thread does", async () => {
-    const expected = await run(local, { root, patterns: ["needle"] });
-    expect(expected.messages.some((m) => m.startsWith("error: d3/socket.txt: "))).toBe(true);
+    // The walk is told the socket is a file (as if it were swapped in after the listing): the read
+    // must then fail at open, in this thread and in the search threads alike.
+    const stale = { ...fs, readdir: async (path: string) => (await fs.readdir(path)).map((entry) => (entry.type === "socket" ? { ...entry, type: "file" as const } : entry)) };
+    const expected = await run(createLocalSearchService(stale), { root, patterns: ["needle"] });
+    expect(expected.messages.some((m) => m.startsWith("error: d3/socket.txt: ") && m.includes("not a regular file: it is a socket"))).toBe(true);
     expect(expected.errored).toBe(true);
-    expectSame(await run(createNodeSearchService(fs, pool, 2, { handOffAfter: 0 }), { root, patterns: ["needle"] }), expected, {});
+    expectSame(await run(createNodeSearchService(stale, pool, 2, { handOffAfter: 0 }), { root, patterns: ["needle"] }), expected, {});
+    // Walked as it is, the socket is skipped, as ripgrep skips it: no error at all.
+    const walked = await run(local, { root, patterns: ["needle"] });
+    expect(walked.messages.filter((m) => m.includes("socket.txt"))).toEqual([]);
   });
 });
 

@@ -10,11 +10,12 @@ import { GlobError } from "../../search/glob.js";
 import { SearchPatternError } from "../../search/matcher.js";
 import { Search } from "../../search/search.js";
 import { createLocalSearchService, type SearchStats } from "../../search/service.js";
+import type { MessageKind } from "../../search/walk.js";
 import type { Endpoint } from "./endpoint.js";
 import { createFsClient } from "./fs-rpc.js";
 import { BATCH_ITEMS, BATCH_MS, MAX_UNACKED, PackedFilesWriter, type FromSearch, type SerializedSearchError, type ToSearch } from "./search-protocol.js";
 
-type MessageSink = (text: string, level: "error" | "warning") => void;
+type MessageSink = (text: string, level: MessageKind) => void;
 
 function serialize(error: unknown): SerializedSearchError {
   if (error instanceof SearchPatternError) return { name: error.name, message: error.message, reason: error.reason, pattern: error.pattern };

@@ -3,6 +3,7 @@ import type { Matcher } from "../../search/matcher.js";
 import type { FileHits, FileResult } from "../../search/search.js";
 import type { ListQuery, SearchQuery, SearchStats } from "../../search/service.js";
 import type { Shard } from "../../search/shard.js";
+import type { MessageKind } from "../../search/walk.js";
 
 /**
  * Messages between the page and the search worker. Results come in batches; the worker keeps at most
@@ -35,7 +36,7 @@ export type FromSearch =
   | { kind: "batch"; id: number; items: PackedFiles | unknown[]; walked?: number }
   /** A worker with a share of a split search has dealt with the first `walked` files of the walk. */
   | { kind: "progress"; id: number; walked: number }
-  | { kind: "message"; id: number; text: string; level: "error" | "warning" }
+  | { kind: "message"; id: number; text: string; level: MessageKind }
   | { kind: "done"; id: number; stats: SearchStats }
   | { kind: "error"; id: number; error: SerializedSearchError };
 

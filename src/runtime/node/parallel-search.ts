@@ -13,7 +13,7 @@ import { describeFsError, type SearchFs } from "../../search/fs.js";
 import type { BinaryMode } from "../../search/binary.js";
 import { Search, type FileResult } from "../../search/search.js";
 import { createLocalSearchService, type SearchCallOptions, type SearchQuery, type SearchRun, type SearchService, type SearchStats } from "../../search/service.js";
-import { abortError, type WalkedFile } from "../../search/walk.js";
+import { abortError, readPathOf, type WalkedFile } from "../../search/walk.js";
 import { deserializeError } from "../errors.js";
 import { readReply, type BatchReply } from "./search-batch.js";
 import type { SearchPool } from "./search-pool.js";
@@ -77,10 +77,10 @@ async function* searchFiles(
         return;
       }
       const file = next.value;
-      let content = fs.readNow?.(file.path);
+      let content = fs.readNow?.(readPathOf(file));
       if (!content) {
         try {
-          content = await fs.readFile(file.path);
+          content = await fs.readFile(readPathOf(file));
         } catch (error) {
           if (signal?.aborted) throw abortError(signal);
           unreadable(file, error);
@@ -125,7 +125,7 @@ async function* searchFiles(
         if (batch.length === 0) return;
         const modes = batch.some((file) => file.explicit) ? batch.map(modeOf) : undefined;
         const reply = job.dispatch(
-          batch.map((file) => file.path),
+          batch.map((file) => readPathOf(file)),
           modes,
         );
         // A reply nobody waits for any more (the search ended early) must not count as unhandled.

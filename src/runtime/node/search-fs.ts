@@ -5,16 +5,26 @@
  * YIELD_AFTER_MS it lets the event loop run, so an abort, a timer or other I/O gets its turn. `readNow`
  * (no promise at all per file) serves reads within that slice.
  */
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from "node:fs";
+import { closeSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from "node:fs";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { SearchFs, SearchStat } from "../../search/index.js";
 import { toRuntimeError } from "../errors.js";
+import { entryTypeOf, openRegularSync } from "./regular-file.js";
 
 const YIELD_AFTER_MS = 20;
 
 function toStat(stats: Stats): SearchStat {
-  const type = stats.isSymbolicLink() ? "symlink" : stats.isDirectory() ? "directory" : "file";
-  return { type, size: stats.size, mtimeMs: stats.mtimeMs };
+  return { type: entryTypeOf(stats), size: stats.size, mtimeMs: stats.mtimeMs };
+}
+
+/** A regular file's bytes; a FIFO, socket or device is refused (regular-file.ts), never waited on. */
+function readRegular(path: string): Buffer {
+  const fd = openRegularSync(path);
+  try {
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function createNodeSearchFs(): SearchFs {
@@ -35,19 +45,19 @@ export function createNodeSearchFs(): SearchFs {
       call("scandir", path, () =>
         readdirSync(path, { withFileTypes: true }).map((entry) => ({
           name: entry.name,
-          type: entry.isSymbolicLink() ? "symlink" : entry.isDirectory() ? "directory" : "file",
+          type: entryTypeOf(entry),
         })),
       ),
     stat: (path) => call("stat", path, () => toStat(statSync(path))),
     lstat: (path) => call("lstat", path, () => toStat(lstatSync(path))),
     // A Buffer as it is: the search's byte scans then run on Buffer.indexOf (memchr, ~13 GB/s here)
     // rather than Uint8Array's (~2 GB/s); the library never relies on slice sharing or copying.
-    readFile: (path) => call("open", path, () => readFileSync(path)),
+    readFile: (path) => call("open", path, () => readRegular(path)),
     readNow(path) {
       // Past the slice of time a search may hold the thread, the async read (which yields) takes over.
       if (performance.now() - since > YIELD_AFTER_MS) return undefined;
       try {
-        return readFileSync(path);
+        return readRegular(path);
       } catch {
         return undefined;
       }

@@ -5,12 +5,13 @@
  * per file, which is most of what a file costs beyond its open and read; and a walked file with a NUL
  * in its first 64 KiB is read no further (ripgrep would not search on either).
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, readSync } from "node:fs";
 import { parentPort } from "node:worker_threads";
 import { compilePattern, type Matcher } from "../../search/matcher.js";
 import { BUFFER_CAPACITY } from "../../search/binary.js";
 import { findHits, quitsWithin } from "../../search/search.js";
 import { serializeError, toRuntimeError } from "../errors.js";
+import { openRegularSync } from "./regular-file.js";
 import { ReplyWriter, type FromThread, type ToThread } from "./search-batch.js";
 
 const INITIAL_BUFFER = 256 * 1024;
@@ -24,7 +25,8 @@ let buffer = Buffer.allocUnsafeSlow(INITIAL_BUFFER);
  * part when that already decides the search (a NUL early in a walked file: see quitsWithin).
  */
 function readFile(path: string, mayStop: boolean): Buffer {
-  const fd = openSync(path, "r");
+  // A special file is refused here too: the walk skipped it, but the name may have changed since.
+  const fd = openRegularSync(path);
   try {
     let filled = 0;
     let checked = false;

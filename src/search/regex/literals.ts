@@ -4,6 +4,7 @@
  * with the engine's native `indexOf` skips most of a file without looking at it byte by byte. When the
  * whole pattern is such a literal, a verified occurrence is the match itself.
  */
+import { LinearLiteral } from "./linear-literal.js";
 import type { Hir } from "./parse.js";
 
 /** A fixed-length byte pattern: the allowed bytes at each position. */
@@ -106,7 +107,8 @@ export function requiredLiterals(h: Hir): Lit[] | null {
       for (const sub of h.subs) {
         const lit = sub.kind === "class" ? classLit(sub) : null;
         if (lit) {
-          run = run.concat(lit);
+          // Appended in place: `concat` would copy the run for every character (quadratic in a long literal).
+          for (const set of lit) run.push(set);
           continue;
         }
         flush();
@@ -134,12 +136,12 @@ export function requiredLiterals(h: Hir): Lit[] | null {
 export function exactLiteral(h: Hir): Lit | null {
   if (h.kind === "class") return classLit(h);
   if (h.kind !== "concat") return null;
-  let out: Lit = [];
+  const out: Lit = [];
   for (const sub of h.subs) {
     if (sub.kind !== "class") return null;
     const lit = classLit(sub);
     if (!lit) return null;
-    out = out.concat(lit);
+    for (const set of lit) out.push(set);
   }
   return out.length > 0 ? out : null;
 }
@@ -176,6 +178,10 @@ export function worthPrefilter(lits: Lit[]): boolean {
  *   the next occurrence of each key byte, so one scan looks at each byte once per key byte);
  * - otherwise Horspool over the literals' common prefix length: compare the window's last byte and
  *   skip ahead by how far that byte sits from the end of the window in any literal.
+ *
+ * Both verify a candidate from its first byte, which for a long literal and a text of near misses
+ * costs length × text. The bytes spent verifying are counted; once they outgrow the bytes scanned,
+ * the rest of the call runs the linear scan (linear-literal.ts), so no call is worse than linear.
  */
 export class LiteralFinder {
   private readonly keys: Array<{ lit: Lit; index: number; bytes: number[] }>;
@@ -187,6 +193,9 @@ export class LiteralFinder {
   private readonly window: number;
   private readonly shift = new Int32Array(256);
   private readonly last = new Uint8Array(256);
+  /** One linear scanner per literal, or null when a literal's byte sets do not allow one. */
+  private readonly linear: LinearLiteral[] | null;
+  private readonly longest: number;
 
   constructor(readonly lits: Lit[]) {
     this.keys = lits.map((lit) => {
@@ -203,17 +212,38 @@ export class LiteralFinder {
       for (let j = 0; j < m - 1; j++) for (const b of lit[j]!) this.shift[b] = Math.min(this.shift[b]!, m - 1 - j);
       for (const b of lit[m - 1]!) this.last[b] = 1;
     }
+    this.longest = Math.max(...lits.map((lit) => lit.length));
+    const linear = lits.map((lit) => LinearLiteral.of(lit));
+    this.linear = linear.every((scan) => scan !== null) ? (linear as LinearLiteral[]) : null;
   }
 
-  /** Does `lit` occur at `pos` (ending by `end`)? */
-  static verify(buf: Uint8Array, pos: number, end: number, lit: Lit): boolean {
-    if (pos < 0 || pos + lit.length > end) return false;
+  /**
+   * Has verifying cost more than the scan it serves (`spent` bytes compared, `scanned` bytes passed)?
+   * A few whole-literal verifications are always allowed: a hit costs one, and hits never overlap.
+   */
+  private overBudget(spent: number, scanned: number): boolean {
+    return this.linear !== null && spent > 2 * scanned + 4 * this.longest;
+  }
+
+  /** Bytes of `lit` that match at `pos` before the first mismatch (its length when it all matches). */
+  private static agreeing(buf: Uint8Array, pos: number, end: number, lit: Lit): number {
+    if (pos < 0 || pos + lit.length > end) return -1;
     for (let k = 0; k < lit.length; k++) {
       const set = lit[k]!;
       const b = buf[pos + k]!;
-      if (set.length === 1 ? set[0] !== b : !set.includes(b)) return false;
+      if (set.length === 1 ? set[0] !== b : !set.includes(b)) return k;
     }
-    return true;
+    return lit.length;
+  }
+
+  /** `find` by the linear scans: the leftmost start of any literal, the first listed winning a tie. */
+  private findLinear(buf: Uint8Array, from: number, end: number): { start: number; lit: number } | null {
+    let best: { start: number; lit: number } | null = null;
+    this.linear!.forEach((scan, lit) => {
+      const start = scan.find(buf, from, best ? Math.min(end, best.start - 1 + scan.length) : end);
+      if (start >= 0 && (best === null || start < best.start)) best = { start, lit };
+    });
+    return best;
   }
 
   private nextByte(buf: Uint8Array, b: number, at: number): number {
@@ -243,13 +273,18 @@ export class LiteralFinder {
     const last = this.last;
     const lits = this.lits;
     let i = from + m - 1;
+    let spent = 0;
     while (i < end) {
       const b = buf[i]!;
       if (last[b] === 1) {
         const start = i - m + 1;
         for (let k = 0; k < lits.length; k++) {
-          if (LiteralFinder.verify(buf, start, end, lits[k]!)) return start;
+          const lit = lits[k]!;
+          const agreed = LiteralFinder.agreeing(buf, start, end, lit);
+          if (agreed === lit.length) return start;
+          spent += agreed + 1;
         }
+        if (this.overBudget(spent, i - from)) return this.findLinear(buf, from, end)?.start ?? -1;
       }
       i += shift[b]!;
     }
@@ -262,6 +297,7 @@ export class LiteralFinder {
       const { lit, index, bytes } = key;
       let at = from + index;
       const stop = (best < 0 ? end : Math.min(end, best + lit.length)) - lit.length + index;
+      let spent = 0;
       while (at <= stop) {
         let hit = -1;
         for (const b of bytes) {
@@ -270,10 +306,13 @@ export class LiteralFinder {
         }
         if (hit < 0 || hit > stop) break;
         const start = hit - index;
-        if (LiteralFinder.verify(buf, start, end, lit)) {
+        const agreed = LiteralFinder.agreeing(buf, start, end, lit);
+        if (agreed === lit.length) {
           if (best < 0 || start < best) best = start;
           break;
         }
+        spent += agreed + 1;
+        if (this.overBudget(spent, hit - from)) return this.findLinear(buf, from, end)?.start ?? -1;
         at = hit + 1;
       }
     }
@@ -285,12 +324,19 @@ export class LiteralFinder {
     let best: [number, number] | null = null;
     for (const { lit, index, bytes } of this.keys) {
       const lastStart = end - lit.length;
+      let spent = 0;
       for (let p = from; p <= lastStart; p++) {
         const b = buf[p + index]!;
         if (bytes.length === 1 ? b !== bytes[0] : !bytes.includes(b)) continue;
-        if (LiteralFinder.verify(buf, p, end, lit)) {
+        const agreed = LiteralFinder.agreeing(buf, p, end, lit);
+        if (agreed === lit.length) {
           if (best === null || p < best[0]) best = [p, p + lit.length];
           break;
+        }
+        spent += agreed + 1;
+        if (this.overBudget(spent, p - from)) {
+          const found = this.findLinear(buf, from, end);
+          return found ? [found.start, found.start + this.lits[found.lit]!.length] : null;
         }
       }
     }

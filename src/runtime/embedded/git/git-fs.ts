@@ -42,9 +42,11 @@ let statCounter = 0;
 
 function toGitStat(stat: ModeStat): GitStat {
   const recent = Date.now() - stat.mtimeMs < RECENT_MS;
+  // Special files (FIFOs, sockets, devices) exist only on the node runtime; git would see them as files.
+  const kind = stat.type === "directory" || stat.type === "symlink" ? stat.type : "file";
   return {
-    type: stat.type === "directory" ? "dir" : stat.type,
-    mode: typeBits[stat.type] | (stat.mode & 0o7777),
+    type: kind === "directory" ? "dir" : kind,
+    mode: typeBits[kind] | (stat.mode & 0o7777),
     size: stat.size,
     ino: 0,
     dev: 0,
