@@ -1,9 +1,11 @@
 // `npm run bench`: runs every benchmark and writes one JSON file per run to bench/results/.
+// `npm run bench -- chat-session bundle-size` runs only the named ones (names as in each result's `benchmark`).
 import { mkdir, writeFile } from "node:fs/promises";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { benchBashLatency } from "./bash-latency.js";
 import { benchBashParse } from "./bash-parse.js";
 import { benchBundleSize } from "./bundle-size.js";
+import { benchChatSession } from "./chat-session.js";
 import { benchEditCorpus } from "./edit-corpus.js";
 import { benchEditLarge } from "./edit-large.js";
 import { benchExecLatency } from "./exec-latency.js";
@@ -16,26 +18,37 @@ import { benchStopLatency } from "./stop-latency.js";
 import { benchTruncationSink } from "./truncation-sink.js";
 import { benchUiStream } from "./ui-stream.js";
 
+// One line each: benchmarks are added by different changes.
+const entries: [name: string, run: () => unknown][] = [
+  ["exec-latency", benchExecLatency],
+  ["stop-latency", benchStopLatency],
+  ["bundle-size", benchBundleSize],
+  ["read-deep", benchReadDeep],
+  ["edit-large", benchEditLarge],
+  ["truncation-sink", benchTruncationSink],
+  ["edit-corpus", benchEditCorpus],
+  ["search", benchSearch],
+  ["search-long-pattern", benchSearchLongPattern],
+  ["bash-parse", benchBashParse],
+  ["bash-latency", benchBashLatency],
+  ["ui-stream", benchUiStream],
+  ["loop-overhead", benchLoopOverhead],
+  ["chat-session", benchChatSession],
+  ["markdown-stream", benchMarkdownStream],
+];
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !entries.some(([known]) => known === name));
+if (unknown.length > 0) {
+  console.error(`unknown benchmark ${unknown.join(", ")}: choose from ${entries.map(([name]) => name).join(", ")}`);
+  process.exit(2);
+}
+const benchmarks: unknown[] = [];
+for (const [name, run] of entries) if (wanted.length === 0 || wanted.includes(name)) benchmarks.push(await run());
+
 const report = {
   date: new Date().toISOString(),
-  machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
-  // One line each: benchmarks are added by different changes.
-  benchmarks: [
-    await benchExecLatency(),
-    await benchStopLatency(),
-    benchBundleSize(),
-    await benchReadDeep(),
-    await benchEditLarge(),
-    await benchTruncationSink(),
-    await benchEditCorpus(),
-    await benchSearch(),
-    await benchSearchLongPattern(),
-    await benchBashParse(),
-    await benchBashLatency(),
-    await benchUiStream(),
-    await benchLoopOverhead(),
-    await benchMarkdownStream(),
-  ],
+  machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, loadAverage: loadavg().map((n) => Number(n.toFixed(2))) },
+  benchmarks,
 };
 await mkdir("bench/results", { recursive: true });
 const file = `bench/results/bench-${report.date.replace(/[:.]/g, "-")}.json`;

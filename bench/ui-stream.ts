@@ -18,9 +18,9 @@ const OTHER_CARDS = 20;
 const STREAM_LINES = 10_000;
 /** Output streams per top-level statement on the embedded runtime, so the lines come in 100 statements. */
 const STATEMENTS = 100;
-const LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"];
+export const LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"];
 
-const round = (n: number) => Number(n.toFixed(1));
+export const round = (n: number) => Number(n.toFixed(1));
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
@@ -41,7 +41,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function serve(): Promise<{ url: string; server: ChildProcess }> {
+export async function serve(): Promise<{ url: string; server: ChildProcess }> {
   if (!existsSync("dist/index.html")) execFileSync("npx", ["vite", "build"], { stdio: "ignore" });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -55,7 +55,7 @@ async function serve(): Promise<{ url: string; server: ChildProcess }> {
   throw new Error(`vite preview did not answer on ${url} within 30 s`);
 }
 
-function stop(server: ChildProcess): void {
+export function stop(server: ChildProcess): void {
   // npx starts vite as a child: end the whole group this bench started.
   if (server.pid) {
     try {
@@ -70,7 +70,7 @@ function stop(server: ChildProcess): void {
  * tsx (which runs the benches) wraps named inner functions in `__name(...)`, and playwright sends a
  * function's source text to the page, where `__name` does not exist: give the page one that does nothing.
  */
-const NAME_SHIM = "globalThis.__name = (fn) => fn;";
+export const NAME_SHIM = "globalThis.__name = (fn) => fn;";
 
 /** Runs in the page before its scripts: notes when it becomes interactive, and its largest paint. */
 const WATCH_READY = () => {
@@ -143,7 +143,7 @@ async function waitCompleted(page: Page, index: number) {
 }
 
 /** Starts recording frame lengths (rAF deltas), long tasks, and the most live lines shown. */
-async function startRecording(page: Page) {
+export async function startRecording(page: Page) {
   await page.evaluate(() => {
     const rec = { deltas: [] as number[], last: performance.now(), on: true, longTasks: [] as number[], maxLiveLines: 0, observers: [] as { disconnect(): void }[] };
     (window as unknown as { __rec: typeof rec }).__rec = rec;
@@ -164,7 +164,7 @@ async function startRecording(page: Page) {
   });
 }
 
-async function stopRecording(page: Page) {
+export async function stopRecording(page: Page) {
   return page.evaluate(() => {
     const rec = (window as unknown as { __rec: { deltas: number[]; on: boolean; longTasks: number[]; maxLiveLines: number; observers: { disconnect(): void }[] } }).__rec;
     rec.on = false;
@@ -174,7 +174,7 @@ async function stopRecording(page: Page) {
   });
 }
 
-function frameSummary(recorded: { deltas: number[]; longTasks: number[] }, durationMs: number) {
+export function frameSummary(recorded: { deltas: number[]; longTasks: number[] }, durationMs: number) {
   return {
     durationMs: round(durationMs),
     frames: recorded.deltas.length,

@@ -4,7 +4,7 @@
  * and parts are keyed by id, and each part reads only its own values, so a streamed delta re-renders the
  * one part it touches; messages out of view skip layout (content-visibility) so a long transcript stays cheap.
  */
-import { createEffect, createMemo, For, Match, on, Show, Switch, untrack } from "solid-js";
+import { createEffect, createMemo, For, Match, on, onCleanup, Show, Switch, untrack } from "solid-js";
 import type { AssistantMessage, Message, Part } from "../../session/message.js";
 import type { PermissionRequest } from "../../tools/permission/types.js";
 import { PermissionPrompt } from "../tools/PermissionPrompt.js";
@@ -112,11 +112,19 @@ export function Transcript(props: TranscriptProps) {
   // Follows the end of the conversation as it grows, unless the person scrolled up to read.
   let box: HTMLDivElement | undefined;
   let pinned = true;
+  // At most once a frame: reading scrollHeight lays the page out, which per streamed delta is what made
+  // a long session's frames slow.
+  let following = 0;
   createEffect(
     on(props.state.version, () => {
-      if (box && pinned) box.scrollTop = box.scrollHeight;
+      if (following) return;
+      following = requestAnimationFrame(() => {
+        following = 0;
+        if (box && pinned) box.scrollTop = box.scrollHeight;
+      });
     }),
   );
+  onCleanup(() => cancelAnimationFrame(following));
   return (
     <div
       class="chat-transcript"

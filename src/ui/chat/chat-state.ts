@@ -70,12 +70,23 @@ export function createChatState(chat: Accessor<ChatView>): ChatState {
   const owner = getOwner();
   const callVersions = new Map<string, Accessor<number>>();
   const messageReaders = new Map<string, Accessor<Message | undefined>>();
+  const settledMessages = new Set<string>();
+  const settledCalls = new Set<string>();
+  // A new view (another session) starts from scratch: nothing of it is known to be final yet.
+  createEffect(on(chat, () => (settledMessages.clear(), settledCalls.clear()), { defer: true }));
+  const fingerprintMessage = (id: string): string => {
+    const current = byID().get(id);
+    if (current?.role === "assistant" && (current.time.completed !== undefined || current.error !== undefined)) settledMessages.add(id);
+    return messageFingerprint(current);
+  };
   // One reader per message: a delta to one message wakes that message's parts and no other message's.
   const message = (id: string): Message | undefined => {
     let reader = messageReaders.get(id);
     if (!reader) {
       reader = runWithOwner(owner, () => {
-        const print = createMemo(() => messageFingerprint(byID().get(id)));
+        // A finished assistant message no longer changes: its memos stop following the version, so a
+        // long transcript costs each delta nothing per finished message.
+        const print = createMemo<string>((previous) => (previous !== undefined && settledMessages.has(id) ? previous : fingerprintMessage(id)));
         return createMemo(() => (print(), untrack(() => byID().get(id))), undefined, { equals: false });
       })!;
       messageReaders.set(id, reader);
@@ -94,7 +105,14 @@ export function createChatState(chat: Accessor<ChatView>): ChatState {
       let found = callVersions.get(callID);
       if (!found) {
         found = runWithOwner(owner, () => {
-          const print = createMemo(() => (version(), callFingerprint(chat().call(callID))));
+          // A call that has completed or failed is final; its card stops listening to every delta.
+          const print = createMemo<string>((previous) => {
+            if (previous !== undefined && settledCalls.has(callID)) return previous;
+            version();
+            const call = chat().call(callID);
+            if (call && (call.status === "completed" || call.status === "error")) settledCalls.add(callID);
+            return callFingerprint(call);
+          });
           let moves = 0;
           return createMemo(() => (print(), ++moves));
         })!;
