@@ -56,3 +56,19 @@ export interface ChatView {
   setAgent(name: string): void;
   setModel(model: ModelRef): void;
 }
+
+/** A provider as the key dialog lists it: whether a key is set, never the key. */
+export interface ProviderKeyStatus {
+  id: string;
+  name: string;
+  /** A key is set for it now. */
+  hasKey: boolean;
+  /** The key is remembered on this device. */
+  remembered?: boolean;
+  /** Where requests go; for OpenAI-compatible providers the person sets it. */
+  baseURL?: string;
+  /** An OpenAI-compatible provider (a local server, say): its base URL can be changed and a key is optional. */
+  compatible?: boolean;
+  /** The model ids an OpenAI-compatible server runs, comma-separated. */
+  models?: string;
+}

@@ -2,24 +2,10 @@
  * The browser's session store: a shelf in IndexedDB, one database per workspace (so two workspaces
  * never share sessions), or memory when IndexedDB cannot be used, with the reason said.
  */
+import { committed, done } from "./indexeddb-requests.js";
 import { MemoryShelf, ShelfSessionStore, type Shelf } from "./shelf-session-store.js";
 
 const STORE = "records";
-
-function done<T>(request: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error ?? new Error("IndexedDB request failed"));
-  });
-}
-
-function committed(transaction: IDBTransaction): Promise<void> {
-  return new Promise((resolve, reject) => {
-    transaction.oncomplete = () => resolve();
-    transaction.onerror = () => reject(transaction.error ?? new Error("IndexedDB transaction failed"));
-    transaction.onabort = () => reject(transaction.error ?? new Error("IndexedDB transaction aborted"));
-  });
-}
 
 class IndexedDBShelf implements Shelf {
   constructor(private readonly db: IDBDatabase) {}

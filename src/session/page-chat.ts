@@ -10,7 +10,7 @@
  */
 import type { ToolSession } from "./tool-session.js";
 import { Chat } from "./chat.js";
-import type { ModelChoice } from "./chat-types.js";
+import type { ModelChoice, ProviderKeyStatus } from "./chat-types.js";
 import type { ModelRef } from "./message.js";
 import type { PageTools } from "./page-tools.js";
 import { OPENAI_COMPATIBLE } from "./provider/catalog.js";
@@ -27,17 +27,8 @@ import type { ModelInfo, ResolvedModel } from "./provider/types.js";
 import { REPLAY_PROMPT, type ScriptFile } from "./script-file.js";
 import { systemPrompt } from "./system.js";
 
-/** What the provider dialog lists (structurally the dialog's ProviderKeyStatus). */
-export interface ProviderSummary {
-  id: string;
-  name: string;
-  hasKey: boolean;
-  remembered?: boolean;
-  baseURL?: string;
-  compatible?: boolean;
-  /** The models an OpenAI-compatible server was added with, comma-separated. */
-  models?: string;
-}
+/** What the provider dialog lists. */
+export type ProviderSummary = ProviderKeyStatus;
 
 export interface SaveProviderInput {
   providerID: string;

@@ -2,25 +2,11 @@
  * Remembered keys in the browser: one IndexedDB database for the whole origin, apart from the
  * workspaces' and sessions' databases, so exporting or sharing those can never carry a key.
  */
+import { committed, done } from "../indexeddb-requests.js";
 import type { KeyStorage } from "./keys.js";
 
 const DATABASE = "workbench-provider-keys";
 const STORE = "keys";
-
-function done<T>(request: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error ?? new Error("IndexedDB request failed"));
-  });
-}
-
-function committed(transaction: IDBTransaction): Promise<void> {
-  return new Promise((resolve, reject) => {
-    transaction.oncomplete = () => resolve();
-    transaction.onerror = () => reject(transaction.error ?? new Error("IndexedDB transaction failed"));
-    transaction.onabort = () => reject(transaction.error ?? new Error("IndexedDB transaction aborted"));
-  });
-}
 
 class IndexedDBKeyStorage implements KeyStorage {
   constructor(private readonly db: IDBDatabase) {}

@@ -5,21 +5,9 @@
  */
 import { createMemo, createSignal, For, Show } from "solid-js";
 import { keepFocusInside } from "../tools/dialog-focus.js";
+import type { ProviderKeyStatus } from "../../session/chat-types.js";
 
-export interface ProviderKeyStatus {
-  id: string;
-  name: string;
-  /** A key is set for it now. */
-  hasKey: boolean;
-  /** The key is remembered on this device. */
-  remembered?: boolean;
-  /** Where requests go; for OpenAI-compatible providers the person sets it. */
-  baseURL?: string;
-  /** An OpenAI-compatible provider (a local server, say): its base URL can be changed and a key is optional. */
-  compatible?: boolean;
-  /** The model ids an OpenAI-compatible server runs, comma-separated. */
-  models?: string;
-}
+export type { ProviderKeyStatus };
 
 export interface ProviderKeyInput {
   providerID: string;
