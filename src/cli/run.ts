@@ -28,6 +28,7 @@ import { BUILTIN_KEY_VARIABLES, keyVariables } from "./run-env.js";
 import { watchRunEvents } from "./run-events.js";
 import { chooseRunModel, loadRunSetup } from "./run-config.js";
 import { errorText, printer, type RunFormat } from "./run-print.js";
+import { terminalSafe } from "./terminal-text.js";
 
 export const RUN_USAGE = `usage:
   workbench run [--dir D] [--model provider/model] [--agent NAME] [--yes] [--format default|json]
@@ -139,7 +140,9 @@ function blockedLine(session: ToolSession): string {
   return "stopped: a permission request was rejected; pass --yes to allow them\n";
 }
 
-export async function runMain(argv: string[], io: CliIO): Promise<number> {
+export async function runMain(argv: string[], given: CliIO): Promise<number> {
+  // Notes and errors quote workspace files and provider answers: no terminal escapes reach the screen.
+  const io: CliIO = { ...given, err: (text) => given.err(terminalSafe(text)) };
   let args: RunArgs;
   let message: string;
   try {
