@@ -4,8 +4,9 @@
  * in the file, and gives everything new ids, so an import never overwrites a session that exists.
  *
  * Ids must be unique within the file (messages, parts, calls; and each call named by one tool part only),
- * and every call must belong to a message in the file: renumbering could not tell colliding or foreign
- * ids apart, so such a file is refused rather than re-pointed.
+ * and every call a tool part names must belong to a message in the file: renumbering could not tell
+ * colliding or foreign ids apart, so such a file is refused rather than re-pointed. A call no part names
+ * was run by hand (the palette, a replayed list): its message id is its own, and is renumbered like any.
  */
 import { z } from "zod";
 import { markInterrupted, type SessionRecord, type ToolCall } from "./calls.js";
@@ -139,7 +140,9 @@ function checkReferences(session: SessionFile["session"]): void {
       toolPartFor(part.callID, `session.messages.${m}.parts.${p}.callID`);
     });
   });
+  const named = new Set(session.messages.flatMap((message) => message.parts.flatMap((part) => (part.type === "tool" ? [part.callID] : []))));
   session.calls.forEach((call, c) => {
+    if (!named.has(call.id)) return;
     if (!messages.has(call.messageID)) refuse(`session.calls.${c}.messageID`, `no message has the id "${call.messageID}"`);
     call.attachments?.forEach((attachment, a) => {
       if (!messages.has(attachment.messageID)) refuse(`session.calls.${c}.attachments.${a}.messageID`, `no message has the id "${attachment.messageID}"`);
@@ -151,8 +154,13 @@ function renumber(session: SessionFile["session"]): SessionRecord {
   const sessionID = ascendingId("ses");
   const messageIDs = new Map(session.messages.map((message) => [message.id, ascendingId("msg")]));
   const callIDs = new Map(session.calls.map((call) => [call.id, ascendingId("call")]));
-  // Every reference was checked to name a message in the file.
-  const messageID = (id: string) => messageIDs.get(id)!;
+  // References from messages and model calls were checked to name a message in the file; a hand-run
+  // call's own message id gets a new one here (shared by calls that shared it).
+  const messageID = (id: string) => {
+    let next = messageIDs.get(id);
+    if (next === undefined) messageIDs.set(id, (next = ascendingId("msg")));
+    return next;
+  };
   const messages = session.messages.map((message): Message => {
     const id = messageID(message.id);
     const parts = message.parts.map((part) => ({
