@@ -7,7 +7,9 @@
  * from an escaped job must never land beside the sentinel. On the embedded runtime the shell runs in a
  * worker: a background job ends with the call (or the worker, on abort) and a later call sees no job.
  */
+import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CALL_MARKER } from "../../src/runtime/node/call-sweep.js";
 import { fileBackends, sessionOn } from "../support/tool-session.js";
@@ -39,6 +41,9 @@ function uniqueSleep(): string {
   return `1000.${Math.floor(Math.random() * 1e9)}`;
 }
 
+/** The sleep processes themselves (arguments NUL-separated), not a shell or CLI that names them in its script. */
+const sleeping = (arg: string) => processesWith("cmdline", `sleep\0${arg}\0`);
+
 const escapes: Record<string, (sleep: string) => string> = {
   "a background job": (s) => `sleep ${s} >/dev/null 2>&1 &`,
   "a background job holding the output open": (s) => `sleep ${s} &`,
@@ -64,7 +69,7 @@ async function nodeSession() {
 async function assertNothingLeft(marker: string, sleep: string, sentinel: Sentinel) {
   expect(marker, "the command saw its call's marker").toMatch(/\S/);
   expect(processesWith("environ", `${CALL_MARKER}=${marker}\0`), "processes still carrying the call's marker").toEqual([]);
-  expect(processesWith("cmdline", sleep), "the call's sleep still running").toEqual([]);
+  expect(sleeping(sleep), "the call's sleep still running").toEqual([]);
   await sentinel.assertUntouched();
 }
 
@@ -112,6 +117,39 @@ describe("processes: node runtime", () => {
     await new Promise((done) => setTimeout(done, 1600));
     await sentinel.assertUntouched();
   });
+});
+
+const BIN = join(import.meta.dirname, "../../bin/workbench.mjs");
+
+/** Waits (up to 30 s) until `sleep <needle>` runs; false if it did not. */
+async function started(needle: string): Promise<boolean> {
+  for (let i = 0; i < 300; i++) {
+    if (sleeping(needle).length > 0) return true;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  return false;
+}
+
+describe("processes: the CLI on the node runtime", () => {
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+    it(`${signal} to \`workbench tool bash\` ends its command, escaped children included`, async () => {
+      const { root, sentinel } = await nodeSession();
+      const escaped = uniqueSleep();
+      const running = uniqueSleep();
+      const command = `setsid bash -c '( sleep ${escaped} >/dev/null 2>&1 & )'; sleep ${running}`;
+      const cli = spawn(process.execPath, [BIN, "tool", "bash", "--dir", root, "--yes", "--args", JSON.stringify({ command, description: "escape" })], { stdio: "ignore" });
+      const exited = new Promise<{ code: number | null; signal: string | null }>((done) => cli.once("exit", (code, sig) => done({ code, signal: sig })));
+      cleanups.push(() => void cli.kill("SIGKILL"));
+      expect(await started(running), "the command started").toBe(true);
+      expect(await started(escaped), "the escaped child started").toBe(true);
+      cli.kill(signal);
+      const { code } = await exited;
+      expect(code, "exit status 128 + the signal's number").toBe(128 + { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 }[signal]);
+      expect(sleeping(running), "the command").toEqual([]);
+      expect(sleeping(escaped), "the escaped child").toEqual([]);
+      await sentinel.assertUntouched();
+    });
+  }
 });
 
 describe("processes: embedded runtime", () => {
