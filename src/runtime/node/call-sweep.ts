@@ -136,11 +136,36 @@ export function sweepCalls(calls: LiveCall[], maxPasses = 8): number {
   return killed;
 }
 
-/** The calls running now on every node runtime of this process, so an exiting CLI can end them. */
-export const liveCalls = new Set<LiveCall>();
+const liveCalls = new Set<LiveCall>();
+
+/** Told when the first call starts and when the last one ends (the CLI's signal handlers). */
+export interface LiveCallWatcher {
+  attach(): void;
+  detach(): void;
+}
+let watcher: LiveCallWatcher | undefined;
+
+/** Calls `attach` while any call runs on a node runtime of this process, `detach` once none does. */
+export function watchLiveCalls(next: LiveCallWatcher): void {
+  watcher?.detach();
+  watcher = next;
+  if (liveCalls.size > 0) next.attach();
+}
+
+export function callStarted(call: LiveCall): void {
+  liveCalls.add(call);
+  if (liveCalls.size === 1) watcher?.attach();
+}
+
+/** Sweeps what `call` started and forgets it. */
+export function endCall(call: LiveCall): void {
+  sweepCalls([call]);
+  if (liveCalls.delete(call) && liveCalls.size === 0) watcher?.detach();
+}
 
 /** Ends every running call's processes; for signal and exit handlers (synchronous). */
 export function endAllCalls(): void {
   sweepCalls([...liveCalls]);
   liveCalls.clear();
+  watcher?.detach();
 }

@@ -14,7 +14,7 @@ import type {
   Stat,
 } from "../types.js";
 import { writeFileAtomicNode } from "./atomic-write.js";
-import { CALL_MARKER, liveCalls, sweepCalls, type LiveCall } from "./call-sweep.js";
+import { CALL_MARKER, callStarted, endCall, type LiveCall } from "./call-sweep.js";
 import { createNodeSearchService } from "./parallel-search.js";
 import { entryTypeOf, openRegular } from "./regular-file.js";
 import { createNodeSearchFs } from "./search-fs.js";
@@ -205,8 +205,7 @@ export function createNodeRuntime(options: NodeRuntimeOptions): Runtime {
     let live: LiveCall | undefined;
     const end = () => {
       if (!live) return;
-      sweepCalls([live]);
-      liveCalls.delete(live);
+      endCall(live);
       live = undefined;
     };
     try {
@@ -222,7 +221,7 @@ export function createNodeRuntime(options: NodeRuntimeOptions): Runtime {
       });
       if (child.pid !== undefined) {
         live = { pid: child.pid, id: callId };
-        liveCalls.add(live);
+        callStarted(live);
       }
       // While the caller is busy with earlier output, the pipes are paused: the command then blocks on a
       // full pipe instead of piling its output up in memory here.
