@@ -4,9 +4,10 @@
  * then the CLI exits with 128 + the signal's number, as a shell reports it. The handlers are in place
  * only while a call runs, so at any other time the signals keep node's default, which also ends a CLI
  * frozen by a custom tool's synchronous loop (a handler could not run then). Any exit ends the calls too.
- * A SIGKILL cannot be caught: what runs then outlives the CLI (known gap, docs/tools.md).
+ * A SIGKILL cannot be caught: a watchdog process ends the commands then (orphan-watchdog.ts).
  */
 import { endAllCalls, watchLiveCalls } from "../runtime/node/call-sweep.js";
+import { startOrphanWatchdog } from "./orphan-watchdog.js";
 
 const NUMBERS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
 type Handled = keyof typeof NUMBERS;
@@ -28,6 +29,7 @@ export function endCommandsOnSignals(): void {
     attach() {
       if (attached) return;
       attached = true;
+      startOrphanWatchdog();
       for (const [signal, listener] of handlers) process.on(signal, listener);
     },
     detach() {

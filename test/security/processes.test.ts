@@ -143,13 +143,33 @@ describe("processes: the CLI on the node runtime", () => {
       expect(await started(running), "the command started").toBe(true);
       expect(await started(escaped), "the escaped child started").toBe(true);
       cli.kill(signal);
-      const { code } = await exited;
-      expect(code, "exit status 128 + the signal's number").toBe(128 + { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 }[signal]);
+      const { code, signal: by } = await exited;
+      expect(code, `exit status 128 + the signal's number (ended by ${by})`).toBe(128 + { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 }[signal]);
       expect(sleeping(running), "the command").toEqual([]);
       expect(sleeping(escaped), "the escaped child").toEqual([]);
       await sentinel.assertUntouched();
     });
   }
+});
+
+describe("processes: the CLI killed outright", () => {
+  it("SIGKILL to `workbench tool bash` still ends its command and escaped children (the watchdog)", async () => {
+    const { root, sentinel } = await nodeSession();
+    const escaped = uniqueSleep();
+    const running = uniqueSleep();
+    const command = `nohup setsid bash -c '( sleep ${escaped} >/dev/null 2>&1 & )' >/dev/null 2>&1; sleep ${running}`;
+    const cli = spawn(process.execPath, [BIN, "tool", "bash", "--dir", root, "--yes", "--args", JSON.stringify({ command, description: "escape" })], { stdio: "ignore" });
+    const exited = new Promise<void>((done) => cli.once("exit", () => done()));
+    expect(await started(running), "the command started").toBe(true);
+    expect(await started(escaped), "the escaped child started").toBe(true);
+    cli.kill("SIGKILL");
+    await exited;
+    // The watchdog sweeps once it sees the CLI gone: wait for it, within a bound.
+    for (let i = 0; i < 100 && sleeping(running).length + sleeping(escaped).length > 0; i++) await new Promise((done) => setTimeout(done, 100));
+    expect(sleeping(running), "the command").toEqual([]);
+    expect(sleeping(escaped), "the escaped child").toEqual([]);
+    await sentinel.assertUntouched();
+  });
 });
 
 describe("processes: embedded runtime", () => {

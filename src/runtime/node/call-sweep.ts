@@ -13,6 +13,18 @@ import { readdirSync, readFileSync } from "node:fs";
 /** Set for every command on the node runtime, to a value unique to the call. */
 export const CALL_MARKER = "WORKBENCH_CALL_ID";
 
+let callCount = 0;
+
+/** What every marker value of this process starts with (so a watchdog can find them all). */
+export function callIdPrefix(): string {
+  return `${process.pid}-`;
+}
+
+/** A marker value no other call of any process shares. */
+export function newCallId(): string {
+  return `${callIdPrefix()}${Date.now().toString(36)}-${(callCount++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
 export interface LiveCall {
   /** The call's shell: leader of its own session and process group (spawned detached). */
   pid: number;

@@ -14,7 +14,7 @@ import type {
   Stat,
 } from "../types.js";
 import { writeFileAtomicNode } from "./atomic-write.js";
-import { CALL_MARKER, callStarted, endCall, type LiveCall } from "./call-sweep.js";
+import { CALL_MARKER, callStarted, endCall, newCallId, type LiveCall } from "./call-sweep.js";
 import { createNodeSearchService } from "./parallel-search.js";
 import { entryTypeOf, openRegular } from "./regular-file.js";
 import { createNodeSearchFs } from "./search-fs.js";
@@ -150,12 +150,6 @@ function parseState(raw: string): ShellState | undefined {
  */
 const stateWrapper = 'eval "$1"; __wb_status=$?; { pwd; env -0; } >&3; exit $__wb_status';
 
-let callCount = 0;
-
-/** A marker value no other call of any process shares. */
-function newCallId(): string {
-  return `${process.pid}-${Date.now().toString(36)}-${(callCount++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-}
 
 export interface NodeRuntimeOptions {
   root: string;
