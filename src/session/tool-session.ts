@@ -117,9 +117,9 @@ export class ToolSession {
     const untrustedFiles: string[] = [];
     let plugins: LoadedPlugin[] = [];
     const dirs = configDirectories(runtime.root, options.globalConfigDir);
+    const timeoutMs = config.experimental?.tool_timeout ?? DEFAULT_CUSTOM_TOOL_TIMEOUT_MS;
     if (options.trusted) {
       const custom = await loadCustomTools(runtime, dirs);
-      const timeoutMs = config.experimental?.tool_timeout ?? DEFAULT_CUSTOM_TOOL_TIMEOUT_MS;
       for (const tool of custom.tools) registry.register(withTimeLimit(tool, timeoutMs));
       problems.push(...custom.problems);
       const loaded = await loadPlugins(runtime, dirs, {
@@ -147,6 +147,7 @@ export class ToolSession {
       bus,
       fileTime,
       plugins,
+      hookTimeoutMs: timeoutMs,
       store: options.store,
       truncate: (text, truncation, hint) => truncateOutput(text, truncation, store, hint),
       truncationStream: (truncation, hint) => new TruncationSink(store, truncation, hint),

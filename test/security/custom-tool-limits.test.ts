@@ -115,6 +115,36 @@ describe.each(fileBackends)("custom tool limits (%s runtime)", (backend) => {
   });
 });
 
+const HANGING_HOOK = `
+export const Stuck = async () => ({
+  "tool.execute.before": () => new Promise(() => {}),
+});
+`;
+
+describe.each(fileBackends)("plugin hook limits (%s runtime)", (backend) => {
+  it("a tool.execute.before hook that never settles fails the call with the limit, built-in tools included", async () => {
+    const s = await sessionOn(backend, { "opencode.json": CONFIG, ".opencode/plugin/stuck.ts": HANGING_HOOK, "a.txt": "a\n" });
+    cleanups.push(s.dispose);
+    const sentinel = await plantSentinel(s.runtime);
+    const call = await s.session.run("read", { filePath: `${s.root}/a.txt` });
+    expect(call.status).toBe("error");
+    expect(call.error).toMatch(/plugin Stuck .* failed in tool\.execute\.before: did not finish within 0\.4 s/);
+    await sentinel.assertUntouched();
+  });
+
+  it("the same hook is left behind when the call is aborted", async () => {
+    const s = await sessionOn(backend, { ".opencode/plugin/stuck.ts": HANGING_HOOK, "a.txt": "a\n" });
+    cleanups.push(s.dispose);
+    const controller = new AbortController();
+    const running = s.session.run("read", { filePath: `${s.root}/a.txt` }, { signal: controller.signal });
+    for (let i = 0; i < 200 && s.session.session.calls.at(-1)?.status !== "running"; i++) await new Promise((done) => setTimeout(done, 10));
+    controller.abort();
+    const call = await running;
+    expect(call.status).toBe("error");
+    expect(call.error).toMatch(/failed in tool\.execute\.before: the call was aborted/);
+  });
+});
+
 describe("custom tool limits: settings", () => {
   it("without experimental.tool_timeout a tool gets the bash tool's two minutes", () => {
     expect(DEFAULT_CUSTOM_TOOL_TIMEOUT_MS).toBe(120_000);
