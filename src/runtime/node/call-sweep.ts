@@ -30,6 +30,8 @@ export interface LiveCall {
   pid: number;
   /** The marker's value for this call. */
   id: string;
+  /** When the shell started (clock ticks since boot): nothing older can carry the marker. */
+  since?: number;
 }
 
 interface ProcInfo {
@@ -37,6 +39,7 @@ interface ProcInfo {
   ppid: number;
   pgrp: number;
   session: number;
+  starttime: number;
 }
 
 /** The fields after `(comm)`, which may itself hold spaces and parentheses. */
@@ -44,9 +47,9 @@ function readStat(pid: number): ProcInfo | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    // fields: state ppid pgrp session ...; a zombie has ended already.
+    // fields: state ppid pgrp session ... (field 22 of proc(5), starttime, is fields[19]); a zombie has ended already.
     if (fields[0] === "Z") return undefined;
-    return { pid, ppid: Number(fields[1]), pgrp: Number(fields[2]), session: Number(fields[3]) };
+    return { pid, ppid: Number(fields[1]), pgrp: Number(fields[2]), session: Number(fields[3]), starttime: Number(fields[19]) };
   } catch {
     return undefined;
   }
@@ -105,10 +108,13 @@ function belonging(calls: LiveCall[]): number[] | undefined {
   const spared = selfAndAncestors(byPid);
   const leaders = new Set(calls.map((call) => call.pid));
   const ids = new Map(calls.map((call) => [call.id, call]));
+  // Reading every process's environment is the sweep's cost: only those started since the oldest call.
+  const since = Math.min(...calls.map((call) => call.since ?? 0));
   const marked = new Set<number>();
   for (const p of processes) {
     if (spared.has(p.pid)) continue;
-    if (leaders.has(p.pid) || leaders.has(p.pgrp) || leaders.has(p.session) || carriesMarker(p.pid, ids)) marked.add(p.pid);
+    if (leaders.has(p.pid) || leaders.has(p.pgrp) || leaders.has(p.session)) marked.add(p.pid);
+    else if (p.starttime >= since && carriesMarker(p.pid, ids)) marked.add(p.pid);
   }
   // Descendants of a marked process belong too (one that cleared its environment but has not yet left).
   for (const p of processes) {
@@ -164,7 +170,9 @@ export function watchLiveCalls(next: LiveCallWatcher): void {
   if (liveCalls.size > 0) next.attach();
 }
 
+/** Notes a call's shell as running (and when it started, which makes its sweep cheaper). */
 export function callStarted(call: LiveCall): void {
+  call.since ??= readStat(call.pid)?.starttime;
   liveCalls.add(call);
   if (liveCalls.size === 1) watcher?.attach();
 }
