@@ -117,8 +117,8 @@ export function Transcript(props: TranscriptProps) {
     const waiting = props.prompts();
     const at = new Map<string, number>();
     if (waiting.length === 0) return at;
-    props.state.messageIDs().forEach((id, index) => {
-      for (const part of props.state.message(id)?.parts ?? []) if (part.type === "tool") at.set(part.callID, index);
+    props.state.messages().forEach((message, index) => {
+      for (const part of message.parts) if (part.type === "tool") at.set(part.callID, index);
     });
     return at;
   });
