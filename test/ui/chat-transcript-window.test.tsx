@@ -94,4 +94,19 @@ describe("the transcript draws only the messages near the view", () => {
     expect(again).not.toBe(fold);
     expect(again.open).toBe(true);
   });
+
+  it("a message that changed while scrolled out of view shows its new text when drawn again", async () => {
+    const chat = longChat(MESSAGES);
+    const last = chat.list[MESSAGES - 1]!;
+    pane(chat);
+    scrollTo((MESSAGES - 1) * VIEW_PX);
+    expect(drawnTexts()).toContain(`answer ${MESSAGES - 1}`);
+    scrollTo(0);
+    // What read the message is gone; its memo is let go a microtask later.
+    await Promise.resolve();
+    chat.list[MESSAGES - 1] = assistantMessage(last.id, [{ id: `p_${MESSAGES - 1}`, messageID: last.id, type: "text", text: "answer rewritten" }]);
+    chat.emit();
+    scrollTo((MESSAGES - 1) * VIEW_PX);
+    expect(drawnTexts()).toContain("answer rewritten");
+  });
 });
