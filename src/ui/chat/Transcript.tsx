@@ -199,6 +199,8 @@ export function Transcript(props: TranscriptProps) {
         <For each={drawn()}>
           {(id) => {
             const row = () => rows().get(id);
+            // The virtualizer keeps each drawn row to watch its size; a row taken out must not stay held.
+            onCleanup(() => queueMicrotask(() => virtualizer.measureElement(null)));
             return (
               <div
                 class="chat-row"
