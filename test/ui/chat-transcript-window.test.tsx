@@ -109,4 +109,27 @@ describe("the transcript draws only the messages near the view", () => {
     scrollTo((MESSAGES - 1) * VIEW_PX);
     expect(drawnTexts()).toContain("answer rewritten");
   });
+
+  it("follows new messages at the end, and stops following once the person scrolls up", async () => {
+    const chat = longChat(50);
+    pane(chat);
+    const box = screen.getByTestId("chat-transcript");
+    // happy-dom lays nothing out: the scroll height is the virtual rows' height.
+    Object.defineProperty(box, "scrollHeight", { configurable: true, get: () => parseFloat((box.firstElementChild as HTMLElement).style.height) });
+    const frames = () => new Promise((resolve) => setTimeout(resolve, 50));
+    chat.list.push(userMessage("msg_new", "one more question"));
+    chat.emit();
+    await frames();
+    expect(box.scrollTop).toBe(box.scrollHeight);
+    fireEvent.scroll(box);
+    expect(drawnTexts()).toContain("one more question");
+    fireEvent.wheel(box);
+    scrollTo(0);
+    chat.list.push(userMessage("msg_later", "a later question"));
+    chat.emit();
+    await frames();
+    expect(box.scrollTop).toBe(0);
+    expect(drawnTexts()).toContain("question 0");
+    expect(drawnTexts()).not.toContain("a later question");
+  });
 });

@@ -106,6 +106,8 @@ function AssistantMessageView(props: TranscriptProps & Folds & { id: string }) {
 const ESTIMATED_MESSAGE_PX = 160;
 /** Messages drawn beyond those in view, so a quick scroll does not show blank space. */
 const OVERSCAN = 4;
+/** How long after a wheel, touch, key or pointer a move up of the transcript counts as the person's. */
+const GESTURE_MS = 1000;
 
 export function Transcript(props: TranscriptProps) {
   const role = (id: string) => untrack(() => props.state.message(id)?.role);
@@ -150,8 +152,15 @@ export function Transcript(props: TranscriptProps) {
   createEffect(on(kept, () => virtualizer.measure(), { defer: true }));
   const rows = createMemo(() => new Map(virtualizer.getVirtualItems().map((item) => [String(item.key), item])));
   const drawn = createMemo(() => [...rows().keys()], [], { equals: sameList });
-  // Follows the end of the conversation as it grows, unless the person scrolled up to read.
+  // Follows the end of the conversation as it grows, unless the person scrolled up to read. Only a move up
+  // right after their wheel, touch, key or pointer counts: rows measured as they are drawn move the end
+  // under a scroll this component made, and that must not read as the person leaving the end.
   let pinned = true;
+  let lastTop = 0;
+  let gestureAt = Number.NEGATIVE_INFINITY;
+  const gesture = () => {
+    gestureAt = performance.now();
+  };
   // At most once a frame: reading scrollHeight lays the page out, which per streamed delta is what made
   // a long session's frames slow.
   let following = 0;
@@ -192,8 +201,15 @@ export function Transcript(props: TranscriptProps) {
       ref={box}
       onScroll={(event) => {
         const el = event.currentTarget;
-        pinned = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+        const top = el.scrollTop;
+        if (el.scrollHeight - top - el.clientHeight < 48) pinned = true;
+        else if (top < lastTop && performance.now() - gestureAt < GESTURE_MS) pinned = false;
+        lastTop = top;
       }}
+      onWheel={gesture}
+      onTouchMove={gesture}
+      onPointerDown={gesture}
+      onKeyDown={gesture}
     >
       <div class="chat-rows" style={{ height: `${virtualizer.getTotalSize()}px` }}>
         <For each={drawn()}>
