@@ -8,7 +8,8 @@
  * Reports only: the figures go to the JSON, nothing here fails on them.
  *
  * CHAT_BENCH_PROFILE=1 also records a CDP CPU profile of the run and reports the functions with the most
- * self time (to find what a slow frame spends its time on).
+ * self time (to find what a slow frame spends its time on). CHAT_BENCH_HEAP=1 runs CDP's sampling heap profiler
+ * through the session and reports the functions whose allocations are still alive at the end (what holds memory).
  */
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -89,6 +90,30 @@ function topSelfTime(profile: { nodes: ProfileNode[]; samples?: number[]; timeDe
     .map(([fn, us]) => ({ fn, selfMs: round(us / 1000) }));
 }
 
+interface HeapNode {
+  callFrame: ProfileNode["callFrame"];
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/** The functions whose sampled allocations are still alive, by bytes (the sampling profile keeps only live objects). */
+function topLiveAllocations(head: HeapNode, limit = 25) {
+  const byFunction = new Map<string, number>();
+  const walk = (node: HeapNode) => {
+    if (node.selfSize > 0) {
+      const frame = node.callFrame;
+      const key = `${frame.functionName || "(anonymous)"} ${frame.url.replace(/^.*\//, "")}:${frame.lineNumber + 1}:${frame.columnNumber + 1}`;
+      byFunction.set(key, (byFunction.get(key) ?? 0) + node.selfSize);
+    }
+    node.children.forEach(walk);
+  };
+  walk(head);
+  return [...byFunction.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+    .map(([fn, bytes]) => ({ fn, liveKiB: round(bytes / 1024) }));
+}
+
 async function replay(page: Page, path: string) {
   await page.getByTestId("session-menu").click();
   const choosing = page.waitForEvent("filechooser");
@@ -98,6 +123,7 @@ async function replay(page: Page, path: string) {
 
 export async function benchChatSession() {
   const profile = process.env.CHAT_BENCH_PROFILE === "1";
+  const heapProfile = process.env.CHAT_BENCH_HEAP === "1";
   const dir = await mkdtemp(join(tmpdir(), "chat-bench-"));
   const scriptPath = join(dir, "bench-session.script.json");
   const script = chatSessionScript();
@@ -122,6 +148,10 @@ export async function benchChatSession() {
       await cdp.send("Profiler.setSamplingInterval", { interval: 500 });
     }
     const baseline = await heapUsed(cdp);
+    if (heapProfile) {
+      await cdp.send("HeapProfiler.enable");
+      await cdp.send("HeapProfiler.startSampling", { samplingInterval: 16384 });
+    }
 
     // Samples the heap every second while the session plays, and notes any permission prompt (none should ask).
     const heapSamples: number[] = [];
@@ -171,7 +201,10 @@ export async function benchChatSession() {
       await page.keyboard.press("Escape");
     }
     await sampler;
+    // Only what is still reachable counts as held (the plain run measures the heap as it is).
+    if (heapProfile) await cdp.send("HeapProfiler.collectGarbage").catch(() => undefined);
     const end = await heapUsed(cdp);
+    const liveAllocations = heapProfile ? topLiveAllocations((await cdp.send("HeapProfiler.stopSampling")).profile.head as HeapNode) : undefined;
     const counts = await page.evaluate(() => ({
       elements: document.getElementsByTagName("*").length,
       assistantMessages: document.querySelectorAll("[data-testid=chat-pane] [data-testid=assistant-message]").length,
@@ -215,6 +248,7 @@ export async function benchChatSession() {
       idle,
       ratioLongestFrameToIdle: round(run.longestFrameMs / Math.max(1, idle.longestFrameMs)),
       ...(cpuProfile ? { profileTopSelfTime: topSelfTime(cpuProfile) } : {}),
+      ...(liveAllocations ? { liveAllocationsAtEnd: liveAllocations } : {}),
     };
   } finally {
     await browser.close();

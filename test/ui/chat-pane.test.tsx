@@ -1,13 +1,16 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, within } from "@solidjs/testing-library";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ChatStatus } from "../../src/session/chat-types.js";
 import type { TextPart } from "../../src/session/message.js";
 import type { PermissionRequest } from "../../src/tools/permission/types.js";
 import { ChatPane, type ChatPaneProps } from "../../src/ui/chat/ChatPane.js";
 import type { ProviderKeyStatus } from "../../src/ui/chat/ProviderDialog.js";
-import { callOf } from "./card-fixtures.js";
+import { callOf, layOutBoxes } from "./card-fixtures.js";
 import { assistantMessage, claude, fakeChat, userMessage, type FakeChat } from "./chat-fixtures.js";
+
+// The transcript draws only the messages in view, so the tests give the page a laid-out viewport.
+beforeEach(() => layOutBoxes());
 
 afterEach(() => {
   cleanup();

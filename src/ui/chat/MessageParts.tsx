@@ -1,5 +1,5 @@
 /** The pieces of a message in the transcript, one component per kind of part. */
-import { createMemo, For, Show } from "solid-js";
+import { createMemo, For, Show, untrack } from "solid-js";
 import type { PermissionReply, SavedOutput } from "../../session/page-tools.js";
 import type { FilePart, MessageError, Tokens } from "../../session/message.js";
 import type { PermissionRequest } from "../../tools/permission/types.js";
@@ -33,13 +33,19 @@ export function AttachmentChip(props: { file: FilePart }) {
 }
 
 /** Reasoning folded away by default; while it streams its summary says so and shows the latest words. */
-export function ReasoningBlock(props: { text: string; live: boolean }) {
+export function ReasoningBlock(props: { text: string; live: boolean; open?: boolean; onToggle?: (open: boolean) => void }) {
   const tail = () => {
     const flat = props.text.replace(/\s+/g, " ").trim();
     return flat.length > 80 ? `…${flat.slice(-80)}` : flat;
   };
   return (
-    <details class="chat-reasoning" data-testid="reasoning" data-live={props.live ? "true" : "false"}>
+    <details
+      class="chat-reasoning"
+      data-testid="reasoning"
+      data-live={props.live ? "true" : "false"}
+      open={untrack(() => props.open) === true}
+      onToggle={(event) => props.onToggle?.(event.currentTarget.open)}
+    >
       <summary>
         <Show when={props.live} fallback={<span>Reasoning</span>}>
           <span class="chat-spinner" aria-hidden="true" />

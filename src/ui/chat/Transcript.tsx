@@ -2,9 +2,10 @@
  * The conversation: user messages (text, attachments) and assistant messages (reasoning folded, text as
  * markdown, tool calls as the Tools pane's cards with their prompts, step summaries, errors). Messages
  * and parts are keyed by id, and each part reads only its own values, so a streamed delta re-renders the
- * one part it touches; messages out of view skip layout (content-visibility) so a long transcript stays cheap.
+ * one part it touches; only the messages near the view are drawn (measured once drawn), so a long transcript keeps the page small.
  */
-import { createEffect, createMemo, For, Match, on, onCleanup, Show, Switch, untrack } from "solid-js";
+import { defaultRangeExtractor, createVirtualizer } from "@tanstack/solid-virtual";
+import { createEffect, createMemo, For, Match, mergeProps, on, onCleanup, Show, Switch, untrack } from "solid-js";
 import type { AssistantMessage, Message, Part } from "../../session/message.js";
 import type { PermissionRequest } from "../../tools/permission/types.js";
 import { PermissionPrompt } from "../tools/PermissionPrompt.js";
@@ -21,7 +22,10 @@ export interface TranscriptProps {
   calls?: CallControls;
 }
 
-function PartView(props: TranscriptProps & { messageID: string; partID: string; streaming: () => boolean }) {
+/** Whether each reasoning fold was left open, by part id: a message drawn again opens as it was left. */
+type Folds = { folds: Map<string, boolean> };
+
+function PartView(props: TranscriptProps & Folds & { messageID: string; partID: string; streaming: () => boolean }) {
   const part = (): Part | undefined => props.state.part(props.messageID, props.partID);
   const kind = createMemo(() => part()?.type);
   const text = createMemo(() => {
@@ -44,7 +48,7 @@ function PartView(props: TranscriptProps & { messageID: string; partID: string; 
         <Markdown text={text()} streaming={props.streaming()} />
       </Match>
       <Match when={kind() === "reasoning"}>
-        <ReasoningBlock text={text()} live={props.streaming() && reasoningLive() === true} />
+        <ReasoningBlock text={text()} live={props.streaming() && reasoningLive() === true} open={props.folds.get(props.partID) === true} onToggle={(open) => props.folds.set(props.partID, open)} />
       </Match>
       <Match when={callID()}>
         {(id) => <ToolPartView callID={id()} tool={toolName() ?? ""} state={props.state} now={props.now} calls={props.calls} prompts={props.prompts} onReply={props.onReply} onStop={props.onStop} />}
@@ -74,7 +78,7 @@ function UserMessageView(props: { message: () => Message | undefined }) {
   );
 }
 
-function AssistantMessageView(props: TranscriptProps & { id: string }) {
+function AssistantMessageView(props: TranscriptProps & Folds & { id: string }) {
   const message = () => props.state.message(props.id) as AssistantMessage | undefined;
   const partIDs = createMemo(() => (message()?.parts ?? []).map((part) => part.id), [], { equals: sameList });
   const streaming = createMemo(() => {
@@ -98,30 +102,93 @@ function AssistantMessageView(props: TranscriptProps & { id: string }) {
   );
 }
 
+/** A first guess at a message's height, until it is drawn and measured (a step with five cards is taller). */
+const ESTIMATED_MESSAGE_PX = 160;
+/** Messages drawn beyond those in view, so a quick scroll does not show blank space. */
+const OVERSCAN = 4;
+/** How long after a wheel, touch, key or pointer a move up of the transcript counts as the person's. */
+const GESTURE_MS = 1000;
+
 export function Transcript(props: TranscriptProps) {
   const role = (id: string) => untrack(() => props.state.message(id)?.role);
+  const folds = new Map<string, boolean>();
+  const partProps = mergeProps(props, { folds });
   // Prompts whose call has no tool part in view (a call run by hand, say) still need an answer here.
-  // The parts are looked through only while some prompt waits.
-  const loose = createMemo(() => {
+  // The parts are looked through only while some prompt waits; the messages holding waiting calls stay drawn.
+  const waitingAt = createMemo(() => {
     const waiting = props.prompts();
-    if (waiting.length === 0) return [];
-    const shown = new Set<string>();
-    for (const id of props.state.messageIDs()) for (const part of props.state.message(id)?.parts ?? []) if (part.type === "tool") shown.add(part.callID);
-    return waiting.filter((request) => !request.tool || !shown.has(request.tool.callID));
-  }, [], { equals: sameList });
-  // Follows the end of the conversation as it grows, unless the person scrolled up to read.
+    const at = new Map<string, number>();
+    if (waiting.length === 0) return at;
+    props.state.messages().forEach((message, index) => {
+      for (const part of message.parts) if (part.type === "tool") at.set(part.callID, index);
+    });
+    return at;
+  });
+  const loose = createMemo(() => props.prompts().filter((request) => !request.tool || !waitingAt().has(request.tool.callID)), [], { equals: sameList });
+  const kept = createMemo(
+    () => [...new Set(props.prompts().flatMap((request) => (request.tool && waitingAt().has(request.tool.callID) ? [waitingAt().get(request.tool.callID)!] : [])))].sort((a, b) => a - b),
+    [],
+    { equals: sameList },
+  );
   let box: HTMLDivElement | undefined;
+  // Only the messages near the view are drawn, each measured once drawn: a session of a thousand calls
+  // keeps a few dozen cards in the page. Rows are keyed by message id, so a measurement moves a row
+  // without drawing it again.
+  const virtualizer = createVirtualizer({
+    get count() {
+      return props.state.messageIDs().length;
+    },
+    getScrollElement: () => box ?? null,
+    estimateSize: () => ESTIMATED_MESSAGE_PX,
+    getItemKey: (index) => untrack(() => props.state.messageIDs()[index] ?? index),
+    overscan: OVERSCAN,
+    rangeExtractor: (range) => {
+      const shown = defaultRangeExtractor(range);
+      const extra = untrack(kept).filter((index) => index < range.count && !shown.includes(index));
+      return extra.length === 0 ? shown : [...shown, ...extra].sort((a, b) => a - b);
+    },
+  });
+  // A new waiting prompt redraws the range, so its message is drawn wherever the view is.
+  createEffect(on(kept, () => virtualizer.measure(), { defer: true }));
+  const rows = createMemo(() => new Map(virtualizer.getVirtualItems().map((item) => [String(item.key), item])));
+  const drawn = createMemo(() => [...rows().keys()], [], { equals: sameList });
+  // Follows the end of the conversation as it grows, unless the person scrolled up to read. Only a move up
+  // right after their wheel, touch, key or pointer counts: rows measured as they are drawn move the end
+  // under a scroll this component made, and that must not read as the person leaving the end.
   let pinned = true;
+  let lastTop = 0;
+  let gestureAt = Number.NEGATIVE_INFINITY;
+  const gesture = () => {
+    gestureAt = performance.now();
+  };
   // At most once a frame: reading scrollHeight lays the page out, which per streamed delta is what made
   // a long session's frames slow.
   let following = 0;
+  const follow = () => {
+    if (following) return;
+    following = requestAnimationFrame(() => {
+      following = 0;
+      if (box && pinned) box.scrollTop = box.scrollHeight;
+    });
+  };
+  createEffect(on(props.state.version, follow));
+  // A drawn message measuring taller than guessed moves the end too.
+  createEffect(on(() => virtualizer.getTotalSize(), follow, { defer: true }));
+  // A call that starts waiting for an answer is brought into view, so its prompt can be answered.
+  let seen = new Set<string>();
   createEffect(
-    on(props.state.version, () => {
-      if (following) return;
-      following = requestAnimationFrame(() => {
-        following = 0;
-        if (box && pinned) box.scrollTop = box.scrollHeight;
-      });
+    on(props.prompts, (waiting) => {
+      const fresh = waiting.filter((request) => !seen.has(request.id));
+      seen = new Set(waiting.map((request) => request.id));
+      const callID = fresh.find((request) => request.tool && waitingAt().has(request.tool.callID))?.tool?.callID;
+      if (!callID || !box) return;
+      const scroller = box;
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => {
+          const prompt = scroller.querySelector(`[data-call="${CSS.escape(callID)}"] [data-testid=permission-prompt]`);
+          prompt?.scrollIntoView?.({ block: "nearest" });
+        }),
+      );
     }),
   );
   onCleanup(() => cancelAnimationFrame(following));
@@ -130,19 +197,42 @@ export function Transcript(props: TranscriptProps) {
       class="chat-transcript"
       data-testid="chat-transcript"
       aria-label="Conversation"
+      data-messages={props.state.messageIDs().length}
       ref={box}
       onScroll={(event) => {
         const el = event.currentTarget;
-        pinned = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+        const top = el.scrollTop;
+        if (el.scrollHeight - top - el.clientHeight < 48) pinned = true;
+        else if (top < lastTop && performance.now() - gestureAt < GESTURE_MS) pinned = false;
+        lastTop = top;
       }}
+      onWheel={gesture}
+      onTouchMove={gesture}
+      onPointerDown={gesture}
+      onKeyDown={gesture}
     >
-      <For each={props.state.messageIDs()}>
-        {(id) => (
-          <Show when={role(id) === "user"} fallback={<AssistantMessageView {...props} id={id} />}>
-            <UserMessageView message={() => props.state.message(id)} />
-          </Show>
-        )}
-      </For>
+      <div class="chat-rows" style={{ height: `${virtualizer.getTotalSize()}px` }}>
+        <For each={drawn()}>
+          {(id) => {
+            const row = () => rows().get(id);
+            // The virtualizer keeps each drawn row to watch its size; a row taken out must not stay held.
+            onCleanup(() => queueMicrotask(() => virtualizer.measureElement(null)));
+            return (
+              <div
+                class="chat-row"
+                data-index={row()?.index}
+                data-message={id}
+                ref={(el) => queueMicrotask(() => el.isConnected && virtualizer.measureElement(el))}
+                style={{ transform: `translateY(${row()?.start ?? 0}px)` }}
+              >
+                <Show when={role(id) === "user"} fallback={<AssistantMessageView {...partProps} id={id} />}>
+                  <UserMessageView message={() => props.state.message(id)} />
+                </Show>
+              </div>
+            );
+          }}
+        </For>
+      </div>
       <Show when={loose().length > 0}>
         <div class="prompt-queue-list" aria-label="Other pending permission prompts" data-testid="chat-loose-prompts">
           <For each={loose()}>

@@ -4,7 +4,7 @@
  * signal and narrowed by memos that compare values, not objects: a delta to the last message's text
  * wakes only what reads that text.
  */
-import { createEffect, createMemo, createSignal, getOwner, on, onCleanup, runWithOwner, untrack, type Accessor } from "solid-js";
+import { createEffect, createMemo, createRoot, createSignal, getOwner, on, onCleanup, untrack, type Accessor, type Owner } from "solid-js";
 import type { ToolCall } from "../../session/calls.js";
 import type { ChatStatus, ChatView, ModelChoice } from "../../session/chat-types.js";
 import type { Message, Part } from "../../session/message.js";
@@ -15,6 +15,8 @@ export interface ChatState {
   /** Moves on every change the view announces. */
   version: Accessor<number>;
   messageIDs: Accessor<readonly string[]>;
+  /** All messages; moves on every change, so read it only while it is needed (a prompt waiting). */
+  messages: Accessor<readonly Message[]>;
   /** The message as it is now; reading it depends only on that message's own changes. */
   message(id: string): Message | undefined;
   part(messageID: string, partID: string): Part | undefined;
@@ -53,6 +55,40 @@ export function callFingerprint(call: ToolCall | undefined): string {
   return [call.status, call.title, call.output?.length ?? -1, call.error ?? "", meta, asks, call.time.start ?? "", call.time.end ?? "", call.attachments?.length ?? 0].join("|");
 }
 
+/** A per-id memo and how many live owners read it; the last one going releases it. */
+interface Held<T> {
+  read: Accessor<T>;
+  dispose: () => void;
+  users: number;
+}
+
+/**
+ * The memo for `id`, made on first use in a root of its own. Each reading owner counts as a user until it
+ * is cleaned up; once none is left (checked a microtask later, so a memo re-running keeps what it reads)
+ * the memo is disposed and forgotten: messages scrolled out of view and finished calls hold nothing.
+ */
+function holdFor<T>(map: Map<string, Held<T>>, id: string, parent: Owner | null, make: () => Accessor<T>): Accessor<T> {
+  let held = map.get(id);
+  if (!held) {
+    held = createRoot((dispose) => ({ read: make(), dispose, users: 0 }), parent ?? undefined);
+    map.set(id, held);
+  }
+  const user = getOwner();
+  if (user && user !== parent) {
+    const mine = held;
+    mine.users++;
+    onCleanup(() => {
+      if (--mine.users > 0) return;
+      queueMicrotask(() => {
+        if (mine.users > 0 || map.get(id) !== mine) return;
+        map.delete(id);
+        mine.dispose();
+      });
+    });
+  }
+  return held.read;
+}
+
 export function createChatState(chat: Accessor<ChatView>): ChatState {
   const [version, bump] = createSignal(0);
   let count = 0;
@@ -68,8 +104,13 @@ export function createChatState(chat: Accessor<ChatView>): ChatState {
   const messageIDs = createMemo(() => messages().map((message) => message.id), [], { equals: sameList });
   // Per-call and per-message memos outlive the component that first asked for them.
   const owner = getOwner();
-  const callVersions = new Map<string, Accessor<number>>();
-  const messageReaders = new Map<string, Accessor<Message | undefined>>();
+  const callVersions = new Map<string, Held<number>>();
+  const messageReaders = new Map<string, Held<Message | undefined>>();
+  onCleanup(() => {
+    for (const held of [...callVersions.values(), ...messageReaders.values()]) held.dispose();
+    callVersions.clear();
+    messageReaders.clear();
+  });
   const settledMessages = new Set<string>();
   const settledCalls = new Set<string>();
   // A new view (another session) starts from scratch: nothing of it is known to be final yet.
@@ -80,46 +121,35 @@ export function createChatState(chat: Accessor<ChatView>): ChatState {
     return messageFingerprint(current);
   };
   // One reader per message: a delta to one message wakes that message's parts and no other message's.
-  const message = (id: string): Message | undefined => {
-    let reader = messageReaders.get(id);
-    if (!reader) {
-      reader = runWithOwner(owner, () => {
-        // A finished assistant message no longer changes: its memos stop following the version, so a
-        // long transcript costs each delta nothing per finished message.
-        const print = createMemo<string>((previous) => (previous !== undefined && settledMessages.has(id) ? previous : fingerprintMessage(id)));
-        return createMemo(() => (print(), untrack(() => byID().get(id))), undefined, { equals: false });
-      })!;
-      messageReaders.set(id, reader);
-    }
-    return reader();
-  };
+  const message = (id: string): Message | undefined =>
+    holdFor(messageReaders, id, owner, () => {
+      // A finished assistant message no longer changes: its memos stop following the version, so a
+      // long transcript costs each delta nothing per finished message.
+      const print = createMemo<string>((previous) => (previous !== undefined && settledMessages.has(id) ? previous : fingerprintMessage(id)));
+      return createMemo(() => (print(), untrack(() => byID().get(id))), undefined, { equals: false });
+    })();
   const models = createMemo(() => (version(), chat().models()), [], { equals: (a, b) => JSON.stringify(a) === JSON.stringify(b) });
   return {
     version,
     messageIDs,
+    messages,
     message,
     part: (messageID, partID) => message(messageID)?.parts.find((part) => part.id === partID),
     // Untracked: readers depend on `callVersion`, which moves only when the card would show something new.
     call: (callID) => untrack(() => chat().call(callID)),
-    callVersion(callID) {
-      let found = callVersions.get(callID);
-      if (!found) {
-        found = runWithOwner(owner, () => {
-          // A call that has completed or failed is final; its card stops listening to every delta.
-          const print = createMemo<string>((previous) => {
-            if (previous !== undefined && settledCalls.has(callID)) return previous;
-            version();
-            const call = chat().call(callID);
-            if (call && (call.status === "completed" || call.status === "error")) settledCalls.add(callID);
-            return callFingerprint(call);
-          });
-          let moves = 0;
-          return createMemo(() => (print(), ++moves));
-        })!;
-        callVersions.set(callID, found);
-      }
-      return found;
-    },
+    callVersion: (callID) =>
+      holdFor(callVersions, callID, owner, () => {
+        // A call that has completed or failed is final; its card stops listening to every delta.
+        const print = createMemo<string>((previous) => {
+          if (previous !== undefined && settledCalls.has(callID)) return previous;
+          version();
+          const call = chat().call(callID);
+          if (call && (call.status === "completed" || call.status === "error")) settledCalls.add(callID);
+          return callFingerprint(call);
+        });
+        let moves = 0;
+        return createMemo(() => (print(), ++moves));
+      }),
     status: createMemo(() => (version(), chat().status()), undefined, { equals: (a, b) => JSON.stringify(a) === JSON.stringify(b) }),
     agent: createMemo(() => (version(), chat().agent())),
     models,
