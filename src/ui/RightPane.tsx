@@ -256,7 +256,7 @@ export function RightPane(props: { runtime: () => Runtime; readOnly: boolean; pl
         </Suspense>
       </div>
       <div class="right-panel" role="tabpanel" id="right-panel-tools" aria-labelledby="right-tab-tools" hidden={tab() !== "tools"}>
-        <ToolsPane runtime={props.runtime} readOnly={props.readOnly} place={props.place} controller={controller} sessionBar={false} onRun={() => setTab("tools")} />
+        <ToolsPane runtime={props.runtime} readOnly={props.readOnly} place={props.place} controller={controller} sessionBar={false} onRun={() => setTab("tools")} visible={() => tab() === "tools"} />
       </div>
     </section>
   );

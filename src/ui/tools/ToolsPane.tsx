@@ -30,6 +30,8 @@ export function ToolsPane(props: {
   sessionBar?: boolean;
   /** The palette opened or a call was started from it (the page brings this pane forward). */
   onRun?: () => void;
+  /** Whether the pane is on screen; hidden behind another tab it keeps no cards (a long session's would hold megabytes). */
+  visible?: () => boolean;
 }) {
   // App passes its own when the chat shares the sessions and prompts; alone, the pane makes one.
   const controller = props.controller ?? new ToolsController({ place: props.place, readOnly: props.readOnly });
@@ -186,7 +188,7 @@ export function ToolsPane(props: {
         </div>
       </Show>
       <div class="transcript" data-testid="transcript" aria-live="polite">
-        <For each={views()} fallback={<p class="tools-empty">No calls yet. Press Ctrl+K (or the button above) to run a tool.</p>}>
+        <For each={props.visible?.() === false ? [] : views()} fallback={<p class="tools-empty">No calls yet. Press Ctrl+K (or the button above) to run a tool.</p>}>
           {(call) => (
             <CallCard
               call={call}
