@@ -211,6 +211,8 @@ export async function benchChatSession() {
       toolParts: document.querySelectorAll("[data-testid=chat-pane] [data-testid=tool-part]").length,
       completedCards: document.querySelectorAll("[data-testid=chat-pane] [data-testid=call-card][data-state=completed]").length,
       errorCards: document.querySelectorAll("[data-testid=chat-pane] [data-testid=call-card][data-state=error]").length,
+      // The transcript draws only what is near the view: the session's own count says how many calls ran.
+      callsInSession: Number(/\d+/.exec(document.querySelector("[data-testid=session-count]")?.textContent ?? "")?.[0] ?? NaN),
     }));
 
     // The reference: the same page, idle, for as long as the session took.
@@ -239,8 +241,10 @@ export async function benchChatSession() {
         },
         domNodesAtEnd: end.nodes,
         elementsAtEnd: counts.elements,
-        assistantMessages: counts.assistantMessages,
-        toolParts: counts.toolParts,
+        callsInSession: counts.callsInSession,
+        // What the transcript has drawn at the end (it draws only the messages near the view).
+        drawnAssistantMessages: counts.assistantMessages,
+        drawnToolParts: counts.toolParts,
         completedCards: counts.completedCards,
         errorCards: counts.errorCards,
         permissionPromptsSeen: prompts,
