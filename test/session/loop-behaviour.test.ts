@@ -1,21 +1,12 @@
 import { APICallError } from "@ai-sdk/provider";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_STEPS_NOTICE } from "../../src/session/max-steps.js";
 import { classifyProviderError, type ClassifiedError } from "../../src/session/provider/errors.js";
 import { ScriptedLanguageModel } from "../../src/session/provider/scripted.js";
 import { assistants, loopOnce, mockModel, promptText, resolved, streamStep, testAgent, texts } from "../support/loop.js";
-import { sessionWith } from "../support/tool-session.js";
+import { sessionsEndedAfterEach } from "../support/tool-session.js";
 
-const disposers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const dispose of disposers.splice(0)) await dispose();
-});
-
-async function open(files: Record<string, string> = {}) {
-  const made = await sessionWith(files);
-  disposers.push(made.dispose);
-  return made;
-}
+const open = sessionsEndedAfterEach();
 
 describe("the loop", () => {
   it("announces each text delta as a separate change, as it arrives", async () => {

@@ -1,18 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ScriptedLanguageModel } from "../../src/session/provider/scripted.js";
 import { assistants, loopOnce, resolved, testAgent, texts } from "../support/loop.js";
-import { sessionWith } from "../support/tool-session.js";
+import { sessionsEndedAfterEach } from "../support/tool-session.js";
 
-const disposers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const dispose of disposers.splice(0)) await dispose();
-});
-
-async function open(files: Record<string, string> = {}) {
-  const made = await sessionWith(files);
-  disposers.push(made.dispose);
-  return made;
-}
+const open = sessionsEndedAfterEach();
 
 describe("the loop on a scripted model", () => {
   it("writes a file in one step and reads it back in the next, then answers", async () => {

@@ -1,3 +1,4 @@
+import { afterEach } from "vitest";
 import { createEmbeddedRuntime, type EmbeddedRuntime } from "../../src/runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../../src/runtime/embedded/node-worker-factory.js";
 import { ToolSession, type ToolSessionOptions } from "../../src/session/tool-session.js";
@@ -64,4 +65,17 @@ export async function sessionOn(
   const session = await ToolSession.open({ runtime, dataDir, home: "/home/user", builtins: builtinTools, trusted: true, ...options });
   const text = async (path: string) => new TextDecoder().decode(await runtime.fs.readFile(path.startsWith("/") ? path : `${runtime.root}/${path}`));
   return { session, runtime, root: runtime.root, text, dispose: cleanup };
+}
+
+/** `sessionWith` for a test file whose every session ends after each test (call at the file's top level). */
+export function sessionsEndedAfterEach(): (files?: Record<string, string>) => ReturnType<typeof sessionWith> {
+  const disposers: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const dispose of disposers.splice(0)) await dispose();
+  });
+  return async (files = {}) => {
+    const made = await sessionWith(files);
+    disposers.push(made.dispose);
+    return made;
+  };
 }
