@@ -5,12 +5,17 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { callGroupsBase } from "../runtime/node/call-cgroup.js";
 import { CALL_MARKER, callIdPrefix } from "../runtime/node/call-sweep.js";
 
-// Waits for the end of its input, then sweeps in passes until one finds nothing (a process may fork
-// while a pass runs). `grep -z` reads /proc/<pid>/environ's NUL-separated entries one by one.
+// Waits for the end of its input, ends the CLI's call cgroups (when it has any: $2), then sweeps in
+// passes until one finds nothing (a process may fork while a pass runs). `grep -z` reads
+// /proc/<pid>/environ's NUL-separated entries one by one.
 const SCRIPT = `
 cat >/dev/null
+if [ -n "$2" ]; then
+  for kill in "$2"/call-*/cgroup.kill; do [ -f "$kill" ] && echo 1 >"$kill" 2>/dev/null; done
+fi
 pass=0
 while [ $pass -lt 8 ]; do
   pass=$((pass + 1)); found=
@@ -22,6 +27,11 @@ while [ $pass -lt 8 ]; do
   done
   [ -n "$found" ] || break
 done
+if [ -n "$2" ]; then
+  sleep 0.2
+  for group in "$2"/call-*; do [ -d "$group" ] && rmdir "$group" 2>/dev/null; done
+  rmdir "$2" 2>/dev/null
+fi
 `;
 
 let started = false;
@@ -31,7 +41,7 @@ export function startOrphanWatchdog(): void {
   if (started || !existsSync("/proc/self/environ")) return;
   started = true;
   try {
-    const watchdog = spawn("sh", ["-c", SCRIPT, "watchdog", `${CALL_MARKER}=${callIdPrefix()}`], {
+    const watchdog = spawn("sh", ["-c", SCRIPT, "watchdog", `${CALL_MARKER}=${callIdPrefix()}`, callGroupsBase() ?? ""], {
       detached: true,
       stdio: ["pipe", "ignore", "ignore"],
     });

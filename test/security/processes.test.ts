@@ -8,9 +8,10 @@
  * worker: a background job ends with the call (or the worker, on abort) and a later call sees no job.
  */
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { callGroupsBase } from "../../src/runtime/node/call-cgroup.js";
 import { CALL_MARKER } from "../../src/runtime/node/call-sweep.js";
 import { fileBackends, sessionOn } from "../support/tool-session.js";
 import { plantSentinel, type Sentinel } from "./sentinel.js";
@@ -107,6 +108,29 @@ describe("processes: node runtime", () => {
       await assertNothingLeft(marker, sleep, sentinel);
     });
   }
+
+  it("each call runs in a cgroup of its own, removed when the call ends (this machine allows cgroups v2)", async () => {
+    const { runtime } = await nodeSession();
+    const base = callGroupsBase();
+    expect(base, "a writable cgroup v2 hierarchy (root, or a delegated subtree); CI runs as root").toBeTruthy();
+    const result = await runtime.exec("cat /proc/self/cgroup", { timeoutMs: 20_000 });
+    const own = /^0::(.*)$/m.exec(result.stdout)?.[1] ?? "";
+    expect(own).toMatch(new RegExp(`/workbench-${process.pid}/call-\\d+-\\d+$`));
+    const dir = join(base!, own.slice(own.lastIndexOf("/") + 1));
+    expect(existsSync(dir), "the call's cgroup after the call").toBe(false);
+  });
+
+  it("setsid with a double fork never survives, tried 25 times (the race a /proc sweep lost)", async () => {
+    const { session, sentinel } = await nodeSession();
+    for (let attempt = 0; attempt < 25; attempt++) {
+      const sleep = uniqueSleep();
+      const command = `setsid bash -c '( sleep ${sleep} >/dev/null 2>&1 & )' >/dev/null 2>&1 & setsid bash -c 'env -i /bin/sh -c "( sleep ${sleep} >/dev/null 2>&1 & )"' >/dev/null 2>&1 &`;
+      const call = await session.run("bash", { command, description: "escape" });
+      expect(call.status, call.error).toBe("completed");
+      expect(sleeping(sleep), `attempt ${attempt + 1}: the escaped sleep`).toEqual([]);
+    }
+    await sentinel.assertUntouched();
+  });
 
   it("an escaped job that would write beside the sentinel later never does", async () => {
     const { runtime, sentinel } = await nodeSession();

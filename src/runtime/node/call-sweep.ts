@@ -5,10 +5,13 @@
  * by everything it starts, and when the call ends every process is swept (Linux /proc) that carries the
  * marker, is in the call's group or session, or descends from one that does.
  *
- * Known gap: a process that clears its environment (`env -i`), leaves the session and is orphaned before
- * the sweep carries no sign of the call; only a cgroup per call would catch it.
+ * The sweep alone has gaps: a process between fork and exec, or one that cleared its environment (`env -i`),
+ * left the session and was orphaned, carries no readable sign of the call for a moment. So where the
+ * system allows it each call also runs in a cgroup of its own (call-cgroup.ts), which the kernel ends
+ * whole; the sweep is then a second net, and the only one where there are no cgroups.
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { endGroup, endGroupNow, killGroup, removeCallGroups, type CallGroup } from "./call-cgroup.js";
 
 /** Set for every command on the node runtime, to a value unique to the call. */
 export const CALL_MARKER = "WORKBENCH_CALL_ID";
@@ -32,6 +35,8 @@ export interface LiveCall {
   id: string;
   /** When the shell started (clock ticks since boot): nothing older can carry the marker. */
   since?: number;
+  /** The call's cgroup, where it has one. */
+  group?: CallGroup;
 }
 
 interface ProcInfo {
@@ -139,6 +144,7 @@ export function sweepCalls(calls: LiveCall[], maxPasses = 8): number {
   if (calls.length === 0) return 0;
   let killed = 0;
   for (const call of calls) {
+    if (call.group) killGroup(call.group);
     try {
       process.kill(-call.pid, "SIGKILL");
     } catch {
@@ -177,15 +183,19 @@ export function callStarted(call: LiveCall): void {
   if (liveCalls.size === 1) watcher?.attach();
 }
 
-/** Sweeps what `call` started and forgets it. */
-export function endCall(call: LiveCall): void {
+/** Ends what `call` started (its cgroup, then a sweep) and forgets it; resolves once they are gone. */
+export async function endCall(call: LiveCall): Promise<void> {
   sweepCalls([call]);
   if (liveCalls.delete(call) && liveCalls.size === 0) watcher?.detach();
+  if (call.group) await endGroup(call.group);
 }
 
 /** Ends every running call's processes; for signal and exit handlers (synchronous). */
 export function endAllCalls(): void {
-  sweepCalls([...liveCalls]);
+  const calls = [...liveCalls];
+  sweepCalls(calls);
+  for (const call of calls) if (call.group) endGroupNow(call.group);
   liveCalls.clear();
+  removeCallGroups();
   watcher?.detach();
 }

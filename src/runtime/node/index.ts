@@ -14,6 +14,7 @@ import type {
   Stat,
 } from "../types.js";
 import { writeFileAtomicNode } from "./atomic-write.js";
+import { endGroup, newCallGroup, spawnInGroup } from "./call-cgroup.js";
 import { CALL_MARKER, callStarted, endCall, newCallId, type LiveCall } from "./call-sweep.js";
 import { createNodeSearchService } from "./parallel-search.js";
 import { entryTypeOf, openRegular } from "./regular-file.js";
@@ -197,15 +198,20 @@ export function createNodeRuntime(options: NodeRuntimeOptions): Runtime {
     const args = capture ? ["-c", stateWrapper, "bash", command] : ["-c", command];
     let stateText = "";
     let live: LiveCall | undefined;
+    let ending: Promise<void> | undefined;
     const end = () => {
-      if (!live) return;
-      endCall(live);
-      live = undefined;
+      if (live) {
+        ending = endCall(live);
+        live = undefined;
+      }
+      return ending;
     };
     try {
       if (stop.reason) return { exitCode: null, ...collector.result(), ...stop.flags() };
       const callId = newCallId();
-      const child = spawn("bash", args, {
+      const group = newCallGroup();
+      const start = spawnInGroup(group, "bash", args);
+      const child = spawn(start.file, start.args, {
         cwd: opts.cwd ?? options.root,
         env: { ...commandEnv({ ...baseEnv, ...opts.env }, options.hiddenEnv), [CALL_MARKER]: callId },
         // Its own session and process group, so one kill reaches most descendants (a `sleep 100 &`
@@ -214,8 +220,10 @@ export function createNodeRuntime(options: NodeRuntimeOptions): Runtime {
         stdio: ["ignore", "pipe", "pipe", capture ? "pipe" : "ignore"],
       });
       if (child.pid !== undefined) {
-        live = { pid: child.pid, id: callId };
+        live = { pid: child.pid, id: callId, ...(group ? { group } : {}) };
         callStarted(live);
+      } else if (group) {
+        void endGroup(group);
       }
       // While the caller is busy with earlier output, the pipes are paused: the command then blocks on a
       // full pipe instead of piling its output up in memory here.
@@ -265,7 +273,7 @@ export function createNodeRuntime(options: NodeRuntimeOptions): Runtime {
       };
     } finally {
       // Whatever the call started ends with it: background jobs, `nohup`, `setsid`, double forks.
-      end();
+      await end();
       stop.dispose();
       changes.emit("unknown");
     }
