@@ -40,6 +40,8 @@ export interface ToolRunnerOptions {
   truncationStream?: TruncationStreamFactory;
   store?: SessionStore;
   plugins?: LoadedPlugin[];
+  /** How long each plugin hook may take (the custom tools' limit); none when absent. */
+  hookTimeoutMs?: number;
   /** Rules that apply to this session only, after the agent's. */
   sessionRules?: Ruleset;
 }
@@ -142,12 +144,12 @@ export class ToolRunner {
       this.publish(call);
       const hookInput = { tool: name, sessionID: session.id, callID: call.id };
       const before = { args };
-      await triggerHook(this.options.plugins ?? [], "tool.execute.before", hookInput, before);
+      await triggerHook(this.options.plugins ?? [], "tool.execute.before", hookInput, before, this.options.hookTimeoutMs, controller.signal);
       if (controller.signal.aborted) throw new Error("The call was aborted before it started.");
       for (const request of runOptions.ask ?? []) await ctx.ask(request);
       const result = await initialized.execute(before.args, ctx);
       const after = { title: result.title, output: result.output, metadata: result.metadata as Record<string, unknown> };
-      await triggerHook(this.options.plugins ?? [], "tool.execute.after", { ...hookInput, args: before.args }, after);
+      await triggerHook(this.options.plugins ?? [], "tool.execute.after", { ...hookInput, args: before.args }, after, this.options.hookTimeoutMs, controller.signal);
       call.status = "completed";
       call.title = after.title;
       call.output = after.output;

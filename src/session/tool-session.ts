@@ -6,6 +6,7 @@
 import type { Runtime } from "../runtime/types.js";
 import { Bus } from "../tools/bus.js";
 import { fromPlugin } from "../tools/custom/from-plugin.js";
+import { DEFAULT_CUSTOM_TOOL_TIMEOUT_MS, withTimeLimit } from "../tools/custom/time-limit.js";
 import { configDirectories, loadCustomTools, loadPlugins, workspaceCodeFiles, type LoadedPlugin, type LoadProblem } from "../tools/custom/loader.js";
 import { createPluginShell } from "../tools/custom/plugin-api.js";
 import { FileTime } from "../tools/file-time.js";
@@ -116,9 +117,10 @@ export class ToolSession {
     const untrustedFiles: string[] = [];
     let plugins: LoadedPlugin[] = [];
     const dirs = configDirectories(runtime.root, options.globalConfigDir);
+    const timeoutMs = config.experimental?.tool_timeout ?? DEFAULT_CUSTOM_TOOL_TIMEOUT_MS;
     if (options.trusted) {
       const custom = await loadCustomTools(runtime, dirs);
-      for (const tool of custom.tools) registry.register(tool);
+      for (const tool of custom.tools) registry.register(withTimeLimit(tool, timeoutMs));
       problems.push(...custom.problems);
       const loaded = await loadPlugins(runtime, dirs, {
         directory: runtime.root,
@@ -130,7 +132,7 @@ export class ToolSession {
       plugins = loaded.plugins;
       problems.push(...loaded.problems);
       for (const plugin of plugins) {
-        for (const [id, def] of Object.entries(plugin.hooks.tool ?? {})) registry.register(fromPlugin(id, def));
+        for (const [id, def] of Object.entries(plugin.hooks.tool ?? {})) registry.register(withTimeLimit(fromPlugin(id, def), timeoutMs));
       }
     } else {
       untrustedFiles.push(...(await workspaceCodeFiles(runtime, dirs)));
@@ -145,6 +147,7 @@ export class ToolSession {
       bus,
       fileTime,
       plugins,
+      hookTimeoutMs: timeoutMs,
       store: options.store,
       truncate: (text, truncation, hint) => truncateOutput(text, truncation, store, hint),
       truncationStream: (truncation, hint) => new TruncationSink(store, truncation, hint),

@@ -32,7 +32,16 @@ export const WorkspaceConfigSchema = ProvidersConfig.extend({
     })
     .optional(),
   default_agent: z.string({ error: "must be a string naming a primary agent" }).optional(),
-  experimental: z.looseObject({ batch_tool: z.boolean({ error: "must be true or false" }).optional() }, { error: "must be an object" }).optional(),
+  experimental: z
+    .looseObject(
+      {
+        batch_tool: z.boolean({ error: "must be true or false" }).optional(),
+        /** How long a custom tool may run, in milliseconds (default: the bash tool's 2 minutes). */
+        tool_timeout: z.number({ error: "must be a number of milliseconds" }).int({ error: "must be a whole number of milliseconds" }).positive({ error: "must be more than 0 milliseconds" }).optional(),
+      },
+      { error: "must be an object" },
+    )
+    .optional(),
   instructions: z.array(z.string({ error: "must be a path or glob" }), { error: 'must be a list of paths or globs, e.g. ["CONTRIBUTING.md"]' }).optional(),
 }).catchall(z.unknown());
 

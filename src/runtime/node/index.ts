@@ -14,6 +14,8 @@ import type {
   Stat,
 } from "../types.js";
 import { writeFileAtomicNode } from "./atomic-write.js";
+import { endGroup, newCallGroup, spawnInGroup } from "./call-cgroup.js";
+import { CALL_MARKER, callStarted, endCall, newCallId, type LiveCall } from "./call-sweep.js";
 import { createNodeSearchService } from "./parallel-search.js";
 import { entryTypeOf, openRegular } from "./regular-file.js";
 import { createNodeSearchFs } from "./search-fs.js";
@@ -138,6 +140,8 @@ function parseState(raw: string): ShellState | undefined {
     const eq = entry.indexOf("=");
     if (eq > 0) env[entry.slice(0, eq)] = entry.slice(eq + 1);
   }
+  // The marker names one call only; the next call gets its own.
+  delete env[CALL_MARKER];
   return { cwd: raw.slice(0, newline), env };
 }
 
@@ -147,14 +151,6 @@ function parseState(raw: string): ShellState | undefined {
  */
 const stateWrapper = 'eval "$1"; __wb_status=$?; { pwd; env -0; } >&3; exit $__wb_status';
 
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // The group is already gone.
-  }
-}
 
 export interface NodeRuntimeOptions {
   root: string;
@@ -201,15 +197,34 @@ export function createNodeRuntime(options: NodeRuntimeOptions): Runtime {
     const capture = opts.captureState === true;
     const args = capture ? ["-c", stateWrapper, "bash", command] : ["-c", command];
     let stateText = "";
+    let live: LiveCall | undefined;
+    let ending: Promise<void> | undefined;
+    const end = () => {
+      if (live) {
+        ending = endCall(live);
+        live = undefined;
+      }
+      return ending;
+    };
     try {
       if (stop.reason) return { exitCode: null, ...collector.result(), ...stop.flags() };
-      const child = spawn("bash", args, {
+      const callId = newCallId();
+      const group = newCallGroup();
+      const start = spawnInGroup(group, "bash", args);
+      const child = spawn(start.file, start.args, {
         cwd: opts.cwd ?? options.root,
-        env: commandEnv({ ...baseEnv, ...opts.env }, options.hiddenEnv),
-        // Its own process group, so one kill reaches every descendant (a `sleep 100 &` included).
+        env: { ...commandEnv({ ...baseEnv, ...opts.env }, options.hiddenEnv), [CALL_MARKER]: callId },
+        // Its own session and process group, so one kill reaches most descendants (a `sleep 100 &`
+        // included); the sweep (call-sweep.ts) catches those that left.
         detached: true,
         stdio: ["ignore", "pipe", "pipe", capture ? "pipe" : "ignore"],
       });
+      if (child.pid !== undefined) {
+        live = { pid: child.pid, id: callId, ...(group ? { group } : {}) };
+        callStarted(live);
+      } else if (group) {
+        void endGroup(group);
+      }
       // While the caller is busy with earlier output, the pipes are paused: the command then blocks on a
       // full pipe instead of piling its output up in memory here.
       let waiting = 0;
@@ -230,7 +245,7 @@ export function createNodeRuntime(options: NodeRuntimeOptions): Runtime {
       child.stdout!.setEncoding("utf8").on("data", (text: string) => deliver("stdout", text));
       child.stderr!.setEncoding("utf8").on("data", (text: string) => deliver("stderr", text));
       if (capture) (child.stdio[3] as NodeJS.ReadableStream).setEncoding("utf8").on("data", (t: string) => (stateText += t));
-      stop.onStop(() => killGroup(child.pid));
+      stop.onStop(end);
       const exitCode = await new Promise<number | null>((resolve, reject) => {
         child.once("error", reject);
         // "close" waits for the pipes, so no output is lost. A background child (`cmd &`) would hold
@@ -238,7 +253,7 @@ export function createNodeRuntime(options: NodeRuntimeOptions): Runtime {
         // never hangs on, nor leaves behind, a process nobody can reach.
         child.once("exit", (code) => {
           const grace = setTimeout(() => {
-            killGroup(child.pid);
+            end();
             child.stdout!.destroy();
             child.stderr!.destroy();
             resolve(code);
@@ -257,6 +272,8 @@ export function createNodeRuntime(options: NodeRuntimeOptions): Runtime {
         ...(state ? { state } : {}),
       };
     } finally {
+      // Whatever the call started ends with it: background jobs, `nohup`, `setsid`, double forks.
+      await end();
       stop.dispose();
       changes.emit("unknown");
     }
