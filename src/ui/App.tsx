@@ -4,12 +4,22 @@ import { ShellSession } from "../workspace/shell-session.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { CenterPane } from "./CenterPane.js";
 import { FileTree } from "./files/FileTree.js";
-import { createOpenFiles } from "./files/open-files.js";
+import { createOpenFiles, type TabsMemory } from "./files/open-files.js";
 import { SearchPanel } from "./files/SearchPanel.js";
 import { TransferBar } from "./files/TransferBar.js";
 import { TerminalView } from "./terminal/TerminalView.js";
 import { createTheme } from "./theme.js";
 import { RightPane } from "./RightPane.js";
+
+/** Open tabs are remembered per workspace, and not for one kept in memory only (its files are gone after a reload). */
+function tabsMemory(workspace: Workspace): TabsMemory | undefined {
+  if (workspace.options.memoryOnly) return undefined;
+  try {
+    return { storage: window.localStorage, key: `workbench-open-files:${workspace.options.name}` };
+  } catch {
+    return undefined;
+  }
+}
 
 interface Notice {
   id: number;
@@ -24,7 +34,7 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
   const shell = new ShellSession(() => workspace.runtime);
   const [notices, setNotices] = createSignal<Notice[]>([]);
   const { theme, toggle: toggleTheme } = createTheme();
-  const files = createOpenFiles();
+  const files = createOpenFiles(tabsMemory(workspace));
   let nextNotice = 1;
   const report = (text: string, isError = false) => {
     const id = nextNotice++;
@@ -111,7 +121,7 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
       <main class="panes">
         <aside class="sidebar">
           <TransferBar runtime={runtime} readOnly={workspace.readOnly} report={report} />
-          <SearchPanel runtime={runtime} />
+          <SearchPanel runtime={runtime} onOpen={files.open} />
           <FileTree runtime={runtime} onError={(message) => report(message, true)} onOpen={files.open} />
         </aside>
         <CenterPane
