@@ -6,7 +6,7 @@
 import type { Page } from "@playwright/test";
 import { expect, freshWorkspace, openWorkbench, runInTerminal, test, waitForIdle } from "./fixtures.js";
 
-const SHOTS = "test-results/first-hour-desk";
+const SHOTS = "e2e/screenshots/first-hour-desk";
 
 /** Light and dark, as the page is now; the caller sets the width. */
 async function shoot(page: Page, name: string) {
@@ -15,6 +15,15 @@ async function shoot(page: Page, name: string) {
     if ((await toggle.getAttribute("data-theme")) !== theme) await toggle.click();
     await page.screenshot({ path: `${SHOTS}/${name}-${theme}.png` });
   }
+}
+
+const row = (page: Page, name: string) => page.locator(`.file-tree li[data-path="/workspace/${name}"]`);
+const treeName = (page: Page, name: string) => row(page, name).locator("> .tree-row > button.tree-name");
+
+async function shell(page: Page, command: string): Promise<void> {
+  await page.getByTestId("tab-terminal").click();
+  await runInTerminal(page, command);
+  await waitForIdle(page);
 }
 
 async function find(page: Page, pattern: string) {
@@ -67,4 +76,127 @@ test("8. a read-only second tab, opened and closed three times, leaves no empty 
   }
   await page.reload();
   await expect(page.getByTestId("session-picker").locator("option")).toHaveCount(1);
+});
+
+test("5. the tree keeps open folders across changes and a reload", async ({ page }) => {
+  await openWorkbench(page, freshWorkspace("desk-tree", false));
+  await shell(page, "mkdir -p src/lib docs && echo a > src/a.ts && echo b > src/lib/b.ts");
+  await treeName(page, "src").click();
+  await treeName(page, "src/lib").click();
+  await expect(row(page, "src/lib/b.ts")).toBeVisible();
+  // A file appears beside src, and another inside it: both folders stay open.
+  await shell(page, "echo c > top.txt && echo d > src/d.ts && echo e > src/lib/e.ts");
+  await expect(row(page, "src/d.ts")).toBeVisible();
+  await expect(row(page, "src/lib/e.ts")).toBeVisible();
+  await expect(row(page, "top.txt")).toBeVisible();
+  await expect(row(page, "src")).toHaveAttribute("aria-expanded", "true");
+  await expect(row(page, "src/lib")).toHaveAttribute("aria-expanded", "true");
+  await page.reload();
+  await expect(row(page, "src/lib/e.ts")).toBeVisible();
+  await expect(row(page, "docs")).toHaveAttribute("aria-expanded", "false");
+});
+
+test("5. new file, new folder, rename, move and delete from the menu and the keys, with names checked", async ({ page }) => {
+  await openWorkbench(page, freshWorkspace("desk-actions"));
+  const dialogs: string[] = [];
+  page.on("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.accept();
+  });
+  // New file at the top: it opens in the editor.
+  await page.getByTestId("tree-new-file").click();
+  await page.getByTestId("tree-form-input").fill("notes.md");
+  await page.getByTestId("tree-form-input").press("Enter");
+  await expect(page.locator('[data-testid=file-editor][data-path="/workspace/notes.md"]')).toBeVisible();
+  await expect(row(page, "notes.md")).toBeVisible();
+
+  // New folder, then a file inside it from the folder's context menu (right click).
+  await page.getByTestId("tree-new-folder").click();
+  await page.getByTestId("tree-form-input").fill("src");
+  await page.getByTestId("tree-form-input").press("Enter");
+  await treeName(page, "src").click({ button: "right" });
+  await page.getByTestId("tree-menu").getByRole("menuitem", { name: /New file/ }).click();
+  await page.getByTestId("tree-form-input").fill("app.ts");
+  await page.getByTestId("tree-form-input").press("Enter");
+  await expect(row(page, "src/app.ts")).toBeVisible();
+  await expect(row(page, "src")).toHaveAttribute("aria-expanded", "true");
+
+  // F2 renames; a name with a slash, or "..", is refused with a reason and nothing changes.
+  await treeName(page, "notes.md").focus();
+  await page.keyboard.press("F2");
+  const input = page.getByTestId("tree-form-input");
+  await expect(input).toHaveValue("notes.md");
+  await input.fill("../escape.md");
+  await input.press("Enter");
+  await expect(page.getByTestId("notice").last()).toContainText('contains "/"');
+  await input.fill("..");
+  await input.press("Enter");
+  await expect(page.getByTestId("notice").last()).toContainText("pick another name");
+  await input.fill("readme.md");
+  await input.press("Enter");
+  await expect(row(page, "readme.md")).toBeVisible();
+  await expect(row(page, "notes.md")).toHaveCount(0);
+  // The open tab followed the rename.
+  await expect(page.locator('[data-testid=file-tab][data-path="/workspace/readme.md"]')).toBeVisible();
+
+  // A rename onto a taken name asks first.
+  await shell(page, "echo old > other.md");
+  await treeName(page, "other.md").focus();
+  await page.keyboard.press("F2");
+  await page.getByTestId("tree-form-input").fill("readme.md");
+  await page.getByTestId("tree-form-input").press("Enter");
+  await expect.poll(() => dialogs.at(-1)).toContain("readme.md already exists. Replace it?");
+  await expect(row(page, "other.md")).toHaveCount(0);
+
+  // Shift+F10 opens the menu from the keyboard; Move to… puts the file into src.
+  await treeName(page, "readme.md").focus();
+  await page.keyboard.press("Shift+F10");
+  await expect(page.getByTestId("tree-menu")).toBeVisible();
+  await expect(page.getByRole("menuitem").first()).toBeFocused();
+  await page.getByRole("menuitem", { name: /Move to/ }).click();
+  await page.getByTestId("tree-form-input").fill("src");
+  await page.getByTestId("tree-form-input").press("Enter");
+  await expect(row(page, "src/readme.md")).toBeVisible();
+  await shoot(page, "tree-actions");
+
+  // Delete asks, then removes through the same file operations: the terminal no longer sees it.
+  await treeName(page, "src/app.ts").focus();
+  await page.keyboard.press("Delete");
+  await expect.poll(() => dialogs.at(-1)).toContain("Delete src/app.ts?");
+  await expect(row(page, "src/app.ts")).toHaveCount(0);
+  await shell(page, "ls src; cat src/readme.md");
+  await expect(page.locator(".xterm-rows")).toContainText("readme.md");
+  await expect(page.locator(".xterm-rows")).toContainText("old");
+
+  // The menu at 390 px, light and dark.
+  await page.setViewportSize({ width: 390, height: 800 });
+  await treeName(page, "src").click({ button: "right" });
+  await expect(page.getByTestId("tree-menu")).toBeInViewport();
+  await shoot(page, "tree-menu-390");
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("tree-menu")).toHaveCount(0);
+});
+
+test("5. files dragged from the desktop onto a folder land in it; a row dragged onto a folder moves there", async ({ page }) => {
+  await openWorkbench(page, freshWorkspace("desk-drop"));
+  await shell(page, "mkdir -p inbox other && echo keep > inbox/kept.txt");
+  const dropped = await page.evaluateHandle(() => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(["hello from the desktop\n"], "hello.txt", { type: "text/plain" }));
+    transfer.items.add(new File(["second"], "second.txt"));
+    return transfer;
+  });
+  const target = row(page, "inbox").locator("> .tree-row");
+  await target.dispatchEvent("dragover", { dataTransfer: dropped });
+  await expect(row(page, "inbox")).toHaveClass(/drop-target/);
+  await target.dispatchEvent("drop", { dataTransfer: dropped });
+  await expect(row(page, "inbox/hello.txt")).toBeVisible();
+  await expect(row(page, "inbox/second.txt")).toBeVisible();
+  await shell(page, "cat inbox/hello.txt");
+  await expect(page.locator(".xterm-rows")).toContainText("hello from the desktop");
+
+  // Dragging a row onto another folder moves it.
+  await treeName(page, "inbox/second.txt").dragTo(row(page, "other").locator("> .tree-row"));
+  await expect(row(page, "other/second.txt")).toBeAttached();
+  await expect(row(page, "inbox/second.txt")).toHaveCount(0);
 });

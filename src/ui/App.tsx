@@ -6,10 +6,21 @@ import { CenterPane } from "./CenterPane.js";
 import { FileTree } from "./files/FileTree.js";
 import { createOpenFiles, type TabsMemory } from "./files/open-files.js";
 import { SearchPanel } from "./files/SearchPanel.js";
+import { createTreeState, type TreeMemory } from "./files/tree-state.js";
 import { TransferBar } from "./files/TransferBar.js";
 import { TerminalView } from "./terminal/TerminalView.js";
 import { createTheme } from "./theme.js";
 import { RightPane } from "./RightPane.js";
+
+/** The tree's open folders are remembered per workspace, except for one in memory only. */
+function treeMemory(workspace: Workspace): TreeMemory | undefined {
+  if (workspace.options.memoryOnly) return undefined;
+  try {
+    return { storage: window.localStorage, key: `workbench-open-folders:${workspace.options.name}` };
+  } catch {
+    return undefined;
+  }
+}
 
 /** Open tabs are remembered per workspace, and not for one kept in memory only (its files are gone after a reload). */
 function tabsMemory(workspace: Workspace): TabsMemory | undefined {
@@ -35,6 +46,7 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
   const [notices, setNotices] = createSignal<Notice[]>([]);
   const { theme, toggle: toggleTheme } = createTheme();
   const files = createOpenFiles(tabsMemory(workspace));
+  const tree = createTreeState(treeMemory(workspace));
   let nextNotice = 1;
   const report = (text: string, isError = false) => {
     const id = nextNotice++;
@@ -122,7 +134,14 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
         <aside class="sidebar">
           <TransferBar runtime={runtime} readOnly={workspace.readOnly} report={report} />
           <SearchPanel runtime={runtime} onOpen={files.open} />
-          <FileTree runtime={runtime} onError={(message) => report(message, true)} onOpen={files.open} />
+          <FileTree
+            runtime={runtime}
+            tree={tree}
+            readOnly={workspace.readOnly}
+            onError={(message) => report(message, true)}
+            onOpen={files.open}
+            onMoved={(from, to) => to !== undefined && files.moved(from, to)}
+          />
         </aside>
         <CenterPane
           files={files}

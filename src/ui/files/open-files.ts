@@ -98,8 +98,24 @@ export function createOpenFiles(memory?: TabsMemory) {
     remember();
   };
 
+  /**
+   * A file or folder was renamed or moved: its tabs (and those of files under it) follow, unless one
+   * has unsaved edits (that one stays, and its editor says the file is gone, offering to save it again).
+   */
+  const moved = (from: string, to: string) => {
+    const affected = files().filter((file) => (file.path === from || file.path.startsWith(`${from}/`)) && !file.dirty());
+    if (affected.length === 0) return;
+    const wasActive = active();
+    for (const file of affected) close(file.path);
+    for (const file of affected) add(to + file.path.slice(from.length));
+    const shown = affected.find((file) => file.path === wasActive);
+    setActive(shown ? to + shown.path.slice(from.length) : wasActive);
+    remember();
+  };
+
   return {
     files,
+    moved,
     /** The open file shown, or undefined for the terminal. */
     active,
     open,
