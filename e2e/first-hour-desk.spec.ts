@@ -4,7 +4,7 @@
  * nothing behind, and a first visit that says what to do. Each test is one user's story.
  */
 import type { Page } from "@playwright/test";
-import { expect, freshWorkspace, openWorkbench, runInTerminal, test, waitForIdle } from "./fixtures.js";
+import { expect, freshWorkspace, openWorkbench, runInTerminal, runTool, test, waitForIdle } from "./fixtures.js";
 
 const SHOTS = "e2e/screenshots/first-hour-desk";
 
@@ -199,4 +199,48 @@ test("5. files dragged from the desktop onto a folder land in it; a row dragged 
   await treeName(page, "inbox/second.txt").dragTo(row(page, "other").locator("> .tree-row"));
   await expect(row(page, "other/second.txt")).toBeAttached();
   await expect(row(page, "inbox/second.txt")).toHaveCount(0);
+});
+
+test("4. with three prompts queued, each says which call asks, in the order of the calls, and links to its card and back", async ({ page }) => {
+  await openWorkbench(page, freshWorkspace("desk-ask"));
+  await shell(page, `mkdir -p /tmp/outside && echo secret > /tmp/outside/x.txt && echo '{"permission":{"bash":"ask"}}' > opencode.json`);
+  await page.getByRole("button", { name: "New session" }).click();
+  await expect(page.getByTestId("open-palette")).toBeEnabled();
+  await runTool(page, "bash", { command: "echo one", description: "Says one" });
+  await runTool(page, "read", { filePath: "/tmp/outside/x.txt" });
+  await runTool(page, "bash", { command: "echo three", description: "Says three" });
+  const prompts = page.getByTestId("permission-prompt");
+  await expect(prompts).toHaveCount(3);
+  // The queue is in the order of the calls, and each prompt names its call: tool, title, input.
+  await expect(prompts.nth(0).getByTestId("prompt-asker")).toContainText("Asked by bash");
+  await expect(prompts.nth(0).getByTestId("prompt-title")).toHaveText("Says one");
+  await expect(prompts.nth(1).getByTestId("prompt-asker")).toContainText("Asked by read");
+  await expect(prompts.nth(1).getByTestId("prompt-title")).toHaveText("/tmp/outside/x.txt");
+  await expect(prompts.nth(1).getByTestId("prompt-input")).toHaveText("filePath: /tmp/outside/x.txt");
+  await expect(prompts.nth(1).getByTestId("prompt-folder")).toHaveText("/tmp/outside");
+  await expect(prompts.nth(2).getByTestId("prompt-title")).toHaveText("Says three");
+  for (const [index, text] of [[0, "1 of 3"], [1, "2 of 3"], [2, "3 of 3"]] as const) await expect(prompts.nth(index)).toContainText(text);
+
+  // The waiting cards have a title and show their input unfolded.
+  const cards = page.getByTestId("call-card");
+  await expect(cards.nth(1).locator(".call-title")).toHaveText("/tmp/outside/x.txt");
+  await expect(cards.nth(1).getByTestId("call-input")).toBeVisible();
+  await expect(cards.nth(1).getByTestId("call-input")).toContainText("/tmp/outside/x.txt");
+
+  // Prompt -> card, and card -> prompt.
+  await prompts.nth(1).getByTestId("prompt-show-call").click();
+  await expect(cards.nth(1)).toBeFocused();
+  await expect(cards.nth(1)).toHaveClass(/jumped-to/);
+  await cards.nth(2).getByTestId("card-show-prompt").click();
+  await expect(prompts.nth(2)).toBeFocused();
+  await shoot(page, "prompts-queued");
+  await page.setViewportSize({ width: 390, height: 800 });
+  await prompts.nth(1).scrollIntoViewIfNeeded();
+  await shoot(page, "prompts-390");
+
+  await prompts.nth(1).getByRole("button", { name: "Allow once" }).click();
+  await expect(cards.nth(1)).toHaveAttribute("data-state", "completed");
+  await expect(cards.nth(1).getByTestId("call-input")).toBeHidden();
+  await expect(prompts).toHaveCount(2);
+  await expect(prompts.nth(1)).toContainText("2 of 2");
 });

@@ -179,6 +179,7 @@ export function ToolsPane(props: {
               <PermissionPrompt
                 request={request}
                 input={controller.inputOf(request.tool?.callID)}
+                call={controller.callOf(request.tool?.callID)}
                 position={index() + 1}
                 total={pending().length}
                 onReply={(reply, message, saveToConfig) => void controller.answer(request, reply, message, saveToConfig)}
