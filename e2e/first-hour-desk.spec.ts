@@ -244,3 +244,49 @@ test("4. with three prompts queued, each says which call asks, in the order of t
   await expect(prompts).toHaveCount(2);
   await expect(prompts.nth(1)).toContainText("2 of 2");
 });
+
+test("12. a first visit says what this is and what to do first, opens a sample project in one click, and never returns once dismissed", async ({ page }) => {
+  await page.goto(`/${freshWorkspace("desk-welcome", false)}`);
+  const welcome = page.getByTestId("desk-welcome");
+  await expect(welcome).toBeVisible();
+  await expect(welcome.getByRole("heading")).toContainText("Welcome to Workbench");
+  await expect(welcome.getByRole("button", { name: "Add a provider key…" })).toBeVisible();
+  await expect(welcome.getByRole("button", { name: "Watch the recorded demo" })).toBeVisible();
+  await shoot(page, "welcome");
+
+  // The sample project: one click, and its README is open with the folder shown in the tree.
+  await welcome.getByRole("button", { name: "Open a sample project" }).click();
+  await expect(page.locator('[data-testid=file-editor][data-path="/workspace/sample-project/README.md"] .cm-content')).toContainText("Sample project");
+  await expect(row(page, "sample-project/src")).toBeVisible();
+  await find(page, "TODO");
+  await expect(page.getByTestId("search-hit").first()).toContainText("sample-project/");
+
+  // Add a key opens the chat's key dialog.
+  await welcome.getByRole("button", { name: "Add a provider key…" }).click();
+  await expect(page.getByTestId("tab-chat")).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("dialog")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+
+  await page.setViewportSize({ width: 390, height: 800 });
+  await shoot(page, "welcome-390");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+  // Dismissed, it stays gone after a reload and in another workspace.
+  await welcome.getByTestId("desk-welcome-dismiss").click();
+  await expect(welcome).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId("runtime-status")).toBeVisible();
+  await expect(row(page, "sample-project")).toBeVisible();
+  await expect(page.getByTestId("desk-welcome")).toHaveCount(0);
+  await page.goto(`/${freshWorkspace("desk-welcome-2")}`);
+  await expect(page.getByTestId("runtime-status")).toBeVisible();
+  await expect(page.getByTestId("desk-welcome")).toHaveCount(0);
+});
+
+test("12. the welcome's demo button plays the recorded demo in the chat, with no key", async ({ page }) => {
+  await openWorkbench(page, freshWorkspace("desk-demo"), "tools");
+  await page.getByTestId("desk-welcome-demo").click();
+  await expect(page.getByTestId("tab-chat")).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByTestId("tool-part").first()).toBeVisible({ timeout: 30_000 });
+});

@@ -3,6 +3,7 @@ import type { RuntimeKind } from "../runtime/types.js";
 import { ShellSession } from "../workspace/shell-session.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { CenterPane } from "./CenterPane.js";
+import { DeskWelcome } from "./DeskWelcome.js";
 import { FileTree } from "./files/FileTree.js";
 import { createOpenFiles, type TabsMemory } from "./files/open-files.js";
 import { SearchPanel } from "./files/SearchPanel.js";
@@ -10,7 +11,8 @@ import { createTreeState, type TreeMemory } from "./files/tree-state.js";
 import { TransferBar } from "./files/TransferBar.js";
 import { TerminalView } from "./terminal/TerminalView.js";
 import { createTheme } from "./theme.js";
-import { RightPane } from "./RightPane.js";
+import { RightPane, type DeskRequest } from "./RightPane.js";
+import { addSampleProject } from "../workspace/sample-project.js";
 
 /** The tree's open folders are remembered per workspace, except for one in memory only. */
 function treeMemory(workspace: Workspace): TreeMemory | undefined {
@@ -47,6 +49,20 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
   const { theme, toggle: toggleTheme } = createTheme();
   const files = createOpenFiles(tabsMemory(workspace));
   const tree = createTreeState(treeMemory(workspace));
+  // The welcome's buttons act in the right pane (the chat's key dialog, the recorded demo).
+  const [deskRequest, setDeskRequest] = createSignal<DeskRequest | undefined>(undefined);
+  let requests = 0;
+  const ask = (kind: DeskRequest["kind"]) => setDeskRequest({ kind, seq: ++requests });
+  const openSample = async () => {
+    try {
+      const sample = await addSampleProject(runtime());
+      tree.setOpen(sample.folder, true);
+      files.open(sample.readme);
+      if (!sample.created) report("sample-project/ was already here: it is opened as it is, nothing was replaced.");
+    } catch (error) {
+      report(`The sample project could not be added: ${error instanceof Error ? error.message : String(error)}`, true);
+    }
+  };
   let nextNotice = 1;
   const report = (text: string, isError = false) => {
     const id = nextNotice++;
@@ -130,6 +146,7 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
           )}
         </For>
       </div>
+      <DeskWelcome readOnly={workspace.readOnly} onAddKey={() => ask("add-key")} onWatchDemo={() => ask("demo")} onSample={openSample} />
       <main class="panes">
         <aside class="sidebar">
           <TransferBar runtime={runtime} readOnly={workspace.readOnly} report={report} />
@@ -149,7 +166,7 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
           readOnly={workspace.readOnly}
           terminal={<TerminalView shell={shell} root={() => runtime().root} readOnly={workspace.readOnly} theme={theme} />}
         />
-        <RightPane runtime={runtime} readOnly={workspace.readOnly} place={{ workspace: workspace.options.name, memoryOnly: workspace.options.memoryOnly }} report={report} />
+        <RightPane runtime={runtime} readOnly={workspace.readOnly} place={{ workspace: workspace.options.name, memoryOnly: workspace.options.memoryOnly }} report={report} request={deskRequest} />
       </main>
     </div>
   );
