@@ -3,6 +3,7 @@
  * Find in files that leads to the line, a reload that keeps the desk, a read-only tab that leaves
  * nothing behind, and a first visit that says what to do. Each test is one user's story.
  */
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, freshWorkspace, openWorkbench, runInTerminal, runTool, test, waitForIdle } from "./fixtures.js";
 
@@ -253,6 +254,12 @@ test("12. a first visit says what this is and what to do first, opens a sample p
   await expect(welcome.getByRole("button", { name: "Add a provider key…" })).toBeVisible();
   await expect(welcome.getByRole("button", { name: "Watch the recorded demo" })).toBeVisible();
   await shoot(page, "welcome");
+  for (const theme of ["light", "dark"] as const) {
+    const toggle = page.getByTestId("theme-toggle");
+    if ((await toggle.getAttribute("data-theme")) !== theme) await toggle.click();
+    const results = await new AxeBuilder({ page }).include("[data-testid=desk-welcome]").withTags(["wcag2a", "wcag2aa", "wcag21aa"]).analyze();
+    expect(results.violations.map((violation) => `${theme}: ${violation.id}`)).toEqual([]);
+  }
 
   // The sample project: one click, and its README is open with the folder shown in the tree.
   await welcome.getByRole("button", { name: "Open a sample project" }).click();
@@ -285,8 +292,45 @@ test("12. a first visit says what this is and what to do first, opens a sample p
 });
 
 test("12. the welcome's demo button plays the recorded demo in the chat, with no key", async ({ page }) => {
-  await openWorkbench(page, freshWorkspace("desk-demo"), "tools");
+  await openWorkbench(page, freshWorkspace("desk-demo"), "tools", true);
   await page.getByTestId("desk-welcome-demo").click();
   await expect(page.getByTestId("tab-chat")).toHaveAttribute("aria-selected", "true");
   await expect(page.getByTestId("tool-part").first()).toBeVisible({ timeout: 30_000 });
+});
+
+test("7. a reload brings back the open tabs (and which is in front), the terminal's lines and the call list's place; a new tab opens at the newest call", async ({ page, context }) => {
+  const query = freshWorkspace("desk-reload", false);
+  await openWorkbench(page, query);
+  await shell(page, "echo one > a.txt && echo two > b.txt && echo before-the-reload-marker");
+  await treeName(page, "a.txt").click();
+  await treeName(page, "b.txt").click();
+  await page.locator('[data-testid=file-tab][data-path="/workspace/a.txt"]').click();
+  for (let i = 1; i <= 8; i++) await runTool(page, "bash", { command: `seq 1 12; echo call-${i}`, description: `Call ${i}` });
+  const cards = page.getByTestId("call-card");
+  await expect(cards).toHaveCount(8);
+  await expect(cards.nth(7)).toHaveAttribute("data-state", "completed");
+  // Scrolled to the first call before the reload.
+  await page.getByTestId("transcript").evaluate((list) => (list.scrollTop = 0));
+  await page.getByTestId("transcript").dispatchEvent("scroll");
+  await page.waitForTimeout(400); // the place is saved a moment after scrolling stops
+
+  await page.reload();
+  await expect(page.locator("[data-testid=file-tab]")).toHaveText(["a.txt", "b.txt"]);
+  await expect(page.locator('[data-testid=file-tab][data-path="/workspace/a.txt"]')).toHaveAttribute("aria-selected", "true");
+  await expect(page.locator('[data-testid=file-editor][data-path="/workspace/a.txt"] .cm-content')).toHaveText("one");
+  await expect(page.getByTestId("call-card").nth(7)).toBeAttached();
+  await expect(page.getByTestId("call-card").first()).toBeInViewport();
+  await expect(page.getByTestId("call-card").nth(7)).not.toBeInViewport();
+  await page.getByTestId("tab-terminal").click();
+  await expect(page.locator(".xterm-rows")).toContainText("before-the-reload-marker");
+  await expect(page.locator(".xterm-rows")).toContainText("restored after the reload");
+  await shoot(page, "reload-restored");
+
+  // The same workspace opened afresh in a new tab (the old one closed) shows the newest call.
+  const second = await context.newPage();
+  await second.route(/^(?!https?:\/\/(127\.0\.0\.1|localhost)[:/])/, (route) => route.abort());
+  await page.close();
+  await openWorkbench(second, query);
+  await expect(second.getByTestId("read-only-notice")).toHaveCount(0);
+  await expect(second.getByTestId("call-card").nth(7)).toBeInViewport();
 });

@@ -9,6 +9,7 @@ import { createOpenFiles, type TabsMemory } from "./files/open-files.js";
 import { SearchPanel } from "./files/SearchPanel.js";
 import { createTreeState, type TreeMemory } from "./files/tree-state.js";
 import { TransferBar } from "./files/TransferBar.js";
+import { keepScrollback } from "./terminal-scrollback.js";
 import { TerminalView } from "./terminal/TerminalView.js";
 import { createTheme } from "./theme.js";
 import { RightPane, type DeskRequest } from "./RightPane.js";
@@ -53,6 +54,18 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
   const [deskRequest, setDeskRequest] = createSignal<DeskRequest | undefined>(undefined);
   let requests = 0;
   const ask = (kind: DeskRequest["kind"]) => setDeskRequest({ kind, seq: ++requests });
+  // The terminal's lines come back after a reload (for the life of the tab), for a workspace that
+  // survives one: one in memory only starts over, files and terminal alike.
+  const restoreScrollback = (term: Parameters<typeof keepScrollback>[0]) => {
+    if (workspace.options.memoryOnly) return;
+    let storage: Storage | undefined;
+    try {
+      storage = window.sessionStorage;
+    } catch {
+      return;
+    }
+    onCleanup(keepScrollback(term, storage, `workbench-terminal:${workspace.options.name}`));
+  };
   const openSample = async () => {
     try {
       const sample = await addSampleProject(runtime());
@@ -164,7 +177,7 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
           files={files}
           runtime={runtime}
           readOnly={workspace.readOnly}
-          terminal={<TerminalView shell={shell} root={() => runtime().root} readOnly={workspace.readOnly} theme={theme} />}
+          terminal={<TerminalView shell={shell} root={() => runtime().root} readOnly={workspace.readOnly} theme={theme} onOpen={restoreScrollback} />}
         />
         <RightPane runtime={runtime} readOnly={workspace.readOnly} place={{ workspace: workspace.options.name, memoryOnly: workspace.options.memoryOnly }} report={report} request={deskRequest} />
       </main>
