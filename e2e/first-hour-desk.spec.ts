@@ -129,10 +129,12 @@ test("5. new file, new folder, rename, move and delete from the menu and the key
   await expect(input).toHaveValue("notes.md");
   await input.fill("../escape.md");
   await input.press("Enter");
-  await expect(page.getByTestId("notice").last()).toContainText('contains "/"');
+  await expect(page.getByTestId("tree-form-error")).toContainText('contains "/"');
+  await expect(input).toBeFocused();
   await input.fill("..");
   await input.press("Enter");
-  await expect(page.getByTestId("notice").last()).toContainText("pick another name");
+  await expect(page.getByTestId("tree-form-error")).toContainText("pick another name");
+  await shoot(page, "tree-rename-refused");
   await input.fill("readme.md");
   await input.press("Enter");
   await expect(row(page, "readme.md")).toBeVisible();
@@ -169,13 +171,18 @@ test("5. new file, new folder, rename, move and delete from the menu and the key
   await expect(page.locator(".xterm-rows")).toContainText("readme.md");
   await expect(page.locator(".xterm-rows")).toContainText("old");
 
-  // The menu at 390 px, light and dark.
+  // The menu at 390 px, light and dark (a click elsewhere, as on the theme button, closes it).
   await page.setViewportSize({ width: 390, height: 800 });
-  await treeName(page, "src").click({ button: "right" });
-  await expect(page.getByTestId("tree-menu")).toBeInViewport();
-  await shoot(page, "tree-menu-390");
-  await page.keyboard.press("Escape");
-  await expect(page.getByTestId("tree-menu")).toHaveCount(0);
+  for (const theme of ["light", "dark"] as const) {
+    const toggle = page.getByTestId("theme-toggle");
+    if ((await toggle.getAttribute("data-theme")) !== theme) await toggle.click();
+    await treeName(page, "src").click({ button: "right" });
+    await expect(page.getByTestId("tree-menu")).toBeInViewport();
+    await page.screenshot({ path: `${SHOTS}/tree-menu-390-${theme}.png` });
+    await page.keyboard.press("Escape");
+    await expect(page.getByTestId("tree-menu")).toHaveCount(0);
+    await expect(treeName(page, "src")).toBeFocused();
+  }
 });
 
 test("5. files dragged from the desktop onto a folder land in it; a row dragged onto a folder moves there", async ({ page }) => {

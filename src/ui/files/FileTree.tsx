@@ -65,8 +65,12 @@ export function FileTree(props: {
   const root = () => current().root;
   const shown = (path: string) => (path === root() ? "the workspace" : path.slice(root().length + 1));
 
-  /** Runs an action; a name taken asks once before replacing. Errors go to the page's notices. */
-  async function attempt<T>(what: string, run: (overwrite: boolean) => Promise<T>): Promise<T | undefined> {
+  const [formError, setFormError] = createSignal<string | undefined>();
+  /**
+   * Runs an action; a name taken asks once before replacing. Errors go to `fail`: the name form's own
+   * line while it is open (the name can be fixed there), the page's notices otherwise.
+   */
+  async function attempt<T>(what: string, run: (overwrite: boolean) => Promise<T>, fail: (message: string) => void = (m) => props.onError(m)): Promise<T | undefined> {
     try {
       return await run(false);
     } catch (error) {
@@ -74,11 +78,11 @@ export function FileTree(props: {
         try {
           return await run(true);
         } catch (again) {
-          props.onError(`${what}: ${messageOf(again)}`);
+          fail(`${what}: ${messageOf(again)}`);
           return undefined;
         }
       }
-      if (!(error instanceof NameTaken)) props.onError(`${what}: ${messageOf(error)}`);
+      if (!(error instanceof NameTaken)) fail(`${what}: ${messageOf(error)}`);
       return undefined;
     }
   }
@@ -88,6 +92,7 @@ export function FileTree(props: {
     menu: (at) => setMenu(at),
     start: (next) => {
       setMenu(undefined);
+      setFormError(undefined);
       if (!props.readOnly) setAction(next);
     },
     async remove(path, folder) {
@@ -144,7 +149,7 @@ export function FileTree(props: {
     const runtime = current();
     switch (now.kind) {
       case "new-file": {
-        const made = await attempt("Could not make the file", () => createFile(runtime, now.folder, value));
+        const made = await attempt("Could not make the file", () => createFile(runtime, now.folder, value), setFormError);
         if (!made) return;
         props.tree.setOpen(now.folder, true);
         setAction(undefined);
@@ -153,7 +158,7 @@ export function FileTree(props: {
         return;
       }
       case "new-folder": {
-        const made = await attempt("Could not make the folder", () => createFolder(runtime, now.folder, value));
+        const made = await attempt("Could not make the folder", () => createFolder(runtime, now.folder, value), setFormError);
         if (!made) return;
         props.tree.setOpen(now.folder, true);
         setAction(undefined);
@@ -161,7 +166,7 @@ export function FileTree(props: {
         return;
       }
       case "rename": {
-        const moved = await attempt(`Could not rename ${basename(now.path)}`, (overwrite) => renameEntry(runtime, now.path, value, { overwrite }));
+        const moved = await attempt(`Could not rename ${basename(now.path)}`, (overwrite) => renameEntry(runtime, now.path, value, { overwrite }), setFormError);
         if (!moved) return;
         setAction(undefined);
         afterMove(now.path, moved);
@@ -169,7 +174,7 @@ export function FileTree(props: {
       }
       case "move": {
         const folder = value.trim() === "" || value.trim() === "/" ? root() : join(root(), value.trim());
-        const moved = await attempt(`Could not move ${basename(now.path)}`, (overwrite) => moveEntry(runtime, now.path, folder, { overwrite }));
+        const moved = await attempt(`Could not move ${basename(now.path)}`, (overwrite) => moveEntry(runtime, now.path, folder, { overwrite }), setFormError);
         if (!moved) return;
         if (folder !== root()) props.tree.setOpen(folder, true);
         setAction(undefined);
@@ -222,7 +227,7 @@ export function FileTree(props: {
         </div>
       </Show>
       <Show when={action()}>
-        {(now) => <NameForm action={now()} root={root()} onSubmit={(value) => void submit(value)} onCancel={() => setAction(undefined)} />}
+        {(now) => <NameForm action={now()} root={root()} error={formError()} onSubmit={(value) => void submit(value)} onCancel={() => (setAction(undefined), setFormError(undefined))} />}
       </Show>
       <ul role="tree" aria-label={root()} onKeyDown={(event) => onTreeKey(event, actions)}>
         <Folder path={root()} runtime={current} version={version} depth={0} actions={actions} dropTarget={dropTarget} setDropTarget={setDropTarget} />
@@ -269,7 +274,7 @@ async function receiveDrop(event: DragEvent, folder: string, actions: TreeAction
 }
 
 /** The name typed for a new file or folder, a rename, or the folder to move into. Enter submits, Escape cancels. */
-function NameForm(props: { action: Action; root: string; onSubmit: (value: string) => void; onCancel: () => void }) {
+function NameForm(props: { action: Action; root: string; error: string | undefined; onSubmit: (value: string) => void; onCancel: () => void }) {
   const relative = (path: string) => (path === props.root ? "" : path.slice(props.root.length + 1));
   const label = () => {
     const a = props.action;
@@ -317,7 +322,16 @@ function NameForm(props: { action: Action; root: string; onSubmit: (value: strin
     >
       <label>
         <span>{label()}</span>
-        <input ref={input} type="text" value={initial()} spellcheck={false} autocomplete="off" data-testid="tree-form-input" />
+        <input
+          ref={input}
+          type="text"
+          value={initial()}
+          spellcheck={false}
+          autocomplete="off"
+          data-testid="tree-form-input"
+          aria-invalid={props.error !== undefined}
+          aria-describedby={props.error !== undefined ? "tree-form-error" : undefined}
+        />
       </label>
       <button type="submit" class="button primary">
         OK
@@ -325,6 +339,11 @@ function NameForm(props: { action: Action; root: string; onSubmit: (value: strin
       <button type="button" class="button" onClick={() => props.onCancel()}>
         Cancel
       </button>
+      <Show when={props.error}>
+        <p class="tree-form-error" id="tree-form-error" role="alert" data-testid="tree-form-error">
+          {props.error}
+        </p>
+      </Show>
     </form>
   );
 }
@@ -334,8 +353,10 @@ function TreeMenu(props: { at: MenuAt; root: string; actions: TreeActions; onClo
   let menu!: HTMLDivElement;
   const isRoot = () => props.at.path === props.root;
   const close = () => {
+    // Read before closing: the menu's props are gone once it is closed.
+    const from = props.at.from;
     props.onClose();
-    props.at.from?.focus();
+    from?.focus();
   };
   const items = () => {
     const { path, folder } = props.at;
