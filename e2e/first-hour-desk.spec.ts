@@ -27,6 +27,12 @@ async function shell(page: Page, command: string): Promise<void> {
   await waitForIdle(page);
 }
 
+/** Serious or critical axe violations inside `selector`, one line each. */
+async function axeProblems(page: Page, selector: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).include(selector).withTags(["wcag2a", "wcag2aa", "wcag21aa"]).analyze();
+  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(" ")}`));
+}
+
 async function find(page: Page, pattern: string) {
   const panel = page.getByRole("search");
   await panel.getByLabel("Pattern (ripgrep regex)").fill(pattern);
@@ -179,6 +185,7 @@ test("5. new file, new folder, rename, move and delete from the menu and the key
     await treeName(page, "src").click({ button: "right" });
     await expect(page.getByTestId("tree-menu")).toBeInViewport();
     await page.screenshot({ path: `${SHOTS}/tree-menu-390-${theme}.png` });
+    expect(await axeProblems(page, ".file-tree")).toEqual([]);
     await page.keyboard.press("Escape");
     await expect(page.getByTestId("tree-menu")).toHaveCount(0);
     await expect(treeName(page, "src")).toBeFocused();
@@ -242,6 +249,7 @@ test("4. with three prompts queued, each says which call asks, in the order of t
   await cards.nth(2).getByTestId("card-show-prompt").click();
   await expect(prompts.nth(2)).toBeFocused();
   await shoot(page, "prompts-queued");
+  expect(await axeProblems(page, "[data-testid=prompt-queue]")).toEqual([]);
   await page.setViewportSize({ width: 390, height: 800 });
   await prompts.nth(1).scrollIntoViewIfNeeded();
   await shoot(page, "prompts-390");
