@@ -42,8 +42,13 @@ export async function waitForIdle(page: Page): Promise<void> {
   await expect(page.locator("[data-testid=terminal]:not([data-busy])")).toBeVisible();
 }
 
-/** Opens the page and brings the right pane's `tab` forward (Tools by default: most specs drive tools). */
-export async function openWorkbench(page: Page, query = "", tab: "tools" | "chat" = "tools"): Promise<void> {
+/**
+ * Opens the page and brings the right pane's `tab` forward (Tools by default: most specs drive tools).
+ * The first visit's welcome is dismissed beforehand, as for anyone past their first visit, unless
+ * `firstVisit` (first-hour-desk.spec.ts tells that story).
+ */
+export async function openWorkbench(page: Page, query = "", tab: "tools" | "chat" = "tools", firstVisit = false): Promise<void> {
+  if (!firstVisit) await page.addInitScript(() => window.localStorage.setItem("workbench-welcome-dismissed", "1"));
   await page.goto(`/${query}`);
   await expect(page.getByTestId("runtime-status")).toBeVisible();
   await expect(terminal(page)).toContainText("user@workbench");

@@ -202,9 +202,12 @@ export class PageSessions {
     const next = Math.max(0, ...this.list().map((summary) => numberOf(summary.title))) + 1;
     page.record.title = `Session ${next}`;
     this.keep(page);
-    // Saved at once, so it is in the list (and can be the one reopened) before its first call.
-    await page.save();
-    this.saved = await this.store.list();
+    // Saved at once, so it is in the list (and can be the one reopened) before its first call. A
+    // read-only tab does not: opening one must leave no empty session behind (its first call saves it).
+    if (this.options.remember) {
+      await page.save();
+      this.saved = await this.store.list();
+    }
     this.active = page;
     if (this.options.remember) await this.store.setCurrent(page.record.id);
     this.changed();

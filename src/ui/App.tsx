@@ -3,13 +3,37 @@ import type { RuntimeKind } from "../runtime/types.js";
 import { ShellSession } from "../workspace/shell-session.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { CenterPane } from "./CenterPane.js";
+import { DeskWelcome } from "./DeskWelcome.js";
 import { FileTree } from "./files/FileTree.js";
-import { createOpenFiles } from "./files/open-files.js";
+import { createOpenFiles, type TabsMemory } from "./files/open-files.js";
 import { SearchPanel } from "./files/SearchPanel.js";
+import { createTreeState, type TreeMemory } from "./files/tree-state.js";
 import { TransferBar } from "./files/TransferBar.js";
+import { keepScrollback } from "./terminal-scrollback.js";
 import { TerminalView } from "./terminal/TerminalView.js";
 import { createTheme } from "./theme.js";
-import { RightPane } from "./RightPane.js";
+import { RightPane, type DeskRequest } from "./RightPane.js";
+import { addSampleProject } from "../workspace/sample-project.js";
+
+/** The tree's open folders are remembered per workspace, except for one in memory only. */
+function treeMemory(workspace: Workspace): TreeMemory | undefined {
+  if (workspace.options.memoryOnly) return undefined;
+  try {
+    return { storage: window.localStorage, key: `workbench-open-folders:${workspace.options.name}` };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Open tabs are remembered per workspace, and not for one kept in memory only (its files are gone after a reload). */
+function tabsMemory(workspace: Workspace): TabsMemory | undefined {
+  if (workspace.options.memoryOnly) return undefined;
+  try {
+    return { storage: window.localStorage, key: `workbench-open-files:${workspace.options.name}` };
+  } catch {
+    return undefined;
+  }
+}
 
 interface Notice {
   id: number;
@@ -24,7 +48,34 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
   const shell = new ShellSession(() => workspace.runtime);
   const [notices, setNotices] = createSignal<Notice[]>([]);
   const { theme, toggle: toggleTheme } = createTheme();
-  const files = createOpenFiles();
+  const files = createOpenFiles(tabsMemory(workspace));
+  const tree = createTreeState(treeMemory(workspace));
+  // The welcome's buttons act in the right pane (the chat's key dialog, the recorded demo).
+  const [deskRequest, setDeskRequest] = createSignal<DeskRequest | undefined>(undefined);
+  let requests = 0;
+  const ask = (kind: DeskRequest["kind"]) => setDeskRequest({ kind, seq: ++requests });
+  // The terminal's lines come back after a reload (for the life of the tab), for a workspace that
+  // survives one: one in memory only starts over, files and terminal alike.
+  const restoreScrollback = (term: Parameters<typeof keepScrollback>[0]) => {
+    if (workspace.options.memoryOnly) return;
+    let storage: Storage | undefined;
+    try {
+      storage = window.sessionStorage;
+    } catch {
+      return;
+    }
+    onCleanup(keepScrollback(term, storage, `workbench-terminal:${workspace.options.name}`));
+  };
+  const openSample = async () => {
+    try {
+      const sample = await addSampleProject(runtime());
+      tree.setOpen(sample.folder, true);
+      files.open(sample.readme);
+      if (!sample.created) report("sample-project/ was already here: it is opened as it is, nothing was replaced.");
+    } catch (error) {
+      report(`The sample project could not be added: ${error instanceof Error ? error.message : String(error)}`, true);
+    }
+  };
   let nextNotice = 1;
   const report = (text: string, isError = false) => {
     const id = nextNotice++;
@@ -108,19 +159,27 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
           )}
         </For>
       </div>
+      <DeskWelcome readOnly={workspace.readOnly} onAddKey={() => ask("add-key")} onWatchDemo={() => ask("demo")} onSample={openSample} />
       <main class="panes">
         <aside class="sidebar">
           <TransferBar runtime={runtime} readOnly={workspace.readOnly} report={report} />
-          <SearchPanel runtime={runtime} />
-          <FileTree runtime={runtime} onError={(message) => report(message, true)} onOpen={files.open} />
+          <SearchPanel runtime={runtime} onOpen={files.open} />
+          <FileTree
+            runtime={runtime}
+            tree={tree}
+            readOnly={workspace.readOnly}
+            onError={(message) => report(message, true)}
+            onOpen={files.open}
+            onMoved={(from, to) => to !== undefined && files.moved(from, to)}
+          />
         </aside>
         <CenterPane
           files={files}
           runtime={runtime}
           readOnly={workspace.readOnly}
-          terminal={<TerminalView shell={shell} root={() => runtime().root} readOnly={workspace.readOnly} theme={theme} />}
+          terminal={<TerminalView shell={shell} root={() => runtime().root} readOnly={workspace.readOnly} theme={theme} onOpen={restoreScrollback} />}
         />
-        <RightPane runtime={runtime} readOnly={workspace.readOnly} place={{ workspace: workspace.options.name, memoryOnly: workspace.options.memoryOnly }} report={report} />
+        <RightPane runtime={runtime} readOnly={workspace.readOnly} place={{ workspace: workspace.options.name, memoryOnly: workspace.options.memoryOnly }} report={report} request={deskRequest} />
       </main>
     </div>
   );

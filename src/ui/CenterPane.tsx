@@ -92,6 +92,7 @@ export function CenterPane(props: { files: OpenFiles; runtime: () => Runtime; re
               dirty={file.dirty}
               onDirty={file.setDirty}
               onClose={() => closeFile(file.path)}
+              reveal={file.reveal}
             />
           </div>
         )}

@@ -18,6 +18,12 @@ import { SessionMenu } from "./SessionMenu.js";
 const ChatPane = lazy(() => import("./chat/ChatPane.js").then((module) => ({ default: module.ChatPane })));
 
 type Tab = "chat" | "tools";
+
+/** Something asked of this pane from elsewhere on the page (the first visit's welcome); `seq` tells repeats apart. */
+export interface DeskRequest {
+  kind: "add-key" | "demo";
+  seq: number;
+}
 const TAB_SETTING = "workbench-right-tab";
 
 function browserStorage(): Storage | undefined {
@@ -51,7 +57,13 @@ async function listFiles(runtime: Runtime, prefix: string): Promise<string[]> {
     .slice(0, 50);
 }
 
-export function RightPane(props: { runtime: () => Runtime; readOnly: boolean; place: SessionsPlace; report: (text: string, isError?: boolean) => void }) {
+export function RightPane(props: {
+  runtime: () => Runtime;
+  readOnly: boolean;
+  place: SessionsPlace;
+  report: (text: string, isError?: boolean) => void;
+  request?: () => DeskRequest | undefined;
+}) {
   const controller = new ToolsController({ place: props.place, readOnly: props.readOnly });
   onCleanup(() => controller.dispose());
   const [state, setState] = createSignal<ToolsState>(controller.state(), { equals: false });
@@ -174,6 +186,20 @@ export function RightPane(props: { runtime: () => Runtime; readOnly: boolean; pl
     }
   };
 
+  // The welcome's "Add a key" opens the chat's key dialog (once the chat is there); "demo" plays it.
+  const [keysWanted, setKeysWanted] = createSignal(false);
+  createEffect(
+    on(
+      () => props.request?.(),
+      (request) => {
+        if (!request) return;
+        setTab("chat");
+        if (request.kind === "add-key") setKeysWanted(true);
+        else void watchDemo();
+      },
+    ),
+  );
+
   const tabButton = (id: Tab, label: string) => (
     <button
       type="button"
@@ -245,6 +271,8 @@ export function RightPane(props: { runtime: () => Runtime; readOnly: boolean; pl
                 }}
                 onRemoveKey={(id) => chats()?.removeProvider(id)}
                 onWatchDemo={() => void watchDemo()}
+                keysWanted={keysWanted}
+                onKeysOpened={() => setKeysWanted(false)}
                 calls={{
                   abort: (id) => page()?.abort(id),
                   wasAborted: (id) => page()?.wasAborted(id) ?? false,

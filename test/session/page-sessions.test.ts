@@ -141,6 +141,19 @@ describe("contract: sessions are listed, switched and remembered across a reload
     expect((await reopen()).current.record.id).toBe(owner.current.record.id);
   });
 
+  it("a read-only tab opened and closed again leaves no empty session in the list; its first call keeps it", async () => {
+    const { reopen } = await setUp();
+    const owner = await reopen();
+    for (let i = 0; i < 3; i++) {
+      const readOnly = await reopen(false);
+      expect(readOnly.list().map((s) => s.id)).toContain(readOnly.current.record.id);
+    }
+    expect((await reopen()).list().map((s) => s.id)).toEqual([owner.current.record.id]);
+    const used = await reopen(false);
+    await used.current.start("read", { filePath: "missing.txt" }).done;
+    expect((await reopen()).list().map((s) => s.id)).toContain(used.current.record.id);
+  });
+
   it("a current session reopened (trust or rules changed) keeps its record, and only the new page saves it", async () => {
     runtime = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory });
     const shelf = new MemoryShelf();

@@ -67,6 +67,19 @@ describe("contract: a card shows its call in every state", () => {
     expect(stateText()).toBe("pending permission");
   });
 
+  it("waiting for permission before the tool titled it: named from its input, input unfolded, a link to the prompt", () => {
+    mount(callOf({ status: "running", title: "", input: { command: "rm -rf build", description: "Clean the build" }, permissions: [{ permission: "bash", patterns: ["rm -rf build"], always: ["rm *"], answer: "pending" }] }));
+    expect(document.querySelector(".call-title")?.textContent).toBe("Clean the build");
+    expect(document.querySelector<HTMLDetailsElement>("details.call-input")?.open).toBe(true);
+    expect(screen.getByTestId("card-show-prompt").textContent).toContain("show the prompt");
+  });
+
+  it("once answered, the input folds again and the link goes", () => {
+    mount(callOf({ title: "Says hi" }));
+    expect(document.querySelector<HTMLDetailsElement>("details.call-input")?.open).toBe(false);
+    expect(screen.queryByTestId("card-show-prompt")).toBeNull();
+  });
+
   it("completed: the output, the exit code and no Abort button", () => {
     mount(callOf({ output: "hello\nworld", metadata: { exit: 0, output: "hello\nworld" } }));
     expect(stateText()).toBe("completed");

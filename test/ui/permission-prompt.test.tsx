@@ -73,3 +73,53 @@ describe("contract: a prompt shows what is at stake", () => {
     expect(container.querySelector("img, b")).toBeNull();
   });
 });
+
+describe("contract: a prompt says who asks", () => {
+  it("shows the asking call's tool, title and input; a call with no title yet is named from its input", () => {
+    render(() => (
+      <PermissionPrompt
+        request={request({ permission: "external_directory", patterns: ["/etc/*"], tool: { messageID: "m", callID: "call_7" } })}
+        call={{ id: "call_7", tool: "read", title: "", input: { filePath: "/etc/hosts", offset: 10 } }}
+        position={2}
+        total={5}
+        onReply={() => undefined}
+      />
+    ));
+    const prompt = screen.getByTestId("permission-prompt");
+    expect(prompt.getAttribute("data-call-id")).toBe("call_7");
+    expect(screen.getByTestId("prompt-asker").textContent).toContain("Asked by read");
+    expect(screen.getByTestId("prompt-title").textContent).toBe("/etc/hosts");
+    expect(screen.getByTestId("prompt-input").textContent).toBe("filePath: /etc/hosts\noffset: 10");
+    expect(prompt.getAttribute("aria-label")).toBe("Permission external_directory for read: /etc/hosts");
+  });
+
+  it("a bash call's title is its description, and its command is shown once, as the command", () => {
+    render(() => (
+      <PermissionPrompt
+        request={request({ tool: { messageID: "m", callID: "c" } })}
+        call={{ id: "c", tool: "bash", title: "", input: { command: "rm -rf build", description: "Clean the build" } }}
+        position={1}
+        total={1}
+        onReply={() => undefined}
+      />
+    ));
+    expect(screen.getByTestId("prompt-title").textContent).toBe("Clean the build");
+    expect(screen.getByTestId("prompt-command").textContent).toBe("rm -rf build");
+    expect(screen.queryByTestId("prompt-input")).toBeNull();
+  });
+
+  it("Show the call scrolls to the call's card and marks it", () => {
+    const card = document.createElement("article");
+    card.setAttribute("data-testid", "call-card");
+    card.setAttribute("data-call-id", "c9");
+    const scrolled = vi.fn();
+    card.scrollIntoView = scrolled;
+    document.body.append(card);
+    render(() => <PermissionPrompt request={request({ tool: { messageID: "m", callID: "c9" } })} call={{ id: "c9", tool: "bash", title: "t", input: { command: "ls" } }} position={1} total={1} onReply={() => undefined} />);
+    fireEvent.click(screen.getByTestId("prompt-show-call"));
+    expect(scrolled).toHaveBeenCalled();
+    expect(card.classList.contains("jumped-to")).toBe(true);
+    expect(document.activeElement).toBe(card);
+    card.remove();
+  });
+});

@@ -3,7 +3,7 @@ import { createEmbeddedRuntime, type EmbeddedRuntime } from "../../src/runtime/e
 import { nodeShellWorkerFactory } from "../../src/runtime/embedded/node-worker-factory.js";
 import type { PageTools } from "../../src/session/page-tools.js";
 import { MemoryShelf, ShelfSessionStore } from "../../src/session/shelf-session-store.js";
-import { shortcutOf, ToolsController, type TrustMemory } from "../../src/ui/tools/tools-controller.js";
+import { orderByCall, shortcutOf, ToolsController, type TrustMemory } from "../../src/ui/tools/tools-controller.js";
 
 const runtimes: EmbeddedRuntime[] = [];
 const controllers: ToolsController[] = [];
@@ -111,6 +111,30 @@ describe("contract: the Tools pane's controller works without a DOM", () => {
     expect(controller.page()!.record.id).toBe(before.record.id);
     expect(controller.state().note?.text).toContain("Trusted for this page only");
     expect(controller.state().trusting).toBe(false);
+  });
+});
+
+describe("contract: the prompt queue follows the calls", () => {
+  const ask = (id: string, callID?: string) => ({ id, sessionID: "s", permission: "bash", patterns: [id], always: [], metadata: {}, ...(callID ? { tool: { messageID: "m", callID } } : {}) });
+
+  it("prompts come in the order their calls started, whatever order they were asked in", () => {
+    const calls = [{ id: "c1" }, { id: "c2" }, { id: "c3" }];
+    const asked = [ask("p3", "c3"), ask("p1", "c1"), ask("loose"), ask("p2a", "c2"), ask("p2b", "c2")];
+    expect(orderByCall(asked, calls).map((p) => p.id)).toEqual(["p1", "p2a", "p2b", "p3", "loose"]);
+    expect(orderByCall(asked, []).map((p) => p.id)).toEqual(asked.map((p) => p.id));
+  });
+
+  it("a prompt knows its call: tool, title and input", async () => {
+    const runtime = await runtimeWith({ "opencode.json": '{"permission":{"edit":"ask"}}' });
+    const controller = controllerOf();
+    await controller.open(runtime);
+    const { call, done } = controller.run("write", { filePath: "n.txt", content: "new" })!;
+    await nextPrompt(controller.page()!);
+    const [request] = controller.pending();
+    expect(controller.callOf(request!.tool?.callID)).toMatchObject({ id: call.id, tool: "write", input: { filePath: "n.txt", content: "new" } });
+    expect(controller.callOf(undefined)).toBeUndefined();
+    await controller.answer(request!, "reject");
+    await done;
   });
 });
 

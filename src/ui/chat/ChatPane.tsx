@@ -27,6 +27,9 @@ export interface ChatPaneProps {
   onSaveKey: (input: ProviderKeyInput) => void | Promise<void>;
   onRemoveKey: (providerID: string) => void | Promise<void>;
   onWatchDemo: () => void;
+  /** The key dialog is asked for from outside (must be reactive); `onKeysOpened` says it was opened. */
+  keysWanted?: () => boolean;
+  onKeysOpened?: () => void;
   /** Abort one call, tell an aborted call, open a saved output (PageTools has all three); without it Abort stops the turn. */
   calls?: CallControls;
 }
@@ -64,6 +67,12 @@ export function ChatPane(props: ChatPaneProps) {
     opener = document.activeElement as HTMLElement | null;
     setKeysOpen(true);
   };
+  // Asked for from outside the pane (the page's first-visit welcome).
+  createEffect(() => {
+    if (!props.keysWanted?.()) return;
+    props.onKeysOpened?.();
+    openKeys();
+  });
   const closeKeys = () => {
     setKeysOpen(false);
     opener?.focus();

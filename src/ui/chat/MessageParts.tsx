@@ -116,6 +116,7 @@ export function ToolPartView(props: {
           <PermissionPrompt
             request={request}
             input={call()?.input}
+            call={call()}
             position={position(request)}
             total={props.prompts().length}
             onReply={(reply, message, save) => props.onReply(request, reply, message, save)}

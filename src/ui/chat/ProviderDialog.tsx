@@ -3,7 +3,7 @@
  * server. It only collects what the person types and hands it to `onSave`; where a key is kept (memory,
  * or IndexedDB when "remember" is ticked) is the caller's business.
  */
-import { createMemo, createSignal, For, Show } from "solid-js";
+import { createMemo, createSignal, For, onMount, Show } from "solid-js";
 import { keepFocusInside } from "../tools/dialog-focus.js";
 import type { ProviderKeyStatus } from "../../session/chat-types.js";
 
@@ -92,9 +92,14 @@ export function ProviderDialog(props: ProviderDialogProps) {
     }
   };
 
+  let form!: HTMLFormElement;
+  // A modal dialog takes the focus, whatever opened it (the Keys button, or the page's welcome).
+  onMount(() => requestAnimationFrame(() => form.querySelector<HTMLElement>("select, input")?.focus()));
+
   return (
     <div class="palette-backdrop" onClick={(event) => event.target === event.currentTarget && props.onClose()}>
       <form
+        ref={form}
         class="palette chat-keys"
         role="dialog"
         aria-modal="true"

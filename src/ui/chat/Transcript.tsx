@@ -239,6 +239,7 @@ export function Transcript(props: TranscriptProps) {
             {(request) => (
               <PermissionPrompt
                 request={request}
+                call={request.tool ? props.state.call(request.tool.callID) : undefined}
                 position={props.prompts().indexOf(request) + 1}
                 total={props.prompts().length}
                 onReply={(reply, message, save) => props.onReply(request, reply, message, save)}

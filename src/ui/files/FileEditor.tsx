@@ -4,6 +4,7 @@ import type { Runtime } from "../../runtime/types.js";
 import { currentMtime, openDocument, SaveConflict, saveDocument, type OpenedDocument } from "../../workspace/file-document.js";
 import { saveBytes } from "../download.js";
 import type { CodeEditor } from "./code-editor.js";
+import type { RevealTarget } from "./open-files.js";
 
 type Unopenable = Exclude<OpenedDocument, { kind: "text" }>;
 type View = { state: "loading" } | { state: "failed"; message: string } | { state: "unopenable"; doc: Unopenable } | { state: "text" };
@@ -33,6 +34,8 @@ export function FileEditor(props: {
   dirty: () => boolean;
   onDirty: (dirty: boolean) => void;
   onClose: () => void;
+  /** A place to scroll to and highlight (a Find in files hit), shown once the text is loaded. */
+  reveal?: () => RevealTarget | undefined;
 }) {
   let host!: HTMLDivElement;
   let editor: CodeEditor | undefined;
@@ -87,7 +90,22 @@ export function FileEditor(props: {
     });
     void editor.languageReady.then(() => host.setAttribute("data-language-ready", "true"));
     if (props.active()) editor.focus();
+    showRevealed();
   }
+
+  let revealedSeq = 0;
+  /** Shows the last place asked for, once per request (a reload from disk does not jump back to it). */
+  function showRevealed(): void {
+    const target = props.reveal?.();
+    if (!editor || !target || target.seq === revealedSeq) return;
+    revealedSeq = target.seq;
+    editor.reveal(target.line, target.from, target.to);
+    if (props.active()) editor.focus();
+  }
+  createEffect(() => {
+    props.reveal?.();
+    showRevealed();
+  });
 
   async function save(force = false): Promise<void> {
     if (!editor || saving || props.readOnly) return;

@@ -8,9 +8,14 @@ const LINE_CHARS = 240;
 
 interface Hit {
   key: string;
+  /** Absolute, for opening. */
+  path: string;
   file: string;
   lineNumber: number;
   text: string;
+  /** The first match on the line, as UTF-16 offsets into the whole line (not the cut text). */
+  from: number;
+  to: number;
 }
 
 type Outcome =
@@ -22,7 +27,8 @@ type Outcome =
 
 function around(line: string, start: number): string {
   if (line.length <= LINE_CHARS) return line;
-  const from = Math.max(0, Math.min(start - LINE_CHARS / 3, line.length - LINE_CHARS));
+  // A little context before the match, so it shows even where the sidebar is narrow (a phone).
+  const from = Math.max(0, Math.min(start - 24, line.length - LINE_CHARS));
   return `${from > 0 ? "…" : ""}${line.slice(from, from + LINE_CHARS)}${from + LINE_CHARS < line.length ? "…" : ""}`;
 }
 
@@ -31,7 +37,7 @@ function around(line: string, start: number): string {
  * files on embedded, so the page stays responsive however big the workspace). Everything shown is
  * text: a file name or a line with markup in it is never made into elements.
  */
-export function SearchPanel(props: { runtime: () => Runtime }) {
+export function SearchPanel(props: { runtime: () => Runtime; onOpen: (path: string, at: { line: number; from: number; to: number }) => void }) {
   const [pattern, setPattern] = createSignal("");
   const [glob, setGlob] = createSignal("");
   const [ignoreCase, setIgnoreCase] = createSignal(false);
@@ -64,7 +70,16 @@ export function SearchPanel(props: { runtime: () => Runtime }) {
         lines += file.matches.length;
         for (const match of file.matches) {
           if (found.length >= SHOWN) break;
-          found.push({ key: `${file.path}:${match.lineNumber}`, file: file.displayPath, lineNumber: match.lineNumber, text: around(match.line, match.matches[0]?.start ?? 0) });
+          const first = match.matches[0];
+          found.push({
+            key: `${file.path}:${match.lineNumber}`,
+            path: file.path,
+            file: file.displayPath,
+            lineNumber: match.lineNumber,
+            text: around(match.line, first?.start ?? 0),
+            from: first?.start ?? 0,
+            to: first?.end ?? 0,
+          });
         }
         // Redraw now and then, not for every file.
         if (files % 50 === 1) {
@@ -141,10 +156,18 @@ export function SearchPanel(props: { runtime: () => Runtime }) {
         <For each={hits()}>
           {(hit) => (
             <li>
-              <span class="hit-where">
-                {hit.file}:{hit.lineNumber}
-              </span>
-              <span class="hit-text">{hit.text}</span>
+              <button
+                type="button"
+                class="search-hit"
+                title={`Open ${hit.file} at line ${hit.lineNumber}`}
+                data-testid="search-hit"
+                onClick={() => props.onOpen(hit.path, { line: hit.lineNumber, from: hit.from, to: hit.to })}
+              >
+                <span class="hit-where">
+                  {hit.file}:{hit.lineNumber}
+                </span>
+                <span class="hit-text">{hit.text}</span>
+              </button>
             </li>
           )}
         </For>

@@ -10,8 +10,10 @@ import { closeBrackets, closeBracketsKeymap } from "@codemirror/autocomplete";
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
 import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/search";
 import { bracketMatching, foldGutter, foldKeymap, HighlightStyle, indentOnInput, type LanguageSupport, syntaxHighlighting } from "@codemirror/language";
-import { Annotation, Compartment, EditorState, Transaction, type Extension } from "@codemirror/state";
+import { Annotation, Compartment, EditorSelection, EditorState, StateEffect, StateField, Transaction, type Extension } from "@codemirror/state";
 import {
+  Decoration,
+  type DecorationSet,
   drawSelection,
   EditorView,
   highlightActiveLine,
@@ -51,6 +53,28 @@ const chrome = EditorView.theme({
   "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground": { backgroundColor: "var(--selection)" },
   "&.cm-focused": { outline: "2px solid var(--accent)", outlineOffset: "-2px" },
   ".cm-matchingBracket": { backgroundColor: "var(--selected-bg)", outline: "1px solid var(--border)" },
+});
+
+/** A range to highlight (a Find in files hit); an empty set clears it. */
+const setRevealed = StateEffect.define<{ from: number; to: number } | undefined>();
+const revealedMark = Decoration.mark({ class: "cm-revealed", attributes: { "data-testid": "revealed-match" } });
+const revealedLine = Decoration.line({ class: "cm-revealed-line" });
+/** The highlight stays until the text changes or another place is revealed. */
+const revealed = StateField.define<DecorationSet>({
+  create: () => Decoration.none,
+  update(value, tr) {
+    for (const effect of tr.effects) {
+      if (!effect.is(setRevealed)) continue;
+      if (!effect.value) return Decoration.none;
+      const { from, to } = effect.value;
+      const line = tr.state.doc.lineAt(from);
+      const ranges = [revealedLine.range(line.from)];
+      if (to > from) ranges.push(revealedMark.range(from, to));
+      return Decoration.set(ranges);
+    }
+    return tr.docChanged ? Decoration.none : value;
+  },
+  provide: (field) => EditorView.decorations.from(field),
 });
 
 /** Marks the replacement of the whole text by a reload, which leaves the editor clean. */
@@ -106,6 +130,11 @@ export interface CodeEditor {
   reset(text: string, lineSeparator: string | undefined): void;
   markClean(): void;
   focus(): void;
+  /**
+   * Scrolls to `line` (1-based, clamped to the text), selects and highlights the UTF-16 range
+   * `from`-`to` on it (clamped to the line).
+   */
+  reveal(line: number, from: number, to: number): void;
   destroy(): void;
   /** Resolves once the file's grammar (if any) is in place. */
   readonly languageReady: Promise<boolean>;
@@ -138,6 +167,7 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
     highlightSelectionMatches(),
     keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...searchKeymap, ...historyKeymap, ...foldKeymap]),
     chrome,
+    revealed,
     language.of([]),
     separator.of(options.lineSeparator ? EditorState.lineSeparator.of(options.lineSeparator) : []),
     EditorState.readOnly.of(options.readOnly),
@@ -181,6 +211,16 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
       setDirty(false);
     },
     focus: () => view.focus(),
+    reveal(lineNumber, from, to) {
+      const doc = view.state.doc;
+      const line = doc.line(Math.min(Math.max(1, lineNumber), doc.lines));
+      const start = line.from + Math.min(Math.max(0, from), line.length);
+      const end = line.from + Math.min(Math.max(from, to), line.length);
+      view.dispatch({
+        selection: EditorSelection.range(start, end),
+        effects: [setRevealed.of({ from: start, to: end }), EditorView.scrollIntoView(start, { y: "center" })],
+      });
+    },
     destroy: () => view.destroy(),
     languageReady,
   };

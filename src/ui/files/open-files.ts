@@ -1,22 +1,85 @@
 import { createSignal, type Accessor } from "solid-js";
 
+/** Where a file is to be shown: a line (1-based) and, on it, the UTF-16 range to highlight. */
+export interface RevealTarget {
+  line: number;
+  from: number;
+  to: number;
+  /** Counts the requests, so the same place asked for twice is revealed twice. */
+  seq: number;
+}
+
 export interface OpenFile {
   path: string;
   dirty: Accessor<boolean>;
   setDirty: (dirty: boolean) => void;
+  /** The last place asked for (a Find in files hit), for the editor to scroll to and highlight. */
+  reveal: Accessor<RevealTarget | undefined>;
+}
+
+/** Where the open tabs are remembered across reloads (localStorage), under one key per workspace. */
+export interface TabsMemory {
+  storage: Pick<Storage, "getItem" | "setItem">;
+  key: string;
+}
+
+interface Remembered {
+  paths: string[];
+  active?: string;
+}
+
+// Checked by hand, not with zod: this runs before the first paint, and zod loads after it.
+function recall(memory: TabsMemory | undefined): Remembered {
+  try {
+    const raw = memory?.storage.getItem(memory.key);
+    const value: unknown = raw ? JSON.parse(raw) : undefined;
+    if (typeof value === "object" && value !== null && "paths" in value && Array.isArray(value.paths)) {
+      const paths = value.paths.filter((path): path is string => typeof path === "string").slice(0, 200);
+      const active = "active" in value && typeof value.active === "string" ? value.active : undefined;
+      return { paths, ...(active !== undefined ? { active } : {}) };
+    }
+  } catch {
+    // Unreadable or unparsable: start with the terminal alone.
+  }
+  return { paths: [] };
 }
 
 /** The files open beside the terminal in the middle column, and which tab shows (undefined: the terminal). */
-export function createOpenFiles() {
+export function createOpenFiles(memory?: TabsMemory) {
   const [files, setFiles] = createSignal<OpenFile[]>([]);
   const [active, setActive] = createSignal<string | undefined>(undefined);
+  let seq = 0;
 
-  const open = (path: string) => {
-    if (!files().some((file) => file.path === path)) {
-      const [dirty, setDirty] = createSignal(false);
-      setFiles((all) => [...all, { path, dirty, setDirty }]);
+  const remember = () => {
+    if (!memory) return;
+    try {
+      const current = active();
+      memory.storage.setItem(memory.key, JSON.stringify({ paths: files().map((file) => file.path), ...(current ? { active: current } : {}) }));
+    } catch {
+      // Storage full or refused: the tabs are not remembered, nothing else is lost.
     }
+  };
+
+  const add = (path: string): OpenFile => {
+    const existing = files().find((file) => file.path === path);
+    if (existing) return existing;
+    const [dirty, setDirty] = createSignal(false);
+    const [reveal, setReveal] = createSignal<RevealTarget | undefined>(undefined);
+    const file = { path, dirty, setDirty, reveal, setReveal };
+    setFiles((all) => [...all, file]);
+    return file;
+  };
+
+  const saved = recall(memory);
+  for (const path of saved.paths) add(path);
+  if (saved.active && saved.paths.includes(saved.active)) setActive(saved.active);
+
+  /** Opens (or shows) a file; with `at`, the editor scrolls to that line and highlights the range. */
+  const open = (path: string, at?: { line: number; from: number; to: number }) => {
+    const file = add(path) as OpenFile & { setReveal: (target: RevealTarget) => void };
+    if (at) file.setReveal({ ...at, seq: ++seq });
     setActive(path);
+    remember();
   };
 
   /** Closes a file's tab; the tab before it (a file, or the terminal) becomes active. */
@@ -27,16 +90,38 @@ export function createOpenFiles() {
     const rest = all.filter((file) => file.path !== path);
     setFiles(rest);
     if (active() === path) setActive(rest[index - 1]?.path);
+    remember();
+  };
+
+  const show = (path: string | undefined) => {
+    setActive(path);
+    remember();
+  };
+
+  /**
+   * A file or folder was renamed or moved: its tabs (and those of files under it) follow, unless one
+   * has unsaved edits (that one stays, and its editor says the file is gone, offering to save it again).
+   */
+  const moved = (from: string, to: string) => {
+    const affected = files().filter((file) => (file.path === from || file.path.startsWith(`${from}/`)) && !file.dirty());
+    if (affected.length === 0) return;
+    const wasActive = active();
+    for (const file of affected) close(file.path);
+    for (const file of affected) add(to + file.path.slice(from.length));
+    const shown = affected.find((file) => file.path === wasActive);
+    setActive(shown ? to + shown.path.slice(from.length) : wasActive);
+    remember();
   };
 
   return {
     files,
+    moved,
     /** The open file shown, or undefined for the terminal. */
     active,
     open,
     close,
-    showTerminal: () => setActive(undefined),
-    show: (path: string | undefined) => setActive(path),
+    showTerminal: () => show(undefined),
+    show,
   };
 }
 

@@ -15,7 +15,14 @@ function promptFor(cwd: string, root: string): string {
 /** Output for xterm: LF becomes CRLF (the shell's output is plain text, not PTY output). */
 const toScreen = (text: string) => text.replace(/\r?\n/g, "\r\n");
 
-export function TerminalView(props: { shell: ShellSession; root: () => string; readOnly: boolean; theme: () => ThemeName }) {
+export function TerminalView(props: {
+  shell: ShellSession;
+  root: () => string;
+  readOnly: boolean;
+  theme: () => ThemeName;
+  /** Handed the terminal once it is open, before the first prompt (the page restores its scrollback there). */
+  onOpen?: (term: Terminal) => void;
+}) {
   let host!: HTMLDivElement;
 
   onMount(() => {
@@ -40,6 +47,7 @@ export function TerminalView(props: { shell: ShellSession; root: () => string; r
       }
     };
     refit();
+    props.onOpen?.(term);
     const observer = new ResizeObserver(refit);
     observer.observe(host);
 

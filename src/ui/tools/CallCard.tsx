@@ -3,8 +3,10 @@ import type { ToolCall } from "../../session/calls.js";
 import type { SavedOutput } from "../../session/page-tools.js";
 import { saveBytes } from "../download.js";
 import { attachmentName, isInlineImage } from "./attachments.js";
+import { titleOf } from "./call-title.js";
 import "./cards.css";
 import { DiffView } from "./DiffView.js";
+import { jumpTo, promptSelector } from "./jump.js";
 import { linesOf, VirtualLines } from "./VirtualLines.js";
 
 export type CardState = "pending permission" | "pending" | "running" | "completed" | "error" | "aborted" | "interrupted";
@@ -150,10 +152,10 @@ export function CallCard(props: {
   const images = () => (snapshot().attachments ?? []).filter(isInlineImage);
   const files = () => (snapshot().attachments ?? []).filter((part) => !isInlineImage(part));
   return (
-    <article class="call-card" data-testid="call-card" data-tool={snapshot().tool} data-state={state()} aria-label={`${snapshot().tool} call`}>
+    <article class="call-card" data-testid="call-card" data-call-id={snapshot().id} data-tool={snapshot().tool} data-state={state()} aria-label={`${snapshot().tool} call`}>
       <header class="call-head">
         <span class="call-tool">{snapshot().tool}</span>
-        <span class="call-title">{snapshot().title}</span>
+        <span class="call-title">{titleOf(snapshot())}</span>
         <span class={`call-state state-${state().replace(" ", "-")}`} data-testid="call-state">
           {state()}
         </span>
@@ -166,7 +168,13 @@ export function CallCard(props: {
           </button>
         </Show>
       </header>
-      <details class="call-input">
+      <Show when={state() === "pending permission"}>
+        <button type="button" class="link-button call-waiting" data-testid="card-show-prompt" onClick={() => jumpTo(promptSelector(snapshot().id))}>
+          Waiting for your answer: show the prompt
+        </button>
+      </Show>
+      {/* Unfolded while the call waits for permission: the input is what is being decided on. */}
+      <details class="call-input" open={state() === "pending permission"}>
         <summary>Input</summary>
         <pre data-testid="call-input">{JSON.stringify(snapshot().input, null, 2)}</pre>
       </details>

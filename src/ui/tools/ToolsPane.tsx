@@ -1,9 +1,10 @@
-import { createEffect, createMemo, createResource, createSignal, For, lazy, on, onCleanup, Show } from "solid-js";
+import { createEffect, createMemo, createResource, createSignal, For, lazy, on, onCleanup, onMount, Show } from "solid-js";
 import type { Runtime } from "../../runtime/types.js";
 import type { PageTools } from "../../session/page-tools.js";
 import { trackCallVersions, type CallVersions } from "./call-versions.js";
 import { PermissionPrompt } from "./PermissionPrompt.js";
 import { ReplayBar } from "./ReplayBar.js";
+import { bindScrollMemory } from "./scroll-memory.js";
 import { SessionBar } from "./SessionBar.js";
 import { shortcutOf, ToolsController, type SessionsPlace, type ToolsState } from "./tools-controller.js";
 import { TrustNotice } from "./TrustNotice.js";
@@ -115,6 +116,33 @@ export function ToolsPane(props: {
     return sessions()?.list() ?? [];
   };
 
+  // The list keeps its place across reloads (per session, for the life of the tab), and opens at the
+  // newest call when it has no place yet.
+  let transcript!: HTMLDivElement;
+  const hasCalls = createMemo(() => views().length > 0);
+  onMount(() => {
+    let storage: Storage | undefined;
+    try {
+      storage = window.sessionStorage;
+    } catch {
+      storage = undefined;
+    }
+    const memory = bindScrollMemory(transcript, {
+      key: () => {
+        const id = tools()?.record.id;
+        return id ? `workbench-calls-scroll:${props.place.workspace}:${id}` : undefined;
+      },
+      storage,
+      active: () => props.visible?.() !== false,
+    });
+    onCleanup(memory.dispose);
+    createEffect(
+      on([() => tools()?.record.id, () => props.visible?.() !== false, hasCalls], ([id, visible, any]) => {
+        if (id && visible && any) memory.restore();
+      }),
+    );
+  });
+
   const run = (tool: string, args: Record<string, unknown>) => {
     setPaletteOpen(false);
     if (!controller.run(tool, args)) return;
@@ -179,6 +207,7 @@ export function ToolsPane(props: {
               <PermissionPrompt
                 request={request}
                 input={controller.inputOf(request.tool?.callID)}
+                call={controller.callOf(request.tool?.callID)}
                 position={index() + 1}
                 total={pending().length}
                 onReply={(reply, message, saveToConfig) => void controller.answer(request, reply, message, saveToConfig)}
@@ -187,7 +216,7 @@ export function ToolsPane(props: {
           </For>
         </div>
       </Show>
-      <div class="transcript" data-testid="transcript" aria-live="polite">
+      <div class="transcript" data-testid="transcript" aria-live="polite" ref={transcript}>
         <For each={props.visible?.() === false ? [] : views()} fallback={<p class="tools-empty">No calls yet. Press Ctrl+K (or the button above) to run a tool.</p>}>
           {(call) => (
             <CallCard

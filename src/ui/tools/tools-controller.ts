@@ -82,6 +82,20 @@ export function shortcutOf(event: { key: string; ctrlKey: boolean; metaKey: bool
   return undefined;
 }
 
+/**
+ * Prompts in the order their calls started (the order of the cards), not the order the asks happened
+ * to arrive in: with several queued, the first is the oldest call's. Prompts of one call keep their
+ * order; one whose call is unknown comes last.
+ */
+export function orderByCall(prompts: readonly PermissionRequest[], calls: readonly { id: string }[]): PermissionRequest[] {
+  const order = new Map(calls.map((call, index) => [call.id, index]));
+  const rank = (request: PermissionRequest) => order.get(request.tool?.callID ?? "") ?? Number.MAX_SAFE_INTEGER;
+  return prompts
+    .map((request, arrival) => ({ request, arrival }))
+    .sort((a, b) => rank(a.request) - rank(b.request) || a.arrival - b.arrival)
+    .map(({ request }) => request);
+}
+
 export class ToolsController {
   private current: ToolsState = { moving: false, trusting: false };
   private readonly listeners = new Set<() => void>();
@@ -203,8 +217,15 @@ export class ToolsController {
     return started;
   }
 
+  /** The prompts waiting, in the order of their calls (see `orderByCall`). */
   pending(): PermissionRequest[] {
-    return this.page()?.pending() ?? [];
+    const page = this.page();
+    return page ? orderByCall(page.pending(), page.calls) : [];
+  }
+
+  /** The call a prompt belongs to (its tool, title and input), for the prompt to say who asks. */
+  callOf(callID: string | undefined): ToolCall | undefined {
+    return callID === undefined ? undefined : this.page()?.calls.find((call) => call.id === callID);
   }
 
   /** The input of the call a prompt belongs to, for the prompt to show what is at stake. */

@@ -1,0 +1,80 @@
+import { createSignal, Show } from "solid-js";
+
+const DISMISSED = "workbench-welcome-dismissed";
+
+function storage(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the first visit's welcome was dismissed in this browser (on any workspace). */
+export function welcomeDismissed(store: Pick<Storage, "getItem"> | undefined = storage()): boolean {
+  try {
+    return store?.getItem(DISMISSED) === "1";
+  } catch {
+    return false;
+  }
+}
+
+/** Remembers the dismissal; false when the browser keeps nothing (the welcome then returns after a reload). */
+export function dismissWelcome(store: Pick<Storage, "setItem"> | undefined = storage()): boolean {
+  try {
+    store?.setItem(DISMISSED, "1");
+    return store !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The first visit: what this page is and what to do first (add a key, or watch the recorded demo
+ * without one), with a sample project one click away. Gone for good once dismissed.
+ */
+export function DeskWelcome(props: { readOnly: boolean; onAddKey: () => void; onWatchDemo: () => void; onSample: () => Promise<void> }) {
+  const [shown, setShown] = createSignal(!welcomeDismissed());
+  const [adding, setAdding] = createSignal(false);
+  const dismiss = () => {
+    dismissWelcome();
+    setShown(false);
+  };
+  const sample = async () => {
+    setAdding(true);
+    try {
+      await props.onSample();
+    } finally {
+      setAdding(false);
+    }
+  };
+  return (
+    <Show when={shown()}>
+      <section class="desk-welcome" data-testid="desk-welcome" aria-labelledby="desk-welcome-title">
+        <div class="desk-welcome-text">
+          <h2 id="desk-welcome-title">Welcome to Workbench: a coding agent's desk, all in this tab</h2>
+          <p>
+            Files on the left, a terminal and editor in the middle, the agent and its tool calls on the right; nothing is installed. To start, add a key
+            for a model provider (it goes only to that provider), or watch a recorded demo without one, or open a sample project to try the desk on.
+          </p>
+        </div>
+        <div class="desk-welcome-actions">
+          <button type="button" class="button primary" data-testid="desk-welcome-add-key" onClick={() => props.onAddKey()}>
+            Add a provider key…
+          </button>
+          <button type="button" class="button" data-testid="desk-welcome-demo" onClick={() => props.onWatchDemo()} title="Replays a recorded conversation: no key, no network">
+            Watch the recorded demo
+          </button>
+          <Show when={!props.readOnly}>
+            <button type="button" class="button" data-testid="desk-welcome-sample" disabled={adding()} onClick={() => void sample()} title="Adds a small project to this workspace, in sample-project/">
+              Open a sample project
+            </button>
+          </Show>
+          <button type="button" class="dismiss desk-welcome-dismiss" data-testid="desk-welcome-dismiss" aria-label="Dismiss the welcome for good" title="Dismiss (it will not come back)" onClick={dismiss}>
+            ×
+          </button>
+        </div>
+      </section>
+    </Show>
+  );
+}
