@@ -17,7 +17,7 @@ import { SessionMenu } from "./SessionMenu.js";
 
 const ChatPane = lazy(() => import("./chat/ChatPane.js").then((module) => ({ default: module.ChatPane })));
 
-type Tab = "chat" | "tools";
+export type Tab = "chat" | "tools";
 const TAB_SETTING = "workbench-right-tab";
 
 function browserStorage(): Storage | undefined {
@@ -51,16 +51,29 @@ async function listFiles(runtime: Runtime, prefix: string): Promise<string[]> {
     .slice(0, 50);
 }
 
-export function RightPane(props: { runtime: () => Runtime; readOnly: boolean; place: SessionsPlace; report: (text: string, isError?: boolean) => void }) {
-  const controller = new ToolsController({ place: props.place, readOnly: props.readOnly });
-  onCleanup(() => controller.dispose());
+/**
+ * How an embed (src/ui/embed) uses this pane: its own controller and chats (memory only, no keys), the
+ * tab chosen by the embed's view, and no session picker or session menu.
+ */
+export interface EmbeddedPane {
+  controller: ToolsController;
+  chats: () => Promise<PageChats>;
+  tab: () => Tab;
+}
+
+export function RightPane(props: { runtime: () => Runtime; readOnly: boolean; place: SessionsPlace; report: (text: string, isError?: boolean) => void; embedded?: EmbeddedPane }) {
+  const embedded = props.embedded;
+  const controller = embedded?.controller ?? new ToolsController({ place: props.place, readOnly: props.readOnly });
+  if (!embedded) onCleanup(() => controller.dispose());
   const [state, setState] = createSignal<ToolsState>(controller.state(), { equals: false });
   onCleanup(controller.subscribe(() => setState(controller.state())));
   const page = createMemo((): PageTools | undefined => (state(), controller.page()));
   // The tab in front stays in front across reloads.
-  const [tab, pickTab] = createSignal<Tab>(browserStorage()?.getItem(TAB_SETTING) === "tools" ? "tools" : "chat");
+  const [ownTab, pickTab] = createSignal<Tab>(!embedded && browserStorage()?.getItem(TAB_SETTING) === "tools" ? "tools" : "chat");
+  const tab = () => embedded?.tab() ?? ownTab();
   const setTab = (next: Tab) => {
     pickTab(next);
+    if (embedded) return;
     try {
       browserStorage()?.setItem(TAB_SETTING, next);
     } catch {
@@ -69,7 +82,7 @@ export function RightPane(props: { runtime: () => Runtime; readOnly: boolean; pl
   };
 
   // The chat machinery loads once the page has painted, and once only.
-  const [chats] = createResource(() => new Promise<void>((ready) => requestAnimationFrame(() => setTimeout(ready, 0))).then(openChats));
+  const [chats] = createResource(() => new Promise<void>((ready) => requestAnimationFrame(() => setTimeout(ready, 0))).then(embedded?.chats ?? openChats));
   onCleanup(() => chats()?.dispose());
   const [providersVersion, setProvidersVersion] = createSignal(0);
   createEffect(on(chats, (hub) => hub && onCleanup(hub.onChange(() => setProvidersVersion((n) => n + 1)))));
@@ -199,7 +212,7 @@ export function RightPane(props: { runtime: () => Runtime; readOnly: boolean; pl
 
   return (
     <section class="right-pane" aria-label="Agent" data-testid="right-pane">
-      <div class="right-head">
+      <div class="right-head" hidden={embedded !== undefined}>
         <div role="tablist" aria-label="Agent views" class="right-tabs">
           {tabButton("chat", "Chat")}
           {tabButton("tools", "Tools")}
@@ -213,7 +226,7 @@ export function RightPane(props: { runtime: () => Runtime; readOnly: boolean; pl
           onImport={(file) => void importFile(file)}
         />
       </div>
-      <div class="right-sessions">
+      <div class="right-sessions" hidden={embedded !== undefined}>
         <SessionBar
           sessions={summaries}
           currentID={() => page()?.record.id}
