@@ -51,8 +51,10 @@ export async function startEmbedFrame(root: HTMLElement): Promise<void> {
   const bound = surface!;
   const rootDir = workspace.runtime.root;
   bound.onCall((call) => server.emit("call", JSON.parse(JSON.stringify(call))));
-  bound.onResize((height) => server.emit("resize", { height }));
+  const resized = (height: number) => server.emit("resize", { height });
+  bound.onResize(resized);
   workspace.runtime.onChange((paths) => server.emit("files", paths === "unknown" ? paths : paths.map((path) => relative(rootDir, path))));
-  backend = new FrameBackend(bound);
+  // The first measure may come before the host connected: it hears the height once it has started.
+  backend = new FrameBackend(bound, { onStarted: () => params.autoHeight && resized(bound.measure()) });
   ready(backend);
 }

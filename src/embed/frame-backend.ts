@@ -46,6 +46,8 @@ export interface EmbedSurface {
 export interface BackendOptions {
   /** Makes a link to the full workbench carrying the embed's state, when share links are available. */
   shareUrl?: () => Promise<string>;
+  /** The host's files and session are in: the frame reports what it looks like now (its height). */
+  onStarted?: () => void;
 }
 
 const CONFIG_FILE = "opencode.json";
@@ -125,6 +127,7 @@ export class FrameBackend implements EmbedBackend {
       if (params.autoplay) void this.play(session.script).catch(() => {});
     }
     for (const path of params.open ?? []) await this.openFile(path);
+    this.options.onStarted?.();
   }
 
   private async readSession(value: unknown): Promise<{ kind: "record"; record: SessionRecord } | { kind: "script"; script: ScriptFile }> {
