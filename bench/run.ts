@@ -8,6 +8,7 @@ import { benchBundleSize } from "./bundle-size.js";
 import { benchChatSession } from "./chat-session.js";
 import { benchEditCorpus } from "./edit-corpus.js";
 import { benchEditLarge } from "./edit-large.js";
+import { benchEmbedSize } from "./embed-size.js";
 import { benchExecLatency } from "./exec-latency.js";
 import { benchLoopOverhead } from "./loop-overhead.js";
 import { benchMarkdownStream } from "./markdown-stream.js";
@@ -35,6 +36,7 @@ const entries: [name: string, run: () => unknown][] = [
   ["loop-overhead", benchLoopOverhead],
   ["chat-session", benchChatSession],
   ["markdown-stream", benchMarkdownStream],
+  ["embed-size", benchEmbedSize],
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !entries.some(([known]) => known === name));
