@@ -1,4 +1,4 @@
-import { bindContext, type BoundContext } from "@zenfs/core";
+import { bindContext, constants, StoreFS, type BoundContext } from "@zenfs/core";
 import type { FileSystem } from "@zenfs/core";
 import { basename, dirname, normalize } from "pathe";
 import { RuntimeError, WriteConflict, isWriteConflict, toRuntimeError } from "../errors.js";
@@ -19,6 +19,24 @@ function toStat(stats: ZenStats): ModeStat {
   return { type: typeOf(stats), size: Number(stats.size), mtimeMs: Number(stats.mtimeMs), mode: Number(stats.mode) & 0o7777 };
 }
 
+/** Files written in one go by `writeMany`: absolute paths, no link on the way. */
+export interface BulkFile {
+  path: string;
+  data: Uint8Array;
+}
+
+/** The workspace's files as the page holds them: the shell's surface, and a bulk write only the page uses. */
+export interface HostFs extends WorkspaceFs {
+  /**
+   * Writes every file (replacing any there), making parents as needed, as one exclusive step that is
+   * announced once. ZenFS's synchronous calls are used: over IndexedDB they update ZenFS's cache at once
+   * and queue the stores without waiting for each, so thousands of files cost one burst rather than a
+   * round trip (several, in fact) per file; the call resolves once the store has caught up. A link on the
+   * way is refused (ELOOP): a bulk load writes only real paths.
+   */
+  writeMany(files: readonly BulkFile[]): Promise<void>;
+}
+
 export interface ZenFsHostOptions {
   readOnly?: boolean;
   onChange?: (paths: string[]) => void;
@@ -29,9 +47,10 @@ export interface ZenFsHostOptions {
  * error codes where ZenFS differs. It lives outside the shell worker, so killing a runaway command
  * never loses a file.
  */
-export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions = {}): WorkspaceFs {
+export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions = {}): HostFs {
   const context: BoundContext = bindContext({ mounts: { "/": backing } });
   const fsp = context.fs.promises;
+  const fss = context.fs;
   const links = new LinkIndex(fsp);
   /** The path ZenFS may be given: normalised, and with any link on the way resolved here. */
   async function real(path: string, syscall: string, followLast = true): Promise<string> {
@@ -110,6 +129,54 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
     return made;
   }
 
+  /**
+   * A new file straight into the store: one transaction of three records (inode, data, folder listing),
+   * where the path through ZenFS's open, write and close makes several and raises an ENOENT on the way.
+   */
+  const store = backing instanceof StoreFS ? (backing as unknown as { commitNewSync(path: string, options: { mode: number; uid: number; gid: number }, data: Uint8Array): unknown }) : undefined;
+
+  /** The synchronous part of writeMany: the folders made on the way, every file written. */
+  function writeBurst(files: readonly BulkFile[]): string[] {
+    const made: string[] = [];
+    /** The names in each folder met so far (a folder made here starts empty). */
+    const listings = new Map<string, Set<string>>();
+    const listing = (folder: string): Set<string> => {
+      let names = listings.get(folder);
+      if (names) return names;
+      let stats: { isDirectory(): boolean } | undefined;
+      try {
+        stats = fss.lstatSync(folder);
+      } catch (error) {
+        if (toRuntimeError(error, "lstat", folder).code !== "ENOENT") throw error;
+      }
+      if (stats && !stats.isDirectory()) throw new RuntimeError("ENOTDIR", "open", folder);
+      if (stats) names = new Set(fss.readdirSync(folder).map(String));
+      else {
+        listing(dirname(folder)).add(basename(folder));
+        fss.mkdirSync(folder);
+        made.push(folder);
+        names = new Set();
+      }
+      listings.set(folder, names);
+      return names;
+    };
+    for (const file of files) {
+      const path = normalize(file.path);
+      if (links.involves(path)) throw new RuntimeError("ELOOP", "open", file.path, "has a symbolic link on the way, which a bulk write never follows");
+      const names = listing(dirname(path));
+      const name = basename(path);
+      try {
+        if (store && !names.has(name)) store.commitNewSync(path, { mode: constants.S_IFREG | 0o644, uid: 0, gid: 0 }, file.data);
+        else fss.writeFileSync(path, file.data);
+        names.add(name);
+      } catch (error) {
+        const mapped = toRuntimeError(error, "open", file.path);
+        throw mapped.code === "ENOTDIR" && fss.statSync(path).isDirectory() ? new RuntimeError("EISDIR", "open", file.path) : mapped;
+      }
+    }
+    return made;
+  }
+
   async function assertWritableTarget(path: string): Promise<void> {
     const isDir = await fsp.stat(path).then((s) => s.isDirectory(), () => false);
     if (isDir) throw new RuntimeError("EISDIR", "open", path);
@@ -143,6 +210,22 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
         await assertWritableTarget(at);
         await fsp.writeFile(at, data);
       }),
+    writeMany: (files) => {
+      if (files.length === 0) return Promise.resolve();
+      const changed = files.map((file) => file.path);
+      return mutate(
+        "open",
+        changed,
+        async () => {
+          await links.ready;
+          changed.push(...writeBurst(files));
+          // A read makes a new store transaction; the store runs them in order, so when it answers every
+          // write queued above is stored.
+          await fsp.stat("/");
+        },
+        true,
+      );
+    },
     writeFileAtomic: (path, data, opts) => {
       // The folders it makes are announced with the file (mutate reads the list when the write is done).
       const changed = [path];
