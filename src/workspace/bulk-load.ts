@@ -40,7 +40,7 @@ export interface LoadOptions {
   sliceMs?: number;
 }
 
-const BATCH_FILES = 250;
+const BATCH_FILES = 500;
 const BATCH_BYTES = 8 * 1024 * 1024;
 
 function isEmbedded(runtime: Runtime): runtime is EmbeddedRuntime {
@@ -75,9 +75,11 @@ export async function loadFiles(runtime: Runtime, folder: string, files: readonl
   if (isEmbedded(runtime)) {
     const slice = options.sliceMs ?? 50;
     let turnAt = performance.now();
-    for (const batch of batches(targets)) {
+    const all = [...batches(targets)];
+    for (const [index, batch] of all.entries()) {
       options.signal?.throwIfAborted();
-      await runtime.writeMany(batch);
+      // Only the last batch waits for the store: it keeps the batches in order, so that wait covers all.
+      await runtime.writeMany(batch, { wait: index === all.length - 1 });
       written += batch.length;
       options.onProgress?.(written, targets.length);
       if (performance.now() - turnAt > slice) {
