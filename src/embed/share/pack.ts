@@ -70,7 +70,8 @@ export function unpack(data: Uint8Array): ShareState {
   }
   const entries: [string, string | Uint8Array][] = [];
   const seen = new Set<string>();
-  const text = new TextDecoder("utf-8", { fatal: true });
+  // ignoreBOM keeps a leading BOM as a character: the file must come back byte for byte.
+  const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   let at = 4 + headLength;
   for (const [path, size, binary] of manifest.f) {
     const bytes = data.slice(at, at + size);
