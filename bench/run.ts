@@ -4,6 +4,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { benchBashLatency } from "./bash-latency.js";
 import { benchBashParse } from "./bash-parse.js";
+import { benchBulkLoad } from "./bulk-load.js";
 import { benchBundleSize } from "./bundle-size.js";
 import { benchChatSession } from "./chat-session.js";
 import { benchEditCorpus } from "./edit-corpus.js";
@@ -37,6 +38,7 @@ const entries: [name: string, run: () => unknown][] = [
   ["chat-session", benchChatSession],
   ["markdown-stream", benchMarkdownStream],
   ["embed-size", benchEmbedSize],
+  ["bulk-load", benchBulkLoad],
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !entries.some(([known]) => known === name));
