@@ -7,6 +7,7 @@ import { createServer, type Server } from "node:http";
 import { readFile } from "node:fs/promises";
 import { extname, join } from "node:path";
 import type { Page } from "@playwright/test";
+import { decodeShareLink } from "../src/embed/share/index.js";
 import { expect, freshWorkspace, openWorkbench, runInTerminal, test, waitForIdle } from "./fixtures.js";
 
 const WORKBENCH = `http://127.0.0.1:${Number(process.env.PW_PORT ?? 4321)}/`;
@@ -166,6 +167,25 @@ test("openFile, setTheme, setView and measure change the frame", async ({ page }
   expect((await call(page, "a", "setView", "sideways")).error).toMatch(/^setView: view:/);
   const height = (await call(page, "a", "measure")).value;
   expect(height).toBeGreaterThan(100);
+});
+
+test("shareUrl and 'Open in workbench' carry the embed's files, session and view in a share link", async ({ page, context }) => {
+  await openHost(page);
+  await embedInto(page, "a", { files: { "keep.md": "kept\n", "raw.bin": new Uint8Array([0, 200, 7]) as unknown as never }, view: "tools", theme: "light" });
+  await call(page, "a", "runTool", "read", { filePath: "keep.md" });
+  const link = (await call(page, "a", "shareUrl")).value as string;
+  expect(link.startsWith(`${WORKBENCH}#share=1.`)).toBe(true);
+  const decoded = await decodeShareLink(link);
+  if (!decoded.ok) throw new Error(decoded.error);
+  expect(decoded.state.files["keep.md"]).toBe("kept\n");
+  expect([...(decoded.state.files["raw.bin"] as Uint8Array)]).toEqual([0, 200, 7]);
+  expect(decoded.state.session?.session.calls.map((c: { tool: string }) => c.tool)).toEqual(["read"]);
+  expect(decoded.state.view).toEqual({ panes: ["tools"], theme: "light" });
+
+  const opened = context.waitForEvent("page");
+  await page.frameLocator("#a").getByTestId("open-in-workbench").click();
+  const full = await opened;
+  expect(full.url()).toContain("#share=1.");
 });
 
 test("height auto: the frame follows its content as calls are added", async ({ page }) => {

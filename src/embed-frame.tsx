@@ -55,6 +55,9 @@ export async function startEmbedFrame(root: HTMLElement): Promise<void> {
   bound.onResize(resized);
   workspace.runtime.onChange((paths) => server.emit("files", paths === "unknown" ? paths : paths.map((path) => relative(rootDir, path))));
   // The first measure may come before the host connected: it hears the height once it has started.
-  backend = new FrameBackend(bound, { onStarted: () => params.autoHeight && resized(bound.measure()) });
+  backend = new FrameBackend(bound, {
+    workbench: `${window.location.origin}${window.location.pathname}`,
+    onStarted: () => params.autoHeight && resized(bound.measure()),
+  });
   ready(backend);
 }

@@ -41,11 +41,13 @@ export interface EmbedSurface {
   setView(view: ViewName): void;
   /** The content's height in CSS pixels. */
   measure(): number;
+  /** What the page shows now, for a share link to show the same. */
+  looks(): { view: ViewName; theme: ThemeName };
 }
 
 export interface BackendOptions {
-  /** Makes a link to the full workbench carrying the embed's state, when share links are available. */
-  shareUrl?: () => Promise<string>;
+  /** The full workbench's address, which share links open (the frame's own page without `?embed=1`). */
+  workbench?: string;
   /** The host's files and session are in: the frame reports what it looks like now (its height). */
   onStarted?: () => void;
 }
@@ -109,8 +111,7 @@ export class FrameBackend implements EmbedBackend {
       case "measure":
         return this.surface.measure();
       case "shareUrl":
-        if (!this.options.shareUrl) throw new Error("shareUrl: this workbench build cannot make share links yet.");
-        return this.options.shareUrl();
+        return this.shareUrl();
     }
   }
 
@@ -165,6 +166,24 @@ export class FrameBackend implements EmbedBackend {
     };
     await walk(this.root);
     return out;
+  }
+
+  /**
+   * A share link (src/embed/share) to the full workbench with this embed's files, session and view: the
+   * reader's way out to a workbench of their own ("Open in workbench"). Never the visitor's keys: an embed
+   * has none, and the codec strips anything that looks like one.
+   */
+  private async shareUrl(): Promise<string> {
+    if (!this.options.workbench) throw new Error("shareUrl: this frame does not know the workbench's address.");
+    const [{ encodeShareLink }, { exportSession, SessionFile }, files, page] = await Promise.all([
+      import("./share/index.js"),
+      import("../session/session-json.js"),
+      this.snapshot(),
+      this.surface.page(),
+    ]);
+    const { view, theme } = this.surface.looks();
+    const session = SessionFile.parse(JSON.parse(exportSession(page.record)));
+    return encodeShareLink({ name: "From an embed", files, session, view: { panes: [view], theme } }, this.options.workbench);
   }
 
   private async openFile(path: string): Promise<void> {

@@ -41,6 +41,7 @@ export interface EmbedAppSurface {
   setTheme(theme: ThemeName): void;
   setView(view: EmbedView): void;
   measure(): number;
+  looks(): { view: EmbedView; theme: ThemeName };
   /** Every change of a call's record in the session shown. */
   onCall(listener: (call: ToolCall) => void): () => void;
   /** The content's height, whenever it changes (auto height only). */
@@ -164,6 +165,7 @@ export function EmbedApp(props: { workspace: Workspace; settings: EmbedSettings;
     setTheme: applyTheme,
     setView: show,
     measure,
+    looks: () => ({ view: view(), theme: theme() }),
     onCall(listener) {
       callListeners.add(listener);
       return () => callListeners.delete(listener);
