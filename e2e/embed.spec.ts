@@ -156,11 +156,13 @@ test("openFile, setTheme, setView and measure change the frame", async ({ page }
   await embedInto(page, "a", { files: { "src/main.ts": "const answer = 42;\n" }, theme: "dark", view: "chat" });
   const frame = page.frameLocator("#a");
   await expect(frame.locator("html")).toHaveAttribute("data-theme", "dark");
+  await page.locator("#a").screenshot({ path: "e2e/screenshots/embed-chat-dark.png" });
   expect(await call(page, "a", "setTheme", "light")).toEqual({});
   await expect(frame.locator("html")).toHaveAttribute("data-theme", "light");
   expect(await call(page, "a", "openFile", "src/main.ts")).toEqual({});
   await expect(frame.locator('[data-testid=file-editor][data-path="/workspace/src/main.ts"]')).toBeVisible();
   await expect(frame.locator('[data-testid=file-editor][data-path="/workspace/src/main.ts"]')).toContainText("const answer = 42;");
+  await page.locator("#a").screenshot({ path: "e2e/screenshots/embed-editor-light.png" });
   expect((await call(page, "a", "openFile", "missing.ts")).error).toContain('no file "missing.ts"');
   expect(await call(page, "a", "setView", "tools")).toEqual({});
   await expect(frame.getByTestId("embed-app")).toHaveAttribute("data-view", "tools");
@@ -216,6 +218,31 @@ test("an origin not on the allow-list is refused with the reason", async ({ page
   });
   expect(outcome).toContain(`does not accept ${HOST}`);
   expect(outcome).toContain("https://docs.example.com");
+});
+
+test("clickToLoad: nothing starts until the reader presses the button; then the host's files are there", async ({ page }) => {
+  await openHost(page);
+  const pending = embedInto(page, "a", { files: { "late.txt": "late\n" }, clickToLoad: true });
+  await expect(page.locator("iframe#a")).toBeAttached();
+  const frame = page.frameLocator("iframe#a");
+  await expect(frame.getByTestId("embed-load")).toBeVisible();
+  await expect(frame.getByTestId("embed-app")).toHaveCount(0);
+  await frame.getByTestId("embed-load").click();
+  await pending;
+  await expect(frame.getByTestId("embed-app")).toBeVisible();
+  expect((await call(page, "a", "getFsSnapshot")).value).toEqual({ "late.txt": "late\n" });
+});
+
+test("390 px wide: the embed's header and tools fit without scrolling sideways", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await openHost(page);
+  await embedInto(page, "a", { files: { "a.txt": "a\n" }, view: "tools", theme: "dark" });
+  await call(page, "a", "runTool", "read", { filePath: "a.txt" });
+  const frame = page.frameLocator("#a");
+  await expect(frame.getByTestId("open-in-workbench")).toBeVisible();
+  const overflow = await frame.locator("html").evaluate((html) => html.scrollWidth - html.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await page.locator("#a").screenshot({ path: "e2e/screenshots/embed-tools-390-dark.png" });
 });
 
 test("two embeds on one page are kept apart", async ({ page }) => {

@@ -57,7 +57,7 @@ export interface Request {
 
 export type Response = { id: number; ok: true; value?: unknown } | { id: number; ok: false; error: string };
 
-export type EventName = "call" | "files" | "resize" | "prompt";
+export type EventName = "call" | "files" | "resize";
 
 export interface EventMessage {
   event: EventName;

@@ -134,11 +134,10 @@ export class WorkbenchVM {
     return this.request("measure");
   }
 
-  /** `call` (a call's record as it changes), `files` (paths changed), `resize` ({ height }), `prompt`. */
+  /** `call` (a call's record as it changes), `files` (paths changed), `resize` ({ height }). */
   on(event: "call", listener: (call: ToolCallRecord) => void): () => void;
   on(event: "files", listener: (paths: string[] | "unknown") => void): () => void;
   on(event: "resize", listener: (size: { height: number }) => void): () => void;
-  on(event: "prompt", listener: (prompt: { permission: string; patterns: string[] }) => void): () => void;
   on(event: EventName, listener: (data: never) => void): () => void {
     let set = this.listeners.get(event);
     if (!set) this.listeners.set(event, (set = new Set()));
