@@ -35,20 +35,24 @@ function embedScript(): Plugin {
       if (!chunk || chunk.type !== "chunk") throw new Error("embed.js was not built");
       this.emitFile({ type: "asset", fileName: "embed.js", source: chunk.code });
     },
+  };
+}
+
+/**
+ * The header on /embed.js in `vite preview` (what `npm start` serves; vite resolves preview's config as
+ * "serve", so this plugin is not build-only) and in `npm run dev`, where /embed.js is the source module
+ * itself, compiled on the fly.
+ */
+function embedScriptServe(): Plugin {
+  return {
+    name: "workbench-embed-script-serve",
+    apply: "serve",
     configurePreviewServer(server) {
       server.middlewares.use((req, res, next) => {
         if (req.url?.split("?")[0] === "/embed.js") res.setHeader("Access-Control-Allow-Origin", "*");
         next();
       });
     },
-  };
-}
-
-/** In `npm run dev`, /embed.js is the source module itself (vite compiles it on the fly). */
-function embedScriptDev(): Plugin {
-  return {
-    name: "workbench-embed-script-dev",
-    apply: "serve",
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
         if (req.url?.split("?")[0] === "/embed.js") {
@@ -62,7 +66,7 @@ function embedScriptDev(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [solid(), embedScript(), embedScriptDev()],
+  plugins: [solid(), embedScript(), embedScriptServe()],
   resolve: {
     alias: {
       // just-bash's browser bundle imports node:zlib for gzip; those commands are not offered here.

@@ -93,6 +93,14 @@ test("handshake, start files, snapshot (text and bytes), applyFsDiff and file ev
   await expect(frame.getByTestId("embed-app")).toBeVisible();
   expect(await page.locator("#a").getAttribute("src")).toContain(`${WORKBENCH}?embed=1`);
 
+  // The frame is not cross-origin isolated (its host sends no COOP/COEP), and works all the same.
+  expect(await frame.locator("html").evaluate(() => self.crossOriginIsolated)).toBe(false);
+  // embed.js is served to any origin (vite's own CORS answers local origins by name; a docs site's gets "*").
+  const script = await page.request.get(`${WORKBENCH}embed.js`, { headers: { Origin: "https://docs.example.com" } });
+  expect(script.headers()["access-control-allow-origin"]).toBe("*");
+  const other = await page.request.get(`${WORKBENCH}index.html`, { headers: { Origin: "https://docs.example.com" } });
+  expect(other.headers()["access-control-allow-origin"]).toBeUndefined();
+
   const snapshot = await call(page, "a", "getFsSnapshot");
   expect(snapshot.error).toBeUndefined();
   expect(snapshot.value["src/app.ts"]).toBe("export const x = 1;\n");
