@@ -198,6 +198,39 @@ test("shareUrl and 'Open in workbench' carry the embed's files, session and view
   expect(full.url()).toContain("#share=1.");
 });
 
+test("a recorded session is shown as it was; open and readOnly show files that cannot be saved", async ({ page }) => {
+  await openHost(page);
+  await embedInto(page, "a", { files: { "story.md": "once\n" }, view: "tools" });
+  await call(page, "a", "runTool", "read", { filePath: "story.md" });
+  const decoded = await decodeShareLink((await call(page, "a", "shareUrl")).value as string);
+  if (!decoded.ok) throw new Error(decoded.error);
+  const recorded = decoded.state.session!;
+
+  // A second embed shows that session (its card, its output), with the file open and read-only.
+  await embedInto(page, "b", { files: { "story.md": "once\n" }, session: recorded, open: ["story.md"], readOnly: true, view: "tools" });
+  const frame = page.frameLocator("#b");
+  const editor = frame.locator('[data-testid=file-editor][data-path="/workspace/story.md"]');
+  await expect(editor).toBeVisible();
+  await expect(editor).toContainText("once");
+  await expect(editor.getByTestId("save-file")).toHaveCount(0);
+  await call(page, "b", "setView", "tools");
+  await expect(frame.getByTestId("call-card")).toHaveCount(1);
+  await expect(frame.getByTestId("call-card")).toContainText("story.md");
+
+  // A session that is not one is refused with the reason, and the embed is not started with it.
+  await page.evaluate(() => document.body.insertAdjacentHTML("beforeend", '<div id="c"></div>'));
+  const refused = await page.evaluate(async () => {
+    try {
+      await (window as unknown as { lib: { embed: (el: string, o: unknown) => Promise<unknown> } }).lib.embed("c", { session: { format: "workbench-session", version: 9 } });
+      return "started";
+    } catch (error) {
+      return (error as Error).message;
+    }
+  });
+  expect(refused).not.toBe("started");
+  expect(refused.length).toBeGreaterThan(10);
+});
+
 test("height auto: the frame follows its content as calls are added", async ({ page }) => {
   await openHost(page);
   await embedInto(page, "a", { files: { "a.txt": "a\n" }, view: "tools", height: "auto" });
@@ -262,7 +295,7 @@ test("two embeds on one page are kept apart", async ({ page }) => {
   expect(Object.keys((await call(page, "b", "getFsSnapshot")).value)).toEqual(["only-b.txt"]);
   const bEvents = await events(page, "b");
   expect(bEvents.filter((e) => e.name === "call")).toEqual([]);
-  await expect(page.frameLocator("#b").locator(".call-card")).toHaveCount(0);
+  await expect(page.frameLocator("#b").getByTestId("call-card")).toHaveCount(0);
 });
 
 test("an embed cannot see a file the top-level workbench wrote", async ({ page, context }) => {

@@ -152,7 +152,13 @@ export function EmbedApp(props: { workspace: Workspace; settings: EmbedSettings;
       if (!started) throw new Error("runTool: the session is busy moving; try again.");
       return started;
     },
-    adopt: (record) => controller.move((all) => all.adopt(record)),
+    async adopt(record) {
+      // A move before the sessions are open would do nothing: wait for them.
+      await page();
+      await controller.move((all) => all.adopt(record));
+      const error = controller.state().sessionError;
+      if (error) throw new Error(`The recorded session could not be shown: ${error}`);
+    },
     async reopen() {
       const current = await page();
       controller.replaced(await current.reopen());
