@@ -320,6 +320,9 @@ test("the docs example: a replayed session and tools the reader types, from anot
   await expect(page.locator("body[data-ready]")).toBeAttached({ timeout: 30_000 });
   const replay = page.frameLocator("#replay");
   await expect(replay.getByText("called from **main.js**".replace(/\*\*/g, ""))).toBeVisible({ timeout: 30_000 });
+  // The replay scrolls its transcript, never the frame: the header stays in view.
+  await expect(replay.getByTestId("open-in-workbench")).toBeInViewport();
+  await page.locator("#replay").screenshot({ path: "e2e/screenshots/embed-docs-replay.png" });
   const edited = await page.evaluate(async () => (await (window as unknown as { replay: any }).replay.getFsSnapshot())["greet.js"]);
   expect(edited).toContain("export function greet(name)");
 
