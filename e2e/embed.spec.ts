@@ -247,6 +247,21 @@ test("height auto: the frame follows its content as calls are added", async ({ p
   await expect.poll(async () => Math.round((await iframe.boundingBox())!.height)).toBe(reported + 2);
 });
 
+test("connect() drives a frame the page wrote itself", async ({ page }) => {
+  await openHost(page);
+  const result = await page.evaluate(async (src) => {
+    const frame = document.createElement("iframe");
+    frame.src = src;
+    document.body.append(frame);
+    const vm = await (window as unknown as { lib: { connect: (f: HTMLIFrameElement) => Promise<any> } }).lib.connect(frame);
+    await vm.applyFsDiff({ create: { "by-hand.txt": "hand\n" } });
+    const call = await vm.runTool("read", { filePath: "by-hand.txt" });
+    return { status: call.status, output: call.output as string };
+  }, `${WORKBENCH}?embed=1&view=tools`);
+  expect(result.status).toBe("completed");
+  expect(result.output).toContain("00001| hand");
+});
+
 test("an origin not on the allow-list is refused with the reason", async ({ page }) => {
   await openHost(page);
   const outcome = await page.evaluate(async () => {
