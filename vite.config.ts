@@ -1,15 +1,72 @@
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vite";
+import { build, defineConfig, type Plugin } from "vite";
 import solid from "vite-plugin-solid";
 
 // Cross-origin isolation, so WebContainer can be tried when asked for; every asset is same-origin.
+// The embed's frame (`/?embed=1`) needs none of it: it runs the embedded runtime, which works without.
 const isolation = {
   "Cross-Origin-Opener-Policy": "same-origin",
   "Cross-Origin-Embedder-Policy": "require-corp",
 };
 
+const EMBED_ENTRY = fileURLToPath(new URL("./src/embed/sdk.ts", import.meta.url));
+
+/**
+ * embed.js: the host pages' module, built alone (no solid, no AI SDK) and emitted at the site root, and
+ * served to any origin (`Access-Control-Allow-Origin: *`), since docs pages import it from theirs.
+ */
+function embedScript(): Plugin {
+  return {
+    name: "workbench-embed-script",
+    apply: "build",
+    async generateBundle() {
+      const output = await build({
+        configFile: false,
+        logLevel: "warn",
+        build: {
+          write: false,
+          target: "es2022",
+          minify: true,
+          lib: { entry: EMBED_ENTRY, formats: ["es"], fileName: () => "embed.js" },
+        },
+      });
+      const chunks = (Array.isArray(output) ? output : [output]).flatMap((result) => ("output" in result ? result.output : []));
+      const chunk = chunks.find((item) => item.type === "chunk" && item.fileName === "embed.js");
+      if (!chunk || chunk.type !== "chunk") throw new Error("embed.js was not built");
+      this.emitFile({ type: "asset", fileName: "embed.js", source: chunk.code });
+    },
+  };
+}
+
+/**
+ * The header on /embed.js in `vite preview` (what `npm start` serves; vite resolves preview's config as
+ * "serve", so this plugin is not build-only) and in `npm run dev`, where /embed.js is the source module
+ * itself, compiled on the fly.
+ */
+function embedScriptServe(): Plugin {
+  return {
+    name: "workbench-embed-script-serve",
+    apply: "serve",
+    configurePreviewServer(server) {
+      server.middlewares.use((req, res, next) => {
+        if (req.url?.split("?")[0] === "/embed.js") res.setHeader("Access-Control-Allow-Origin", "*");
+        next();
+      });
+    },
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        if (req.url?.split("?")[0] === "/embed.js") {
+          res.setHeader("Access-Control-Allow-Origin", "*");
+          req.url = "/src/embed/sdk.ts";
+        }
+        next();
+      });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [solid()],
+  plugins: [solid(), embedScript(), embedScriptServe()],
   resolve: {
     alias: {
       // just-bash's browser bundle imports node:zlib for gzip; those commands are not offered here.

@@ -4,10 +4,12 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { benchBashLatency } from "./bash-latency.js";
 import { benchBashParse } from "./bash-parse.js";
+import { benchBulkLoad } from "./bulk-load.js";
 import { benchBundleSize } from "./bundle-size.js";
 import { benchChatSession } from "./chat-session.js";
 import { benchEditCorpus } from "./edit-corpus.js";
 import { benchEditLarge } from "./edit-large.js";
+import { benchEmbedSize } from "./embed-size.js";
 import { benchExecLatency } from "./exec-latency.js";
 import { benchLoopOverhead } from "./loop-overhead.js";
 import { benchMarkdownStream } from "./markdown-stream.js";
@@ -35,6 +37,8 @@ const entries: [name: string, run: () => unknown][] = [
   ["loop-overhead", benchLoopOverhead],
   ["chat-session", benchChatSession],
   ["markdown-stream", benchMarkdownStream],
+  ["embed-size", benchEmbedSize],
+  ["bulk-load", benchBulkLoad],
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !entries.some(([known]) => known === name));

@@ -37,7 +37,9 @@ async function start(): Promise<void> {
   );
 }
 
-start().catch((error: unknown) => {
+// An embed's frame (`?embed=1`, made by embed.js) is its own page: its own workspace in memory, its own layout.
+const boot = new URLSearchParams(window.location.search).get("embed") === "1" ? import("./embed-frame.js").then((frame) => frame.startEmbedFrame(root)) : start();
+boot.catch((error: unknown) => {
   // Nothing could start: say what and what to try, as text.
   const message = document.createElement("pre");
   message.className = "fatal";

@@ -17,6 +17,10 @@ const USAGE = `usage:
   workbench tool <id> --dir <folder> [--args '<json>'] [--runtime node|embedded] [--yes] [--trust] [--agent NAME] [--json]
   workbench calls <file.json | -> --dir <folder> [--runtime node|embedded] [--yes] [--trust] [--agent NAME]
   workbench permission check <permission> <pattern> --dir <folder> [--agent NAME]
+  workbench share --dir <folder> [--session FILE] [--base URL] [--name NAME] [--file OUT.workbench.json]
+                                  (a share link to the folder's files and a session, printed; or a file)
+  workbench open <link | file.workbench.json> --dir <folder> [--session OUT] [--force]
+                                  (a share's files written back out byte for byte)
 
   --yes     allow every permission request once (otherwise they are rejected); opencode.json rules apply first
   --trust   run the workspace's custom tools and plugins (.opencode/tool, .opencode/plugin)
@@ -66,6 +70,19 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   if (argv[0] === "run") {
     const { runMain } = await import("./run.js");
     return runMain(argv.slice(1), io);
+  }
+  if (argv[0] === "share" || argv[0] === "open") {
+    const { shareMain, openMain } = await import("./share.js");
+    try {
+      return await (argv[0] === "share" ? shareMain : openMain)(argv.slice(1), io);
+    } catch (error) {
+      if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+        io.err(`workbench: ${(error as Error).message}\n${USAGE}\n`);
+        return 2;
+      }
+      io.err(`workbench: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
+    }
   }
   if (argv[0] === "rg") {
     const { rgMain } = await import("./rg.js");

@@ -17,7 +17,7 @@ import { SessionMenu } from "./SessionMenu.js";
 
 const ChatPane = lazy(() => import("./chat/ChatPane.js").then((module) => ({ default: module.ChatPane })));
 
-type Tab = "chat" | "tools";
+export type Tab = "chat" | "tools";
 
 /** Something asked of this pane from elsewhere on the page (the first visit's welcome); `seq` tells repeats apart. */
 export interface DeskRequest {
@@ -57,22 +57,36 @@ async function listFiles(runtime: Runtime, prefix: string): Promise<string[]> {
     .slice(0, 50);
 }
 
+/**
+ * How an embed (src/ui/embed) uses this pane: its own controller and chats (memory only, no keys), the
+ * tab chosen by the embed's view, and no session picker or session menu.
+ */
+export interface EmbeddedPane {
+  controller: ToolsController;
+  chats: () => Promise<PageChats>;
+  tab: () => Tab;
+}
+
 export function RightPane(props: {
   runtime: () => Runtime;
   readOnly: boolean;
   place: SessionsPlace;
   report: (text: string, isError?: boolean) => void;
   request?: () => DeskRequest | undefined;
+  embedded?: EmbeddedPane;
 }) {
-  const controller = new ToolsController({ place: props.place, readOnly: props.readOnly });
-  onCleanup(() => controller.dispose());
+  const embedded = props.embedded;
+  const controller = embedded?.controller ?? new ToolsController({ place: props.place, readOnly: props.readOnly });
+  if (!embedded) onCleanup(() => controller.dispose());
   const [state, setState] = createSignal<ToolsState>(controller.state(), { equals: false });
   onCleanup(controller.subscribe(() => setState(controller.state())));
   const page = createMemo((): PageTools | undefined => (state(), controller.page()));
   // The tab in front stays in front across reloads.
-  const [tab, pickTab] = createSignal<Tab>(browserStorage()?.getItem(TAB_SETTING) === "tools" ? "tools" : "chat");
+  const [ownTab, pickTab] = createSignal<Tab>(!embedded && browserStorage()?.getItem(TAB_SETTING) === "tools" ? "tools" : "chat");
+  const tab = () => embedded?.tab() ?? ownTab();
   const setTab = (next: Tab) => {
     pickTab(next);
+    if (embedded) return;
     try {
       browserStorage()?.setItem(TAB_SETTING, next);
     } catch {
@@ -81,7 +95,7 @@ export function RightPane(props: {
   };
 
   // The chat machinery loads once the page has painted, and once only.
-  const [chats] = createResource(() => new Promise<void>((ready) => requestAnimationFrame(() => setTimeout(ready, 0))).then(openChats));
+  const [chats] = createResource(() => new Promise<void>((ready) => requestAnimationFrame(() => setTimeout(ready, 0))).then(embedded?.chats ?? openChats));
   onCleanup(() => chats()?.dispose());
   const [providersVersion, setProvidersVersion] = createSignal(0);
   createEffect(on(chats, (hub) => hub && onCleanup(hub.onChange(() => setProvidersVersion((n) => n + 1)))));
@@ -225,7 +239,7 @@ export function RightPane(props: {
 
   return (
     <section class="right-pane" aria-label="Agent" data-testid="right-pane">
-      <div class="right-head">
+      <div class="right-head" hidden={embedded !== undefined}>
         <div role="tablist" aria-label="Agent views" class="right-tabs">
           {tabButton("chat", "Chat")}
           {tabButton("tools", "Tools")}
@@ -239,7 +253,7 @@ export function RightPane(props: {
           onImport={(file) => void importFile(file)}
         />
       </div>
-      <div class="right-sessions">
+      <div class="right-sessions" hidden={embedded !== undefined}>
         <SessionBar
           sessions={summaries}
           currentID={() => page()?.record.id}

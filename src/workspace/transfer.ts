@@ -1,38 +1,13 @@
 import { strToU8, unzipSync, zipSync } from "fflate";
-import { dirname, join, normalize } from "pathe";
+import { join } from "pathe";
 import { isSpecialType, type Runtime } from "../runtime/types.js";
+import { loadFiles, type IncomingFile } from "./bulk-load.js";
 
-export interface IncomingFile {
-  /** Relative to the folder it goes into, with `/` separators (a folder upload keeps its tree). */
-  path: string;
-  data: Uint8Array;
-}
-
-/**
- * Where a relative path lands inside `folder`, or an error when it would land outside: an archive
- * entry or a file name must never climb out of the workspace ("zip slip").
- */
-export function landingPath(folder: string, relative: string): string {
-  const cleaned = relative.replace(/\\/g, "/");
-  if (cleaned.startsWith("/") || /^[a-zA-Z]:/.test(cleaned)) {
-    throw new Error(`refused "${relative}": an absolute path cannot be imported; entries must be relative`);
-  }
-  const target = normalize(join(folder, cleaned));
-  if (target !== folder && !target.startsWith(folder.endsWith("/") ? folder : `${folder}/`)) {
-    throw new Error(`refused "${relative}": it would be written outside ${folder}`);
-  }
-  if (target === folder) throw new Error(`refused "${relative}": it names the folder itself, not a file in it`);
-  return target;
-}
+export { landingPath, type IncomingFile } from "./bulk-load.js";
 
 /** Writes files into `folder`, making parents as needed. Every path is checked before anything is written. */
 export async function importFiles(runtime: Runtime, folder: string, files: IncomingFile[]): Promise<string[]> {
-  const targets = files.map((file) => ({ target: landingPath(folder, file.path), data: file.data }));
-  for (const { target, data } of targets) {
-    await runtime.fs.mkdir(dirname(target), { recursive: true });
-    await runtime.fs.writeFile(target, data);
-  }
-  return targets.map((t) => t.target);
+  return loadFiles(runtime, folder, files);
 }
 
 /** The files of a .zip archive (folders are implied by the paths). */

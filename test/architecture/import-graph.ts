@@ -101,7 +101,7 @@ export const RULES: Record<Exclude<Layer, "outside">, Allowance> = {
   entry: { code: ["ui", "embed", "session", "workspace", "tools", "runtime", "runtime-backend", "search"], types: [] },
   ui: { code: ["session", "workspace"], types: ["tools", "runtime"] },
   embed: { code: ["session", "workspace"], types: ["tools", "runtime"] },
-  cli: { code: ["session", "workspace", "tools", "runtime", "runtime-backend", "search"], types: [] },
+  cli: { code: ["embed", "session", "workspace", "tools", "runtime", "runtime-backend", "search"], types: [] },
   session: { code: ["tools", "workspace", "runtime"], types: [] },
   tools: { code: ["runtime", "search"], types: [] },
   workspace: { code: ["runtime", "runtime-backend"], types: [] },

@@ -6,7 +6,7 @@ import { createWorkerSearchService } from "./search-client.js";
 import { ShellPool, type ShellWorkerFactory } from "./shell-pool.js";
 import type { ShellLimits } from "./shell-protocol.js";
 import type { WorkspaceFs } from "./workspace-fs.js";
-import { createZenFsHost } from "./zenfs-host.js";
+import { createZenFsHost, type BulkFile, type BulkOptions } from "./zenfs-host.js";
 
 export interface EmbeddedRuntimeOptions {
   /** How shell workers are started: Web Workers in the browser, worker_threads in node. */
@@ -46,6 +46,8 @@ export interface EmbeddedRuntime extends Runtime {
   readonly readOnly: boolean;
   /** Starts a shell worker now, so the first command does not wait for one. */
   warm(): Promise<void>;
+  /** Many files written in one step (see HostFs.writeMany); src/workspace/bulk-load.ts is the way to call it. */
+  writeMany(files: readonly BulkFile[], options?: BulkOptions): Promise<void>;
 }
 
 export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Promise<EmbeddedRuntime> {
@@ -112,6 +114,7 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
     exec,
     search,
     warm: () => pool.warm(),
+    writeMany: (files, bulk) => fs.writeMany(files, bulk),
     onChange: (listener) => changes.add(listener),
     dispose: async () => {
       search.dispose();

@@ -1,4 +1,4 @@
-import { bindContext, type BoundContext } from "@zenfs/core";
+import { bindContext, constants, decodeDirListing, encodeDirListing, Inode, StoreFS, type BoundContext } from "@zenfs/core";
 import type { FileSystem } from "@zenfs/core";
 import { basename, dirname, normalize } from "pathe";
 import { RuntimeError, WriteConflict, isWriteConflict, toRuntimeError } from "../errors.js";
@@ -19,6 +19,45 @@ function toStat(stats: ZenStats): ModeStat {
   return { type: typeOf(stats), size: Number(stats.size), mtimeMs: Number(stats.mtimeMs), mode: Number(stats.mode) & 0o7777 };
 }
 
+/** Files written in one go by `writeMany`: absolute paths, no link on the way. */
+export interface BulkFile {
+  path: string;
+  data: Uint8Array;
+}
+
+export interface BulkOptions {
+  /**
+   * Wait for the store to hold the batch before resolving (default true). A loader writing batch after
+   * batch waits only on the last: the store keeps them in order, so that one wait covers them all.
+   */
+  wait?: boolean;
+}
+
+/** The workspace's files as the page holds them: the shell's surface, and a bulk write only the page uses. */
+export interface HostFs extends WorkspaceFs {
+  /**
+   * Writes every file (replacing any there), making parents as needed, as one exclusive step that is
+   * announced once. ZenFS's synchronous calls are used: over IndexedDB they update ZenFS's cache at once
+   * and queue the stores without waiting for each, so thousands of files cost one burst rather than a
+   * round trip (several, in fact) per file; the call resolves once the store has caught up. A link on the
+   * way is refused (ELOOP): a bulk load writes only real paths.
+   */
+  writeMany(files: readonly BulkFile[], options?: BulkOptions): Promise<void>;
+}
+
+/** What writeMany reaches inside ZenFS's StoreFS (protected there; stable across ZenFS 2.x). */
+interface StoreTransaction {
+  getSync(id: number): Uint8Array | undefined;
+  setSync(id: number, data: ArrayBufferView): void;
+  commitSync(): void;
+}
+interface StoreInternals {
+  transaction(): StoreTransaction;
+  findInodeSync(tx: StoreTransaction, path: string): { data: number };
+  allocNew(path: string): number;
+  store: { transaction(): unknown };
+}
+
 export interface ZenFsHostOptions {
   readOnly?: boolean;
   onChange?: (paths: string[]) => void;
@@ -29,9 +68,10 @@ export interface ZenFsHostOptions {
  * error codes where ZenFS differs. It lives outside the shell worker, so killing a runaway command
  * never loses a file.
  */
-export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions = {}): WorkspaceFs {
+export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions = {}): HostFs {
   const context: BoundContext = bindContext({ mounts: { "/": backing } });
   const fsp = context.fs.promises;
+  const fss = context.fs;
   const links = new LinkIndex(fsp);
   /** The path ZenFS may be given: normalised, and with any link on the way resolved here. */
   async function real(path: string, syscall: string, followLast = true): Promise<string> {
@@ -110,6 +150,101 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
     return made;
   }
 
+  /**
+   * New files straight into the store, a folder at a time: one transaction writes each file's inode and
+   * data and the folder's listing once, where ZenFS's open, write and close would make several transactions
+   * per file and decode and re-encode the whole listing for each (quadratic in a big folder). This is what
+   * StoreFS.commitNewSync does for one file, done for many.
+   */
+  const store = backing instanceof StoreFS ? (backing as unknown as StoreInternals) : undefined;
+
+  function commitNew(folder: string, entries: ReadonlyArray<{ name: string; data: Uint8Array }>): void {
+    const internals = store!;
+    const tx = internals.transaction();
+    const parent = internals.findInodeSync(tx, folder);
+    const listing = decodeDirListing(tx.getSync(parent.data) ?? new Uint8Array()) as Record<string, number>;
+    for (const { name, data } of entries) {
+      const path = folder === "/" ? `/${name}` : `${folder}/${name}`;
+      const ino = internals.allocNew(path);
+      const inode = new Inode({ mode: constants.S_IFREG | 0o644, uid: 0, gid: 0, ino, data: ino + 1, size: data.byteLength, nlink: 1 });
+      tx.setSync(inode.ino, inode);
+      tx.setSync(inode.data, data);
+      listing[name] = inode.ino;
+    }
+    tx.setSync(parent.data, encodeDirListing(listing));
+    tx.commitSync();
+  }
+
+  /**
+   * Runs `burst` (synchronous) with every store transaction it starts being one and the same: over
+   * IndexedDB that is one IDB transaction for the whole batch instead of one per file, which is most of
+   * the cost (each commit is a database write). The shared transaction commits by itself once the burst
+   * returns, as IDB transactions do when nothing more is asked of them in the task.
+   */
+  function inOneTransaction<T>(burst: () => T): T {
+    if (!store) return burst();
+    const own = Object.getOwnPropertyDescriptor(store.store, "transaction");
+    const shared = store.store.transaction();
+    store.store.transaction = () => shared;
+    try {
+      return burst();
+    } finally {
+      if (own) Object.defineProperty(store.store, "transaction", own);
+      else delete (store.store as Partial<StoreInternals["store"]>).transaction;
+    }
+  }
+
+  /** The synchronous part of writeMany: the folders made on the way, every file written. */
+  function writeBurst(files: readonly BulkFile[]): string[] {
+    const made: string[] = [];
+    /** The names in each folder met so far (a folder made here starts empty). */
+    const listings = new Map<string, Set<string>>();
+    const listing = (folder: string): Set<string> => {
+      let names = listings.get(folder);
+      if (names) return names;
+      let stats: { isDirectory(): boolean } | undefined;
+      try {
+        stats = fss.lstatSync(folder);
+      } catch (error) {
+        if (toRuntimeError(error, "lstat", folder).code !== "ENOENT") throw error;
+      }
+      if (stats && !stats.isDirectory()) throw new RuntimeError("ENOTDIR", "open", folder);
+      if (stats) names = new Set(fss.readdirSync(folder).map(String));
+      else {
+        listing(dirname(folder)).add(basename(folder));
+        fss.mkdirSync(folder);
+        made.push(folder);
+        names = new Set();
+      }
+      listings.set(folder, names);
+      return names;
+    };
+    const fresh = new Map<string, Array<{ name: string; data: Uint8Array }>>();
+    for (const file of files) {
+      const path = normalize(file.path);
+      if (links.involves(path)) throw new RuntimeError("ELOOP", "open", file.path, "has a symbolic link on the way, which a bulk write never follows");
+      const folder = dirname(path);
+      const names = listing(folder);
+      const name = basename(path);
+      if (store && !names.has(name)) {
+        let list = fresh.get(folder);
+        if (!list) fresh.set(folder, (list = []));
+        list.push({ name, data: file.data });
+        names.add(name);
+        continue;
+      }
+      try {
+        fss.writeFileSync(path, file.data);
+        names.add(name);
+      } catch (error) {
+        const mapped = toRuntimeError(error, "open", file.path);
+        throw mapped.code === "ENOTDIR" && fss.statSync(path).isDirectory() ? new RuntimeError("EISDIR", "open", file.path) : mapped;
+      }
+    }
+    for (const [folder, entries] of fresh) commitNew(folder, entries);
+    return made;
+  }
+
   async function assertWritableTarget(path: string): Promise<void> {
     const isDir = await fsp.stat(path).then((s) => s.isDirectory(), () => false);
     if (isDir) throw new RuntimeError("EISDIR", "open", path);
@@ -143,6 +278,22 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
         await assertWritableTarget(at);
         await fsp.writeFile(at, data);
       }),
+    writeMany: (files, bulk) => {
+      if (files.length === 0) return bulk?.wait === false ? Promise.resolve() : fsp.stat("/").then(() => undefined);
+      const changed = files.map((file) => file.path);
+      return mutate(
+        "open",
+        changed,
+        async () => {
+          await links.ready;
+          changed.push(...inOneTransaction(() => writeBurst(files)));
+          // A read makes a new store transaction; the store runs them in order, so when it answers every
+          // write queued above is stored.
+          if (bulk?.wait !== false) await fsp.stat("/");
+        },
+        true,
+      );
+    },
     writeFileAtomic: (path, data, opts) => {
       // The folders it makes are announced with the file (mutate reads the list when the write is done).
       const changed = [path];

@@ -1,0 +1,167 @@
+/**
+ * `workbench share` and `workbench open`: share links for docs authors' builds. `share` reads a folder (and
+ * a session file) into a link, or a `.workbench.json` with `--file`; `open` writes a link's or a file's
+ * files back out byte for byte. Everything is checked before the first byte is written, and a link on the
+ * way into the target folder is never followed.
+ */
+import { lstat, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { parseArgs } from "node:util";
+import { decodeShareLink, encodeShareLink, fromShareFile, LINK_FILE_CHARS, LINK_WARN_CHARS, toShareFile, type ShareResult, type ShareState } from "../embed/share/index.js";
+import { filesOf } from "../embed/share/validate.js";
+import { SessionFile } from "../session/session-json.js";
+import { UsageError, type CliIO } from "./cli-session.js";
+
+export const DEFAULT_BASE = "http://127.0.0.1:5173/";
+
+/** Folders a share leaves out: version control and installed packages are not the author's files. */
+const SKIPPED = new Set([".git", "node_modules"]);
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Text when the bytes are UTF-8 with no NUL (they then round-trip exactly), bytes otherwise. */
+function contentOf(bytes: Uint8Array): string | Uint8Array {
+  if (bytes.includes(0)) return bytes;
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return bytes;
+  }
+}
+
+async function readFolder(root: string, io: CliIO): Promise<ShareState["files"]> {
+  const entries: [string, string | Uint8Array][] = [];
+  async function walk(dir: string): Promise<void> {
+    const list = await readdir(dir, { withFileTypes: true });
+    list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of list) {
+      const path = join(dir, entry.name);
+      const rel = relative(root, path).split(sep).join("/");
+      if (entry.isDirectory()) {
+        if (SKIPPED.has(entry.name)) io.err(`workbench: left out ${rel}/\n`);
+        else await walk(path);
+      } else if (entry.isFile()) entries.push([rel, contentOf(new Uint8Array(await readFile(path)))]);
+      else io.err(`workbench: left out ${rel} (${entry.isSymbolicLink() ? "a symbolic link: links are not shared" : "not a regular file"})\n`);
+    }
+  }
+  await walk(root);
+  return Object.fromEntries(entries);
+}
+
+async function readSession(file: string): Promise<SessionFile> {
+  const text = await readFile(file, "utf8").catch((error: unknown) => {
+    throw new UsageError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${file} is not JSON (${error instanceof Error ? error.message : String(error)}): give a session exported from the page (Session ▾ → Export) or by workbench run --session-file`);
+  }
+  const parsed = SessionFile.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new UsageError(`${file} is not a session export: at ${issue.path.join(".") || "the top level"}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+export async function shareMain(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { dir: { type: "string" }, session: { type: "string" }, base: { type: "string" }, name: { type: "string" }, file: { type: "string" } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length > 0) throw new UsageError(`workbench share takes no arguments besides its options (got ${positionals.join(" ")})`);
+  if (!values.dir) throw new UsageError("--dir <folder> is required: the folder to share");
+  const dir = resolve(values.dir);
+  const stats = await lstat(dir).catch(() => undefined);
+  if (!stats?.isDirectory()) throw new UsageError(`${values.dir} is not a folder`);
+  const base = values.base ?? DEFAULT_BASE;
+  try {
+    new URL(base);
+  } catch {
+    throw new UsageError(`--base must be the workbench's address (like ${DEFAULT_BASE}), got ${base}`);
+  }
+  const state: ShareState = {
+    name: (values.name ?? basename(dir)).slice(0, 80),
+    files: await readFolder(dir, io),
+    ...(values.session ? { session: await readSession(values.session) } : {}),
+  };
+  if (values.file) {
+    await writeFile(values.file, toShareFile(state));
+    io.out(`${values.file}\n`);
+    return 0;
+  }
+  const link = await encodeShareLink(state, base);
+  if (link.length > LINK_FILE_CHARS) {
+    io.err(`workbench: the link would be ${link.length} characters, more than the ${LINK_FILE_CHARS} a link should carry: write a file with --file NAME.workbench.json and open it with #from=<its address> or by dropping it on the page\n`);
+    return 1;
+  }
+  if (link.length > LINK_WARN_CHARS) io.err(`workbench: the link is ${link.length} characters; chat apps and mail may cut links past about ${LINK_WARN_CHARS}\n`);
+  io.out(`${link}\n`);
+  return 0;
+}
+
+/** A link (an address, a #share= hash) or a file holding a `.workbench.json` or a link. */
+async function readShare(source: string): Promise<ShareResult> {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source) || source.startsWith("#")) return decodeShareLink(source);
+  const bytes = await readFile(source).catch((error: unknown) => {
+    throw new UsageError(`cannot read ${source}: ${error instanceof Error ? error.message : String(error)} (give a share link or a .workbench.json file)`);
+  });
+  const text = new TextDecoder().decode(bytes).trim();
+  return text.startsWith("{") ? fromShareFile(bytes, source) : decodeShareLink(text);
+}
+
+/** Refuses a target that passes through a symbolic link under `root`, or (without force) one that exists. */
+async function checkTarget(root: string, rel: string, force: boolean): Promise<void> {
+  let at = root;
+  const parts = rel.split("/");
+  for (const [index, part] of parts.entries()) {
+    at = join(at, part);
+    const stats = await lstat(at).catch(() => undefined);
+    if (!stats) return;
+    if (stats.isSymbolicLink()) throw new Error(`${relative(root, at)} is a symbolic link: the share's files are never written through one. Remove it or choose another folder.`);
+    const last = index === parts.length - 1;
+    if (!last && !stats.isDirectory()) throw new Error(`${relative(root, at)} is a file, but the share puts files inside it. Choose another folder.`);
+    if (last && stats.isDirectory()) throw new Error(`${rel} is a folder here, but a file in the share. Choose another folder.`);
+    if (last && !force) throw new Error(`${rel} exists already: choose an empty folder, or pass --force to replace the share's files in it.`);
+  }
+}
+
+export async function openMain(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { dir: { type: "string" }, session: { type: "string" }, force: { type: "boolean", default: false } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const [source, extra] = positionals;
+  if (!source || extra !== undefined) throw new UsageError("workbench open takes one link or .workbench.json file");
+  if (!values.dir) throw new UsageError("--dir <folder> is required: where the share's files go");
+  const result = await readShare(source);
+  if (!result.ok) {
+    io.err(`workbench: ${result.error}\n`);
+    return 1;
+  }
+  const dir = resolve(values.dir);
+  const files = filesOf(result.state);
+  const rootStats = await lstat(dir).catch(() => undefined);
+  if (rootStats && !rootStats.isDirectory()) throw new UsageError(`${values.dir} is not a folder`);
+  try {
+    for (const file of files) await checkTarget(dir, file.path, values.force ?? false);
+  } catch (error) {
+    io.err(`workbench: nothing was written: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  for (const file of files) {
+    const target = join(dir, ...file.path.split("/"));
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, file.data, { flag: values.force ? "w" : "wx" });
+  }
+  if (values.session && result.state.session) await writeFile(values.session, JSON.stringify(result.state.session, null, 2));
+  io.out(`wrote ${files.length} file${files.length === 1 ? "" : "s"} to ${dir}${values.session && result.state.session ? `, the session to ${values.session}` : ""}\n`);
+  if (!result.state.session && values.session) io.err("workbench: the share has no session; none was written\n");
+  return 0;
+}

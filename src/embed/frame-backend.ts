@@ -1,0 +1,210 @@
+/**
+ * What each request from the host does in the frame. The frame's workspace is its own and lives in
+ * memory (main.tsx opens it so): nothing here can reach the visitor's workspaces, sessions or keys. The
+ * host can start calls but never answer their permission prompts: a prompt is for the person reading,
+ * and only rules in the config the host gave can allow a call without one.
+ */
+import { join, relative } from "pathe";
+import type { ToolCall, SessionRecord } from "../session/calls.js";
+import type { PageChats } from "../session/page-chat.js";
+import type { PageTools } from "../session/page-tools.js";
+import type { ScriptFile } from "../session/script-file.js";
+import type { Runtime } from "../runtime/types.js";
+import { importFiles, landingPath } from "../workspace/transfer.js";
+import type { EmbedBackend } from "./frame-server.js";
+import {
+  FsDiffParams,
+  OpenFileParams,
+  parseParams,
+  RunParams,
+  RunToolParams,
+  StartParams,
+  ThemeParams,
+  ViewParams,
+} from "./frame-schemas.js";
+import type { FileMap, MethodName, ThemeName, ViewName } from "./protocol.js";
+
+/** The frame's page as the backend drives it; the UI provides it (src/ui/embed). */
+export interface EmbedSurface {
+  runtime(): Runtime;
+  /** The session shown, once the sessions are open. */
+  page(): Promise<PageTools>;
+  /** Starts a call in the session shown, so its card and prompt appear in the frame. */
+  start(tool: string, args: Record<string, unknown>): Promise<{ call: ToolCall; done: Promise<ToolCall> }>;
+  /** Shows `record` as the session (a recorded session the host gave). */
+  adopt(record: SessionRecord): Promise<void>;
+  /** Opens the session shown again, so a config written since is in force. */
+  reopen(): Promise<void>;
+  chats(): Promise<PageChats>;
+  openFile(path: string): void;
+  setTheme(theme: ThemeName): void;
+  setView(view: ViewName): void;
+  /** The content's height in CSS pixels. */
+  measure(): number;
+  /** What the page shows now, for a share link to show the same. */
+  looks(): { view: ViewName; theme: ThemeName };
+}
+
+export interface BackendOptions {
+  /** The full workbench's address, which share links open (the frame's own page without `?embed=1`). */
+  workbench?: string;
+  /** The host's files and session are in: the frame reports what it looks like now (its height). */
+  onStarted?: () => void;
+}
+
+const CONFIG_FILE = "opencode.json";
+const SCRIPT_NAME = "Recorded session";
+/** A replay in an embed plays at the speed of a person reading, like the demo. */
+const REPLAY_SPEED = 0.5;
+
+/** A call's record as plain data, safe to post (no functions, no proxies). */
+function plain(call: ToolCall): ToolCall {
+  return JSON.parse(JSON.stringify(call)) as ToolCall;
+}
+
+function encodeFile(data: string | Uint8Array): Uint8Array {
+  return typeof data === "string" ? new TextEncoder().encode(data) : data;
+}
+
+/** Text when the bytes are UTF-8, else the bytes: a snapshot gives files back in the form they came. */
+function decodeFile(bytes: Uint8Array): string | Uint8Array {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return bytes;
+  }
+}
+
+export class FrameBackend implements EmbedBackend {
+  private script: ScriptFile | undefined;
+
+  constructor(
+    private readonly surface: EmbedSurface,
+    private readonly options: BackendOptions = {},
+  ) {}
+
+  private get root(): string {
+    return this.surface.runtime().root;
+  }
+
+  async handle(method: MethodName, params: unknown): Promise<unknown> {
+    switch (method) {
+      case "start":
+        return this.start(parseParams(StartParams, params, method));
+      case "applyFsDiff":
+        return this.applyFsDiff(parseParams(FsDiffParams, params, method));
+      case "getFsSnapshot":
+        return this.snapshot();
+      case "runTool": {
+        const { tool, args } = parseParams(RunToolParams, params, method);
+        const { done } = await this.surface.start(tool, args);
+        return plain(await done);
+      }
+      case "run":
+        return this.run(parseParams(RunParams, params, method).message);
+      case "openFile":
+        return this.openFile(parseParams(OpenFileParams, params, method).path);
+      case "setTheme":
+        return this.surface.setTheme(parseParams(ThemeParams, params, method).theme);
+      case "setView":
+        return this.surface.setView(parseParams(ViewParams, params, method).view);
+      case "measure":
+        return this.surface.measure();
+      case "shareUrl":
+        return this.shareUrl();
+    }
+  }
+
+  private async start(params: { files?: FileMap; session?: unknown; config?: string | Record<string, unknown>; open?: string[]; autoplay?: boolean }): Promise<void> {
+    // Everything is checked before anything is written: a bad session or path leaves the workspace as it was.
+    const session = params.session === undefined ? undefined : await this.readSession(params.session);
+    const files: FileMap = { ...params.files };
+    if (params.config !== undefined) files[CONFIG_FILE] = typeof params.config === "string" ? params.config : JSON.stringify(params.config, null, 2);
+    await this.write(files);
+    if (params.config !== undefined) await this.surface.reopen();
+    if (session?.kind === "record") await this.surface.adopt(session.record);
+    if (session?.kind === "script") {
+      this.script = session.script;
+      if (params.autoplay) void this.play(session.script).catch(() => {});
+    }
+    for (const path of params.open ?? []) await this.openFile(path);
+    this.options.onStarted?.();
+  }
+
+  private async readSession(value: unknown): Promise<{ kind: "record"; record: SessionRecord } | { kind: "script"; script: ScriptFile }> {
+    const text = typeof value === "string" ? value : JSON.stringify(value);
+    const parsed: unknown = typeof value === "string" ? JSON.parse(value) : value;
+    if (typeof parsed === "object" && parsed !== null && "steps" in parsed) {
+      const { parseScriptFile } = await import("../session/script-file.js");
+      return { kind: "script", script: parseScriptFile(text, "the embed's session script") };
+    }
+    const { importSession } = await import("../session/session-json.js");
+    return { kind: "record", record: importSession(text) };
+  }
+
+  private async write(files: FileMap): Promise<void> {
+    const incoming = Object.entries(files).map(([path, data]) => ({ path, data: encodeFile(data) }));
+    if (incoming.length > 0) await importFiles(this.surface.runtime(), this.root, incoming);
+  }
+
+  private async applyFsDiff(diff: { create?: FileMap; destroy?: string[] }): Promise<void> {
+    const doomed = (diff.destroy ?? []).map((path) => landingPath(this.root, path));
+    // Paths to create are checked by importFiles before its first write; destroy's are checked above.
+    await this.write(diff.create ?? {});
+    for (const path of doomed) await this.surface.runtime().fs.rm(path, { recursive: true, force: true });
+  }
+
+  private async snapshot(): Promise<FileMap> {
+    const runtime = this.surface.runtime();
+    const out: FileMap = {};
+    const walk = async (dir: string): Promise<void> => {
+      for (const entry of await runtime.fs.readdir(dir)) {
+        const path = join(dir, entry.name);
+        if (entry.type === "directory") await walk(path);
+        else if (entry.type === "file") out[relative(this.root, path)] = decodeFile(await runtime.fs.readFile(path));
+      }
+    };
+    await walk(this.root);
+    return out;
+  }
+
+  /**
+   * A share link (src/embed/share) to the full workbench with this embed's files, session and view: the
+   * reader's way out to a workbench of their own ("Open in workbench"). Never the visitor's keys: an embed
+   * has none, and the codec strips anything that looks like one.
+   */
+  private async shareUrl(): Promise<string> {
+    if (!this.options.workbench) throw new Error("shareUrl: this frame does not know the workbench's address.");
+    const [{ encodeShareLink }, { exportSession, SessionFile }, files, page] = await Promise.all([
+      import("./share/index.js"),
+      import("../session/session-json.js"),
+      this.snapshot(),
+      this.surface.page(),
+    ]);
+    const { view, theme } = this.surface.looks();
+    const session = SessionFile.parse(JSON.parse(exportSession(page.record)));
+    return encodeShareLink({ name: "From an embed", files, session, view: { panes: [view], theme } }, this.options.workbench);
+  }
+
+  private async openFile(path: string): Promise<void> {
+    const target = landingPath(this.root, path);
+    const stat = await this.surface.runtime().fs.stat(target).catch(() => undefined);
+    if (!stat || stat.type !== "file") throw new Error(`openFile: there is no file "${path}" in the embed's workspace; write it first (files or applyFsDiff).`);
+    this.surface.openFile(target);
+  }
+
+  private play(script: ScriptFile, prompt?: string): Promise<void> {
+    return Promise.all([this.surface.chats(), this.surface.page()]).then(([chats, page]) =>
+      chats.runScript(page, prompt ? { ...script, prompt } : script, { name: SCRIPT_NAME, speed: REPLAY_SPEED }),
+    );
+  }
+
+  private async run(message: string): Promise<void> {
+    if (this.script) return this.play(this.script, message);
+    const [chats, page] = await Promise.all([this.surface.chats(), this.surface.page()]);
+    const chat = chats.chatFor(page);
+    if (!chat.model()) throw new Error("run: this embed has no model to answer with (an embed never sees the visitor's keys): give it a `session` script to replay.");
+    this.surface.setView("chat");
+    await chat.send({ text: message });
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * What must never travel in a share, taken out of a config's text: keys (`provider.*.options.apiKey`,
+ * and `headers`, which carry keys as often as not) and approvals (`"allow"` answers in `permission`, the
+ * workspace's and each agent's: an "Always allow" saved by the author would otherwise approve for the
+ * visitor). Deny and ask rules stay: they only ever make the visitor's side safer. Comments and the order
+ * of the rest are kept (jsonc-parser edits the text in place).
+ */
+import { applyEdits, modify, parseTree, type JSONPath, type Node } from "jsonc-parser";
+
+/** Workspace files that are config, at the workspace root. */
+export const CONFIG_FILES = ["opencode.json", "opencode.jsonc"];
+
+function childrenOf(node: Node | undefined): Array<{ key: string; value: Node }> {
+  if (node?.type !== "object") return [];
+  return (node.children ?? []).flatMap((property) => {
+    const [key, value] = property.children ?? [];
+    return key && value && typeof key.value === "string" ? [{ key: key.value, value }] : [];
+  });
+}
+
+function child(node: Node | undefined, key: string): Node | undefined {
+  return childrenOf(node).find((entry) => entry.key === key)?.value;
+}
+
+/** The paths of every "allow" in a permission section (a string, `{perm: action}` or `{perm: {pattern: action}}`). */
+function allowsIn(section: Node | undefined, at: JSONPath): JSONPath[] {
+  if (!section) return [];
+  if (section.type === "string") return section.value === "allow" ? [at] : [];
+  return childrenOf(section).flatMap(({ key, value }) => allowsIn(value, [...at, key]));
+}
+
+function secretPaths(root: Node | undefined): JSONPath[] {
+  const paths: JSONPath[] = [];
+  paths.push(...allowsIn(child(root, "permission"), ["permission"]));
+  for (const { key, value } of childrenOf(child(root, "agent"))) paths.push(...allowsIn(child(value, "permission"), ["agent", key, "permission"]));
+  for (const { key, value } of childrenOf(child(root, "provider"))) {
+    const options = child(value, "options");
+    for (const name of ["apiKey", "headers"]) if (child(options, name)) paths.push(["provider", key, "options", name]);
+  }
+  return paths;
+}
+
+/** The config's text without keys or approvals. Text that does not parse is returned as it is (it holds nothing we could read either). */
+export function withoutSecrets(text: string): string {
+  let out = text;
+  // One removal at a time, each on a fresh parse: edits shift the offsets of what follows.
+  for (let guard = 0; guard < 10_000; guard++) {
+    const [path] = secretPaths(parseTree(out));
+    if (!path) return out;
+    out = applyEdits(out, modify(out, path, undefined, { formattingOptions: { insertSpaces: true, tabSize: 2 } }));
+  }
+  return out;
+}
+
+/** Whether the config's text holds a key or an approval. */
+export function hasSecrets(text: string): boolean {
+  return secretPaths(parseTree(text)).length > 0;
+}

@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { MAX_SHARE_FILES } from "./limits.js";
+import { describeIssue } from "./pack.js";
+import { printable, sharePathsProblem } from "./paths.js";
+import { CONFIG_FILES, withoutSecrets } from "./secrets.js";
+import { ShareError, ShareState } from "./state.js";
+
+/**
+ * A share made safe to write, or a ShareError saying why it cannot be: the schema, every path, the
+ * number of files, the open list naming real files, and config text with keys and approvals taken out
+ * (a hand-made link may carry them even though ours never do).
+ */
+export function checkedState(input: unknown): ShareState {
+  const parsed = ShareState.safeParse(input);
+  if (!parsed.success) throw new ShareError(`it is not a workbench share: ${describeIssue(parsed.error as z.ZodError)}.`);
+  const state = parsed.data;
+  const paths = Object.keys(state.files);
+  if (paths.length > MAX_SHARE_FILES) throw new ShareError(`it holds ${paths.length} files, more than the ${MAX_SHARE_FILES} a share may hold. Share a smaller folder.`);
+  const problem = sharePathsProblem(paths);
+  if (problem) throw new ShareError(`it names a file the workbench will not write: ${problem}. Nothing was written.`);
+  if (state.config !== undefined && CONFIG_FILES.some((name) => Object.hasOwn(state.files, name))) {
+    throw new ShareError("it carries opencode.json twice (as config and among the files): keep one.");
+  }
+  for (const path of state.view?.open ?? []) {
+    if (!Object.hasOwn(state.files, path)) throw new ShareError(`its view opens "${printable(path)}", which is not one of its files.`);
+  }
+  const files = Object.fromEntries(
+    Object.entries(state.files).map(([path, content]) => [path, CONFIG_FILES.includes(path) && typeof content === "string" ? withoutSecrets(content) : content]),
+  );
+  return { ...state, files, ...(state.config !== undefined ? { config: withoutSecrets(state.config) } : {}) };
+}
+
+/** The files to write: the share's own, and its config as opencode.json. */
+export function filesOf(state: ShareState): Array<{ path: string; data: Uint8Array }> {
+  const encoder = new TextEncoder();
+  const files = Object.entries(state.files).map(([path, content]) => ({ path, data: typeof content === "string" ? encoder.encode(content) : content }));
+  if (state.config !== undefined) files.push({ path: "opencode.json", data: encoder.encode(state.config) });
+  return files;
+}
