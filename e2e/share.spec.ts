@@ -52,6 +52,11 @@ test("a workspace round-trips through a share link, byte for byte, into a new wo
   expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#share=1\.[\w-]+$/);
   await expect(dialog.getByTestId("share-length")).toContainText(`${link.length.toLocaleString("en")} characters`);
   await page.screenshot({ path: "e2e/screenshots/share-dialog.png" });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.setViewportSize({ width: 390, height: 760 });
+  await expect(dialog.getByTestId("share-copy")).toBeInViewport();
+  await page.screenshot({ path: "e2e/screenshots/share-dialog-dark-390.png" });
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   await page.goto(link);
   await expect(page).toHaveURL(/\?workspace=shared-e2e-share-src-[\w-]+&shared=1$/);
@@ -152,4 +157,21 @@ test("hostile and damaged links are refused with a message, and nothing is writt
   }
   await page.screenshot({ path: "e2e/screenshots/share-refused.png" });
   expect(await sharedDatabases(page)).toEqual([]);
+});
+
+test("a custom tool in a link does not run until the visitor trusts the new workspace", async ({ page, baseURL }) => {
+  const hello = `import { tool } from "@opencode-ai/plugin"; export default tool({ description: "Greets", args: { name: tool.schema.string() }, async execute({ name }) { return "hello, " + name; } });`;
+  // The visitor trusts their own workspaces; a share never opens in one of them.
+  await page.goto(`${baseURL}/?workspace=e2e-own&memory=1`);
+  await page.evaluate(() => localStorage.setItem("workbench.trusted-workspaces", JSON.stringify(["default", "e2e-own", "shared-tools"])));
+  const link = await encodeShareLink({ name: "tools", files: { ".opencode/tool/hello.ts": hello, "a.txt": "a\n" } }, `${baseURL}/`);
+  await page.goto(link);
+  await expect(page).toHaveURL(/workspace=shared-tools-[\w-]+&shared=1/);
+  await page.getByTestId("tab-tools").click();
+  const notice = page.getByTestId("trust-notice");
+  await expect(notice).toBeVisible();
+  await expect(notice.locator("li")).toHaveText([".opencode/tool/hello.ts"]);
+  await page.keyboard.press("Control+k");
+  await page.getByLabel("Filter tools").fill("hello");
+  await expect(page.getByTestId("tool-palette").getByRole("option")).toHaveCount(0);
 });
