@@ -58,7 +58,8 @@ test("a workspace round-trips through a share link, byte for byte, into a new wo
   await page.screenshot({ path: "e2e/screenshots/share-dialog-dark-390.png" });
   await page.setViewportSize({ width: 1280, height: 720 });
 
-  await page.goto(link);
+  // Pasted into the same tab: only the hash changes, which must still open the share.
+  await page.goto(link.replace(/\/#/, `/${own}#`));
   await expect(page).toHaveURL(/\?workspace=shared-e2e-share-src-[\w-]+&shared=1$/);
   await expect(treeRow(page, "README.md")).toBeVisible();
   await expect(treeRow(page, "ünïcödé")).toBeVisible();

@@ -66,6 +66,11 @@ async function openShareFromAddress(): Promise<boolean> {
 
 async function start(): Promise<void> {
   if (await openShareFromAddress()) return;
+  // A link pasted into a tab already on the workbench differs only in its hash, which does not load the
+  // page again: open it the same way a fresh load would.
+  window.addEventListener("hashchange", () => {
+    if (/^#(share|from)=/.test(window.location.hash)) window.location.reload();
+  });
   const storage = (() => {
     try {
       return window.localStorage;
