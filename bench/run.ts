@@ -16,6 +16,7 @@ import { benchMarkdownStream } from "./markdown-stream.js";
 import { benchReadDeep } from "./read-deep.js";
 import { benchSearch } from "./search.js";
 import { benchSearchLongPattern } from "./search-long-pattern.js";
+import { benchShareLink } from "./share-link.js";
 import { benchStopLatency } from "./stop-latency.js";
 import { benchTruncationSink } from "./truncation-sink.js";
 import { benchUiStream } from "./ui-stream.js";
@@ -39,6 +40,7 @@ const entries: [name: string, run: () => unknown][] = [
   ["markdown-stream", benchMarkdownStream],
   ["embed-size", benchEmbedSize],
   ["bulk-load", benchBulkLoad],
+  ["share-link", benchShareLink],
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !entries.some(([known]) => known === name));

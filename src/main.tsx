@@ -5,12 +5,72 @@ import { Workspace } from "./workspace/workspace.js";
 import { App } from "./ui/App.js";
 import "./ui/styles.css";
 import { initialTheme } from "./ui/theme.js";
+import type { ShareActions } from "./ui/share/share-actions.js";
 
 const root = document.getElementById("root")!;
 // Before anything paints, so a light-theme user never sees the loading screen flash dark.
 document.documentElement.dataset.theme = initialTheme();
 
+const here = () => ({ origin: window.location.origin, pathname: window.location.pathname });
+
+const shareActions: ShareActions = {
+  async make(runtime, options) {
+    const { makeShare } = await import("./embed/share/browser.js");
+    return makeShare(runtime, { ...options, base: `${window.location.origin}${window.location.pathname}` });
+  },
+  async openFile(file) {
+    const { openShareFile } = await import("./embed/share/browser.js");
+    window.location.assign(await openShareFile(file, here()));
+  },
+};
+
+/** A refused share: what is wrong, and the way to the workbench without it. Nothing was written. */
+function showShareError(message: string): void {
+  const box = document.createElement("div");
+  box.className = "share-refused";
+  box.setAttribute("role", "alert");
+  box.dataset.testid = "share-refused";
+  const text = document.createElement("p");
+  text.textContent = message;
+  const link = document.createElement("a");
+  link.href = window.location.pathname;
+  link.textContent = "Open the workbench without it";
+  box.append(text, link);
+  root.replaceChildren(box);
+}
+
+/**
+ * `#share=...` or `#from=<url>`: the share opens in a new workspace (written first, then the page goes
+ * there). Returns true when the page is handled here (moving on, or showing why the share was refused).
+ */
+async function openShareFromAddress(): Promise<boolean> {
+  if (!/^#(share|from)=/.test(window.location.hash)) return false;
+  root.textContent = "Opening the shared workspace…";
+  const { shareSourceOf, readShareFromAddress, openShareInNewWorkspace } = await import("./embed/share/browser.js");
+  const source = shareSourceOf(window.location.hash);
+  if (!source) return false;
+  const result = await readShareFromAddress(source, window.location.href);
+  if (!result.ok) {
+    showShareError(result.error);
+    return true;
+  }
+  try {
+    const files = Object.keys(result.state.files).length;
+    const next = await openShareInNewWorkspace(result.state, here(), (written) => (root.textContent = `Opening the shared workspace… ${written} of ${files} files`));
+    window.location.replace(next);
+  } catch (error) {
+    showShareError(`The shared workspace could not be opened: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return true;
+}
+
 async function start(): Promise<void> {
+  if (await openShareFromAddress()) return;
+  // A link pasted into a tab already on the workbench differs only in its hash, which does not load the
+  // page again: open it the same way a fresh load would.
+  window.addEventListener("hashchange", () => {
+    if (/^#(share|from)=/.test(window.location.hash)) window.location.reload();
+  });
   const storage = (() => {
     try {
       return window.localStorage;
@@ -25,6 +85,8 @@ async function start(): Promise<void> {
     () => (
       <App
         workspace={workspace}
+        share={shareActions}
+        shared={new URLSearchParams(window.location.search).get("shared") === "1"}
         onChooseRuntime={(kind) => {
           saveRuntimeSetting(storage, kind);
           const url = new URL(window.location.href);

@@ -8,6 +8,7 @@ import { lstat, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import { decodeShareLink, encodeShareLink, fromShareFile, LINK_FILE_CHARS, LINK_WARN_CHARS, toShareFile, type ShareResult, type ShareState } from "../embed/share/index.js";
+import { shareContent } from "../embed/share/content.js";
 import { filesOf } from "../embed/share/validate.js";
 import { SessionFile } from "../session/session-json.js";
 import { UsageError, type CliIO } from "./cli-session.js";
@@ -17,17 +18,6 @@ export const DEFAULT_BASE = "http://127.0.0.1:5173/";
 /** Folders a share leaves out: version control and installed packages are not the author's files. */
 const SKIPPED = new Set([".git", "node_modules"]);
 
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-/** Text when the bytes are UTF-8 with no NUL (they then round-trip exactly), bytes otherwise. */
-function contentOf(bytes: Uint8Array): string | Uint8Array {
-  if (bytes.includes(0)) return bytes;
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    return bytes;
-  }
-}
 
 async function readFolder(root: string, io: CliIO): Promise<ShareState["files"]> {
   const entries: [string, string | Uint8Array][] = [];
@@ -40,7 +30,7 @@ async function readFolder(root: string, io: CliIO): Promise<ShareState["files"]>
       if (entry.isDirectory()) {
         if (SKIPPED.has(entry.name)) io.err(`workbench: left out ${rel}/\n`);
         else await walk(path);
-      } else if (entry.isFile()) entries.push([rel, contentOf(new Uint8Array(await readFile(path)))]);
+      } else if (entry.isFile()) entries.push([rel, shareContent(new Uint8Array(await readFile(path)))]);
       else io.err(`workbench: left out ${rel} (${entry.isSymbolicLink() ? "a symbolic link: links are not shared" : "not a regular file"})\n`);
     }
   }

@@ -34,6 +34,7 @@ function tabsMemory(workspace: Workspace): TabsMemory | undefined {
     return undefined;
   }
 }
+import type { ShareActions } from "./share/share-actions.js";
 
 interface Notice {
   id: number;
@@ -41,7 +42,7 @@ interface Notice {
   tone: "info" | "warn" | "error";
 }
 
-export function App(props: { workspace: Workspace; onChooseRuntime: (kind: RuntimeKind) => void }) {
+export function App(props: { workspace: Workspace; onChooseRuntime: (kind: RuntimeKind) => void; share?: ShareActions; shared?: boolean }) {
   const workspace = props.workspace;
   const [runtime, setRuntime] = createSignal(workspace.runtime);
   const [status, setStatus] = createSignal(workspace.status);
@@ -98,8 +99,16 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
     return url.toString();
   };
 
+  // A .workbench.json dropped anywhere opens as a share (in a new workspace); other drops are the tree's.
+  const dropShare = (event: DragEvent) => {
+    const file = [...(event.dataTransfer?.files ?? [])].find((f) => f.name.endsWith(".workbench.json"));
+    if (!file || !props.share) return;
+    event.preventDefault();
+    props.share.openFile(file).catch((error: unknown) => report(error instanceof Error ? error.message : String(error), true));
+  };
+
   return (
-    <div class="app">
+    <div class="app" onDragOver={(e) => props.share && e.dataTransfer?.types.includes("Files") && e.preventDefault()} onDrop={dropShare}>
       <header class="top">
         <h1>Workbench</h1>
         <div class="runtime" data-testid="runtime-status" data-kind={status().kind} data-phase={status().phase}>
@@ -179,7 +188,16 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
           readOnly={workspace.readOnly}
           terminal={<TerminalView shell={shell} root={() => runtime().root} readOnly={workspace.readOnly} theme={theme} onOpen={restoreScrollback} />}
         />
-        <RightPane runtime={runtime} readOnly={workspace.readOnly} place={{ workspace: workspace.options.name, memoryOnly: workspace.options.memoryOnly }} report={report} request={deskRequest} />
+        <RightPane
+          runtime={runtime}
+          readOnly={workspace.readOnly}
+          place={{ workspace: workspace.options.name, memoryOnly: workspace.options.memoryOnly }}
+          report={report}
+          share={props.share}
+          shared={props.shared}
+          theme={theme}
+          request={deskRequest}
+        />
       </main>
     </div>
   );

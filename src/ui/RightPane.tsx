@@ -14,6 +14,8 @@ import { SessionBar } from "./tools/SessionBar.js";
 import { ToolsController, type SessionsPlace, type ToolsState } from "./tools/tools-controller.js";
 import { ToolsPane } from "./tools/ToolsPane.js";
 import { SessionMenu } from "./SessionMenu.js";
+import type { ShareActions } from "./share/share-actions.js";
+import { ShareDialog } from "./share/ShareDialog.js";
 
 const ChatPane = lazy(() => import("./chat/ChatPane.js").then((module) => ({ default: module.ChatPane })));
 
@@ -66,6 +68,8 @@ export interface EmbeddedPane {
   chats: () => Promise<PageChats>;
   tab: () => Tab;
 }
+/** Replay speeds offered for a shared session (the scripted provider's: 1 natural, 0 instant). */
+const REPLAY_SPEEDS = [0.5, 1, 2, 4, 0];
 
 export function RightPane(props: {
   runtime: () => Runtime;
@@ -74,6 +78,11 @@ export function RightPane(props: {
   report: (text: string, isError?: boolean) => void;
   request?: () => DeskRequest | undefined;
   embedded?: EmbeddedPane;
+  /** Share links (the entry hands them in: the UI does not load src/embed). */
+  share?: ShareActions;
+  /** This workspace was opened from a share: offer to replay its session. */
+  shared?: boolean;
+  theme?: () => "light" | "dark";
 }) {
   const embedded = props.embedded;
   const controller = embedded?.controller ?? new ToolsController({ place: props.place, readOnly: props.readOnly });
@@ -213,6 +222,18 @@ export function RightPane(props: {
       },
     ),
   );
+  const [sharing, setSharing] = createSignal(false);
+  const [speed, setSpeed] = createSignal(1);
+  /** Re-runs the shared session through the scripted provider: real tools, real permission prompts. */
+  const replayShared = () =>
+    play(async () => {
+      const current = page();
+      if (!current || current.record.messages.length === 0) throw new Error("this session has nothing to replay");
+      const { scriptFileFromSession } = await import("../session/script-file.js");
+      const file = scriptFileFromSession(current.record);
+      if (file.steps.length === 0) throw new Error("this session has no answers to replay");
+      return { file, name: `Replay: ${current.record.title}`, speed: speed() };
+    });
 
   const tabButton = (id: Tab, label: string) => (
     <button
@@ -244,6 +265,11 @@ export function RightPane(props: {
           {tabButton("chat", "Chat")}
           {tabButton("tools", "Tools")}
         </div>
+        <Show when={props.share}>
+          <button type="button" class="button" data-testid="share-button" disabled={busy() || !page()} onClick={() => setSharing(true)}>
+            Share
+          </button>
+        </Show>
         <SessionMenu
           disabled={() => busy() || !page()}
           chatReady={() => chats() !== undefined}
@@ -253,6 +279,32 @@ export function RightPane(props: {
           onImport={(file) => void importFile(file)}
         />
       </div>
+      <Show when={sharing() && props.share && page()}>
+        <ShareDialog
+          actions={props.share!}
+          runtime={props.runtime()}
+          name={props.place.workspace}
+          session={page()!.record}
+          theme={props.theme?.() ?? "light"}
+          onClose={() => setSharing(false)}
+        />
+      </Show>
+      <Show when={props.shared}>
+        <div class="share-replay" role="group" aria-label="Replay the shared session" data-testid="share-replay">
+          <span>Opened from a share link. Replay its session with real tools (you are asked before anything that needs permission):</span>
+          <label>
+            Speed{" "}
+            <select value={String(speed())} onChange={(e) => setSpeed(Number(e.currentTarget.value))} data-testid="share-replay-speed">
+              {REPLAY_SPEEDS.map((n) => (
+                <option value={String(n)}>{n === 0 ? "instant" : `${n}×`}</option>
+              ))}
+            </select>
+          </label>
+          <button type="button" class="button" data-testid="share-replay-start" disabled={!chats() || busy()} onClick={() => void replayShared()}>
+            Replay
+          </button>
+        </div>
+      </Show>
       <div class="right-sessions" hidden={embedded !== undefined}>
         <SessionBar
           sessions={summaries}

@@ -2,6 +2,7 @@ import { browserShellWorkerFactory } from "../runtime/embedded/browser-worker-fa
 import { openWorkspaceStorage } from "../runtime/embedded/browser-storage.js";
 import { createEmbeddedRuntime } from "../runtime/embedded/index.js";
 import type { RuntimeKind } from "../runtime/types.js";
+import { loadFiles, type IncomingFile, type LoadOptions } from "./bulk-load.js";
 import type { WorkspaceOptions, WorkspacePlatform } from "./workspace.js";
 
 /** The browser's way of opening runtimes: IndexedDB files, Web Worker shells, WebContainer on request. */
@@ -49,4 +50,20 @@ export function optionsFromLocation(location: Location, storage: Storage | undef
 
 export function saveRuntimeSetting(storage: Storage | undefined, kind: RuntimeKind): void {
   storage?.setItem(RUNTIME_SETTING, kind);
+}
+
+/**
+ * Fills a workspace that nobody has open yet (a share opened into a new one) with files, then closes it:
+ * the page that opens it next finds them stored. Refuses when the browser keeps no storage, since the
+ * files would be gone before that page opens.
+ */
+export async function seedWorkspace(name: string, files: readonly IncomingFile[], options: LoadOptions = {}): Promise<void> {
+  const storage = await openWorkspaceStorage(name);
+  if (!storage.persistent) throw new Error(`${storage.notice ?? "This browser keeps no storage"} A shared workspace cannot be opened here; use the workbench CLI (workbench open) instead.`);
+  const runtime = await createEmbeddedRuntime({ workerFactory: browserShellWorkerFactory, backing: storage.backing });
+  try {
+    await loadFiles(runtime, runtime.root, files, options);
+  } finally {
+    await runtime.dispose();
+  }
 }

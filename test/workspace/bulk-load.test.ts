@@ -58,6 +58,17 @@ describe("bulk load on the embedded runtime", () => {
     expect(shell.stdout).toBe("okçødé ✓.txt\n");
   });
 
+  it("keeps the last content of a path given twice, and refuses a path that is both a file and a folder", async () => {
+    runtime = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory, searchWorkers: 1 });
+    await loadFiles(runtime, runtime.root, [{ path: "twice.txt", data: encoder.encode("first") }, { path: "twice.txt", data: encoder.encode("second") }]);
+    expect(new TextDecoder().decode(await runtime.fs.readFile("/workspace/twice.txt"))).toBe("second");
+    expect((await runtime.fs.readdir("/workspace")).map((e) => e.name)).toEqual(["twice.txt"]);
+    await expect(loadFiles(runtime, runtime.root, [{ path: "clash", data: encoder.encode("file") }, { path: "clash/inner.txt", data: encoder.encode("x") }])).rejects.toThrow(/ENOTDIR/);
+    await expect(loadFiles(runtime, runtime.root, [{ path: "dir/inner.txt", data: encoder.encode("x") }, { path: "dir", data: encoder.encode("file") }])).rejects.toThrow(/EISDIR/);
+    // New files of a batch that fails are not stored (they go in together at the end of the batch).
+    await expect(runtime.fs.readFile("/workspace/dir/inner.txt")).rejects.toThrow(/ENOENT/);
+  });
+
   it("writes nothing when one path would land outside the folder", async () => {
     runtime = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory, searchWorkers: 1 });
     await expect(loadFiles(runtime, runtime.root, [...manyFiles(10), { path: "../x", data: encoder.encode("no") }])).rejects.toThrow(/outside/);

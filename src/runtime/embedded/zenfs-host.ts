@@ -209,6 +209,8 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
         if (toRuntimeError(error, "lstat", folder).code !== "ENOENT") throw error;
       }
       if (stats && !stats.isDirectory()) throw new RuntimeError("ENOTDIR", "open", folder);
+      // A file of this batch not yet in the store at that name: it cannot also be a folder.
+      if (!stats && pending.has(folder)) throw new RuntimeError("ENOTDIR", "open", folder);
       if (stats) names = new Set(fss.readdirSync(folder).map(String));
       else {
         listing(dirname(folder)).add(basename(folder));
@@ -220,16 +222,25 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
       return names;
     };
     const fresh = new Map<string, Array<{ name: string; data: Uint8Array }>>();
+    /** New files of this batch by path, so a path given twice keeps its last content, as two writes would. */
+    const pending = new Map<string, { name: string; data: Uint8Array }>();
     for (const file of files) {
       const path = normalize(file.path);
       if (links.involves(path)) throw new RuntimeError("ELOOP", "open", file.path, "has a symbolic link on the way, which a bulk write never follows");
       const folder = dirname(path);
       const names = listing(folder);
       const name = basename(path);
+      const again = pending.get(path);
+      if (again) {
+        again.data = file.data;
+        continue;
+      }
       if (store && !names.has(name)) {
         let list = fresh.get(folder);
         if (!list) fresh.set(folder, (list = []));
-        list.push({ name, data: file.data });
+        const entry = { name, data: file.data };
+        list.push(entry);
+        pending.set(path, entry);
         names.add(name);
         continue;
       }

@@ -1,0 +1,99 @@
+/**
+ * Opening a share in the page: from the address (`#share=...` or `#from=<url of a .workbench.json>`) or a
+ * dropped or picked file. A share always opens in a new workspace named for it, never the visitor's own:
+ * its files are written there first (bulk, checked), its session becomes that workspace's current one,
+ * and the page then goes to `?workspace=<name>&shared=1` (the hash dropped, so a reload does not open it
+ * twice). Anything refused writes nothing.
+ */
+import { openBrowserSessionStore } from "../../session/indexeddb-session-store.js";
+import { importSession } from "../../session/session-json.js";
+import { seedWorkspace } from "../../workspace/browser-platform.js";
+import { fromShareFile } from "./file-form.js";
+import { MAX_SHARE_FILE_BYTES } from "./limits.js";
+import { decodeShareLink, SHARE_HASH_KEY } from "./link.js";
+import type { ShareResult, ShareState } from "./state.js";
+import { filesOf } from "./validate.js";
+
+export type ShareSource = { kind: "link"; hash: string } | { kind: "from"; url: string };
+
+/** What the address asks to open, if anything. */
+export function shareSourceOf(hash: string): ShareSource | undefined {
+  const params = new URLSearchParams(hash.replace(/^#/, ""));
+  if (params.has(SHARE_HASH_KEY)) return { kind: "link", hash };
+  const from = params.get("from");
+  return from ? { kind: "from", url: from } : undefined;
+}
+
+/**
+ * A `.workbench.json` fetched from another site: with CORS and without credentials (no cookies, no
+ * referrer), over http(s) only, read up to the size a share file may have.
+ */
+export async function fetchShareFile(address: string, base: string): Promise<ShareResult> {
+  let url: URL;
+  try {
+    url = new URL(address, base);
+  } catch {
+    return { ok: false, error: `The share file's address "${address}" is not a URL.` };
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return { ok: false, error: `The share file must be fetched over http or https, not ${url.protocol}` };
+  let response: Response;
+  try {
+    response = await fetch(url, { credentials: "omit", mode: "cors", referrerPolicy: "no-referrer", cache: "no-store" });
+  } catch (error) {
+    return { ok: false, error: `The share file at ${url.href} could not be fetched (${error instanceof Error ? error.message : String(error)}). Its site must allow it with Access-Control-Allow-Origin; or download it and drop it on the page.` };
+  }
+  if (!response.ok) return { ok: false, error: `The share file at ${url.href} answered ${response.status} ${response.statusText}.` };
+  const declared = Number(response.headers.get("content-length") ?? 0);
+  if (declared > MAX_SHARE_FILE_BYTES) return { ok: false, error: `The share file at ${url.href} is ${declared} bytes, more than a share file may be (${MAX_SHARE_FILE_BYTES}).` };
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = response.body?.getReader();
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > MAX_SHARE_FILE_BYTES) {
+      await reader.cancel();
+      return { ok: false, error: `The share file at ${url.href} is larger than a share file may be (${MAX_SHARE_FILE_BYTES} bytes).` };
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return fromShareFile(bytes, `The share file at ${url.href}`);
+}
+
+/** The share the address names, decoded and checked. */
+export function readShareFromAddress(source: ShareSource, base: string): Promise<ShareResult> {
+  return source.kind === "link" ? decodeShareLink(source.hash) : fetchShareFile(source.url, base);
+}
+
+/** A workspace name of its own for a share: its name made URL-safe, and a random part so no two meet. */
+export function sharedWorkspaceName(state: ShareState): string {
+  const slug = (state.name ?? "share").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 30) || "share";
+  const random = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => b.toString(36).padStart(2, "0")).join("").slice(0, 6);
+  return `shared-${slug}-${random}`;
+}
+
+/**
+ * Writes the share into a new workspace and returns the address that opens it. The session gets new ids
+ * (session-json's import) and becomes the workspace's current session.
+ */
+export async function openShareInNewWorkspace(state: ShareState, at: { origin: string; pathname: string }, onProgress?: (written: number, total: number) => void): Promise<string> {
+  const name = sharedWorkspaceName(state);
+  const record = state.session ? importSession(JSON.stringify(state.session)) : undefined;
+  await seedWorkspace(name, filesOf(state), { onProgress });
+  if (record) {
+    const { store } = await openBrowserSessionStore(name);
+    await store.save({ ...record, title: record.title || state.name || "Shared session" });
+    await store.setCurrent(record.id);
+  }
+  const url = new URL(at.pathname, at.origin);
+  url.searchParams.set("workspace", name);
+  url.searchParams.set("shared", "1");
+  return url.href;
+}
