@@ -229,13 +229,24 @@ export class Chat implements ChatView {
         status: (status) => this.setStatus(status),
         ended: () => this.saver.flush(),
         ...(compactionAgent ? { compactionAgent } : {}),
+        systemFor: (which, info) => this.options.system(which, info),
+        resolveModel: (ref) => this.options.resolveModel(ref),
         ...this.options.loop,
       });
+      this.followSwitch();
     } finally {
       this.controller = undefined;
       await this.saver.flush();
       this.setStatus({ type: "idle" });
     }
+  }
+
+  /** plan_enter and plan_exit handed the session to another agent: the next message goes to it too. */
+  private followSwitch(): void {
+    const messages = this.options.tools.session.messages;
+    const last = messages.findLast((message) => message.role === "user");
+    const agent = last ? this.findAgent(last.agent) : undefined;
+    if (agent && agent.mode !== "subagent" && !agent.hidden && agent.name !== this.agentName) this.agentName = agent.name;
   }
 
   /** A run that could not reach a model still answers, with what went wrong. */
