@@ -60,7 +60,8 @@ function lastText(record: SessionRecord): string {
   return "";
 }
 
-function findChild(record: SessionRecord, id: string): SessionRecord | undefined {
+/** A subagent session of `record`, at any depth. */
+export function findChild(record: SessionRecord, id: string): SessionRecord | undefined {
   for (const child of record.children ?? []) {
     if (child.id === id) return child;
     const deeper = findChild(child, id);

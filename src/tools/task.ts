@@ -36,17 +36,20 @@ export const TaskTool = Tool.define("task", async (init): Promise<Initialized<ty
       if (ctx.extra?.bypassAgentCheck !== true) {
         await ctx.ask({ permission: "task", patterns: [args.subagent_type], always: ["*"], metadata: { description: args.description, subagent_type: args.subagent_type } });
       }
+      let calls = 0;
       const result = await session.task(
         { description: args.description, prompt: args.prompt, subagent: args.subagent_type, ...(args.task_id !== undefined ? { taskID: args.task_id } : {}) },
-        (progress) =>
+        (progress) => {
+          calls = progress.calls;
           ctx.metadata({
             title: args.description,
             metadata: { sessionId: progress.sessionID, subagent: args.subagent_type, calls: progress.calls, ...(progress.tool ? { tool: progress.tool } : {}) },
-          }),
+          });
+        },
       );
       return {
         title: args.description,
-        metadata: { sessionId: result.sessionID, model: result.model, subagent: args.subagent_type },
+        metadata: { sessionId: result.sessionID, model: result.model, subagent: args.subagent_type, calls },
         output: `task_id: ${result.sessionID} (for resuming to continue this task if needed)\n\n<task_result>\n${result.text}\n</task_result>`,
       };
     },
