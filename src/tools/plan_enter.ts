@@ -12,6 +12,8 @@ export const PlanEnterTool = Tool.define("plan_enter", {
   parameters,
   async execute(_args, ctx) {
     const session = sessionOf(ctx, "plan_enter");
+    // Denied to every agent but the one it belongs to; asked (not only hidden) so a batch cannot reach it.
+    await ctx.ask({ permission: "plan_enter", patterns: ["*"], always: ["*"], metadata: {} });
     const plan = session.planPath();
     const [answer] = await session.ask([
       {

@@ -12,6 +12,8 @@ export const PlanExitTool = Tool.define("plan_exit", {
   parameters,
   async execute(_args, ctx) {
     const session = sessionOf(ctx, "plan_exit");
+    // Denied to every agent but the one it belongs to; asked (not only hidden) so a batch cannot reach it.
+    await ctx.ask({ permission: "plan_exit", patterns: ["*"], always: ["*"], metadata: {} });
     const plan = session.planPath();
     const [answer] = await session.ask([
       {

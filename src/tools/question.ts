@@ -25,7 +25,11 @@ export const QuestionTool = Tool.define("question", {
   description: DESCRIPTION.trim(),
   parameters,
   async execute(args, ctx) {
-    const answers = await sessionOf(ctx, "question").ask(args.questions);
+    const session = sessionOf(ctx, "question");
+    // OpenCode only hides the tool from agents whose rules deny it; asking too keeps a batch or a hand-run
+    // call from reaching the person on behalf of such an agent.
+    await ctx.ask({ permission: "question", patterns: ["*"], always: ["*"], metadata: {} });
+    const answers = await session.ask(args.questions);
     const n = args.questions.length;
     return { title: `Asked ${n} question${n > 1 ? "s" : ""}`, output: answersOutput(args.questions, answers), metadata: { answers } };
   },
