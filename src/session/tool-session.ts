@@ -159,8 +159,10 @@ export class ToolSession {
     }
 
     const bus = options.bus ?? new Bus();
-    const experimental = config.experimental as { batch_tool?: boolean; plan_mode?: unknown } | undefined;
-    const flags: RegistryFlags = { ...defaultFlags, batchTool: experimental?.batch_tool === true, planMode: experimental?.plan_mode === true, ...options.flags };
+    // Plan mode is an environment flag in OpenCode; here it is our own key, `workbench.planMode`, read
+    // without a schema of ours so the `workbench` section stays one shared, loose object.
+    const ours = (config as { workbench?: { planMode?: unknown } }).workbench;
+    const flags: RegistryFlags = { ...defaultFlags, batchTool: config.experimental?.batch_tool === true, planMode: ours?.planMode === true, ...options.flags };
     const registry = new ToolRegistry(options.builtins, flags);
     const found = await discoverSkills(runtime, skillDirs);
     const problems: Array<LoadProblem | AgentProblem | SkillProblem> = [...(problem ? [problem] : []), ...loaded.problems, ...found.problems];

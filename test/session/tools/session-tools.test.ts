@@ -430,3 +430,16 @@ describe("persistence", () => {
     expect((await store.list()).map((entry) => entry.id)).toEqual(["ses_root"]);
   });
 });
+
+describe("the registry's filters for the session tools", () => {
+  it("batch follows experimental.batch_tool and the plan tools workbench.planMode; question needs an interactive client", async () => {
+    const plain = await open();
+    expect(plain.session.registry.ids()).toEqual(expect.arrayContaining(["question", "task", "todowrite", "todoread", "skill"]));
+    expect(plain.session.registry.ids()).not.toEqual(expect.arrayContaining(["batch"]));
+    expect(plain.session.registry.ids().filter((id) => id.startsWith("plan_"))).toEqual([]);
+    const flagged = await open({ "opencode.json": JSON.stringify({ experimental: { batch_tool: true }, workbench: { planMode: true } }) });
+    expect(flagged.session.registry.ids().slice(-3)).toEqual(["batch", "plan_enter", "plan_exit"]);
+    const server = await open({}, { flags: { client: "server" } });
+    expect(server.session.registry.ids()).not.toContain("question");
+  });
+});
