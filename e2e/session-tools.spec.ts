@@ -67,6 +67,7 @@ test.describe("session tools with a local provider", () => {
     const form = chatPane(page).getByTestId("question-form");
     await expect(form).toBeVisible();
     await expect(form).toContainText("Tabs or spaces?");
+    await expect(chatPane(page).getByTestId("call-state").last()).toHaveText("waiting for answer");
     await setTheme(page, "light");
     await page.screenshot({ path: "e2e/screenshots/session-question-light.png" });
     await setTheme(page, "dark");
@@ -137,6 +138,7 @@ test.describe("session tools with a local provider", () => {
     await expect(chatPane(page).getByTestId("assistant-message").last()).toContainText("The colour is teal.");
     await expect(chatPane(page).getByTestId("tool-part")).toHaveCount(1);
     await expect(chatPane(page).getByTestId("prompt-input")).toHaveCount(0);
+    await expect(chatPane(page).getByTestId("model-picker")).toHaveCount(0);
     await setTheme(page, "dark");
     await page.screenshot({ path: "e2e/screenshots/session-task-child-dark.png" });
     await page.setViewportSize({ width: 390, height: 800 });
@@ -146,6 +148,7 @@ test.describe("session tools with a local provider", () => {
     await expect(crumb).toBeHidden();
     await expect(chatPane(page).getByTestId("assistant-message").last()).toContainText("Teal, says the subagent.");
     await expect(chatPane(page).getByTestId("prompt-input")).toBeVisible();
+    await expect(chatPane(page).getByTestId("model-picker")).toHaveValue("local/coder-test");
     expect(consoleErrors).toEqual([]);
   });
 });

@@ -90,8 +90,11 @@ export function ChatPane(props: ChatPaneProps) {
   return (
     <section class="chat-pane" aria-label="Chat" data-testid="chat-pane">
       <header class="chat-head">
-        <AgentPicker agents={agents()} current={state.agent()} onPick={(name) => props.chat.setAgent(name)} />
-        <ModelPicker models={state.models()} current={state.model() ?? (state.version(), props.chat.model())} onPick={(model) => props.chat.setModel(model)} />
+        {/* A subagent's session keeps its agent and model: the pickers are the main session's. */}
+        <Show when={!view().readOnly}>
+          <AgentPicker agents={agents()} current={state.agent()} onPick={(name) => props.chat.setAgent(name)} />
+          <ModelPicker models={state.models()} current={state.model() ?? (state.version(), props.chat.model())} onPick={(model) => props.chat.setModel(model)} />
+        </Show>
         <span class="spacer" />
         <button type="button" class="button" aria-haspopup="dialog" data-testid="open-keys" onClick={openKeys}>
           Keys…

@@ -55,7 +55,14 @@ describe("todowrite, todoread and task", () => {
         { text: "Basil." },
       ],
     });
+    // The task card's live progress: the tool the child runs, read from the task call while it runs.
+    const live = new Set<string>();
+    session.bus.subscribe("call.updated", () => {
+      const running = session.session.calls.find((call) => call.tool === "task" && call.status === "running");
+      if (typeof running?.metadata.tool === "string") live.add(running.metadata.tool);
+    });
     expect(await run(session, model, "what is the word?")).toBe("done");
+    expect([...live]).toContain("read");
     const record = session.session;
     expect(record.todos).toEqual([
       { content: "Ask a subagent for the word", status: "in_progress", priority: "high", id: "1" },
