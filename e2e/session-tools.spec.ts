@@ -3,11 +3,20 @@
  * question tool answered, dismissed and answered with the person's own words; the todo checklist; a task
  * card that opens the subagent's session, and the breadcrumb back.
  */
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { startProviderServer, type ProviderServer } from "../test/support/provider-server.js";
 import { expect, freshWorkspace, openWorkbench, runInTerminal, test, waitForIdle } from "./fixtures.js";
 
 const chatPane = (page: Page) => page.getByTestId("chat-pane");
+
+/** Serious and critical axe violations in the right pane, one line each. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).include("[data-testid=right-pane]").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .flatMap((violation) => violation.nodes.map((node) => `${violation.id} (${violation.impact}): ${node.target.join(" ")}`));
+}
 
 async function addProvider(page: Page, baseURL: string): Promise<void> {
   await chatPane(page).getByTestId("open-keys").click();
@@ -72,6 +81,7 @@ test.describe("session tools with a local provider", () => {
     await page.screenshot({ path: "e2e/screenshots/session-question-light.png" });
     await setTheme(page, "dark");
     await page.screenshot({ path: "e2e/screenshots/session-question-dark.png" });
+    expect(await seriousViolations(page)).toEqual([]);
     await form.getByRole("radio", { name: /Tabs/ }).check();
     await form.getByTestId("question-send").click();
     await expect(form).toBeHidden();
@@ -129,6 +139,7 @@ test.describe("session tools with a local provider", () => {
     await expect(progress.getByTestId("task-calls")).toHaveText("1 call");
     await setTheme(page, "light");
     await page.screenshot({ path: "e2e/screenshots/session-task-light.png" });
+    expect(await seriousViolations(page)).toEqual([]);
     await progress.getByTestId("task-open").click();
 
     const crumb = chatPane(page).getByTestId("chat-breadcrumb");
@@ -141,6 +152,7 @@ test.describe("session tools with a local provider", () => {
     await expect(chatPane(page).getByTestId("model-picker")).toHaveCount(0);
     await setTheme(page, "dark");
     await page.screenshot({ path: "e2e/screenshots/session-task-child-dark.png" });
+    expect(await seriousViolations(page)).toEqual([]);
     await page.setViewportSize({ width: 390, height: 800 });
     await page.screenshot({ path: "e2e/screenshots/session-task-child-390.png" });
 
