@@ -112,7 +112,9 @@ export class ToolSession {
     const runner = this.runner.withOptions({
       sessionRules,
       // The child lives inside its root session's record: saving it means saving the root.
-      store: store ? { ...store, save: () => store.save(root) } : undefined,
+      store: store
+        ? { save: () => store.save(root), load: (id: string) => store.load(id), list: () => store.list(), delete: (id: string) => store.delete(id) }
+        : undefined,
     });
     return new ToolSession(
       this.runtime,

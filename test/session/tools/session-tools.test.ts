@@ -450,3 +450,27 @@ describe("the registry's filters for the session tools", () => {
     expect(server.session.registry.ids()).not.toContain("question");
   });
 });
+
+describe("a subagent's calls are saved", () => {
+  it("each call of the child saves its root session, with the child inside it", async () => {
+    const { MemoryShelf, ShelfSessionStore } = await import("../../../src/session/shelf-session-store.js");
+    const store = new ShelfSessionStore(new MemoryShelf());
+    const { session, runtime } = await open({ "a.txt": "alpha\n" }, { store });
+    const model = new ScriptedLanguageModel({
+      version: 1,
+      steps: [
+        { toolCalls: [{ tool: "task", input: { description: "Read a", prompt: "read a.txt", subagent_type: "explore" } }] },
+        { toolCalls: [{ tool: "read", input: { filePath: `${runtime.root}/a.txt` } }] },
+        { text: "alpha" },
+        { text: "done" },
+      ],
+    });
+    await run(session, model, "go");
+    const saved = await store.load(session.session.id);
+    const child = saved?.children?.[0];
+    expect(child?.agent).toBe("explore");
+    expect(child?.calls.map((call) => [call.tool, call.status])).toEqual([["read", "completed"]]);
+    expect(child?.calls[0]?.output).toContain("alpha");
+    expect(await store.load(child!.id)).toBeUndefined();
+  });
+});
