@@ -163,4 +163,41 @@ test.describe("session tools with a local provider", () => {
     await expect(chatPane(page).getByTestId("model-picker")).toHaveValue("local/coder-test");
     expect(consoleErrors).toEqual([]);
   });
+
+  test("a batch shows each of its calls as a card of its own under it, a failure among them", async ({ page, consoleErrors }) => {
+    await openWorkbench(page, freshWorkspace("session-batch"), "chat");
+    await runInTerminal(page, `echo 'one' > one.txt && echo '{"experimental": {"batch_tool": true}}' > opencode.json`);
+    await waitForIdle(page);
+    // A new session reads opencode.json again.
+    await page.getByRole("button", { name: "New session" }).click();
+    await addProvider(page, server.openaiBaseURL);
+    server.enqueue(
+      {
+        step: {
+          toolCalls: [
+            {
+              name: "batch",
+              input: {
+                tool_calls: [
+                  { tool: "read", parameters: { filePath: "one.txt" } },
+                  { tool: "read", parameters: { filePath: "missing.txt" } },
+                ],
+              },
+            },
+          ],
+        },
+      },
+      { step: { text: "One of two." } },
+    );
+    await send(page, "read both");
+    await expect(chatPane(page).getByTestId("assistant-message").last()).toContainText("One of two.");
+    const nested = chatPane(page).getByTestId("batch-calls").getByTestId("call-card");
+    await expect(nested).toHaveCount(2);
+    await expect(nested.nth(0)).toHaveAttribute("data-state", "completed");
+    await expect(nested.nth(1)).toHaveAttribute("data-state", "error");
+    await expect(chatPane(page).locator("[data-tool=batch]")).toContainText("Batch execution (1/2 successful)");
+    expect(toolResults(server, 1)).toContain("Executed 1/2 tools successfully. 1 failed.");
+    await page.screenshot({ path: "e2e/screenshots/session-batch.png" });
+    expect(consoleErrors).toEqual([]);
+  });
 });

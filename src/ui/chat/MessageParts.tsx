@@ -104,6 +104,8 @@ export function ToolPartView(props: {
   // A batch's calls, each its own card under it, once the batch has named them.
   const batchCalls = createMemo(
     () => {
+      // The record changes in place (the same object), so its version is what says the names came.
+      props.state.callVersion(props.callID)();
       const entries = call()?.metadata.calls;
       if (!Array.isArray(entries)) return undefined;
       const ids = entries.flatMap((entry) => (entry && typeof entry === "object" && typeof (entry as { callID?: unknown }).callID === "string" ? [(entry as { callID: string }).callID] : []));
