@@ -13,6 +13,7 @@ import { DOOM_LOOP_PERMISSION, DOOM_LOOP_THRESHOLD } from "../session/doom-loop.
 import { ToolSession } from "../session/tool-session.js";
 import { builtinTools } from "../tools/builtins.js";
 import { copyFolder, syncBack } from "./folder-sync.js";
+import { askOnTerminal } from "./terminal-questions.js";
 
 /** The command line itself was wrong: printed with the usage, exit 2. */
 export class UsageError extends Error {}
@@ -93,8 +94,10 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
     // The embedded copy holds only the folder; the global folder is reachable on the real disk only.
     globalConfigDir: common.runtime === "node" ? globalConfigDir() : undefined,
     agent: common.agent,
-    flags: { client: "cli" },
+    // The question tool needs someone to answer: offered only when standard input is a terminal.
+    flags: { client: io.stdinIsTTY === true ? "cli" : "server", ...(["true", "1"].includes(process.env.OPENCODE_EXPERIMENTAL_PLAN_MODE ?? "") ? { planMode: true } : {}) },
   });
+  if (io.stdinIsTTY === true) askOnTerminal(session.questions);
   for (const problem of session.problems) io.err(`warning: ${problem.file} did not load: ${problem.error}\n`);
   const held = session.agent.ignoredRules ?? [];
   if (held.length > 0) {

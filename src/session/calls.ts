@@ -1,4 +1,5 @@
 /** A tool call's record and its lifecycle: pending → running → completed | error (| interrupted). */
+import type { TodoItem } from "../tools/session/services.js";
 import type { FilePart } from "../tools/tool.js";
 import type { Message } from "./message.js";
 
@@ -50,6 +51,15 @@ export interface SessionRecord {
   calls: ToolCall[];
   /** The conversation; a tool part names its call in `calls`. Sessions saved before the agent have none. */
   messages: Message[];
+  /** The todo list (todowrite replaces it whole); absent until the first write. */
+  todos?: TodoItem[];
+  /** Set on a subagent's session: the session whose task call started it. */
+  parentID?: string;
+  /**
+   * Subagent sessions started by this session's task calls, kept inside it: they are saved, exported and
+   * deleted with it, and a task_id names one of them.
+   */
+  children?: SessionRecord[];
 }
 
 export const INTERRUPTED_MESSAGE = "Interrupted: the page was closed (or the process ended) while this call was running.";
@@ -62,6 +72,7 @@ export const INTERRUPTED_ANSWER = "Interrupted: the page was closed (or the proc
 export function markInterrupted(session: SessionRecord, now = Date.now()): SessionRecord {
   return {
     ...session,
+    ...(session.children ? { children: session.children.map((child) => markInterrupted(child, now)) } : {}),
     calls: session.calls.map((call) =>
       call.status === "running" || call.status === "pending"
         ? { ...call, status: "interrupted", error: INTERRUPTED_MESSAGE, time: { ...call.time, end: now } }

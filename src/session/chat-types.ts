@@ -5,6 +5,8 @@
  */
 import type { ToolCall } from "./calls.js";
 import type { Message, ModelRef } from "./message.js";
+import type { QuestionRequest } from "./questions.js";
+import type { TodoItem } from "../tools/session/services.js";
 
 export type ChatStatus =
   | { type: "idle" }
@@ -55,6 +57,21 @@ export interface ChatView {
   stop(): void;
   setAgent(name: string): void;
   setModel(model: ModelRef): void;
+
+  // The session tools' side of the view; optional, so a plain test double need not have them.
+  /** The session's title (the breadcrumb names it). */
+  title?(): string;
+  /** The todo list todowrite keeps. */
+  todos?(): readonly TodoItem[];
+  /** The questions a call waits on, if it does. */
+  question?(callID: string): QuestionRequest | undefined;
+  /** One list of chosen labels (or typed text) per question. */
+  answerQuestion?(id: string, answers: string[][]): void;
+  dismissQuestion?(id: string): void;
+  /** A subagent's session started by a task call of this session (or of its subagents), read-only. */
+  child?(sessionID: string): ChatView | undefined;
+  /** A subagent's session is only watched: nothing is sent from it. */
+  readonly readOnly?: boolean;
 }
 
 /** A provider as the key dialog lists it: whether a key is set, never the key. */

@@ -11,6 +11,10 @@
 import type { Agent } from "./agent/types.js";
 import type { ToolCall } from "./calls.js";
 import type { AgentChoice, ChatStatus, ChatView, ModelChoice, SendInput } from "./chat-types.js";
+import type { SessionRecord } from "./calls.js";
+import type { QuestionRequest } from "./questions.js";
+import { findChild } from "./session-services.js";
+import type { TodoItem } from "../tools/session/services.js";
 import { AttachmentError, attachmentParts } from "./attachments.js";
 import { ascendingId } from "./ids.js";
 import { runLoop, type LoopEnd, type LoopOptions } from "./loop.js";
@@ -54,6 +58,7 @@ export class Chat implements ChatView {
   private modelRef: ModelRef | undefined;
   private controller: AbortController | undefined;
   private queue: Queued[] = [];
+  private readonly children = new Map<string, ChildChat>();
   private readonly unsubscribe: () => void;
   /** How the last run ended (for the CLI's exit code). */
   lastEnd: LoopEnd | undefined;
@@ -63,9 +68,10 @@ export class Chat implements ChatView {
     this.agentName = options.agent ?? options.tools.session.agent ?? first?.name ?? "build";
     this.modelRef = options.model;
     this.saver = new SaveScheduler(options.store, options.tools.session, options.saveDelayMs);
-    // A tool card follows its call (running, live output, permission asked) between part changes.
+    // A tool card follows its call (running, live output, permission asked) between part changes; a
+    // subagent's calls move its task card and its own transcript.
     this.unsubscribe = options.tools.bus.subscribe("call.updated", ({ sessionID }) => {
-      if (sessionID === this.sessionID) this.notify();
+      if (sessionID === this.sessionID || findChild(this.options.tools.session, sessionID)) this.notify();
     });
   }
 
@@ -90,6 +96,34 @@ export class Chat implements ChatView {
 
   status(): ChatStatus {
     return this.current;
+  }
+
+  title(): string {
+    return this.options.tools.session.title;
+  }
+
+  todos(): readonly TodoItem[] {
+    return this.options.tools.session.todos ?? [];
+  }
+
+  question(callID: string): QuestionRequest | undefined {
+    return this.options.tools.questions.forCall(callID);
+  }
+
+  answerQuestion(id: string, answers: string[][]): void {
+    this.options.tools.questions.reply(id, answers);
+  }
+
+  dismissQuestion(id: string): void {
+    this.options.tools.questions.dismiss(id);
+  }
+
+  child(sessionID: string): ChatView | undefined {
+    const record = findChild(this.options.tools.session, sessionID);
+    if (!record) return undefined;
+    let view = this.children.get(sessionID);
+    if (!view) this.children.set(sessionID, (view = new ChildChat(this, record)));
+    return view;
   }
 
   agent(): string {
@@ -229,13 +263,24 @@ export class Chat implements ChatView {
         status: (status) => this.setStatus(status),
         ended: () => this.saver.flush(),
         ...(compactionAgent ? { compactionAgent } : {}),
+        systemFor: (which, info) => this.options.system(which, info),
+        resolveModel: (ref) => this.options.resolveModel(ref),
         ...this.options.loop,
       });
+      this.followSwitch();
     } finally {
       this.controller = undefined;
       await this.saver.flush();
       this.setStatus({ type: "idle" });
     }
+  }
+
+  /** plan_enter and plan_exit handed the session to another agent: the next message goes to it too. */
+  private followSwitch(): void {
+    const messages = this.options.tools.session.messages;
+    const last = messages.findLast((message) => message.role === "user");
+    const agent = last ? this.findAgent(last.agent) : undefined;
+    if (agent && agent.mode !== "subagent" && !agent.hidden && agent.name !== this.agentName) this.agentName = agent.name;
   }
 
   /** A run that could not reach a model still answers, with what went wrong. */
@@ -285,4 +330,98 @@ export class Chat implements ChatView {
 function titleOf(text: string): string {
   const line = text.trim().split("\n")[0] ?? "";
   return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
+}
+
+/**
+ * A subagent's session as the page watches it: its transcript and calls, moving with the parent's run
+ * (the child's loop announces its changes through the parent chat), never sent to. Stop stops the parent's
+ * run, which is the only run there is.
+ */
+class ChildChat implements ChatView {
+  readonly readOnly = true;
+
+  constructor(
+    private readonly parent: Chat,
+    private readonly record: SessionRecord,
+  ) {}
+
+  get sessionID(): string {
+    return this.record.id;
+  }
+
+  messages(): readonly Message[] {
+    return this.record.messages;
+  }
+
+  call(callID: string): ToolCall | undefined {
+    return this.record.calls.find((call) => call.id === callID);
+  }
+
+  status(): ChatStatus {
+    const last = this.record.messages.at(-1);
+    const streaming = last?.role === "assistant" && last.time.completed === undefined;
+    const running = this.record.calls.some((call) => call.status === "running" || call.status === "pending");
+    return this.parent.status().type !== "idle" && (streaming || running) ? { type: "busy", step: this.record.messages.filter((m) => m.role === "assistant").length } : { type: "idle" };
+  }
+
+  agent(): string {
+    return this.record.agent;
+  }
+
+  model(): ModelRef | undefined {
+    const user = this.record.messages.findLast((message) => message.role === "user");
+    return user?.role === "user" ? user.model : undefined;
+  }
+
+  agents(): AgentChoice[] {
+    return [{ name: this.record.agent }];
+  }
+
+  models(): ModelChoice[] {
+    return [];
+  }
+
+  onChange(listener: () => void): () => void {
+    return this.parent.onChange(listener);
+  }
+
+  send(): Promise<void> {
+    return Promise.reject(new Error("This is a subagent's session and only shows what it did: go back to the main session to send a message."));
+  }
+
+  stop(): void {
+    this.parent.stop();
+  }
+
+  setAgent(): void {
+    throw new Error("A subagent's session keeps its agent.");
+  }
+
+  setModel(): void {
+    throw new Error("A subagent's session keeps its model.");
+  }
+
+  title(): string {
+    return this.record.title;
+  }
+
+  todos(): readonly TodoItem[] {
+    return this.record.todos ?? [];
+  }
+
+  question(callID: string): QuestionRequest | undefined {
+    return this.parent.question(callID);
+  }
+
+  answerQuestion(id: string, answers: string[][]): void {
+    this.parent.answerQuestion(id, answers);
+  }
+
+  dismissQuestion(id: string): void {
+    this.parent.dismissQuestion(id);
+  }
+
+  child(sessionID: string): ChatView | undefined {
+    return this.parent.child(sessionID);
+  }
 }

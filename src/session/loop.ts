@@ -15,12 +15,13 @@ import { compact, defaultPruneOptions, isOverflow, prune, usableContext, type Pr
 import { ascendingId } from "./ids.js";
 import { PLAN_REMINDER } from "./agent/builtins.js";
 import { MAX_STEPS_NOTICE } from "./max-steps.js";
-import { emptyTokens, type AssistantMessage, type Message, type MessageError, type UserMessage } from "./message.js";
+import { emptyTokens, type AssistantMessage, type Message, type MessageError, type ModelRef, type UserMessage } from "./message.js";
 import { modelTools, repairToolCall } from "./model-tools.js";
 import { processStream } from "./process-stream.js";
 import { classifyProviderError, type ClassifiedError } from "./provider/errors.js";
 import { gaveUpHint, RETRY_MAX_WAIT_MS, retryDelayMs, TIMER_MAX_MS } from "./provider/retry.js";
-import type { ResolvedModel } from "./provider/types.js";
+import type { ModelInfo, ResolvedModel } from "./provider/types.js";
+import { sessionServices, subagentsFor, type LoopHost } from "./session-services.js";
 import { StepTools } from "./step-tools.js";
 import { contextTokens, StepWriter } from "./step-writer.js";
 import { toModelMessages } from "./to-model-messages.js";
@@ -47,6 +48,13 @@ export interface LoopOptions {
   retryDelay?: (attempt: number, error: ClassifiedError) => number;
   /** Most retries of one step (each waits longer). */
   maxRetries?: number;
+  /**
+   * The system prompt for another agent (a subagent, or the agent plan_enter/plan_exit switch to); the
+   * agent's own prompt, else this run's, when absent.
+   */
+  systemFor?(agent: Agent, model: ModelInfo): Promise<string[]>;
+  /** A subagent's own model (agents may name one); the run's model is used when absent. */
+  resolveModel?(ref: ModelRef): Promise<ResolvedModel>;
 }
 
 export type LoopEnd = "done" | "aborted" | "blocked" | "max-steps" | "error";
@@ -79,10 +87,62 @@ export async function runLoop(options: LoopOptions): Promise<LoopEnd> {
 class Loop {
   private readonly classify: (error: unknown) => ClassifiedError;
   private readonly retryDelay: (attempt: number, error: ClassifiedError) => number;
+  /** The agent in charge: plan_enter and plan_exit hand the session to another one mid-run. */
+  private agent: Agent;
+  private system: string[];
+  /** Messages before this run; a user message after them may switch the agent. */
+  private readonly startCount: number;
 
   constructor(private readonly o: LoopOptions) {
     this.classify = o.classify ?? classifyProviderError;
     this.retryDelay = o.retryDelay ?? retryDelayMs;
+    this.agent = o.agent;
+    this.system = o.system;
+    this.startCount = o.tools.session.messages.length;
+  }
+
+  private systemFor(agent: Agent, model: ModelInfo): Promise<string[]> {
+    if (this.o.systemFor) return this.o.systemFor(agent, model);
+    return Promise.resolve(agent.prompt ? [agent.prompt] : this.o.system);
+  }
+
+  /** What the calls' session services borrow from this run. */
+  private host(): LoopHost {
+    return {
+      tools: this.o.tools,
+      agent: this.agent,
+      model: this.o.model,
+      systemFor: (agent, model) => this.systemFor(agent, model),
+      ...(this.o.resolveModel ? { resolveModel: this.o.resolveModel } : {}),
+      changed: this.o.changed,
+      ...(this.o.ended ? { ended: this.o.ended } : {}),
+      runChild: (child) =>
+        runLoop({
+          ...child,
+          changed: this.o.changed,
+          // The child's status is its task card's business; the parent stays busy meanwhile.
+          status: () => undefined,
+          ...(this.o.ended ? { ended: this.o.ended } : {}),
+          ...(this.o.compactionAgent ? { compactionAgent: this.o.compactionAgent } : {}),
+          ...(this.o.prune ? { prune: this.o.prune } : {}),
+          ...(this.o.classify ? { classify: this.o.classify } : {}),
+          ...(this.o.retryDelay ? { retryDelay: this.o.retryDelay } : {}),
+          ...(this.o.maxRetries !== undefined ? { maxRetries: this.o.maxRetries } : {}),
+          ...(this.o.systemFor ? { systemFor: this.o.systemFor } : {}),
+          ...(this.o.resolveModel ? { resolveModel: this.o.resolveModel } : {}),
+        }),
+    };
+  }
+
+  /** A user message written during this run (plan_enter, plan_exit) for another agent hands the run to it. */
+  private async followAgentSwitch(): Promise<void> {
+    const messages = this.session.messages;
+    const user = lastOf(messages, "user");
+    if (!user || messages.indexOf(user) < this.startCount || user.agent === this.agent.name) return;
+    const next = this.o.tools.agents.find((agent) => agent.name === user.agent);
+    if (!next) return;
+    this.agent = next;
+    this.system = await this.systemFor(next, this.o.model.info);
   }
 
   private get session() {
@@ -90,11 +150,12 @@ class Loop {
   }
 
   async run(): Promise<LoopEnd> {
-    const maxSteps = this.o.agent.steps ?? Infinity;
     let step = 0;
     let overflowCompacted = false;
     while (true) {
       if (this.o.signal.aborted) return "aborted";
+      await this.followAgentSwitch();
+      const maxSteps = this.agent.steps ?? Infinity;
       await this.compactIfNeeded();
       step++;
       this.o.status({ type: "busy", step });
@@ -128,7 +189,7 @@ class Loop {
       role: "assistant",
       parentID: user?.id ?? "",
       time: { created: Date.now() },
-      agent: this.o.agent.name,
+      agent: this.agent.name,
       providerID: this.o.model.info.providerID,
       modelID: this.o.model.info.modelID,
       parts: [],
@@ -186,20 +247,22 @@ class Loop {
   }
 
   private async step(writer: StepWriter, last: boolean): Promise<{ blocked: boolean }> {
-    const { model, agent, signal } = this.o;
+    const { model, signal } = this.o;
+    const agent = this.agent;
     const ref = { providerID: model.info.providerID, modelID: model.info.modelID };
     // A model that takes no tools is offered none (an empty set; calls it makes anyway go to `invalid`).
-    const { tools, active } = model.toolCall === false ? { tools: {}, active: [] } : await modelTools(this.o.tools.registry, ref, agent);
+    const { tools, active } = model.toolCall === false ? { tools: {}, active: [] } : await modelTools(this.o.tools.registry, ref, agent, { subagents: () => subagentsFor(this.o.tools.agents, agent), skills: () => this.o.tools.skills });
     const messages: ModelMessage[] = toModelMessages(this.session.messages, this.session.calls, { attachments: model.info.attachment });
     // OpenCode still offers the tools on the last step; only this notice asks the model not to use them.
     if (last) messages.push({ role: "assistant", content: MAX_STEPS_NOTICE });
     // As in OpenCode, the plan agent's every request reminds it that it may only look and plan: its rules
     // already deny edits, but a model that knows it will not try them.
     if (agent.name === "plan") remindLastUser(messages, PLAN_REMINDER);
-    const stepTools = new StepTools(this.o.tools, agent, writer, signal, active);
+    const host = this.host();
+    const stepTools = new StepTools(this.o.tools, agent, writer, signal, active, (call, callSignal) => sessionServices(host, call, callSignal));
     const result = streamText({
       model: model.language,
-      instructions: this.o.system.map((content) => ({ role: "system" as const, content })),
+      instructions: this.system.map((content) => ({ role: "system" as const, content })),
       messages,
       tools,
       activeTools: active,
@@ -242,8 +305,8 @@ class Loop {
       await compact({
         session: this.session,
         model: this.o.model,
-        system: agent?.prompt ? [agent.prompt] : this.o.system,
-        agent: user?.agent ?? this.o.agent.name,
+        system: agent?.prompt ? [agent.prompt] : this.system,
+        agent: user?.agent ?? this.agent.name,
         ...(agent?.temperature !== undefined && this.o.model.temperature !== false ? { temperature: agent.temperature } : {}),
         signal: this.o.signal,
         changed: this.o.changed,

@@ -8,6 +8,7 @@ import { InvalidToolInputError, jsonSchema, NoSuchToolError, tool, type ToolSet 
 import type { LanguageModelV4ToolCall } from "@ai-sdk/provider";
 import { z } from "zod";
 import type { ToolRegistry } from "../tools/registry.js";
+import type { SessionCatalog } from "../tools/session/services.js";
 import type { AgentInfo } from "../tools/tool.js";
 import type { ModelRef } from "./message.js";
 
@@ -41,8 +42,8 @@ function buildWireTool(description: string, parameters: z.ZodType) {
   return tool({ description, inputSchema: schema });
 }
 
-export async function modelTools(registry: ToolRegistry, model: ModelRef, agent: AgentInfo): Promise<ModelTools> {
-  const initialized = await registry.tools(model, agent);
+export async function modelTools(registry: ToolRegistry, model: ModelRef, agent: AgentInfo, session?: SessionCatalog): Promise<ModelTools> {
+  const initialized = await registry.tools(model, agent, session);
   const tools: ToolSet = {};
   for (const entry of initialized) tools[entry.id] = wireTool(entry.description, entry.parameters);
   if (!tools[INVALID_TOOL]) {

@@ -10,6 +10,7 @@
  */
 import { z } from "zod";
 import { markInterrupted, type SessionRecord, type ToolCall } from "./calls.js";
+import { TodoItem } from "../tools/session/services.js";
 import { ascendingId } from "./ids.js";
 import { Message } from "./message.js";
 
@@ -70,6 +71,8 @@ export const SessionFile = z.object({
     createdAt: z.number(),
     messages: z.array(SafeMessage),
     calls: z.array(ToolCallSchema),
+    /** The todo list, when the session has one. */
+    todos: z.array(TodoItem.extend({ id: z.string() })).optional(),
   }),
 });
 export type SessionFile = z.infer<typeof SessionFile>;
@@ -78,7 +81,15 @@ export function exportSession(record: SessionRecord): string {
   const file: SessionFile = {
     format: SESSION_FILE_FORMAT,
     version: 1,
-    session: { id: record.id, title: record.title, agent: record.agent, createdAt: record.createdAt, messages: record.messages, calls: record.calls },
+    session: {
+      id: record.id,
+      title: record.title,
+      agent: record.agent,
+      createdAt: record.createdAt,
+      messages: record.messages,
+      calls: record.calls,
+      ...(record.todos ? { todos: record.todos } : {}),
+    },
   };
   return JSON.stringify(file, null, 2);
 }
@@ -180,5 +191,5 @@ function renumber(session: SessionFile["session"]): SessionRecord {
     messageID: messageID(call.messageID),
     ...(call.attachments ? { attachments: call.attachments.map((a) => ({ ...a, sessionID, messageID: messageID(a.messageID) })) } : {}),
   }));
-  return { id: sessionID, title: session.title, agent: session.agent, createdAt: session.createdAt, messages, calls };
+  return { id: sessionID, title: session.title, agent: session.agent, createdAt: session.createdAt, messages, calls, ...(session.todos ? { todos: session.todos } : {}) };
 }

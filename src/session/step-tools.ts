@@ -3,6 +3,7 @@
  * SDK would), each named in a tool part before it starts. Knows afterwards whether the person rejected
  * a permission, which stops the loop.
  */
+import type { SessionServices } from "../tools/session/services.js";
 import type { AgentInfo } from "../tools/tool.js";
 import type { ToolCall } from "./calls.js";
 import { DOOM_LOOP_PERMISSION, doomLoopAsk } from "./doom-loop.js";
@@ -39,6 +40,8 @@ export class StepTools {
     private readonly signal: AbortSignal,
     /** The tools the model was offered, to name them when it called another. */
     private readonly available: readonly string[] = [],
+    /** Each call's session services (todos, tasks, questions...). */
+    private readonly services?: (call: ToolCall, signal: AbortSignal) => SessionServices,
   ) {}
 
   start(modelCall: ModelToolCall): void {
@@ -53,6 +56,7 @@ export class StepTools {
         messageID: this.writer.message.id,
         callID,
         ...(doom ? { ask: [doom] } : {}),
+        ...(this.services ? { services: this.services } : {}),
       }),
     );
   }

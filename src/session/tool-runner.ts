@@ -14,6 +14,7 @@ import { CorrectedError, RejectedError } from "../tools/permission/errors.js";
 import { evaluate } from "../tools/permission/evaluate.js";
 import type { AskInput, Ruleset } from "../tools/permission/types.js";
 import type { ToolRegistry } from "../tools/registry.js";
+import { QuestionDismissedError, type SessionServices } from "../tools/session/services.js";
 import type { AgentInfo, Context, TruncateResult, TruncationRequest, TruncationStream } from "../tools/tool.js";
 import type { CallPermission, SessionRecord, ToolCall } from "./calls.js";
 import { ascendingId } from "./ids.js";
@@ -54,6 +55,8 @@ export interface RunOptions {
   callID?: string;
   /** Permissions to ask before the tool runs (the loop's doom_loop check), recorded on the call like the tool's own. */
   ask?: AskInput[];
+  /** The session services for this call (the loop provides them; calls run by hand have none). */
+  services?: (call: ToolCall, signal: AbortSignal) => SessionServices;
 }
 
 function messageOf(error: unknown): string {
@@ -62,6 +65,11 @@ function messageOf(error: unknown): string {
 
 export class ToolRunner {
   constructor(private readonly options: ToolRunnerOptions) {}
+
+  /** The same runner with some options replaced (a child session's rules and store). */
+  withOptions(changes: Partial<ToolRunnerOptions>): ToolRunner {
+    return new ToolRunner({ ...this.options, ...changes });
+  }
 
   private publish(call: ToolCall): void {
     this.options.bus.publish("call.updated", { sessionID: call.sessionID, callID: call.id });
@@ -112,6 +120,7 @@ export class ToolRunner {
     };
     const ruleset: Ruleset = [...agent.permission, ...(this.options.sessionRules ?? [])];
     const taskAvailable = evaluate("task", "*", agent.permission).action !== "deny";
+    const services = runOptions.services?.(call, controller.signal);
 
     const ctx: Context = {
       sessionID: session.id,
@@ -134,11 +143,12 @@ export class ToolRunner {
       ask: (request) => this.ask(call, request, ruleset, controller.signal),
       truncate: (text, options = {}) => this.options.truncate(text, options, { taskAvailable }),
       ...(this.options.truncationStream ? { truncationStream: (options = {}) => this.options.truncationStream!(options, { taskAvailable }) } : {}),
+      ...(services ? { session: services } : {}),
     };
 
     try {
       if (!tool) throw new Error(`the tool "${toolID}" does not exist and no invalid tool is registered`);
-      const initialized = await tool.init({ agent });
+      const initialized = await tool.init({ agent, ...(services ? { session: services } : {}) });
       call.status = "running";
       call.time.start = Date.now();
       this.publish(call);
@@ -158,6 +168,12 @@ export class ToolRunner {
     } catch (error) {
       call.status = "error";
       call.error = messageOf(error);
+      // A declined question (or a "No" to plan_enter/plan_exit) is the person saying stop, like a rejected permission.
+      if (error instanceof QuestionDismissedError) {
+        const asked = call.permissions.findLast((permission) => permission.permission === "question");
+        if (asked) asked.answer = "reject";
+        else call.permissions.push({ permission: "question", patterns: [], always: [], answer: "reject" });
+      }
     } finally {
       runOptions.signal?.removeEventListener("abort", onAbort);
       clearTimeout(flushTimer);

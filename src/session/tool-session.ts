@@ -23,6 +23,10 @@ import { ascendingId } from "./ids.js";
 import type { SessionStore } from "./session-store.js";
 import { ToolRunner, type RunOptions } from "./tool-runner.js";
 import { loadWorkspaceConfig, saveApprovals, type WorkspaceConfig } from "./workspace-config.js";
+import type { SkillInfo } from "../tools/session/services.js";
+import { Questions } from "./questions.js";
+import { manualServices } from "./session-services.js";
+import { discoverSkills, skillFolders, type SkillProblem } from "./skills.js";
 
 export interface ToolSessionOptions {
   runtime: Runtime;
@@ -84,16 +88,62 @@ export class ToolSession {
     readonly fileTime: FileTime,
     readonly runner: ToolRunner,
     readonly session: SessionRecord,
-    /** Agents, custom tools and plugins that failed to load. */
-    readonly problems: Array<LoadProblem | AgentProblem>,
+    /** Agents, custom tools, plugins and skills that failed to load. */
+    readonly problems: Array<LoadProblem | AgentProblem | SkillProblem>,
     /** Workspace code found but not run, because the workspace is not trusted. */
     readonly untrustedFiles: string[],
+    /** Skills found when the session opened (the skill tool offers them). */
+    readonly skills: SkillInfo[],
+    /** Questions waiting for the person (question, plan_enter, plan_exit). */
+    readonly questions: Questions,
+    /** Where the session is saved, if anywhere (a child saves its root session). */
+    readonly store: SessionStore | undefined,
+    /** The session whose task started this one; the root session is saved for it. */
+    readonly root: SessionRecord,
   ) {}
+
+  /**
+   * A subagent's session beside this one: the same workspace, registry, permission engine (approvals and
+   * prompts are shared), bus and questions, with the child's own record and agent, and session rules after
+   * the agent's (a child may not touch the todo list nor start tasks unless its rules allow).
+   */
+  child(record: SessionRecord, agent: Agent, sessionRules: Ruleset): ToolSession {
+    const root = this.root;
+    const store = this.store;
+    const runner = this.runner.withOptions({
+      sessionRules,
+      // The child lives inside its root session's record: saving it means saving the root.
+      store: store
+        ? { save: () => store.save(root), load: (id: string) => store.load(id), list: () => store.list(), delete: (id: string) => store.delete(id) }
+        : undefined,
+    });
+    return new ToolSession(
+      this.runtime,
+      this.config,
+      this.configPath,
+      agent,
+      this.agents,
+      layersBySource(agent.permission),
+      this.registry,
+      this.permissions,
+      this.bus,
+      this.fileTime,
+      runner,
+      record,
+      this.problems,
+      this.untrustedFiles,
+      this.skills,
+      this.questions,
+      store,
+      root,
+    );
+  }
 
   static async open(options: ToolSessionOptions): Promise<ToolSession> {
     const { runtime } = options;
     const { config, path, problem } = await loadWorkspaceConfig(runtime, { trusted: options.trusted });
     const store = new OutputStore(runtime, { dataDir: options.dataDir });
+    const skillDirs = skillFolders(runtime.root, options.globalConfigDir);
     // Until the person trusts the workspace, its rules may tighten protection but not loosen it.
     const loaded = await loadAgents(runtime, config, {
       dataDir: options.dataDir,
@@ -102,6 +152,7 @@ export class ToolSession {
       configPath: path,
       toolOutputGlob: store.glob,
       trusted: options.trusted,
+      skillDirs,
     });
     const agent = pickAgent(options.agent, loaded.agents, loaded.problems, config.default_agent);
     const permission = agent.permission;
@@ -111,9 +162,13 @@ export class ToolSession {
     }
 
     const bus = options.bus ?? new Bus();
-    const flags: RegistryFlags = { ...defaultFlags, batchTool: config.experimental?.batch_tool === true, ...options.flags };
+    // Plan mode is an environment flag in OpenCode; here it is our own key, `workbench.planMode`, read
+    // without a schema of ours so the `workbench` section stays one shared, loose object.
+    const ours = (config as { workbench?: { planMode?: unknown } }).workbench;
+    const flags: RegistryFlags = { ...defaultFlags, batchTool: config.experimental?.batch_tool === true, planMode: ours?.planMode === true, ...options.flags };
     const registry = new ToolRegistry(options.builtins, flags);
-    const problems: Array<LoadProblem | AgentProblem> = [...(problem ? [problem] : []), ...loaded.problems];
+    const found = await discoverSkills(runtime, skillDirs);
+    const problems: Array<LoadProblem | AgentProblem | SkillProblem> = [...(problem ? [problem] : []), ...loaded.problems, ...found.problems];
     const untrustedFiles: string[] = [];
     let plugins: LoadedPlugin[] = [];
     const dirs = configDirectories(runtime.root, options.globalConfigDir);
@@ -153,11 +208,35 @@ export class ToolSession {
       truncationStream: (truncation, hint) => new TruncationSink(store, truncation, hint),
     });
     const session: SessionRecord = options.session ?? { id: ascendingId("ses"), title: "", agent: agent.name, createdAt: Date.now(), calls: [], messages: [] };
-    return new ToolSession(runtime, config, path, agent, loaded.agents, layers, registry, permissions, bus, fileTime, runner, session, problems, untrustedFiles);
+    const questions = new Questions(bus);
+    return new ToolSession(
+      runtime,
+      config,
+      path,
+      agent,
+      loaded.agents,
+      layers,
+      registry,
+      permissions,
+      bus,
+      fileTime,
+      runner,
+      session,
+      problems,
+      untrustedFiles,
+      found.skills,
+      questions,
+      options.store,
+      session,
+    );
   }
 
+  /** A call run by hand (the palette): the session tools that need no model or person work too. */
   run(tool: string, args: Record<string, unknown>, options?: RunOptions): Promise<ToolCall> {
-    return this.runner.run(this.session, this.agent, tool, args, options);
+    return this.runner.run(this.session, this.agent, tool, args, {
+      services: (call, signal) => manualServices(this, this.agent, call, signal),
+      ...options,
+    });
   }
 
   /**

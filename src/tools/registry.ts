@@ -5,6 +5,7 @@
  */
 import type { z } from "zod";
 import { disabledTools } from "./permission/disabled.js";
+import type { SessionCatalog } from "./session/services.js";
 import type { AgentInfo, Info, Initialized } from "./tool.js";
 
 /** Every built-in id, in the order they are listed to the model. Only those that exist are registered. */
@@ -125,7 +126,7 @@ export class ToolRegistry {
    * The tools a model sees: provider and model filters, then the agent's permission (a tool whose
    * permission is denied outright is hidden), initialised in parallel.
    */
-  async tools(model: { providerID: string; modelID: string }, agent?: AgentInfo): Promise<InitializedTool[]> {
+  async tools(model: { providerID: string; modelID: string }, agent?: AgentInfo, session?: SessionCatalog): Promise<InitializedTool[]> {
     const patch = usesApplyPatch(model.modelID);
     let candidates = this.all().filter((tool) => {
       if (tool.id === "websearch" || tool.id === "codesearch") return model.providerID === "opencode" || this.flags.enableExa;
@@ -137,6 +138,6 @@ export class ToolRegistry {
       const hidden = disabledTools(candidates.map((t) => t.id), agent.permission);
       candidates = candidates.filter((t) => !hidden.has(t.id));
     }
-    return Promise.all(candidates.map(async (tool) => ({ id: tool.id, ...(await tool.init({ agent })) })));
+    return Promise.all(candidates.map(async (tool) => ({ id: tool.id, ...(await tool.init({ agent, ...(session ? { session } : {}) })) })));
   }
 }

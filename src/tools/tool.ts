@@ -9,6 +9,7 @@ import type { Runtime } from "../runtime/types.js";
 import type { Bus } from "./bus.js";
 import type { FileTime } from "./file-time.js";
 import type { AskInput, Ruleset } from "./permission/types.js";
+import type { SessionCatalog, SessionServices } from "./session/services.js";
 
 export type Metadata = Record<string, unknown>;
 
@@ -20,6 +21,11 @@ export interface AgentInfo {
 
 export interface InitContext {
   agent?: AgentInfo;
+  /**
+   * The session's subagents and skills, for the descriptions of task and skill. Implemented by the session
+   * layer; absent outside a session.
+   */
+  session?: SessionCatalog;
 }
 
 /** An attachment for non-text output (images, PDFs), as a data URL. */
@@ -80,6 +86,12 @@ export interface Context<M extends Metadata = Metadata> {
    * its output alone. Optional: a context made outside a session (a unit test) may not offer it.
    */
   truncationStream?(options?: TruncationRequest): TruncationStream;
+
+  /**
+   * The session the call runs in (todos, subagents, questions, agent switches, nested calls), for the
+   * session tools. Implemented by src/session; absent when a call runs outside a conversation.
+   */
+  session?: SessionServices;
 }
 
 export interface ExecuteResult<M extends Metadata = Metadata> {

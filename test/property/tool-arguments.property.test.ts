@@ -10,6 +10,7 @@ const FIXTURES = {
   // Files the near-miss arguments name, so calls that fit a schema can run to completion.
   "a.txt": "a\nb\n",
   "dir/x.txt": "x\n",
+  ".opencode/skills/demo/SKILL.md": "---\nname: demo\ndescription: A skill to load\n---\nDo the demo.\n",
   ".opencode/tool/shapes.ts": `
 import { tool, Tool } from "@opencode-ai/plugin";
 import z from "zod";
@@ -94,10 +95,18 @@ const jsonArgs = fc.oneof(
 // none in 1,000. Without this, "both outcomes happen" below was left to luck.
 const surelyRuns: Record<string, Record<string, unknown>> = {
   multiedit: { filePath: "made-by-multiedit.txt", edits: [{ oldString: "", newString: "made\n" }, { oldString: "made", newString: "edited" }] },
+  // A whole todo list, and the one skill of the fixtures: random values almost never make either.
+  todowrite: { todos: [{ content: "a", status: "pending", priority: "high" }] },
+  skill: { name: "demo" },
 };
 
+// Tools the default flags leave out of the registry (batch_tool and plan mode are off).
+const FLAGGED_OFF = new Set(["batch", "plan_enter", "plan_exit"]);
+// Tools that need a model or a person: run by hand they always fail, with a message saying where they work.
+const CONVERSATION_ONLY = new Set(["task", "question"]);
+
 describe("every registered tool survives random arguments", () => {
-  const ids = [...builtinIds, "shapes", "shapes_defined"];
+  const ids = [...[...builtinIds].filter((id) => !FLAGGED_OFF.has(id)), "shapes", "shapes_defined"];
   it("has tools to try (every built-in and both custom shapes)", () => {
     expect([...open.session.registry.ids()].sort()).toEqual([...ids].sort());
   });
@@ -124,7 +133,7 @@ describe("every registered tool survives random arguments", () => {
       );
       // Both outcomes happen, or the property says little.
       expect(rejected).toBeGreaterThan(0);
-      if (id !== "shapes") expect(completed).toBeGreaterThan(0);
+      if (id !== "shapes" && !CONVERSATION_ONLY.has(id)) expect(completed).toBeGreaterThan(0);
       open.session.session.calls.length = 0;
     });
   }

@@ -64,7 +64,11 @@ describe("wire schema of the built-in tools", () => {
   it.each(wires.map((wire) => [wire.id, wire] as const))("%s: the description is its .txt file (placeholders filled in)", (id, wire) => {
     const text = readFileSync(new URL(`${id}.txt`, TOOLS_DIR), "utf8").trim();
     // {name} placeholders (bash's {timeout}, ...) are filled in from constants; the rest is the file verbatim.
-    const pattern = text.split(/\{\w+\}/).map((piece) => piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[^\\s{}]+");
+    // task's {agents} and skill's {skills} become lists, of several lines.
+    const pattern = text
+      .split(/(\{\w+\})/)
+      .map((piece) => (piece === "{agents}" || piece === "{skills}" ? "[\\s\\S]+" : /^\{\w+\}$/.test(piece) ? "[^\\s{}]+" : piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+      .join("");
     expect(wire.description).toMatch(new RegExp(`^${pattern}$`));
     expect(wire.description, "a {placeholder} was left unfilled").not.toMatch(/\{\w+\}/);
   });

@@ -3,7 +3,7 @@
  * counting down, ready), and the prompt box. Everything comes in through props, so App decides where
  * the conversation, the prompts, the workspace's files and the keys come from.
  */
-import { createEffect, createMemo, createSignal, on, onCleanup, Show } from "solid-js";
+import { createEffect, createMemo, createSignal, For, on, onCleanup, Show } from "solid-js";
 import type { ChatView } from "../../session/chat-types.js";
 import type { PermissionRequest } from "../../tools/permission/types.js";
 import "./chat.css";
@@ -13,6 +13,8 @@ import type { CallControls, ReplyToPrompt } from "./MessageParts.js";
 import { AgentPicker, ModelPicker } from "./Pickers.js";
 import { PromptBox } from "./PromptBox.js";
 import { ProviderDialog, type ProviderKeyInput, type ProviderKeyStatus } from "./ProviderDialog.js";
+import { SessionToolsContext } from "./session-tools-context.js";
+import { TodoList } from "./TodoList.js";
 import { Transcript } from "./Transcript.js";
 import { Welcome } from "./Welcome.js";
 
@@ -35,7 +37,19 @@ export interface ChatPaneProps {
 }
 
 export function ChatPane(props: ChatPaneProps) {
-  const state = createChatState(() => props.chat);
+  // The subagent sessions opened from task cards, outermost first; empty while the main session shows.
+  const [trail, setTrail] = createSignal<string[]>([]);
+  createEffect(on(() => props.chat, () => setTrail([]), { defer: true }));
+  const view = createMemo((): ChatView => {
+    const last = trail().at(-1);
+    return (last !== undefined ? props.chat.child?.(last) : undefined) ?? props.chat;
+  });
+  const state = createChatState(view);
+  const crumbs = createMemo(() => {
+    const views = [props.chat, ...trail().map((id) => props.chat.child?.(id))];
+    return views.map((one, index) => ({ index, title: (index === 0 ? "Main session" : one?.title?.()) || "Subagent session" }));
+  });
+  const todos = () => (state.version(), view().todos?.() ?? []);
   const [keysOpen, setKeysOpen] = createSignal(false);
   const [now, setNow] = createSignal(Date.now());
   let opener: HTMLElement | null = null;
@@ -85,19 +99,45 @@ export function ChatPane(props: ChatPaneProps) {
   return (
     <section class="chat-pane" aria-label="Chat" data-testid="chat-pane">
       <header class="chat-head">
-        <AgentPicker agents={agents()} current={state.agent()} onPick={(name) => props.chat.setAgent(name)} />
-        <ModelPicker models={state.models()} current={state.model() ?? (state.version(), props.chat.model())} onPick={(model) => props.chat.setModel(model)} />
+        {/* A subagent's session keeps its agent and model: the pickers are the main session's. */}
+        <Show when={!view().readOnly}>
+          <AgentPicker agents={agents()} current={state.agent()} onPick={(name) => props.chat.setAgent(name)} />
+          <ModelPicker models={state.models()} current={state.model() ?? (state.version(), props.chat.model())} onPick={(model) => props.chat.setModel(model)} />
+        </Show>
         <span class="spacer" />
         <button type="button" class="button" aria-haspopup="dialog" data-testid="open-keys" onClick={openKeys}>
           Keys…
         </button>
       </header>
-      <Show
-        when={noKey() && state.messageIDs().length === 0}
-        fallback={<Transcript state={state} prompts={prompts} onReply={props.onReply} onStop={() => props.chat.stop()} now={now} calls={props.calls} />}
-      >
-        <Welcome onAddKey={openKeys} onWatchDemo={() => props.onWatchDemo()} />
+      <Show when={trail().length > 0}>
+        <nav class="chat-breadcrumb" aria-label="Sessions" data-testid="chat-breadcrumb">
+          <button type="button" class="button" data-testid="breadcrumb-back" onClick={() => setTrail((all) => all.slice(0, -1))}>
+            ← Back
+          </button>
+          <ol role="list">
+            <For each={crumbs()}>
+              {(crumb) => (
+                <li>
+                  <Show when={crumb.index < trail().length} fallback={<span aria-current="page">{crumb.title}</span>}>
+                    <button type="button" class="link" onClick={() => setTrail((all) => all.slice(0, crumb.index))}>
+                      {crumb.title}
+                    </button>
+                  </Show>
+                </li>
+              )}
+            </For>
+          </ol>
+        </nav>
       </Show>
+      <TodoList todos={todos()} />
+      <SessionToolsContext.Provider value={{ view, openChild: (id) => setTrail((all) => [...all, id]) }}>
+        <Show
+          when={noKey() && state.messageIDs().length === 0 && trail().length === 0}
+          fallback={<Transcript state={state} prompts={prompts} onReply={props.onReply} onStop={() => props.chat.stop()} now={now} calls={props.calls} />}
+        >
+          <Welcome onAddKey={openKeys} onWatchDemo={() => props.onWatchDemo()} />
+        </Show>
+      </SessionToolsContext.Provider>
       <div class={`chat-status status-${state.status().type}`} data-testid="chat-status" data-status={state.status().type}>
         <Show when={busy()}>
           <span class="chat-spinner" aria-hidden="true" />
@@ -110,6 +150,7 @@ export function ChatPane(props: ChatPaneProps) {
           {announcement()}
         </span>
       </div>
+      <Show when={!view().readOnly}>
       <PromptBox
         busy={busy}
         disabledReason={reason}
@@ -121,6 +162,7 @@ export function ChatPane(props: ChatPaneProps) {
         onStop={() => props.chat.stop()}
         onCycleAgent={cycleAgent}
       />
+      </Show>
       <Show when={keysOpen()}>
         <ProviderDialog providers={props.providers()} onSave={props.onSaveKey} onRemove={props.onRemoveKey} onClose={closeKeys} initial={state.model()?.providerID} />
       </Show>

@@ -1,11 +1,14 @@
 /** The pieces of a message in the transcript, one component per kind of part. */
 import { createMemo, For, Show, untrack } from "solid-js";
 import type { PermissionReply, SavedOutput } from "../../session/page-tools.js";
+import type { ToolCall } from "../../session/calls.js";
 import type { FilePart, MessageError, Tokens } from "../../session/message.js";
 import type { PermissionRequest } from "../../tools/permission/types.js";
 import { CallCard } from "../tools/CallCard.js";
 import { PermissionPrompt } from "../tools/PermissionPrompt.js";
 import type { ChatState } from "./chat-state.js";
+import { QuestionForm } from "./QuestionForm.js";
+import { useSessionTools } from "./session-tools-context.js";
 import { errorTitle, tokensText } from "./chat-text.js";
 
 /** What the page offers for the calls a chat shows (PageTools has all three). */
@@ -95,6 +98,22 @@ export function ToolPartView(props: {
   onStop: () => void;
 }) {
   const call = createMemo(() => (props.state.callVersion(props.callID)(), props.state.call(props.callID)));
+  const tools = useSessionTools();
+  // Read with the call's version: asking is a change of the call (a "question" entry among its asks).
+  const question = createMemo(() => (props.state.callVersion(props.callID)(), tools?.view().question?.(props.callID)));
+  // A batch's calls, each its own card under it, once the batch has named them.
+  const batchCalls = createMemo(
+    () => {
+      // The record changes in place (the same object), so its version is what says the names came.
+      props.state.callVersion(props.callID)();
+      const entries = call()?.metadata.calls;
+      if (!Array.isArray(entries)) return undefined;
+      const ids = entries.flatMap((entry) => (entry && typeof entry === "object" && typeof (entry as { callID?: unknown }).callID === "string" ? [(entry as { callID: string }).callID] : []));
+      return ids.length > 0 ? ids : undefined;
+    },
+    undefined,
+    { equals: (a, b) => a?.join() === b?.join() },
+  );
   const waiting = () => props.prompts().filter((request) => request.tool?.callID === props.callID);
   const position = (request: PermissionRequest) => props.prompts().indexOf(request) + 1;
   return (
@@ -111,6 +130,23 @@ export function ToolPartView(props: {
           />
         )}
       </Show>
+      <Show when={props.tool === "task" && call()}>{(record) => <TaskProgress call={record()} version={() => props.state.callVersion(props.callID)()} />}</Show>
+      <Show when={props.tool === "batch" && batchCalls()}>
+        {(ids) => (
+          <div class="chat-batch" data-testid="batch-calls">
+            <For each={ids()}>{(id) => <ToolPartView {...props} callID={id} tool="" />}</For>
+          </div>
+        )}
+      </Show>
+      <Show when={question()}>
+        {(request) => (
+          <QuestionForm
+            request={request()}
+            onAnswer={(answers) => tools?.view().answerQuestion?.(request().id, answers)}
+            onDismiss={() => tools?.view().dismissQuestion?.(request().id)}
+          />
+        )}
+      </Show>
       <For each={waiting()}>
         {(request) => (
           <PermissionPrompt
@@ -123,6 +159,34 @@ export function ToolPartView(props: {
           />
         )}
       </For>
+    </div>
+  );
+}
+
+/** A task's subagent at work: which agent, how many calls, what it runs now; and its session, to open. */
+function TaskProgress(props: { call: ToolCall; version: () => number }) {
+  const tools = useSessionTools();
+  // The record changes in place: reading the call's version makes each of these follow it.
+  const meta = () => (props.version(), props.call.metadata);
+  const sessionID = () => (typeof meta().sessionId === "string" ? (meta().sessionId as string) : undefined);
+  const running = () => (props.version(), props.call.status === "running" || props.call.status === "pending");
+  const count = () => (typeof meta().calls === "number" ? (meta().calls as number) : undefined);
+  return (
+    <div class="chat-task" data-testid="task-progress">
+      <span class="chat-task-agent">@{String(meta().subagent ?? props.call.input.subagent_type ?? "subagent")}</span>
+      <Show when={count() !== undefined}>
+        <span data-testid="task-calls">
+          {count()} call{count() === 1 ? "" : "s"}
+        </span>
+      </Show>
+      <Show when={running() && typeof meta().tool === "string"}>
+        <span data-testid="task-current">running {String(meta().tool)}</span>
+      </Show>
+      <Show when={sessionID() && tools}>
+        <button type="button" class="button" data-testid="task-open" onClick={() => tools!.openChild(sessionID()!)}>
+          Open the subagent's session
+        </button>
+      </Show>
     </div>
   );
 }

@@ -9,11 +9,14 @@ import { DiffView } from "./DiffView.js";
 import { jumpTo, promptSelector } from "./jump.js";
 import { linesOf, VirtualLines } from "./VirtualLines.js";
 
-export type CardState = "pending permission" | "pending" | "running" | "completed" | "error" | "aborted" | "interrupted";
+export type CardState = "pending permission" | "waiting for answer" | "pending" | "running" | "completed" | "error" | "aborted" | "interrupted";
 
 export function stateOf(call: ToolCall, aborted: boolean): CardState {
   if (aborted && call.status !== "pending" && call.status !== "running") return "aborted";
-  if (call.status === "running" && call.permissions.some((p) => p.answer === "pending")) return "pending permission";
+  const waiting = call.status === "running" ? call.permissions.filter((p) => p.answer === "pending") : [];
+  // The question tool (and plan_enter/plan_exit) waits for the person's answers, not for a permission.
+  if (waiting.length > 0 && waiting.every((p) => p.permission === "question")) return "waiting for answer";
+  if (waiting.length > 0) return "pending permission";
   return call.status;
 }
 
@@ -156,7 +159,7 @@ export function CallCard(props: {
       <header class="call-head">
         <span class="call-tool">{snapshot().tool}</span>
         <span class="call-title">{titleOf(snapshot())}</span>
-        <span class={`call-state state-${state().replace(" ", "-")}`} data-testid="call-state">
+        <span class={`call-state state-${state().replaceAll(" ", "-")}`} data-testid="call-state">
           {state()}
         </span>
         <span class="call-time" data-testid="call-time">

@@ -1,0 +1,35 @@
+/** todowrite: replaces the session's todo list and returns it (OpenCode's output and title). */
+import { z } from "zod";
+import { TodoItem, type TodoItem as Todo } from "./session/services.js";
+import { sessionOf } from "./session/require.js";
+import { Tool } from "./tool.js";
+import DESCRIPTION from "./todowrite.txt?raw";
+
+export const parameters = z.object({
+  todos: z.array(TodoItem).describe("The updated todo list"),
+});
+
+/** Title as OpenCode words it: how many are not completed. */
+export function todoTitle(todos: readonly Todo[]): string {
+  return `${todos.filter((todo) => todo.status !== "completed").length} todos`;
+}
+
+export const TodoWriteTool = Tool.define("todowrite", {
+  description: DESCRIPTION.trim(),
+  parameters,
+  async execute(args, ctx) {
+    const session = sessionOf(ctx, "todowrite");
+    await ctx.ask({ permission: "todowrite", patterns: ["*"], always: ["*"], metadata: {} });
+    // Items keep the id they came with; new ones get the next free number, so the page can key its rows.
+    const used = new Set(args.todos.flatMap((todo) => (todo.id !== undefined ? [todo.id] : [])));
+    let next = 1;
+    const todos: Todo[] = args.todos.map((todo) => {
+      if (todo.id !== undefined) return { ...todo, id: todo.id };
+      while (used.has(String(next))) next++;
+      used.add(String(next));
+      return { ...todo, id: String(next) };
+    });
+    session.setTodos(todos);
+    return { title: todoTitle(todos), output: JSON.stringify(todos, null, 2), metadata: { todos } };
+  },
+});
