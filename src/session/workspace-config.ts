@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { Runtime } from "../runtime/types.js";
 import { isAction, permissionSectionSchema, validatePermissionConfig } from "../tools/permission/config.js";
 import { AgentEntrySchema } from "./agent/config.js";
+import { ShellLimitsSchema } from "../workspace/shell-limits.js";
 import { insideWorkspace } from "./inside-workspace.js";
 import { jsonPath, ProvidersConfig } from "./provider/config.js";
 import type { Action } from "../tools/permission/types.js";
@@ -33,6 +34,8 @@ export const WorkspaceConfigSchema = ProvidersConfig.extend({
     .optional(),
   default_agent: z.string({ error: "must be a string naming a primary agent" }).optional(),
   experimental: z.looseObject({ batch_tool: z.boolean({ error: "must be true or false" }).optional() }, { error: "must be an object" }).optional(),
+  // The workbench's own keys, not OpenCode's: all under this one key.
+  workbench: z.looseObject({ shell: ShellLimitsSchema.optional() }, { error: "must be an object" }).optional(),
   instructions: z.array(z.string({ error: "must be a path or glob" }), { error: 'must be a list of paths or globs, e.g. ["CONTRIBUTING.md"]' }).optional(),
 }).catchall(z.unknown());
 

@@ -46,6 +46,8 @@ export interface EmbeddedRuntime extends Runtime {
   readonly readOnly: boolean;
   /** Starts a shell worker now, so the first command does not wait for one. */
   warm(): Promise<void>;
+  /** The shell's execution limits for commands started from now on (shell-limits.ts has the defaults). */
+  setLimits(limits: ShellLimits): void;
 }
 
 export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Promise<EmbeddedRuntime> {
@@ -112,6 +114,7 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
     exec,
     search,
     warm: () => pool.warm(),
+    setLimits: (limits) => pool.setLimits({ ...limits }),
     onChange: (listener) => changes.add(listener),
     dispose: async () => {
       search.dispose();
