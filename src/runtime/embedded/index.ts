@@ -31,7 +31,7 @@ function defaultSearchWorkers(): number {
 }
 
 const capabilities: Capabilities = {
-  // Not live, but per top-level statement (statement-stream.ts).
+  // Not live, but per command: top-level ones and those inside top-level loops and conditionals (statement-stream.ts).
   streaming: false,
   realProcesses: false,
   symlinks: true,
