@@ -70,7 +70,7 @@ describe("raw internals are put in words", () => {
   });
 
   it("a glob card is titled with its pattern (and the folder when it is not the workspace)", () => {
-    mount(callOf({ tool: "glob", title: ".", input: { pattern: "**/*.ts" }, output: "a.ts" }));
+    mount(callOf({ tool: "glob", title: "/workspace", input: { pattern: "**/*.ts" }, output: "a.ts" }));
     expect(document.querySelector(".call-title")?.textContent).toBe("**/*.ts");
     cleanup();
     mount(callOf({ tool: "glob", title: "src", input: { pattern: "*.tsx", path: "src" }, output: "a.tsx" }));

@@ -61,12 +61,13 @@ export function deniedRules(error: string | undefined): QuotedRule[] | undefined
 
 /**
  * The card's title. A glob call is named by what it looks for (its tool title is the folder searched, as
- * OpenCode has it): the pattern, then the folder when it is not the workspace itself.
+ * OpenCode has it): the pattern, then the folder when the call named one.
  */
 export function cardTitle(tool: string, title: string | undefined, input: unknown): string | undefined {
-  const pattern = (input as { pattern?: unknown } | null)?.pattern;
+  const { pattern, path } = (input ?? {}) as { pattern?: unknown; path?: unknown };
   if (tool === "glob" && typeof pattern === "string" && pattern !== "") {
-    return title && title !== "." ? `${pattern} in ${title}` : pattern;
+    // Without a path the search is the workspace's: the folder says nothing the pattern does not.
+    return title && typeof path === "string" && path !== "" ? `${pattern} in ${title}` : pattern;
   }
   return title;
 }
