@@ -32,7 +32,9 @@ async function shots(page: Page, name: string, target: () => Locator | Page = ()
   await target().screenshot({ path: `e2e/screenshots/first-hour-${name}-dark.png` });
   await theme("light");
   await page.setViewportSize({ width: 390, height: 844 });
-  await target().screenshot({ path: `e2e/screenshots/first-hour-${name}-390.png` });
+  const narrow = target();
+  if (narrow !== page) await (narrow as Locator).scrollIntoViewIfNeeded();
+  await narrow.screenshot({ path: `e2e/screenshots/first-hour-${name}-390.png` });
   await page.setViewportSize(size);
 }
 
@@ -149,6 +151,7 @@ test("9. aborted, denied and glob cards read as sentences, not as the model's in
   await expect(aborted.getByTestId("call-note")).toHaveText("Stopped: you aborted the command.");
   await expect(aborted.getByTestId("call-output")).toContainText("started");
   await expect(aborted).not.toContainText("bash_metadata");
+  await shots(page, "aborted-card", () => aborted);
 
   // A new session reads the config with the deny rule.
   await page.getByRole("button", { name: "New session" }).click();
@@ -169,7 +172,7 @@ test("9. aborted, denied and glob cards read as sentences, not as the model's in
   await runTool(page, "glob", { pattern: "*.md", path: "docs" });
   await expect(card(page, 2).locator(".call-title")).toHaveText(/^\*\.md in \S*docs$/);
   await expect(glob.getByTestId("call-output")).toContainText("guide.md");
-  await shots(page, "aborted-card", () => aborted);
+  await shots(page, "glob-card", () => glob);
 });
 
 test("10. in the terminal Tab completes a command, then a path, a second Tab lists the choices, and Ctrl+R finds an old command", async ({ page }) => {

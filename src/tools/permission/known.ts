@@ -26,9 +26,12 @@ export const BUILTIN_PERMISSIONS: readonly string[] = [
   "doom_loop",
 ];
 
+/** Tools that never ask: the stand-in a malformed call is routed to. */
+const NEVER_ASK = new Set(["invalid"]);
+
 /** The built-in permissions, then the registered tools' own, each once. */
 export function knownPermissions(toolIds: readonly string[]): string[] {
-  return [...new Set([...BUILTIN_PERMISSIONS, ...toolIds.map(permissionKeyOf)])];
+  return [...new Set([...BUILTIN_PERMISSIONS, ...toolIds.filter((id) => !NEVER_ASK.has(id)).map(permissionKeyOf)])];
 }
 
 /** Whether a rule's permission (which may hold `*` or `?`) names at least one known permission. */

@@ -3,7 +3,8 @@ import { BUILTIN_PERMISSIONS, isKnownPermission, knownPermissions } from "../../
 
 describe("known permissions", () => {
   it("are OpenCode's keys plus each tool's own, editing tools counted as edit", () => {
-    const known = knownPermissions(["bash", "write", "apply_patch", "hello"]);
+    const known = knownPermissions(["bash", "write", "apply_patch", "hello", "invalid"]);
+    expect(known).not.toContain("invalid");
     expect(known.slice(0, BUILTIN_PERMISSIONS.length)).toEqual([...BUILTIN_PERMISSIONS]);
     expect(known).toContain("hello");
     expect(known.filter((name) => name === "edit")).toHaveLength(1);
