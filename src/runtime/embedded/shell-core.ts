@@ -34,6 +34,8 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
     (name, index, all) => all.indexOf(name) === index && !options.unavailable?.includes(name),
   );
   let bash: Bash | undefined;
+  /** The loop limit in force, which tells which of its two limits stopped a seq. */
+  let loopLimit = Number.POSITIVE_INFINITY;
   const running = new Map<number, AbortController>();
   const send = (message: FromShell) => control.post(message);
   /** The command whose statements stream now (one command runs per worker at a time). */
@@ -44,7 +46,7 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
   let hintStderr: (text: string) => string = (text) => text;
   const emit = (stream: OutputStream, raw: string) => {
     if (streamingId === undefined) return;
-    const text = stream === "stderr" ? adviseLimits(hintStderr(raw)) : raw;
+    const text = stream === "stderr" ? adviseLimits(hintStderr(raw), loopLimit) : raw;
     for (let at = 0; at < text.length; ) {
       let end = Math.min(text.length, at + OUTPUT_PIECE);
       // Never part a surrogate pair: each piece must stand on its own as text.
@@ -58,12 +60,14 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
   const fs = withShellDevices(createBashFs(files), emit, registered);
 
   function start(init: ShellInit): void {
+    const limits = executionLimits(init.limits);
+    loopLimit = limits.maxLoopIterations;
     bash = new Bash({
       fs,
       customCommands,
       cwd: init.root,
       env: init.env,
-      executionLimits: executionLimits(init.limits),
+      executionLimits: limits,
     });
     bash.registerTransformPlugin(
       statementStreamPlugin(() => {
@@ -95,7 +99,7 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
         id: message.id,
         exitCode: result.exitCode,
         stdout: result.stdout,
-        stderr: adviseLimits(hintStderr(result.stderr)),
+        stderr: adviseLimits(hintStderr(result.stderr), loopLimit),
         state: { cwd: PWD ?? message.cwd, env: { ...env, PWD: PWD ?? message.cwd } },
       });
     } catch (error) {

@@ -39,11 +39,21 @@ export function executionLimits(limits: ShellLimits): Record<ShellLimitName, num
 
 const JUST_BASH_ADVICE = /,? increase executionLimits\.(maxLoopIterations|maxCommandCount|maxCallDepth)\b/g;
 
+const SEQ_LIMIT = /\bseq: iteration limit exceeded \((\d+)\)/g;
+
 /**
  * just-bash ends its limit errors with "increase executionLimits.<name>", an option nothing in the page can
- * set: say instead where a person changes it.
+ * set: say instead where a person changes it. `seq` stops at the loop limit or at just-bash's fixed
+ * 1,000,000 values (it holds its output in memory), whichever is lower; `loopLimit` tells which.
  */
-export function adviseLimits(stderr: string): string {
+export function adviseLimits(stderr: string, loopLimit: number = DEFAULT_SHELL_LIMITS.maxLoopIterations): string {
+  if (stderr.includes("seq: iteration limit")) {
+    stderr = stderr.replace(SEQ_LIMIT, (all, count: string) =>
+      Number(count) === loopLimit
+        ? `${all}. Raise it in Settings > Shell limits (${SHELL_LIMIT_LABELS.maxLoopIterations}), or set "workbench": { "shell": { "maxLoopIterations": ... } } in opencode.json`
+        : `${all}: seq writes at most ${Number(count).toLocaleString("en-US")} numbers here (it holds them in memory); split the range, e.g. seq 1 1000000; seq 1000001 2000000`,
+    );
+  }
   if (!stderr.includes("executionLimits.")) return stderr;
   return stderr.replace(
     JUST_BASH_ADVICE,
