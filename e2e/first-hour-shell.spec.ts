@@ -31,7 +31,8 @@ async function shots(page: Page, name: string, target: () => Locator | Page = ()
   await theme("dark");
   await target().screenshot({ path: `e2e/screenshots/first-hour-${name}-dark.png` });
   await theme("light");
-  await page.setViewportSize({ width: 390, height: 844 });
+  // Tall enough that the panes stacked on a phone leave the card (the bottom pane) whole in view.
+  await page.setViewportSize({ width: 390, height: 1600 });
   const narrow = target();
   if (narrow !== page) await (narrow as Locator).scrollIntoViewIfNeeded();
   await narrow.screenshot({ path: `e2e/screenshots/first-hour-${name}-390.png` });
