@@ -25,6 +25,8 @@ const NAMES = ["opencode.json", "opencode.jsonc"];
  */
 export const WorkspaceConfigSchema = ProvidersConfig.extend({
   $schema: z.string().optional(),
+  // The workbench's own keys, not OpenCode's: all under this one key.
+  workbench: z.looseObject({ shell: ShellLimitsSchema.optional() }, { error: "must be an object" }).optional(),
   permission: permissionSectionSchema.optional(),
   tools: z.record(z.string(), z.boolean({ error: "must be true or false" }), { error: 'must be an object of tool names to true or false, e.g. { "bash": false }' }).optional(),
   agent: z
@@ -34,8 +36,6 @@ export const WorkspaceConfigSchema = ProvidersConfig.extend({
     .optional(),
   default_agent: z.string({ error: "must be a string naming a primary agent" }).optional(),
   experimental: z.looseObject({ batch_tool: z.boolean({ error: "must be true or false" }).optional() }, { error: "must be an object" }).optional(),
-  // The workbench's own keys, not OpenCode's: all under this one key.
-  workbench: z.looseObject({ shell: ShellLimitsSchema.optional() }, { error: "must be an object" }).optional(),
   instructions: z.array(z.string({ error: "must be a path or glob" }), { error: 'must be a list of paths or globs, e.g. ["CONTRIBUTING.md"]' }).optional(),
 }).catchall(z.unknown());
 
