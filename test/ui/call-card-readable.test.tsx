@@ -6,7 +6,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ToolCall } from "../../src/session/calls.js";
 import { DeniedError } from "../../src/tools/permission/errors.js";
 import { CallCard } from "../../src/ui/tools/CallCard.js";
-import { cardTitle, deniedRules, exitLabel, splitBashMetadata } from "../../src/ui/tools/card-text.js";
+import { cardTitle, deniedRules, exitLabel, functionOutputNote, splitBashMetadata } from "../../src/ui/tools/card-text.js";
 import { callOf, layOutBoxes } from "./card-fixtures.js";
 
 beforeAll(() => layOutBoxes());
@@ -75,6 +75,25 @@ describe("raw internals are put in words", () => {
     cleanup();
     mount(callOf({ tool: "glob", title: "src", input: { pattern: "*.tsx", path: "src" }, output: "a.tsx" }));
     expect(document.querySelector(".call-title")?.textContent).toBe("*.tsx in src");
+  });
+});
+
+describe("a running card says why a function's output waits", () => {
+  it("notes it while a command that defines a function runs, and not after", () => {
+    const running = callOf({ status: "running", input: { command: "count() { for i in 1 2; do echo $i; sleep 1; done; }; count", description: "Counts" }, output: undefined, metadata: { output: "" } });
+    mount(running);
+    expect(screen.getByTestId("call-function-note").textContent).toContain("arrives when the function returns");
+    cleanup();
+    mount(callOf({ status: "completed", input: running.input, output: "1\n2\n" }));
+    expect(screen.queryByTestId("call-function-note")).toBeNull();
+  });
+
+  it("recognises both ways of defining one, and nothing else", () => {
+    expect(functionOutputNote("bash", { command: "function build { make; }; build" })).toBeDefined();
+    expect(functionOutputNote("bash", { command: "f(){ echo; }" })).toBeDefined();
+    expect(functionOutputNote("bash", { command: "for i in 1 2; do echo $i; done" })).toBeUndefined();
+    expect(functionOutputNote("bash", { command: "echo '(x)'" })).toBeUndefined();
+    expect(functionOutputNote("read", { command: "f() { :; }" })).toBeUndefined();
   });
 });
 

@@ -3,7 +3,7 @@ import type { ToolCall } from "../../session/calls.js";
 import type { SavedOutput } from "../../session/page-tools.js";
 import { saveBytes } from "../download.js";
 import { attachmentName, isInlineImage } from "./attachments.js";
-import { cardTitle, deniedRules, exitLabel, splitBashMetadata } from "./card-text.js";
+import { cardTitle, deniedRules, exitLabel, functionOutputNote, splitBashMetadata } from "./card-text.js";
 import "./cards.css";
 import { DiffView } from "./DiffView.js";
 import { linesOf, VirtualLines } from "./VirtualLines.js";
@@ -185,6 +185,13 @@ export function CallCard(props: {
         <summary>Input</summary>
         <pre data-testid="call-input">{JSON.stringify(snapshot().input, null, 2)}</pre>
       </details>
+      <Show when={live() && functionOutputNote(snapshot().tool, snapshot().input)}>
+        {(note) => (
+          <p class="call-live-skipped" data-testid="call-function-note">
+            {note()}
+          </p>
+        )}
+      </Show>
       <Show when={liveLines().length > 0 && liveTail()}>
         {(latest) => (
           <p class="call-live-skipped" data-testid="call-live-skipped">

@@ -83,3 +83,16 @@ export function exitLabel(exit: unknown, output: string | undefined): string | u
   if (exit > 128 && exit < 160) return `exit ${exit} · killed by signal ${exit - 128}`;
   return `exit ${exit}`;
 }
+
+const FUNCTION_DEFINITION = /(^|[\s;&|(){])(function\s+[\w.:-]+(\s*\(\s*\))?|[\w.:-]+\s*\(\s*\))\s*[{(]/;
+
+/**
+ * Why a running bash card may sit still: the embedded shell hands output over as each command ends, and
+ * a call to a shell function is one command, so what the function prints comes when it returns. Said
+ * only for a command that defines a function; undefined otherwise.
+ */
+export function functionOutputNote(tool: string, input: unknown): string | undefined {
+  const command = (input as { command?: unknown } | null)?.command;
+  if (tool !== "bash" || typeof command !== "string" || !FUNCTION_DEFINITION.test(command)) return undefined;
+  return "In the embedded shell, what a shell function prints arrives when the function returns: just-bash hands output over as each command ends, and a function call is one command (loops and if blocks stream line by line).";
+}
