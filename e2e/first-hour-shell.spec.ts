@@ -137,6 +137,15 @@ test("3. a loop's output arrives line by line while it runs, in the terminal and
   await shots(page, "loop-streaming", () => ticking);
   await expect(ticking).toHaveAttribute("data-state", "completed", { timeout: 20_000 });
   await expect(ticking.getByTestId("call-output")).toContainText("card-tick-3");
+
+  // A function's output cannot stream in the embedded shell: the card says so, and why, while it runs.
+  await runTool(page, "bash", { command: "pause() { echo in-function; sleep 3; }; pause", description: "Calls a function" });
+  const inFunction = card(page, 1);
+  await expect(inFunction).toHaveAttribute("data-state", "running");
+  await expect(inFunction.getByTestId("call-function-note")).toContainText("arrives when the function returns");
+  await expect(inFunction).toHaveAttribute("data-state", "completed", { timeout: 20_000 });
+  await expect(inFunction.getByTestId("call-function-note")).toHaveCount(0);
+  await expect(inFunction.getByTestId("call-output")).toContainText("in-function");
 });
 
 test("9. aborted, denied and glob cards read as sentences, not as the model's internals", async ({ page }) => {
