@@ -120,7 +120,7 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
           readOnly={workspace.readOnly}
           terminal={<TerminalView shell={shell} root={() => runtime().root} readOnly={workspace.readOnly} theme={theme} />}
         />
-        <RightPane runtime={runtime} readOnly={workspace.readOnly} place={{ workspace: workspace.options.name, memoryOnly: workspace.options.memoryOnly }} report={report} shellLimits={workspace.shellLimits} />
+        <RightPane runtime={runtime} readOnly={workspace.readOnly} place={{ workspace: workspace.options.name, memoryOnly: workspace.options.memoryOnly }} report={report} />
       </main>
     </div>
   );

@@ -13,7 +13,6 @@ import { saveBytes } from "./download.js";
 import { SessionBar } from "./tools/SessionBar.js";
 import { ToolsController, type SessionsPlace, type ToolsState } from "./tools/tools-controller.js";
 import { ToolsPane } from "./tools/ToolsPane.js";
-import type { ShellLimitsControl } from "../workspace/shell-limits.js";
 import { SessionMenu } from "./SessionMenu.js";
 
 const ChatPane = lazy(() => import("./chat/ChatPane.js").then((module) => ({ default: module.ChatPane })));
@@ -52,14 +51,7 @@ async function listFiles(runtime: Runtime, prefix: string): Promise<string[]> {
     .slice(0, 50);
 }
 
-export function RightPane(props: {
-  runtime: () => Runtime;
-  readOnly: boolean;
-  place: SessionsPlace;
-  report: (text: string, isError?: boolean) => void;
-  /** The embedded shell's limits, for Settings. */
-  shellLimits?: ShellLimitsControl;
-}) {
+export function RightPane(props: { runtime: () => Runtime; readOnly: boolean; place: SessionsPlace; report: (text: string, isError?: boolean) => void }) {
   const controller = new ToolsController({ place: props.place, readOnly: props.readOnly });
   onCleanup(() => controller.dispose());
   const [state, setState] = createSignal<ToolsState>(controller.state(), { equals: false });
@@ -264,7 +256,7 @@ export function RightPane(props: {
         </Suspense>
       </div>
       <div class="right-panel" role="tabpanel" id="right-panel-tools" aria-labelledby="right-tab-tools" hidden={tab() !== "tools"}>
-        <ToolsPane runtime={props.runtime} readOnly={props.readOnly} place={props.place} controller={controller} sessionBar={false} onRun={() => setTab("tools")} visible={() => tab() === "tools"} shellLimits={props.shellLimits} />
+        <ToolsPane runtime={props.runtime} readOnly={props.readOnly} place={props.place} controller={controller} sessionBar={false} onRun={() => setTab("tools")} visible={() => tab() === "tools"} />
       </div>
     </section>
   );

@@ -103,6 +103,16 @@ export function combineLimits(options: { unlimited: boolean; config: ShellLimits
   return { limits, sources };
 }
 
+let pageControl: ShellLimitsControl | undefined;
+
+/**
+ * The limits of the workspace this page opened last (a page opens one), for Settings to show and change;
+ * undefined before any is open.
+ */
+export function pageShellLimits(): ShellLimitsControl | undefined {
+  return pageControl;
+}
+
 /**
  * Keeps a runtime's limits equal to the sources': read now, again whenever opencode.json changes or
  * Settings are saved. `onChange` listeners hear each new state (the Settings dialog shows it).
@@ -123,6 +133,7 @@ export class ShellLimitsControl {
 
   /** Reads the sources and starts following them; resolves once the first limits are applied. */
   async start(): Promise<void> {
+    pageControl = this;
     const onSettings = () => void this.refresh();
     settingsListeners.add(onSettings);
     this.stops.push(() => settingsListeners.delete(onSettings));
@@ -153,5 +164,6 @@ export class ShellLimitsControl {
 
   dispose(): void {
     for (const stop of this.stops.splice(0)) stop();
+    if (pageControl === this) pageControl = undefined;
   }
 }

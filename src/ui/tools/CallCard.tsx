@@ -3,10 +3,10 @@ import type { ToolCall } from "../../session/calls.js";
 import type { SavedOutput } from "../../session/page-tools.js";
 import { saveBytes } from "../download.js";
 import { attachmentName, isInlineImage } from "./attachments.js";
-import { cardTitle, deniedRules, exitLabel, functionOutputNote, splitBashMetadata } from "./card-text.js";
 import "./cards.css";
 import { DiffView } from "./DiffView.js";
 import { linesOf, VirtualLines } from "./VirtualLines.js";
+import { cardTitle, deniedRules, exitLabel, functionOutputNote, splitBashMetadata } from "./card-text.js";
 
 export type CardState = "pending permission" | "pending" | "running" | "completed" | "error" | "aborted" | "interrupted";
 
@@ -106,7 +106,9 @@ export function CallCard(props: {
     () => {
       props.version();
       const call = props.call;
-      return { ...call, metadata: { ...call.metadata }, permissions: call.permissions.map((p) => ({ ...p })), time: { ...call.time } };
+      // The title as a person reads it (card-text.ts); the record keeps the tool's own.
+      const title = cardTitle(call.tool, call.title, call.input);
+      return { ...call, title, metadata: { ...call.metadata }, permissions: call.permissions.map((p) => ({ ...p })), time: { ...call.time } };
     },
     undefined,
     { equals: false },
@@ -161,7 +163,7 @@ export function CallCard(props: {
     <article class="call-card" data-testid="call-card" data-tool={snapshot().tool} data-state={state()} aria-label={`${snapshot().tool} call`}>
       <header class="call-head">
         <span class="call-tool">{snapshot().tool}</span>
-        <span class="call-title">{cardTitle(snapshot().tool, snapshot().title, snapshot().input)}</span>
+        <span class="call-title">{snapshot().title}</span>
         <span class={`call-state state-${state().replace(" ", "-")}`} data-testid="call-state">
           {state()}
         </span>

@@ -6,7 +6,7 @@ import type { Action, RuleSource } from "../../tools/permission/types.js";
 import { keepFocusInside } from "./dialog-focus.js";
 import { ShellLimitsSection } from "./ShellLimitsSection.js";
 import { TrustNotice } from "./TrustNotice.js";
-import type { ShellLimitsControl } from "../../workspace/shell-limits.js";
+import { pageShellLimits, type ShellLimitsControl } from "../../workspace/shell-limits.js";
 
 const ACTIONS: readonly Action[] = ["allow", "ask", "deny"];
 
@@ -43,7 +43,7 @@ export function SettingsDialog(props: {
   onUntrust: () => void;
   trusting: boolean;
   onClose: () => void;
-  /** The embedded shell's limits (absent where the page has no workspace shell, e.g. embedded views). */
+  /** The embedded shell's limits; by default the page's workspace's (none in a view without one). */
   shellLimits?: ShellLimitsControl;
 }) {
   let heading: HTMLHeadingElement | undefined;
@@ -87,7 +87,7 @@ export function SettingsDialog(props: {
           </Show>
           <TrustNotice page={props.page} onTrust={props.onTrust} trusting={props.trusting} />
         </section>
-        <Show when={props.shellLimits}>{(control) => <ShellLimitsSection control={control()} storage={browserStorage()} />}</Show>
+        <Show when={props.shellLimits ?? pageShellLimits()}>{(control) => <ShellLimitsSection control={control()} storage={browserStorage()} />}</Show>
       </div>
     </div>
   );

@@ -13,7 +13,6 @@ export type { SessionsPlace } from "./tools-controller.js";
 // Cards (and the virtualiser in them) are needed only once there is a session to show.
 const CallCard = lazy(() => import("./CallCard.js").then((module) => ({ default: module.CallCard })));
 const ToolPalette = lazy(() => import("./ToolPalette.js").then((module) => ({ default: module.ToolPalette })));
-import type { ShellLimitsControl } from "../../workspace/shell-limits.js";
 const SettingsDialog = lazy(() => import("./SettingsDialog.js").then((module) => ({ default: module.SettingsDialog })));
 
 /**
@@ -33,8 +32,6 @@ export function ToolsPane(props: {
   onRun?: () => void;
   /** Whether the pane is on screen; hidden behind another tab it keeps no cards (a long session's would hold megabytes). */
   visible?: () => boolean;
-  /** The embedded shell's limits, shown and changed in Settings. */
-  shellLimits?: ShellLimitsControl;
 }) {
   // App passes its own when the chat shares the sessions and prompts; alone, the pane makes one.
   const controller = props.controller ?? new ToolsController({ place: props.place, readOnly: props.readOnly });
@@ -209,7 +206,7 @@ export function ToolsPane(props: {
       </Show>
       <Show when={settingsOpen() && tools()}>
         {(page) => (
-          <SettingsDialog page={page()} agent={page().session.agent.name} onReopened={controller.replaced} onTrust={trust} onUntrust={() => void controller.setTrust(false)} trusting={state().trusting} onClose={closeSettings} shellLimits={props.shellLimits} />
+          <SettingsDialog page={page()} agent={page().session.agent.name} onReopened={controller.replaced} onTrust={trust} onUntrust={() => void controller.setTrust(false)} trusting={state().trusting} onClose={closeSettings} />
         )}
       </Show>
     </section>

@@ -63,7 +63,7 @@ export function deniedRules(error: string | undefined): QuotedRule[] | undefined
  * The card's title. A glob call is named by what it looks for (its tool title is the folder searched, as
  * OpenCode has it): the pattern, then the folder when the call named one.
  */
-export function cardTitle(tool: string, title: string | undefined, input: unknown): string | undefined {
+export function cardTitle(tool: string, title: string, input: unknown): string {
   const { pattern, path } = (input ?? {}) as { pattern?: unknown; path?: unknown };
   if (tool === "glob" && typeof pattern === "string" && pattern !== "") {
     // Without a path the search is the workspace's: the folder says nothing the pattern does not.
