@@ -55,7 +55,7 @@ test("settings lists the rules by source; a deny rule added there lands in openc
 
   await runTool(page, "bash", { command: "rm keep.txt", description: "Removes" });
   await expect(card(page, 0)).toHaveAttribute("data-state", "error");
-  await expect(card(page, 0).getByTestId("call-error")).toContainText("prevents you from using this specific tool call");
+  await expect(card(page, 0).getByTestId("call-error")).toContainText("A rule in force denies this call");
   await expect(card(page, 0).getByTestId("call-rejection")).toHaveText("Denied by a rule: bash rm keep.txt");
   await runTool(page, "read", { filePath: "keep.txt" });
   await expect(card(page, 1).getByTestId("call-output")).toContainText("00001| keep");

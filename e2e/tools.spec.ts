@@ -196,7 +196,7 @@ test("a running sleep 30 stops at the card's Abort button and ends as aborted wi
   await page.screenshot({ path: "e2e/screenshots/tools-running.png" });
   await running.getByRole("button", { name: "Abort" }).click();
   await expect(running).toHaveAttribute("data-state", "aborted");
-  await expect(running.getByTestId("call-output")).toContainText("User aborted the command");
+  await expect(running.getByTestId("call-note")).toHaveText("Stopped: you aborted the command.");
   await expect(running.getByRole("button", { name: "Abort" })).toHaveCount(0);
   await page.screenshot({ path: "e2e/screenshots/tools-aborted.png" });
 });

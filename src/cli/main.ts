@@ -144,7 +144,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
       const { session, finish } = await openSession(common(values), io);
       const explanation = session.explain(permission, pattern);
       await finish();
-      io.out(`${explanation.action}\n${explanation.sentence}\n`);
+      io.out(`${explanation.known ? "unknown" : explanation.action}\n${explanation.sentence}\n`);
       return 0;
     }
     throw new UsageError(`unknown command "${command}"`);

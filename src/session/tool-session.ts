@@ -11,6 +11,7 @@ import { configDirectories, loadCustomTools, loadPlugins, workspaceCodeFiles, ty
 import { createPluginShell } from "../tools/custom/plugin-api.js";
 import { FileTime } from "../tools/file-time.js";
 import { PermissionEngine } from "../tools/permission/engine.js";
+import { isKnownPermission, knownPermissions } from "../tools/permission/known.js";
 import { explain, UNTRUSTED_IGNORED, type Explanation, type RuleLayer } from "../tools/permission/evaluate.js";
 import type { Ruleset } from "../tools/permission/types.js";
 import { defaultFlags, ToolRegistry, type RegistryFlags } from "../tools/registry.js";
@@ -252,7 +253,14 @@ export class ToolSession {
 
   /** Which rule decides `permission` for `pattern`, with the session's approvals last. */
   explain(permission: string, pattern: string): Explanation {
-    return explain(permission, pattern, [...this.layers, { source: "approval", rules: [...this.permissions.approved] }]);
+    const answer = explain(permission, pattern, [...this.layers, { source: "approval", rules: [...this.permissions.approved] }]);
+    const known = knownPermissions(this.registry.ids());
+    if (isKnownPermission(permission, known)) return answer;
+    return {
+      ...answer,
+      known,
+      sentence: `${JSON.stringify(permission)} is not a permission anything asks for, so no rule for it ever takes effect. Known permissions: ${known.join(", ")}.`,
+    };
   }
 
   /** Writes the session's "always" approvals into the workspace config, so they outlive the session. */

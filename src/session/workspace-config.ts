@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { Runtime } from "../runtime/types.js";
 import { isAction, permissionSectionSchema, validatePermissionConfig } from "../tools/permission/config.js";
 import { AgentEntrySchema } from "./agent/config.js";
+import { ShellLimitsSchema } from "../workspace/shell-limits.js";
 import { insideWorkspace } from "./inside-workspace.js";
 import { jsonPath, ProvidersConfig } from "./provider/config.js";
 import type { Action } from "../tools/permission/types.js";
@@ -24,6 +25,8 @@ const NAMES = ["opencode.json", "opencode.jsonc"];
  */
 export const WorkspaceConfigSchema = ProvidersConfig.extend({
   $schema: z.string().optional(),
+  // The workbench's own keys, not OpenCode's: all under this one key.
+  workbench: z.looseObject({ shell: ShellLimitsSchema.optional() }, { error: "must be an object" }).optional(),
   permission: permissionSectionSchema.optional(),
   tools: z.record(z.string(), z.boolean({ error: "must be true or false" }), { error: 'must be an object of tool names to true or false, e.g. { "bash": false }' }).optional(),
   agent: z

@@ -18,6 +18,14 @@ export const browserPlatform: WorkspacePlatform = {
     void runtime.warm().catch(() => {});
     return { runtime, storageNotice: storage.notice };
   },
+  get storage() {
+    try {
+      return globalThis.localStorage;
+    } catch {
+      // A page whose storage is blocked still runs, with the default limits.
+      return undefined;
+    }
+  },
   async bootWebContainer(from, timeoutMs) {
     // Loaded only when asked for (the adapter brings a whole search engine of its own), so neither
     // weighs on the first paint.

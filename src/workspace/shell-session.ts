@@ -1,4 +1,5 @@
 import type { ExecResult, OutputChunk, Runtime, ShellState } from "../runtime/types.js";
+import { ShellCompleter, type CompletionResult } from "./shell-completion.js";
 
 /**
  * What a terminal is: one shell whose cwd and exported variables carry from one command to the
@@ -6,8 +7,16 @@ import type { ExecResult, OutputChunk, Runtime, ShellState } from "../runtime/ty
  */
 export class ShellSession {
   private state: ShellState | undefined;
+  private readonly completer: ShellCompleter;
 
-  constructor(private readonly runtime: () => Runtime) {}
+  constructor(private readonly runtime: () => Runtime) {
+    this.completer = new ShellCompleter(runtime);
+  }
+
+  /** Tab completion for the line up to the cursor, from this shell's cwd. */
+  complete(before: string): Promise<CompletionResult> {
+    return this.completer.complete({ before, cwd: this.cwd });
+  }
 
   get cwd(): string {
     return this.state?.cwd ?? this.runtime().root;
@@ -16,6 +25,7 @@ export class ShellSession {
   /** Forgets cwd and variables, as after switching to another runtime. */
   reset(): void {
     this.state = undefined;
+    this.completer.reset();
   }
 
   async run(command: string, options: { signal?: AbortSignal; onOutput?: (chunk: OutputChunk) => void } = {}): Promise<ExecResult> {

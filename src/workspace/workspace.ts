@@ -1,6 +1,7 @@
 import type { EmbeddedRuntime } from "../runtime/embedded/index.js";
 import type { Runtime, RuntimeKind } from "../runtime/types.js";
 import type { BootOutcome } from "../runtime/webcontainer/boot.js";
+import { ShellLimitsControl } from "./shell-limits.js";
 import { acquireWorkspaceLock } from "./workspace-lock.js";
 
 export type RuntimeStatus =
@@ -22,6 +23,8 @@ export interface WorkspacePlatform {
   openEmbedded(options: { name: string; readOnly: boolean; memoryOnly: boolean; unlimited: boolean }): Promise<{ runtime: EmbeddedRuntime; storageNotice?: string }>;
   bootWebContainer(from: Runtime, timeoutMs: number): Promise<BootOutcome>;
   acquireLock?: typeof acquireWorkspaceLock;
+  /** Where this browser's settings are kept (the shell limits from Settings); none in tests that need none. */
+  storage?: Storage;
 }
 
 /**
@@ -38,6 +41,8 @@ export class Workspace {
     readonly embedded: EmbeddedRuntime,
     readonly notices: { storage?: string; readOnly?: string },
     private readonly platform: WorkspacePlatform,
+    /** The embedded shell's limits and where each comes from (Settings shows and changes them). */
+    readonly shellLimits: ShellLimitsControl,
   ) {
     this.active = embedded;
     this.statusValue =
@@ -59,7 +64,9 @@ export class Workspace {
       storage: storageNotice,
       readOnly: lock.held ? undefined : `${lock.reason} This tab shows it read-only, so the two cannot overwrite each other.`,
     };
-    return new Workspace(options, runtime, notices, platform);
+    const shellLimits = new ShellLimitsControl(runtime, (limits) => runtime.setLimits(limits), platform.storage, options.unlimited);
+    await shellLimits.start();
+    return new Workspace(options, runtime, notices, platform, shellLimits);
   }
 
   get runtime(): Runtime {

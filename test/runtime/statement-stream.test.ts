@@ -102,6 +102,35 @@ const lines = [
   "x=$(set -v; echo v); echo f >&2",
   "x=$(ls *.none 2>&1); echo [$x]; y=$(echo $A); echo $y",
   "shopt -s nullglob; echo none: *.none; x=$(echo *.none); echo [$x]",
+  // Compound commands stream command by command inside (issue 17, item 3).
+  "for i in 1 2 3; do echo $i; echo e$i >&2; done; echo after",
+  "for ((i=0; i<3; i++)); do echo $i; done",
+  "for ((i=0; i<3; i=i/0)); do echo $i; done; echo after",
+  "while read l; do echo L$l; break; done <<EOF\n1\n2\nEOF\necho end",
+  "i=0; while [ $i -lt 3 ]; do i=$((i+1)); if [ $i = 2 ]; then continue; fi; echo $i; done",
+  "if echo cond; then echo yes; else echo no >&2; fi; if false; then :; elif echo e >&2; then echo elif; fi",
+  "case x in x) echo X; echo Y >&2;; y) echo no;; esac",
+  "{ echo g1; echo g2 >&2; }; (echo s1; exit 3); echo $?",
+  "seq 3 | while read n; do echo n$n; done",
+  "f() { for i in 1 2; do echo $i; return 5; done; }; f; echo $?",
+  "for i in 1 2; do set -u; echo $NOPE; done; echo f >&2",
+  "for i in $(echo e >&2; echo 1 2); do echo $i >&2; done",
+  "for i in 1; do exit 4; done; echo no",
+  "until false; do echo u; break; done",
+  "for i in 1 2 3; do echo $i; done > /tmp/loop; cat /tmp/loop",
+  "while true; do echo x; break 1; done 2>&1 | cat",
+  "for i in 1 2; do for j in a b; do echo $i$j; [ $j = a ] && continue 2; done; done",
+  "for i in 1 2; do echo $((i/0)); done; echo after",
+  "for i in 1 2; do nosuch$i; done; echo rc=$?",
+  "set -e; for i in 1 2; do echo $i; false; echo never; done; echo never2",
+  "for i in 1 2; do x=$(echo s$i >&2; echo v$i); echo $x; done",
+  "if true; then echo a; fi < /dev/null",
+  "while false; do :; done; echo $?",
+  "for i in 1 2; do x=$((i/0)); echo $i; done; echo after",
+  "i=0; while [ $i -lt 3 ]; do i=$((i+1)); echo $i; done",
+  "set -u; for ((i=0; i<2; i+=n)); do echo $i; done; echo f >&2",
+  "for i in 1 2; do echo $i; y=$((1/0)) echo cmd; done; echo after",
+  "[ 1 = 1 ] && echo one; [ 2 -gt; echo rc=$?; [ -f /nope ] || echo none",
 ];
 
 async function run(line: string, stream: boolean) {
@@ -138,6 +167,26 @@ describe("embedded per-statement streaming changes nothing", () => {
   it("really streams: the statements before a sleep are out before it, the rest after", async () => {
     const { streamed } = await run("echo one; echo two >&2; x=1; echo $x", true);
     expect(streamed).toEqual({ stdout: "one\n1\n", stderr: "two\n" });
+  });
+
+  it("streams inside a loop, an if and a group: each inner command's output as it ends", async () => {
+    const pieces: string[] = [];
+    const base = new InMemoryFs();
+    const bash = new Bash({ fs: withShellDevices(base, (name, text) => pieces.push(`${name}:${text}`)), cwd: "/" });
+    let armed = true;
+    bash.registerTransformPlugin(statementStreamPlugin(() => [armed, (armed = false)][0]!));
+    await bash.exec("for i in 1 2; do echo $i; echo e$i >&2; done; if true; then echo t; fi; { echo g; }; n=0; while [ $n -lt 2 ]; do n=$((n+1)); echo w$n; done", { cwd: "/" });
+    // One piece per inner command, in the order they ran (a whole loop at its end would be one "1\n2\n").
+    expect(pieces).toEqual(["stdout:1\n", "stderr:e1\n", "stdout:2\n", "stderr:e2\n", "stdout:t\n", "stdout:g\n", "stdout:w1\n", "stdout:w2\n"]);
+  });
+
+  it("does not enter a function's body or a compound whose output goes elsewhere", async () => {
+    const pieces: string[] = [];
+    const bash = new Bash({ fs: withShellDevices(new InMemoryFs(), (name, text) => pieces.push(`${name}:${text}`)), cwd: "/" });
+    let armed = true;
+    bash.registerTransformPlugin(statementStreamPlugin(() => [armed, (armed = false)][0]!));
+    await bash.exec("f() { echo a; echo b; }; f; for i in 1 2; do echo $i; done | cat", { cwd: "/" });
+    expect(pieces).toEqual(["stdout:a\nb\n", "stdout:1\n2\n"]);
   });
 
   it("stops streaming where it could reorder output, and delivers the rest at the end in order", async () => {

@@ -135,6 +135,21 @@ describe("contract: the page edits rules, explains them and keeps its transcript
     expect(page.rulesInForce().find((layer) => layer.source === "config")?.rules.map((rule) => rule.pattern)).toEqual(["*", "git status*"]);
   });
 
+  it("says a permission nothing asks for is unknown, and lists the known ones (a registered tool's id too)", async () => {
+    const rt = await workspaceWith({ "opencode.json": '{"permission":{"*":"allow"}}' });
+    const page = await PageTools.open(rt);
+    const nonsense = page.explain("nonsense", "x");
+    expect(nonsense.known).toBeDefined();
+    expect(nonsense.known).toEqual(expect.arrayContaining(["bash", "edit", "read", "external_directory", "webfetch", "doom_loop"]));
+    expect(nonsense.sentence).toContain('"nonsense" is not a permission');
+    expect(nonsense.sentence).toContain("Known permissions: read, edit,");
+    // Known names, and patterns that cover one, are explained as before.
+    expect(page.explain("bash", "ls")).not.toHaveProperty("known");
+    expect(page.explain("ext*", "/srv")).not.toHaveProperty("known");
+    expect(page.explain("todowrite", "*")).not.toHaveProperty("known");
+    expect(page.explain("bsh*", "ls").known).toBeDefined();
+  });
+
   it("an always answer saved to the config outlives a new session; approvals also survive a reopen", async () => {
     const rt = await workspaceWith({ "opencode.json": '{\n  "permission": { "bash": "ask" }\n}\n' });
     const page = await PageTools.open(rt);

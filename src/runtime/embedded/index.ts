@@ -31,7 +31,7 @@ function defaultSearchWorkers(): number {
 }
 
 const capabilities: Capabilities = {
-  // Not live, but per top-level statement (statement-stream.ts).
+  // Not live, but per command: top-level ones and those inside top-level loops and conditionals (statement-stream.ts).
   streaming: false,
   realProcesses: false,
   symlinks: true,
@@ -48,6 +48,8 @@ export interface EmbeddedRuntime extends Runtime {
   warm(): Promise<void>;
   /** Many files written in one step (see HostFs.writeMany); src/workspace/bulk-load.ts is the way to call it. */
   writeMany(files: readonly BulkFile[], options?: BulkOptions): Promise<void>;
+  /** The shell's execution limits for commands started from now on (shell-limits.ts has the defaults). */
+  setLimits(limits: ShellLimits): void;
 }
 
 export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Promise<EmbeddedRuntime> {
@@ -115,6 +117,7 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
     search,
     warm: () => pool.warm(),
     writeMany: (files, bulk) => fs.writeMany(files, bulk),
+    setLimits: (limits) => pool.setLimits({ ...limits }),
     onChange: (listener) => changes.add(listener),
     dispose: async () => {
       search.dispose();

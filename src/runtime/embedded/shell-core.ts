@@ -4,19 +4,11 @@ import { commandHinter } from "./command-hint.js";
 import type { Endpoint } from "./endpoint.js";
 import { createFsClient } from "./fs-rpc.js";
 import { createGitCommand } from "./git/command.js";
-import type { FromShell, ShellInit, ShellLimits, ToShell } from "./shell-protocol.js";
+import type { FromShell, ShellInit, ToShell } from "./shell-protocol.js";
+import { adviseLimits, executionLimits } from "./shell-limits.js";
 import { statementStreamPlugin } from "./statement-stream.js";
 import { withShellDevices } from "./shell-devices.js";
 import type { OutputStream } from "../types.js";
-
-function limitsFor(limits: ShellLimits) {
-  const lift = (value: number | null | undefined) => (value === null ? Number.POSITIVE_INFINITY : value);
-  return {
-    maxLoopIterations: lift(limits.maxLoopIterations),
-    maxCommandCount: lift(limits.maxCommandCount),
-    maxCallDepth: lift(limits.maxCallDepth),
-  };
-}
 
 /** Output goes to the main side in pieces of at most this many characters, so no message is huge. */
 const OUTPUT_PIECE = 64 * 1024;
@@ -42,6 +34,8 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
     (name, index, all) => all.indexOf(name) === index && !options.unavailable?.includes(name),
   );
   let bash: Bash | undefined;
+  /** The loop limit in force, which tells which of its two limits stopped a seq. */
+  let loopLimit = Number.POSITIVE_INFINITY;
   const running = new Map<number, AbortController>();
   const send = (message: FromShell) => control.post(message);
   /** The command whose statements stream now (one command runs per worker at a time). */
@@ -52,7 +46,7 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
   let hintStderr: (text: string) => string = (text) => text;
   const emit = (stream: OutputStream, raw: string) => {
     if (streamingId === undefined) return;
-    const text = stream === "stderr" ? hintStderr(raw) : raw;
+    const text = stream === "stderr" ? adviseLimits(hintStderr(raw), loopLimit) : raw;
     for (let at = 0; at < text.length; ) {
       let end = Math.min(text.length, at + OUTPUT_PIECE);
       // Never part a surrogate pair: each piece must stand on its own as text.
@@ -66,14 +60,14 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
   const fs = withShellDevices(createBashFs(files), emit, registered);
 
   function start(init: ShellInit): void {
+    const limits = executionLimits(init.limits);
+    loopLimit = limits.maxLoopIterations;
     bash = new Bash({
       fs,
       customCommands,
       cwd: init.root,
       env: init.env,
-      executionLimits: Object.fromEntries(
-        Object.entries(limitsFor(init.limits)).filter(([, value]) => value !== undefined),
-      ),
+      executionLimits: limits,
     });
     bash.registerTransformPlugin(
       statementStreamPlugin(() => {
@@ -105,7 +99,7 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
         id: message.id,
         exitCode: result.exitCode,
         stdout: result.stdout,
-        stderr: hintStderr(result.stderr),
+        stderr: adviseLimits(hintStderr(result.stderr), loopLimit),
         state: { cwd: PWD ?? message.cwd, env: { ...env, PWD: PWD ?? message.cwd } },
       });
     } catch (error) {

@@ -60,6 +60,9 @@ export class ShellPool {
   private nextId = 1;
   private disposed = false;
   private readonly live = new Set<ShellWorker>();
+  /** Counts limit changes; a worker set up before the latest one is not reused. */
+  private generation = 0;
+  private readonly generationOf = new WeakMap<ShellWorker, number>();
 
   constructor(
     private readonly factory: ShellWorkerFactory,
@@ -70,6 +73,7 @@ export class ShellPool {
   private async start(): Promise<ShellWorker> {
     const worker = await this.factory();
     this.live.add(worker);
+    this.generationOf.set(worker, this.generation);
     const unserve = this.serve(worker.fsEndpoint);
     const terminate = worker.terminate.bind(worker);
     worker.terminate = () => {
@@ -138,14 +142,37 @@ export class ShellPool {
     });
     if (terminated || outcome.kind === "killed") return outcome;
     worker.setBusy(false);
-    if (this.idle || this.disposed) worker.terminate();
+    if (this.idle || this.disposed || !this.current(worker)) worker.terminate();
     else this.idle = worker;
     return outcome;
   }
 
+  /**
+   * New limits for the commands that start from now on (a running command keeps the ones it started
+   * with): an idle worker was set up with the old ones, so it goes.
+   */
+  setLimits(limits: ShellLimits): void {
+    this.init.limits = limits;
+    this.generation++;
+    const idle = this.idle;
+    this.idle = undefined;
+    if (idle) {
+      idle.terminate();
+      void this.warm().catch(() => {});
+    }
+  }
+
+  private current(worker: ShellWorker): boolean {
+    return this.generationOf.get(worker) === this.generation;
+  }
+
   /** Starts a worker ahead of the first command, so the first prompt answers at once. */
   async warm(): Promise<void> {
-    if (!this.idle && !this.disposed) this.idle = await this.start();
+    if (this.idle || this.disposed) return;
+    const worker = await this.start();
+    // Limits changed or the pool closed while it started, or another warm got there first.
+    if (this.idle || this.disposed || !this.current(worker)) worker.terminate();
+    else this.idle = worker;
   }
 
   dispose(): void {

@@ -1,8 +1,13 @@
 /**
- * Output per top-level command from just-bash, which itself only returns whole strings when a command line
- * ends (it has no output hook): each command of a top-level `;`/`&&`/`||` list hands its output over as it
- * ends (`make && sleep 9` shows make's output at once); a top-level loop, group or pipeline does so as a
- * whole when it ends.
+ * Output per command from just-bash, which itself only returns whole strings when a command line ends (it
+ * has no output hook, no stream option, and `exec` returns only when everything ended: just-bash 3.4's
+ * `BashExecResult` is `{ stdout, stderr, exitCode, env }`): each command of a top-level `;`/`&&`/`||` list
+ * hands its output over as it ends (`make && sleep 9` shows make's output at once), and so does each
+ * command inside a top-level loop, `if`, `case`, group or subshell (`for i in 1 2 3; do echo $i; sleep 1;
+ * done` shows each number as it is echoed). A pipeline's last command streams the same way. Not entered:
+ * a function's body (where its output goes depends on each call), a compound whose output is redirected or
+ * piped on, and one that changes shell options inside or whose header could fail (see streamCompound);
+ * those hand their output over as a whole when they end.
  *
  * How: a transform plugin (just-bash's public AST hook) prepends `>>/dev/workbench/stdout` and
  * `2>>/dev/workbench/stderr` to each command of each top-level statement, and the shell's file system hands
@@ -39,6 +44,8 @@ const appendTo = (fd: 1 | 2, path: string): Redirection => ({ type: "Redirection
 
 function literal(word: WordNode | null): string | undefined {
   const part = word?.parts.length === 1 ? word.parts[0] : undefined;
+  // The parser reads the test command `[` as a glob; a lone bracket matches nothing and stays itself.
+  if (part?.type === "Glob" && part.pattern === "[") return "[";
   return part?.type === "Literal" ? part.value : undefined;
 }
 
@@ -108,6 +115,8 @@ interface Routes {
   stderr: boolean;
   /** Inside a `$( )` body. */
   inBody: boolean;
+  /** Inside a compound command's body (see streamCompound). */
+  inCompound?: boolean;
 }
 
 /**
@@ -119,7 +128,10 @@ function streamCommand(command: Command, routes: Routes, seen: Seen): Command | 
   if (command.type === "FunctionDef") return command;
   if (command.type === "SimpleCommand") {
     const text = JSON.stringify(command);
-    if ((routes.inBody ? UNREDIRECTABLE_IN_BODY : UNREDIRECTABLE).test(text)) return undefined;
+    // In a loop's body `i=$((i+1))` is everywhere; an arithmetic error in a bare assignment ends the
+    // whole compound, so its message comes last either way and nothing is reordered.
+    const bareArithmetic = routes.inCompound === true && command.name === null && command.redirections.length === 0 && !/"type":"(ProcessSubstitution|CommandSubstitution)"/.test(text);
+    if (!bareArithmetic && (routes.inBody ? UNREDIRECTABLE_IN_BODY : UNREDIRECTABLE).test(text)) return undefined;
     if (seen.failglob && GLOB.test(text)) return undefined;
     if (routes.inBody && seen.nounset && PARAMETER.test(text)) return undefined;
     const name = command.name === null ? null : literal(command.name);
@@ -136,6 +148,10 @@ function streamCommand(command: Command, routes: Routes, seen: Seen): Command | 
     }
     // A bare assignment prints nothing of its own.
     if (name === null) return command;
+  } else if (!routes.inBody && routes.stdout && routes.stderr) {
+    // Inside, each command hands its output over as it ends; what the compound writes itself (a limit's
+    // message) still goes through its own redirections below, after all that.
+    command = streamCompound(command, seen) ?? command;
   }
   const added: Redirection[] = [];
   if (routes.stdout) added.push(appendTo(1, STREAM_DEVICES.stdout));
@@ -143,7 +159,89 @@ function streamCommand(command: Command, routes: Routes, seen: Seen): Command | 
   return { ...command, redirections: [...added, ...command.redirections] };
 }
 
-function streamStatement(statement: StatementNode, inBody: boolean, seen: Seen): StatementNode | undefined {
+/** Compound commands whose inner commands can hand their output over one by one. */
+const COMPOUND_BODIES = new Set(["If", "For", "CStyleFor", "While", "Until", "Case", "Subshell", "Group"]);
+/** A `set` or `shopt` anywhere inside: a loop runs its body again, so an option set late applies early too. */
+const OPTION_CHANGE = /"name":\{"type":"Word","parts":\[\{"type":"Literal","value":"(set|shopt)"\}\]\}/;
+
+type Compound = Exclude<Command, { type: "SimpleCommand" } | { type: "FunctionDef" }>;
+
+/** Statements of a compound's body, each streaming, or undefined when one cannot. */
+function streamList(statements: StatementNode[], seen: Seen): StatementNode[] | undefined {
+  const streamed = [];
+  for (const statement of statements) {
+    const next = streamStatement(statement, false, { ...seen }, true);
+    if (!next) return undefined;
+    streamed.push(next);
+  }
+  return streamed;
+}
+
+/**
+ * A loop, conditional, `case`, group or subshell whose inner commands stream as each ends, rather than
+ * the whole at its end; undefined when that could reorder output: the compound sends its output
+ * elsewhere (any redirection but input), its header expands a `$( )` or arithmetic (their messages would
+ * come at its end), or it changes shell options inside. Functions are not entered: a function's output
+ * goes wherever each call sends it, which its definition cannot know.
+ */
+function streamCompound(command: Compound, seen: Seen): Compound | undefined {
+  if (!COMPOUND_BODIES.has(command.type)) return undefined;
+  if (command.redirections.some((redirection) => !redirection.operator.startsWith("<") || (redirection.fd !== null && redirection.fd !== 0))) return undefined;
+  const text = JSON.stringify(command);
+  if (OPTION_CHANGE.test(text)) return undefined;
+  const list = (statements: StatementNode[]) => streamList(statements, seen);
+  switch (command.type) {
+    case "For": {
+      if (command.words && (SUBSTITUTION.test(JSON.stringify(command.words)) || UNREDIRECTABLE.test(JSON.stringify(command.words)))) return undefined;
+      const body = list(command.body);
+      return body && { ...command, body };
+    }
+    case "CStyleFor": {
+      // Its own arithmetic's errors (division by 0, an unset name under `set -u`) come at its end.
+      const header = JSON.stringify([command.init, command.condition, command.update]);
+      if (seen.nounset || /"operator":"(\/|%|\/=|%=|\*\*)"/.test(header)) return undefined;
+      const body = list(command.body);
+      return body && { ...command, body };
+    }
+    case "Subshell":
+    case "Group": {
+      const body = list(command.body);
+      return body && { ...command, body };
+    }
+    case "While":
+    case "Until": {
+      const condition = list(command.condition);
+      const body = condition && list(command.body);
+      return body && { ...command, condition: condition!, body };
+    }
+    case "If": {
+      const clauses = [];
+      for (const clause of command.clauses) {
+        const condition = list(clause.condition);
+        const body = condition && list(clause.body);
+        if (!body) return undefined;
+        clauses.push({ condition: condition!, body });
+      }
+      const elseBody = command.elseBody === null ? null : list(command.elseBody);
+      return elseBody === undefined ? undefined : { ...command, clauses, elseBody };
+    }
+    case "Case": {
+      const header = JSON.stringify([command.word, command.items.map((item) => item.patterns)]);
+      if (SUBSTITUTION.test(header) || UNREDIRECTABLE.test(header)) return undefined;
+      const items = [];
+      for (const item of command.items) {
+        const body = list(item.body);
+        if (!body) return undefined;
+        items.push({ ...item, body });
+      }
+      return { ...command, items };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function streamStatement(statement: StatementNode, inBody: boolean, seen: Seen, inCompound = false): StatementNode | undefined {
   if (statement.deferredError) return undefined;
   const pipelines = [];
   for (const pipeline of statement.pipelines) {
@@ -157,6 +255,7 @@ function streamStatement(statement: StatementNode, inBody: boolean, seen: Seen):
         // `a |& b` sends a's stderr into the pipe too.
         stderr: pipeline.pipeStderr?.[index] !== true,
         inBody,
+        inCompound,
       };
       const streamed = streamCommand(command, routes, seen);
       if (!streamed) return undefined;

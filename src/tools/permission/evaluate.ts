@@ -56,6 +56,11 @@ export interface Explanation extends Evaluation {
   index?: number;
   /** One sentence for a person, e.g. `deny, by the config rule edit "*.env": "deny" (last matching rule wins)`. */
   sentence: string;
+  /**
+   * Set when nothing can ask for the permission (a typo, a tool that is not registered): the permissions
+   * that exist. `action` is then only what a rule would say, which never matters.
+   */
+  known?: readonly string[];
 }
 
 /** The same decision as `evaluate`, plus enough provenance to show the user why it came out that way. */

@@ -64,6 +64,13 @@ export function TerminalView(props: {
           term.write("^C\r\n");
           apply(editor.start(promptFor(props.shell.cwd, props.root())));
         } else if (effect.kind === "submit") void run(effect.line);
+        else if (effect.kind === "complete") {
+          const request = effect;
+          props.shell.complete(request.before).then(
+            (result) => !running && apply(editor.completed(request, result)),
+            () => term.write("\x07"),
+          );
+        }
       }
     };
 

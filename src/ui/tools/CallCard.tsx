@@ -8,6 +8,7 @@ import "./cards.css";
 import { DiffView } from "./DiffView.js";
 import { jumpTo, promptSelector } from "./jump.js";
 import { linesOf, VirtualLines } from "./VirtualLines.js";
+import { cardTitle, deniedRules, exitLabel, functionOutputNote, splitBashMetadata } from "./card-text.js";
 
 export type CardState = "pending permission" | "waiting for answer" | "pending" | "running" | "completed" | "error" | "aborted" | "interrupted";
 
@@ -110,7 +111,9 @@ export function CallCard(props: {
     () => {
       props.version();
       const call = props.call;
-      return { ...call, metadata: { ...call.metadata }, permissions: call.permissions.map((p) => ({ ...p })), time: { ...call.time } };
+      // The title as a person reads it (card-text.ts); the record keeps the tool's own.
+      const title = cardTitle(call.tool, call.title, call.input);
+      return { ...call, title, metadata: { ...call.metadata }, permissions: call.permissions.map((p) => ({ ...p })), time: { ...call.time } };
     },
     undefined,
     { equals: false },
@@ -141,16 +144,23 @@ export function CallCard(props: {
   const liveLines = createMemo(() => {
     if (!live() && snapshot().status !== "interrupted") return [];
     const latest = liveTail();
-    if (!latest) return linesOf(metaText("output") ?? "");
+    if (!latest) return linesOf(splitBashMetadata(metaText("output") ?? "").body);
     const lines = linesOf(latest.tail);
     // The tail starts wherever the limit fell, most likely inside a line: that piece is left out.
     if (lines.length > 1) lines.shift();
     return lines;
   });
-  const outputLines = createMemo(() => {
+  // The bash footer's notes are for the model; the card says them in words below the output.
+  const split = createMemo(() => {
     const output = snapshot().output;
-    return output === undefined ? undefined : linesOf(output);
+    return output === undefined ? undefined : snapshot().tool === "bash" ? splitBashMetadata(output) : { body: output, notes: [] };
   });
+  const outputLines = createMemo(() => {
+    const parts = split();
+    return parts === undefined ? undefined : linesOf(parts.body);
+  });
+  const failedExit = () => (snapshot().status === "completed" ? exitLabel(snapshot().metadata.exit, snapshot().output) : undefined);
+  const denied = createMemo(() => deniedRules(snapshot().error));
   const truncation = createMemo(() => truncationOf(snapshot()));
   const images = () => (snapshot().attachments ?? []).filter(isInlineImage);
   const files = () => (snapshot().attachments ?? []).filter((part) => !isInlineImage(part));
@@ -162,6 +172,13 @@ export function CallCard(props: {
         <span class={`call-state state-${state().replaceAll(" ", "-")}`} data-testid="call-state">
           {state()}
         </span>
+        <Show when={failedExit()}>
+          {(label) => (
+            <span class="call-exit-code" data-testid="call-exit-code" title="The command ran and exited with this status (the tool call itself completed)">
+              {label()}
+            </span>
+          )}
+        </Show>
         <span class="call-time" data-testid="call-time">
           {elapsed()}
         </span>
@@ -181,6 +198,13 @@ export function CallCard(props: {
         <summary>Input</summary>
         <pre data-testid="call-input">{JSON.stringify(snapshot().input, null, 2)}</pre>
       </details>
+      <Show when={live() && functionOutputNote(snapshot().tool, snapshot().input)}>
+        {(note) => (
+          <p class="call-live-skipped" data-testid="call-function-note">
+            {note()}
+          </p>
+        )}
+      </Show>
       <Show when={liveLines().length > 0 && liveTail()}>
         {(latest) => (
           <p class="call-live-skipped" data-testid="call-live-skipped">
@@ -226,6 +250,13 @@ export function CallCard(props: {
       <Show when={outputLines()}>
         {(lines) => <VirtualLines lines={lines()} label={`Output of the ${snapshot().tool} call`} testId="call-output" />}
       </Show>
+      <For each={split()?.notes ?? []}>
+        {(note) => (
+          <p class="call-note" role="note" data-testid="call-note">
+            {note}
+          </p>
+        )}
+      </For>
       <Show when={images().length + files().length > 0}>
         <ul class="call-attachments" aria-label="Attachments" data-testid="call-attachments">
           <For each={images()}>
@@ -249,7 +280,26 @@ export function CallCard(props: {
           exit {exit() === null ? "none (killed)" : String(exit())}
         </p>
       </Show>
-      <Show when={snapshot().error}>
+      <Show when={denied()}>
+        {(rules) => (
+          <div class="call-error call-denied" data-testid="call-error">
+            <p>A rule in force denies this call, so it did not run. The rules about it, last one deciding:</p>
+            <ol class="rule-list" data-testid="denied-rules">
+              <For each={rules()}>
+                {(rule) => (
+                  <li class="rule-row">
+                    <code class="rule-permission">{rule.permission}</code>
+                    <code class="rule-pattern">{rule.pattern}</code>
+                    <span class={`rule-action action-${rule.action}`}>{rule.action}</span>
+                  </li>
+                )}
+              </For>
+            </ol>
+            <p class="settings-help">Change them in Settings or in opencode.json's permission section.</p>
+          </div>
+        )}
+      </Show>
+      <Show when={!denied() && snapshot().error}>
         <pre class="call-error" data-testid="call-error">
           {snapshot().error}
         </pre>

@@ -4,7 +4,9 @@ import type { ConfigRule } from "../../session/workspace-config.js";
 import type { Explanation, RuleLayer } from "../../tools/permission/evaluate.js";
 import type { Action, RuleSource } from "../../tools/permission/types.js";
 import { keepFocusInside } from "./dialog-focus.js";
+import { ShellLimitsSection } from "./ShellLimitsSection.js";
 import { TrustNotice } from "./TrustNotice.js";
+import { pageShellLimits, type ShellLimitsControl } from "../../workspace/shell-limits.js";
 
 const ACTIONS: readonly Action[] = ["allow", "ask", "deny"];
 
@@ -41,6 +43,8 @@ export function SettingsDialog(props: {
   onUntrust: () => void;
   trusting: boolean;
   onClose: () => void;
+  /** The embedded shell's limits; by default the page's workspace's (none in a view without one). */
+  shellLimits?: ShellLimitsControl;
 }) {
   let heading: HTMLHeadingElement | undefined;
   let trustHeading: HTMLHeadingElement | undefined;
@@ -83,9 +87,18 @@ export function SettingsDialog(props: {
           </Show>
           <TrustNotice page={props.page} onTrust={props.onTrust} trusting={props.trusting} />
         </section>
+        <Show when={props.shellLimits ?? pageShellLimits()}>{(control) => <ShellLimitsSection control={control()} storage={browserStorage()} />}</Show>
       </div>
     </div>
   );
+}
+
+function browserStorage(): Storage | undefined {
+  try {
+    return globalThis.localStorage;
+  } catch {
+    return undefined;
+  }
 }
 
 function layerName(source: RuleSource, index: number, agent: string): string {
@@ -278,7 +291,28 @@ function ExplainForm(props: { page: PageTools }) {
           Fill in both: a permission (bash, edit, read, …) and a pattern (a command, a path).
         </p>
       </Show>
-      <Show when={answer()}>
+      <Show when={answer()?.known}>
+        {(known) => (
+          <div class="explain-result explain-unknown" role="status" data-testid="explain-result" data-action="unknown">
+            <p>
+              <span class="rule-action action-unknown">unknown</span> <strong>{JSON.stringify(permission().trim())}</strong> is not a permission anything asks for, so a
+              rule for it never takes effect. Check the spelling; the known permissions are:
+            </p>
+            <ul class="known-permissions" data-testid="known-permissions">
+              <For each={known()}>
+                {(name) => (
+                  <li>
+                    <button type="button" class="linklike" onClick={() => setPermission(name)} title={`Explain ${name} instead`}>
+                      <code>{name}</code>
+                    </button>
+                  </li>
+                )}
+              </For>
+            </ul>
+          </div>
+        )}
+      </Show>
+      <Show when={answer() && !answer()!.known ? answer() : undefined}>
         {(result) => (
           <p class="explain-result" role="status" data-testid="explain-result" data-action={result().action} data-source={result().source ?? "none"}>
             <span class={`rule-action action-${result().action}`}>{result().action}</span>
