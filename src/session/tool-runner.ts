@@ -14,6 +14,7 @@ import { CorrectedError, RejectedError } from "../tools/permission/errors.js";
 import { evaluate } from "../tools/permission/evaluate.js";
 import type { AskInput, Ruleset } from "../tools/permission/types.js";
 import type { ToolRegistry } from "../tools/registry.js";
+import type { WebAccess } from "../tools/web/access.js";
 import type { AgentInfo, Context, TruncateResult, TruncationRequest, TruncationStream } from "../tools/tool.js";
 import type { CallPermission, SessionRecord, ToolCall } from "./calls.js";
 import { ascendingId } from "./ids.js";
@@ -42,6 +43,8 @@ export interface ToolRunnerOptions {
   plugins?: LoadedPlugin[];
   /** Rules that apply to this session only, after the agent's. */
   sessionRules?: Ruleset;
+  /** How web tools reach the web (ctx.web). */
+  web?: WebAccess;
 }
 
 export interface RunOptions {
@@ -131,6 +134,7 @@ export class ToolRunner {
       },
       ask: (request) => this.ask(call, request, ruleset, controller.signal),
       truncate: (text, options = {}) => this.options.truncate(text, options, { taskAvailable }),
+      ...(this.options.web ? { web: this.options.web } : {}),
       ...(this.options.truncationStream ? { truncationStream: (options = {}) => this.options.truncationStream!(options, { taskAvailable }) } : {}),
     };
 

@@ -21,6 +21,8 @@ import type { SessionRecord, ToolCall } from "./calls.js";
 import { ascendingId } from "./ids.js";
 import type { SessionStore } from "./session-store.js";
 import { ToolRunner, type RunOptions } from "./tool-runner.js";
+import { nodeWebAccess } from "./web/node-web.js";
+import type { WebAccess } from "../tools/web/access.js";
 import { loadWorkspaceConfig, saveApprovals, type WorkspaceConfig } from "./workspace-config.js";
 
 export interface ToolSessionOptions {
@@ -43,6 +45,8 @@ export interface ToolSessionOptions {
   bus?: Bus;
   /** Continue this record (its calls stay in the transcript) instead of starting an empty one. */
   session?: SessionRecord;
+  /** How web tools reach the web: the page passes its own (direct, then a proxy); Node's plain fetch otherwise. */
+  web?: WebAccess;
 }
 
 /** Consecutive rules from one source form a layer, so an explanation can name where its rule came from. */
@@ -148,6 +152,7 @@ export class ToolSession {
       store: options.store,
       truncate: (text, truncation, hint) => truncateOutput(text, truncation, store, hint),
       truncationStream: (truncation, hint) => new TruncationSink(store, truncation, hint),
+      web: options.web ?? nodeWebAccess(),
     });
     const session: SessionRecord = options.session ?? { id: ascendingId("ses"), title: "", agent: agent.name, createdAt: Date.now(), calls: [], messages: [] };
     return new ToolSession(runtime, config, path, agent, loaded.agents, layers, registry, permissions, bus, fileTime, runner, session, problems, untrustedFiles);

@@ -33,6 +33,15 @@ export const WorkspaceConfigSchema = ProvidersConfig.extend({
     .optional(),
   default_agent: z.string({ error: "must be a string naming a primary agent" }).optional(),
   experimental: z.looseObject({ batch_tool: z.boolean({ error: "must be true or false" }).optional() }, { error: "must be an object" }).optional(),
+  workbench: z
+    .looseObject(
+      {
+        // Issue 20: a URL template the page fetches through when a site refuses cross-origin reads.
+        fetchProxy: z.string({ error: 'must be a URL template such as "https://your-proxy.example/?url={url}"' }).optional(),
+      },
+      { error: "must be an object of this app's own settings" },
+    )
+    .optional(),
   instructions: z.array(z.string({ error: "must be a path or glob" }), { error: 'must be a list of paths or globs, e.g. ["CONTRIBUTING.md"]' }).optional(),
 }).catchall(z.unknown());
 

@@ -9,6 +9,7 @@ import { ListTool } from "./list.js";
 import { MultiEditTool } from "./multiedit.js";
 import { ReadTool } from "./read.js";
 import type { Info } from "./tool.js";
+import { WebFetchTool } from "./webfetch.js";
 import { WriteTool } from "./write.js";
 
-export const builtinTools: Info[] = [InvalidTool, BashTool, ReadTool, GlobTool, GrepTool, ListTool, EditTool, MultiEditTool, WriteTool, ApplyPatchTool];
+export const builtinTools: Info[] = [InvalidTool, BashTool, ReadTool, GlobTool, GrepTool, ListTool, EditTool, MultiEditTool, WriteTool, ApplyPatchTool, WebFetchTool];

@@ -9,6 +9,7 @@ import type { Runtime } from "../runtime/types.js";
 import type { Bus } from "./bus.js";
 import type { FileTime } from "./file-time.js";
 import type { AskInput, Ruleset } from "./permission/types.js";
+import type { WebAccess } from "./web/access.js";
 
 export type Metadata = Record<string, unknown>;
 
@@ -80,6 +81,12 @@ export interface Context<M extends Metadata = Metadata> {
    * its output alone. Optional: a context made outside a session (a unit test) may not offer it.
    */
   truncationStream?(options?: TruncationRequest): TruncationStream;
+
+  /**
+   * How webfetch, websearch and codesearch reach the web (issue 20): a plain fetch on Node, direct then a
+   * fetch proxy in the page. Given by the session; a context without it has no web tools.
+   */
+  web?: WebAccess;
 }
 
 export interface ExecuteResult<M extends Metadata = Metadata> {
