@@ -3,6 +3,7 @@
  * global config and data folders are, and a tool session on a folder whose permission requests are
  * answered as the flags say.
  */
+import { nodeWebAccess } from "../session/web/node-web.js";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { createEmbeddedRuntime } from "../runtime/embedded/index.js";
@@ -69,6 +70,12 @@ export const REJECTED_WITHOUT_YES = "the workbench CLI rejects permission reques
 /** Said to the model when it repeated a call: the CLI stops the run rather than let it go round forever. */
 export const REJECTED_DOOM_LOOP = `the model made the same call ${DOOM_LOOP_THRESHOLD} times in a row; the workbench CLI stops the run (even with --yes)`;
 
+/** OpenCode's switches for websearch and codesearch with providers other than opencode. */
+export function exaEnabled(env: NodeJS.ProcessEnv): boolean {
+  const on = (name: string) => env[name] === "true" || env[name] === "1";
+  return on("OPENCODE_ENABLE_EXA") || on("OPENCODE_EXPERIMENTAL") || on("OPENCODE_EXPERIMENTAL_EXA");
+}
+
 /** A session on the folder, with permission requests answered as the flags say. */
 export async function openSession(common: Common, io: CliIO): Promise<CliSession> {
   const folder = createNodeRuntime({ root: common.dir, ...(common.hiddenEnv ? { hiddenEnv: common.hiddenEnv } : {}) });
@@ -93,7 +100,8 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
     // The embedded copy holds only the folder; the global folder is reachable on the real disk only.
     globalConfigDir: common.runtime === "node" ? globalConfigDir() : undefined,
     agent: common.agent,
-    flags: { client: "cli" },
+    flags: { client: "cli", enableExa: exaEnabled(process.env) },
+    web: nodeWebAccess(process.env.WORKBENCH_EXA_URL ? { exaUrl: process.env.WORKBENCH_EXA_URL } : {}),
   });
   for (const problem of session.problems) io.err(`warning: ${problem.file} did not load: ${problem.error}\n`);
   const held = session.agent.ignoredRules ?? [];

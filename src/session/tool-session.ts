@@ -49,6 +49,15 @@ export interface ToolSessionOptions {
   web?: WebAccess;
 }
 
+/**
+ * The search endpoint a trusted workspace names (workbench.exaUrl) on top of the web access given: an
+ * untrusted workspace's endpoint would receive every query, so it is not used until the person trusts it.
+ */
+function withExaUrl(web: WebAccess, exaUrl: string | undefined): WebAccess {
+  if (!exaUrl) return web;
+  return { fetch: (request) => web.fetch(request), exaUrl };
+}
+
 /** Consecutive rules from one source form a layer, so an explanation can name where its rule came from. */
 function layersBySource(rules: Ruleset): RuleLayer[] {
   const layers: RuleLayer[] = [];
@@ -152,7 +161,7 @@ export class ToolSession {
       store: options.store,
       truncate: (text, truncation, hint) => truncateOutput(text, truncation, store, hint),
       truncationStream: (truncation, hint) => new TruncationSink(store, truncation, hint),
-      web: options.web ?? nodeWebAccess(),
+      web: withExaUrl(options.web ?? nodeWebAccess(), options.trusted ? config.workbench?.exaUrl : undefined),
     });
     const session: SessionRecord = options.session ?? { id: ascendingId("ses"), title: "", agent: agent.name, createdAt: Date.now(), calls: [], messages: [] };
     return new ToolSession(runtime, config, path, agent, loaded.agents, layers, registry, permissions, bus, fileTime, runner, session, problems, untrustedFiles);

@@ -38,6 +38,8 @@ export const WorkspaceConfigSchema = ProvidersConfig.extend({
       {
         // Issue 20: a URL template the page fetches through when a site refuses cross-origin reads.
         fetchProxy: z.string({ error: 'must be a URL template such as "https://your-proxy.example/?url={url}"' }).optional(),
+        // Where websearch and codesearch send queries instead of Exa's hosted endpoint.
+        exaUrl: z.url({ protocol: /^https?$/, error: "must be an http or https URL of an Exa-compatible MCP endpoint" }).optional(),
       },
       { error: "must be an object of this app's own settings" },
     )

@@ -15,8 +15,15 @@ function describe(error: unknown): string {
   return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
 }
 
-export function nodeWebAccess(fetchImpl: typeof fetch = fetch): WebAccess {
+export interface NodeWebOptions {
+  exaUrl?: string;
+  fetchImpl?: typeof fetch;
+}
+
+export function nodeWebAccess(options: NodeWebOptions = {}): WebAccess {
+  const fetchImpl = options.fetchImpl ?? fetch;
   return {
+    ...(options.exaUrl ? { exaUrl: options.exaUrl } : {}),
     async fetch(request: WebRequest): Promise<WebResponse> {
       let url = request.url;
       let method = request.method ?? "GET";

@@ -48,12 +48,14 @@ export interface PageWebOptions {
   proxy(): FetchProxy | undefined;
   fetchImpl?: typeof fetch;
   online?: () => boolean;
+  exaUrl?: string;
 }
 
 export function pageWebAccess(options: PageWebOptions): WebAccess {
   const fetchImpl = options.fetchImpl ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const online = options.online ?? (() => typeof navigator === "undefined" || navigator.onLine !== false);
   return {
+    ...(options.exaUrl ? { exaUrl: options.exaUrl } : {}),
     async fetch(request: WebRequest): Promise<WebResponse> {
       const init: RequestInit = {
         method: request.method ?? "GET",

@@ -24,6 +24,8 @@ export interface WebResponse {
 export interface WebAccess {
   /** Resolves with the response of any status; rejects with a WebAccessError saying what to do next. */
   fetch(request: WebRequest): Promise<WebResponse>;
+  /** Where websearch and codesearch send their queries (Exa's MCP endpoint unless configured). */
+  readonly exaUrl?: string;
 }
 
 /** A request that could not be made at all (refused, unreachable, too many redirects), with the fix in its message. */
