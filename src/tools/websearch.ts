@@ -17,7 +17,7 @@ export const parameters = z.object({
 });
 
 export const WebSearchTool = define("websearch", async () => ({
-  description: template.trim().replaceAll("{{year}}", String(new Date().getFullYear())),
+  description: template.trim().replaceAll("{year}", String(new Date().getFullYear())),
   parameters,
   async execute(args, ctx) {
     if (!ctx.web) throw new Error("This session has no web access, so websearch cannot run here: use the page or the workbench CLI.");
