@@ -21,6 +21,7 @@ import type { SessionRecord, ToolCall } from "./calls.js";
 import { ascendingId } from "./ids.js";
 import type { SessionStore } from "./session-store.js";
 import { ToolRunner, type RunOptions } from "./tool-runner.js";
+import { McpManager, type LocalTransportFactory } from "./mcp/manager.js";
 import { nodeWebAccess } from "./web/node-web.js";
 import type { WebAccess } from "../tools/web/access.js";
 import { loadWorkspaceConfig, saveApprovals, type WorkspaceConfig } from "./workspace-config.js";
@@ -45,6 +46,8 @@ export interface ToolSessionOptions {
   bus?: Bus;
   /** Continue this record (its calls stay in the transcript) instead of starting an empty one. */
   session?: SessionRecord;
+  /** Runs a local MCP server's command: the CLI gives it; the page cannot, so its local servers say so. */
+  mcpLocal?: LocalTransportFactory;
   /** How web tools reach the web: the page passes its own (direct, then a proxy); Node's plain fetch otherwise. */
   web?: WebAccess;
 }
@@ -100,6 +103,8 @@ export class ToolSession {
     readonly problems: Array<LoadProblem | AgentProblem>,
     /** Workspace code found but not run, because the workspace is not trusted. */
     readonly untrustedFiles: string[],
+    /** The workspace's MCP servers, connecting in the background; their tools join the registry as they come. */
+    readonly mcp: McpManager,
   ) {}
 
   static async open(options: ToolSessionOptions): Promise<ToolSession> {
@@ -164,7 +169,15 @@ export class ToolSession {
       web: withExaUrl(options.web ?? nodeWebAccess(), options.trusted ? config.workbench?.exaUrl : undefined),
     });
     const session: SessionRecord = options.session ?? { id: ascendingId("ses"), title: "", agent: agent.name, createdAt: Date.now(), calls: [], messages: [] };
-    return new ToolSession(runtime, config, path, agent, loaded.agents, layers, registry, permissions, bus, fileTime, runner, session, problems, untrustedFiles);
+    const mcp = new McpManager({
+      registry,
+      section: config.mcp,
+      callTimeoutMs: typeof config.experimental?.mcp_timeout === "number" ? config.experimental.mcp_timeout : undefined,
+      trusted: options.trusted,
+      cwd: runtime.root,
+      local: options.mcpLocal,
+    });
+    return new ToolSession(runtime, config, path, agent, loaded.agents, layers, registry, permissions, bus, fileTime, runner, session, problems, untrustedFiles, mcp);
   }
 
   run(tool: string, args: Record<string, unknown>, options?: RunOptions): Promise<ToolCall> {

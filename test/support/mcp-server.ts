@@ -15,8 +15,8 @@ export interface ExaStandIn {
   close(): Promise<void>;
 }
 
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+async function listen(server: Server, port = 0): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
@@ -68,6 +68,8 @@ export interface TestMcpServer {
   removeTool(name: string): void;
   /** Resolves when a call to `slow` has started (for killing the server mid-call). */
   slowStarted: Promise<void>;
+  /** The headers of every request received. */
+  headers: Array<Record<string, string | string[] | undefined>>;
   kill(): Promise<void>;
 }
 
@@ -75,7 +77,7 @@ export interface TestMcpServer {
  * A stateful streamable HTTP server with tools `echo` (returns its text), `fail` (throws), `slow` (never
  * answers) and whatever the test adds; list changes are announced to every connected client.
  */
-export async function startTestMcpServer(): Promise<TestMcpServer> {
+export async function startTestMcpServer(port = 0): Promise<TestMcpServer> {
   const servers: McpServer[] = [];
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const extra = new Map<string, (args: { text: string }) => Promise<string> | string>();
@@ -100,7 +102,9 @@ export async function startTestMcpServer(): Promise<TestMcpServer> {
     return mcp;
   };
 
+  const headers: TestMcpServer["headers"] = [];
   const server = createServer(async (request, response) => {
+    headers.push(request.headers);
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString("utf8");
@@ -118,12 +122,13 @@ export async function startTestMcpServer(): Promise<TestMcpServer> {
     }
     await transport.handleRequest(request, response, body);
   });
-  const base = await listen(server);
+  const base = await listen(server, port);
   const close = closer(server);
   return {
     url: `${base}/mcp`,
     servers,
     slowStarted,
+    headers,
     addTool(name, run) {
       extra.set(name, run);
       servers.forEach((mcp, index) => registered[index]!.set(name, mcp.registerTool(name, { inputSchema: { text: z.string() } }, async (args) => ({ content: [{ type: "text", text: await run(args) }] }))));
