@@ -48,6 +48,8 @@ export interface ToolSessionOptions {
   session?: SessionRecord;
   /** Runs a local MCP server's command: the CLI gives it; the page cannot, so its local servers say so. */
   mcpLocal?: LocalTransportFactory;
+  /** Connect the MCP servers only when `session.mcp.start()` is called (the CLI first hides the provider keys). */
+  mcpDeferred?: boolean;
   /** How web tools reach the web: the page passes its own (direct, then a proxy); Node's plain fetch otherwise. */
   web?: WebAccess;
 }
@@ -177,6 +179,7 @@ export class ToolSession {
       cwd: runtime.root,
       local: options.mcpLocal,
     });
+    if (!options.mcpDeferred) mcp.start();
     return new ToolSession(runtime, config, path, agent, loaded.agents, layers, registry, permissions, bus, fileTime, runner, session, problems, untrustedFiles, mcp);
   }
 

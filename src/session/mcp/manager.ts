@@ -78,6 +78,7 @@ export class McpManager {
   private readonly connections = new Map<string, Connection>();
   private readonly listeners = new Set<() => void>();
   private closed = false;
+  private started = false;
 
   constructor(private readonly options: McpManagerOptions) {
     for (const server of serversOf(options.section)) {
@@ -91,11 +92,17 @@ export class McpManager {
         ready: Promise.resolve(),
       };
       this.connections.set(server.name, connection);
-      connection.ready = this.connect(connection);
     }
   }
 
-  /** Resolves once every server has connected or failed (the CLI waits; the page does not). */
+  /** Starts connecting every server (once); the session starts it unless its host wants to first (the CLI). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    for (const connection of this.connections.values()) connection.ready = this.connect(connection);
+  }
+
+  /** Resolves once every started server has connected or failed (the CLI waits; the page does not). */
   async ready(): Promise<void> {
     await Promise.all([...this.connections.values()].map((connection) => connection.ready));
   }
