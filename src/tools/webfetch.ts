@@ -87,7 +87,7 @@ export const WebFetchTool = define("webfetch", {
       }
       const content = decode(body, contentType);
       const html = mime === "text/html" || mime === "application/xhtml+xml";
-      const converted = !html || args.format === "html" ? content : args.format === "markdown" ? htmlToMarkdown(content) : htmlToText(content);
+      const converted = !html || args.format === "html" ? content : args.format === "markdown" ? await htmlToMarkdown(content) : await htmlToText(content);
       const output = fetched.url !== args.url ? `(redirected to ${fetched.url})\n\n${converted}` : converted;
       return { title, metadata, output };
     } catch (error) {

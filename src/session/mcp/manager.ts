@@ -5,9 +5,7 @@
  * as `server_tool` while the session runs, and follow the server's tools/list_changed. A server that fails
  * to connect or dies is a status with its error and a retry, never an error of the session.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolRegistry } from "../../tools/registry.js";
@@ -190,6 +188,12 @@ export class McpManager {
   }
 
   private async open(connection: Connection, entry: McpEntry): Promise<Client> {
+    // Loaded on first use: a workspace without MCP servers never downloads the SDK's client.
+    const [{ Client }, { StreamableHTTPClientTransport }, { SSEClientTransport }] = await Promise.all([
+      import("@modelcontextprotocol/sdk/client/index.js"),
+      import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+      import("@modelcontextprotocol/sdk/client/sse.js"),
+    ]);
     const make = () =>
       new Client(
         { name: "workbench", version: "0.1.0" },

@@ -46,6 +46,8 @@ function pageHeaders(headers: Record<string, string> | undefined): Record<string
 export interface PageWebOptions {
   /** The proxy in force now (read per request: changing the setting takes effect at once). */
   proxy(): FetchProxy | undefined;
+  /** A proxy the workspace names but that is held back (untrusted workspace), for the error to say so. */
+  heldProxy?: () => string | undefined;
   fetchImpl?: typeof fetch;
   online?: () => boolean;
   exaUrl?: string;
@@ -74,7 +76,10 @@ export function pageWebAccess(options: PageWebOptions): WebAccess {
         const proxy = options.proxy();
         const host = new URL(request.url).host;
         if (!proxy) {
-          throw new WebAccessError(`${host} could not be read from the page: the site does not allow other sites' pages to read it (CORS), or it is unreachable. ${PROXY_HELP}`);
+          const held = options.heldProxy?.();
+          const why = `${host} could not be read from the page: the site does not allow other sites' pages to read it (CORS), or it is unreachable.`;
+          if (held) throw new WebAccessError(`${why} This workspace's opencode.json names a fetch proxy (${held}), but it is used only once you trust the workspace: it would see every URL fetched. Trust the workspace, or set your own proxy in Settings → Web.`);
+          throw new WebAccessError(`${why} ${PROXY_HELP}`);
         }
         const via = proxiedUrl(proxy.template, request.url);
         try {

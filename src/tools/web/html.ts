@@ -3,7 +3,15 @@
  * browser and its own bundled parser (domino) on Node, so both formats read a page the same way everywhere.
  * Comments never reach the output (turndown only visits elements and text).
  */
-import TurndownService from "turndown";
+import type TurndownService from "turndown";
+
+let Turndown: typeof TurndownService | undefined;
+
+/** turndown is loaded on the first conversion, so it stays out of the page's first paint. */
+async function load(): Promise<typeof TurndownService> {
+  Turndown ??= (await import("turndown")).default;
+  return Turndown;
+}
 
 /** Elements whose content is not the page's text. */
 const SKIPPED = ["script", "style", "noscript", "iframe", "object", "embed", "meta", "link", "template", "head"] as const;
@@ -18,16 +26,18 @@ const BLOCKS = new Set([
 let markdownService: TurndownService | undefined;
 let textService: TurndownService | undefined;
 
-function markdown(): TurndownService {
+async function markdown(): Promise<TurndownService> {
   if (!markdownService) {
+    const TurndownService = await load();
     markdownService = new TurndownService({ headingStyle: "atx", hr: "---", bulletListMarker: "-", codeBlockStyle: "fenced", emDelimiter: "*" });
     markdownService.remove([...SKIPPED]);
   }
   return markdownService;
 }
 
-function text(): TurndownService {
+async function text(): Promise<TurndownService> {
   if (!textService) {
+    const TurndownService = await load();
     // Every element gives its content as is (no markdown, no escaping); blocks and cells are separated.
     const service = new TurndownService();
     service.escape = (value: string) => value;
@@ -46,12 +56,12 @@ function text(): TurndownService {
   return textService;
 }
 
-export function htmlToMarkdown(html: string): string {
-  return markdown().turndown(html);
+export async function htmlToMarkdown(html: string): Promise<string> {
+  return (await markdown()).turndown(html);
 }
 
-export function htmlToText(html: string): string {
-  return text()
+export async function htmlToText(html: string): Promise<string> {
+  return (await text())
     .turndown(html)
     .split("\n")
     .map((line) => line.replace(/[ \t]+$/, ""))

@@ -5,6 +5,7 @@ import type { Explanation, RuleLayer } from "../../tools/permission/evaluate.js"
 import type { Action, RuleSource } from "../../tools/permission/types.js";
 import { keepFocusInside } from "./dialog-focus.js";
 import { TrustNotice } from "./TrustNotice.js";
+import { WebSettings } from "./WebSettings.js";
 
 const ACTIONS: readonly Action[] = ["allow", "ask", "deny"];
 
@@ -83,6 +84,7 @@ export function SettingsDialog(props: {
           </Show>
           <TrustNotice page={props.page} onTrust={props.onTrust} trusting={props.trusting} />
         </section>
+        <WebSettings configured={props.page.session.config.workbench?.fetchProxy} trusted={props.page.trusted} />
       </div>
     </div>
   );

@@ -6,6 +6,7 @@ import { PermissionPrompt } from "./PermissionPrompt.js";
 import { ReplayBar } from "./ReplayBar.js";
 import { SessionBar } from "./SessionBar.js";
 import { shortcutOf, ToolsController, type SessionsPlace, type ToolsState } from "./tools-controller.js";
+import { McpServers } from "./McpServers.js";
 import { TrustNotice } from "./TrustNotice.js";
 
 export type { SessionsPlace } from "./tools-controller.js";
@@ -167,6 +168,9 @@ export function ToolsPane(props: {
         </p>
       </Show>
       <Show when={tools()}>{(page) => <TrustNotice page={page()} onTrust={trust} trusting={state().trusting} />}</Show>
+      <Show when={tools()} keyed>
+        {(page) => <McpServers page={page} onTrust={trust} trusting={state().trusting} />}
+      </Show>
       <Show when={note()}>
         <p class={`tools-note${note()!.error ? " error" : ""}`} role={note()!.error ? "alert" : "status"} data-testid="tools-status">
           {note()!.text}
