@@ -77,7 +77,7 @@ export interface TestMcpServer {
  * A stateful streamable HTTP server with tools `echo` (returns its text), `fail` (throws), `slow` (never
  * answers) and whatever the test adds; list changes are announced to every connected client.
  */
-export async function startTestMcpServer(port = 0): Promise<TestMcpServer> {
+export async function startTestMcpServer(port = 0, options: { cors?: boolean } = {}): Promise<TestMcpServer> {
   const servers: McpServer[] = [];
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const extra = new Map<string, (args: { text: string }) => Promise<string> | string>();
@@ -105,6 +105,17 @@ export async function startTestMcpServer(port = 0): Promise<TestMcpServer> {
   const headers: TestMcpServer["headers"] = [];
   const server = createServer(async (request, response) => {
     headers.push(request.headers);
+    if (options.cors) {
+      // For a page on another origin (e2e): what a remote MCP server must send for a browser client.
+      response.setHeader("access-control-allow-origin", "*");
+      response.setHeader("access-control-allow-headers", "*");
+      response.setHeader("access-control-allow-methods", "GET, POST, DELETE, OPTIONS");
+      response.setHeader("access-control-expose-headers", "mcp-session-id, mcp-protocol-version");
+      if (request.method === "OPTIONS") {
+        response.writeHead(204).end();
+        return;
+      }
+    }
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString("utf8");

@@ -1,5 +1,5 @@
 import { createSignal, For, onCleanup, Show } from "solid-js";
-import { NEEDS_TRUST, type McpServerView } from "../../session/mcp/manager.js";
+import { LOCAL_NEEDS_NODE, NEEDS_TRUST, type McpServerView } from "../../session/mcp/manager.js";
 import type { PageTools } from "../../session/page-tools.js";
 
 const STATE_TEXT: Record<McpServerView["status"]["state"], string> = {
@@ -48,9 +48,11 @@ export function McpServers(props: { page: PageTools; onTrust: () => void; trusti
                           </button>
                         }
                       >
-                        <button type="button" class="button" disabled={retrying() === server.name} onClick={() => void retry(server.name)} data-testid="mcp-retry">
-                          Retry
-                        </button>
+                        <Show when={failed().error !== LOCAL_NEEDS_NODE}>
+                          <button type="button" class="button" disabled={retrying() === server.name} onClick={() => void retry(server.name)} data-testid="mcp-retry">
+                            Retry
+                          </button>
+                        </Show>
                       </Show>
                     </>
                   )}

@@ -48,7 +48,9 @@ export function ToolsPane(props: {
   const [version, setVersion] = createSignal(0, { equals: false });
   const [now, setNow] = createSignal(Date.now());
   const [paletteOpen, setPaletteOpen] = createSignal(false);
-  const [entries] = createResource(tools, (page) => page.tools());
+  const [entries, { refetch: refetchEntries }] = createResource(tools, (page) => page.tools());
+  // MCP servers add and remove tools while the session runs: the palette lists what is there now.
+  createEffect(on(tools, (page) => page && onCleanup(page.onMcpChange(() => void refetchEntries()))));
   let opener: HTMLElement | null = null;
 
   // `version` moves when calls are added or prompts come and go; each card follows its own call's version.
