@@ -17,6 +17,7 @@ import { benchSearchLongPattern } from "./search-long-pattern.js";
 import { benchStopLatency } from "./stop-latency.js";
 import { benchTruncationSink } from "./truncation-sink.js";
 import { benchUiStream } from "./ui-stream.js";
+import { benchWebfetchConvert } from "./webfetch-convert.js";
 
 // One line each: benchmarks are added by different changes.
 const entries: [name: string, run: () => unknown][] = [
@@ -35,6 +36,7 @@ const entries: [name: string, run: () => unknown][] = [
   ["loop-overhead", benchLoopOverhead],
   ["chat-session", benchChatSession],
   ["markdown-stream", benchMarkdownStream],
+  ["webfetch-convert", benchWebfetchConvert],
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !entries.some(([known]) => known === name));
