@@ -163,8 +163,12 @@ export class McpManager {
     connection.lost = lost;
     const timeoutMs = entry.timeout ?? DEFAULT_CONNECT_TIMEOUT_MS;
     let client: Client | undefined;
+    let abandoned = false;
     try {
-      client = await withTimeout(this.open(connection, entry), timeoutMs, `connecting to the MCP server "${connection.name}"`);
+      const opening = this.open(connection, entry);
+      // A connection that completes after its timeout must not linger: it is closed when it arrives.
+      opening.then((late) => abandoned && void late.close().catch(() => {}), () => {});
+      client = await withTimeout(opening, timeoutMs, `connecting to the MCP server "${connection.name}"`);
       if (attempt !== connection.attempt || this.closed) {
         await client.close().catch(() => {});
         return;
@@ -181,6 +185,7 @@ export class McpManager {
       const { tools } = await withTimeout(client.listTools(), timeoutMs, `listing the tools of "${connection.name}"`);
       this.install(connection, tools);
     } catch (error) {
+      abandoned = true;
       if (attempt !== connection.attempt) return;
       connection.client = client;
       await this.drop(connection, this.explain(entry, error));

@@ -31,8 +31,14 @@ export function nodeWebAccess(options: NodeWebOptions = {}): WebAccess {
       let headers = { ...request.headers };
       for (let redirects = 0; ; redirects++) {
         let response: Response;
+        const init: RequestInit = { method, headers, body, redirect: "manual", credentials: "omit", signal: request.signal };
         try {
-          response = await fetchImpl(url, { method, headers, body, redirect: "manual", credentials: "omit", signal: request.signal });
+          response = await fetchImpl(url, init).catch((error: unknown) => {
+            // A kept-alive connection the server closed while we were busy (a long conversion) fails at
+            // once with a reset; a GET is safe to send again, on a fresh connection.
+            if (method === "GET" && !request.signal.aborted && describe(error) === "ECONNRESET") return fetchImpl(url, init);
+            throw error;
+          });
         } catch (error) {
           if (request.signal.aborted) throw request.signal.reason ?? error;
           throw new WebAccessError(`Could not reach ${new URL(url).host} (${describe(error)}): check the address and that the site is up and reachable from here.`);

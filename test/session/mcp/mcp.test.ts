@@ -11,6 +11,7 @@ import { mcpToolId } from "../../../src/session/mcp/config.js";
 import type { PermissionRequest } from "../../../src/tools/permission/types.js";
 import { startTestMcpServer, type TestMcpServer } from "../../support/mcp-server.js";
 import { sessionWith } from "../../support/tool-session.js";
+import { startWebServer } from "../../support/web-server.js";
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -148,5 +149,12 @@ describe("MCP servers", () => {
       expect(headers["x-token"]).toBe("t0k");
       expect(headers.cookie).toBeUndefined();
     }
+  });
+
+  it("gives up on a server that never answers after the entry's timeout", async () => {
+    const silent = await startWebServer({ "/mcp": () => {} });
+    cleanups.push(() => silent.close());
+    const session = await open({ mute: { type: "remote", url: `${silent.url}/mcp`, timeout: 300 } });
+    expect(session.mcp.servers()[0]!.status).toEqual({ state: "failed", error: 'connecting to the MCP server "mute" took longer than 0.3 s' });
   });
 });
