@@ -10,7 +10,10 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolRegistry } from "../../tools/registry.js";
 import { mcpToolId, serversOf, type LocalServer, type McpEntry } from "./config.js";
-import { DEFAULT_CALL_TIMEOUT_MS, mcpTool } from "./tool.js";
+import type { mcpTool as McpToolFactory } from "./tool.js";
+
+/** `experimental.mcp_timeout`'s default, as in the SDK. */
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 
@@ -77,6 +80,7 @@ export class McpManager {
   private readonly listeners = new Set<() => void>();
   private closed = false;
   private started = false;
+  private makeTool?: typeof McpToolFactory;
 
   constructor(private readonly options: McpManagerOptions) {
     for (const server of serversOf(options.section)) {
@@ -183,6 +187,8 @@ export class McpManager {
         if (connection.client === opened) void this.checkAlive(connection, opened, error);
       };
       const { tools } = await withTimeout(client.listTools(), timeoutMs, `listing the tools of "${connection.name}"`);
+      // With the SDK, on first use: reading JSON Schemas into zod pulls in code the first paint does without.
+      this.makeTool ??= (await import("./tool.js")).mcpTool;
       this.install(connection, tools);
     } catch (error) {
       abandoned = true;
@@ -251,7 +257,8 @@ export class McpManager {
   private install(connection: Connection, tools: McpTool[]): void {
     const entry = connection.entry!;
     const client = connection.client;
-    if (!client) return;
+    const mcpTool = this.makeTool;
+    if (!client || !mcpTool) return;
     const ids: string[] = [];
     for (const id of connection.ids) this.options.registry.unregister(id);
     for (const tool of tools) {

@@ -9,8 +9,6 @@ import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { define, type FilePart, type Info } from "../../tools/tool.js";
 
-export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
-
 function parametersOf(schema: McpTool["inputSchema"]): z.ZodType {
   const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
   const objectSchema = { ...rest, type: "object" };
