@@ -10,6 +10,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolRegistry } from "../../tools/registry.js";
 import { mcpToolId, serversOf, type LocalServer, type McpEntry } from "./config.js";
+import { LOCAL_NEEDS_NODE, NEEDS_TRUST } from "./messages.js";
 import type { mcpTool as McpToolFactory } from "./tool.js";
 
 /** `experimental.mcp_timeout`'s default, as in the SDK. */
@@ -34,10 +35,7 @@ export interface McpServerView {
 /** Runs a local server's command (Node only); absent in the page. */
 export type LocalTransportFactory = (entry: LocalServer, cwd: string) => Transport;
 
-export const LOCAL_NEEDS_NODE =
-  "local MCP servers run a command on this computer, which a browser tab cannot do: run this workspace with the workbench CLI (workbench run / workbench tool), or use the server's remote (URL) form";
-
-export const NEEDS_TRUST = "not connected: the workspace is not trusted, and its MCP servers would run its commands or see the model's calls. Trust the workspace to connect them";
+export { LOCAL_NEEDS_NODE, NEEDS_TRUST } from "./messages.js";
 
 export interface McpManagerOptions {
   registry: ToolRegistry;

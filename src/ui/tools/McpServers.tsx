@@ -1,5 +1,6 @@
 import { createSignal, For, onCleanup, Show } from "solid-js";
-import { LOCAL_NEEDS_NODE, NEEDS_TRUST, type McpServerView } from "../../session/mcp/manager.js";
+import type { McpServerView } from "../../session/mcp/manager.js";
+import { LOCAL_NEEDS_NODE, NEEDS_TRUST } from "../../session/mcp/messages.js";
 import type { PageTools } from "../../session/page-tools.js";
 
 const STATE_TEXT: Record<McpServerView["status"]["state"], string> = {
