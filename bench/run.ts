@@ -20,6 +20,7 @@ import { benchShareLink } from "./share-link.js";
 import { benchStopLatency } from "./stop-latency.js";
 import { benchTruncationSink } from "./truncation-sink.js";
 import { benchUiStream } from "./ui-stream.js";
+import { benchWebfetchConvert } from "./webfetch-convert.js";
 
 // One line each: benchmarks are added by different changes.
 const entries: [name: string, run: () => unknown][] = [
@@ -41,6 +42,7 @@ const entries: [name: string, run: () => unknown][] = [
   ["embed-size", benchEmbedSize],
   ["bulk-load", benchBulkLoad],
   ["share-link", benchShareLink],
+  ["webfetch-convert", benchWebfetchConvert],
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !entries.some(([known]) => known === name));

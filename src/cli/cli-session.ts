@@ -3,6 +3,9 @@
  * global config and data folders are, and a tool session on a folder whose permission requests are
  * answered as the flags say.
  */
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { LocalTransportFactory } from "../session/mcp/manager.js";
+import { nodeWebAccess } from "../session/web/node-web.js";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { createEmbeddedRuntime } from "../runtime/embedded/index.js";
@@ -70,6 +73,37 @@ export const REJECTED_WITHOUT_YES = "the workbench CLI rejects permission reques
 /** Said to the model when it repeated a call: the CLI stops the run rather than let it go round forever. */
 export const REJECTED_DOOM_LOOP = `the model made the same call ${DOOM_LOOP_THRESHOLD} times in a row; the workbench CLI stops the run (even with --yes)`;
 
+/** OpenCode's switches for websearch and codesearch with providers other than opencode. */
+export function exaEnabled(env: NodeJS.ProcessEnv): boolean {
+  const on = (name: string) => env[name] === "true" || env[name] === "1";
+  return on("OPENCODE_ENABLE_EXA") || on("OPENCODE_EXPERIMENTAL") || on("OPENCODE_EXPERIMENTAL_EXA");
+}
+
+/**
+ * Local MCP servers run in the real folder (also when the tools work on an embedded copy), with the
+ * environment minus the variables kept from the tools (provider keys), plus the entry's own.
+ */
+function localMcp(folder: string, hidden: ReadonlySet<string> | undefined): LocalTransportFactory {
+  return (entry) => {
+    const env: Record<string, string> = {};
+    for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !hidden?.has(name)) env[name] = value;
+    const [command, ...args] = entry.command;
+    return new StdioClientTransport({ command: command!, args, cwd: folder, env: { ...env, ...entry.environment }, stderr: "ignore" });
+  };
+}
+
+/**
+ * Connects the workspace's MCP servers and waits for them (the CLI runs one call or one run: it does not
+ * start without their tools). Called once the variables to hide are known: a local server inherits the rest.
+ */
+export async function connectMcp(session: ToolSession, io: CliIO): Promise<void> {
+  session.mcp.start();
+  await session.mcp.ready();
+  for (const server of session.mcp.servers()) {
+    if (server.status.state === "failed") io.err(`warning: MCP server ${server.name} is not connected: ${server.status.error}\n`);
+  }
+}
+
 /** A session on the folder, with permission requests answered as the flags say. */
 export async function openSession(common: Common, io: CliIO): Promise<CliSession> {
   const folder = createNodeRuntime({ root: common.dir, ...(common.hiddenEnv ? { hiddenEnv: common.hiddenEnv } : {}) });
@@ -95,7 +129,14 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
     globalConfigDir: common.runtime === "node" ? globalConfigDir() : undefined,
     agent: common.agent,
     // The question tool needs someone to answer: offered only when standard input is a terminal.
-    flags: { client: io.stdinIsTTY === true ? "cli" : "server", ...(["true", "1"].includes(process.env.OPENCODE_EXPERIMENTAL_PLAN_MODE ?? "") ? { planMode: true } : {}) },
+    flags: {
+      client: io.stdinIsTTY === true ? "cli" : "server",
+      enableExa: exaEnabled(process.env),
+      ...(["true", "1"].includes(process.env.OPENCODE_EXPERIMENTAL_PLAN_MODE ?? "") ? { planMode: true } : {}),
+    },
+    web: nodeWebAccess(process.env.WORKBENCH_EXA_URL ? { exaUrl: process.env.WORKBENCH_EXA_URL } : {}),
+    mcpLocal: localMcp(common.dir, common.hiddenEnv),
+    mcpDeferred: true,
   });
   if (io.stdinIsTTY === true) askOnTerminal(session.questions);
   for (const problem of session.problems) io.err(`warning: ${problem.file} did not load: ${problem.error}\n`);
@@ -119,6 +160,7 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
   return {
     session,
     async finish() {
+      await session.mcp.close();
       if (embedded) {
         await syncBack(embedded, folder);
         await embedded.dispose();

@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import { createNodeRuntime } from "../runtime/node/index.js";
 import { CallListError, parseCallList, type ListedCall } from "../session/call-list.js";
 import type { ToolCall } from "../session/calls.js";
-import { openSession, processIO, UsageError, type CliIO, type Common } from "./cli-session.js";
+import { connectMcp, openSession, processIO, UsageError, type CliIO, type Common } from "./cli-session.js";
 
 const USAGE = `usage:
   workbench run [--dir D] [--model provider/model] [--agent NAME] [--yes] [--format default|json] "message"
@@ -101,9 +101,10 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
       if (!id || extra !== undefined) throw new UsageError("workbench tool takes exactly one tool id");
       const args = parseJsonObject(values.args ?? "{}", "--args");
       const { session, finish } = await openSession(common(values), io);
+      await connectMcp(session, io);
       if (!session.registry.get(id) || id === "invalid") {
-        await finish();
         const available = session.registry.ids().filter((t) => t !== "invalid");
+        await finish();
         throw new UsageError(`no tool "${id}" here; available: ${available.join(", ") || "(none)"}`);
       }
       const call = await session.run(id, args);

@@ -23,7 +23,7 @@ import { DOOM_LOOP_PERMISSION, DOOM_LOOP_THRESHOLD } from "../session/doom-loop.
 import { exportSession } from "../session/session-json.js";
 import { systemPrompt } from "../session/system.js";
 import type { ToolSession } from "../session/tool-session.js";
-import { globalConfigDir, openSession, UsageError, type CliIO, type CliSession } from "./cli-session.js";
+import { connectMcp, globalConfigDir, openSession, UsageError, type CliIO, type CliSession } from "./cli-session.js";
 import { BUILTIN_KEY_VARIABLES, keyVariables } from "./run-env.js";
 import { watchRunEvents } from "./run-events.js";
 import { chooseRunModel, loadRunSetup } from "./run-config.js";
@@ -186,6 +186,8 @@ export async function runMain(argv: string[], given: CliIO): Promise<number> {
       for (const notice of setup.notices) io.err(`note: ${notice}\n`);
       config = setup.config;
       for (const name of keyVariables(config, env)) hiddenEnv.add(name);
+      // Only now: a local MCP server started before this line would have inherited the keys.
+      await connectMcp(session, io);
       keys = withoutPersonKeys(keysFromEnv(env), setup.keyless);
       ref = chooseRunModel(args.model, agent, config, env);
       if (!ref) {

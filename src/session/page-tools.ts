@@ -16,7 +16,10 @@ import { onPromptsChanged, pendingPrompts, replyToPrompt, type PermissionReply }
 import { DATA_DIR, readSavedOutput, type SavedOutput } from "./page/saved-output.js";
 import { listTools, type ToolEntry } from "./page/tool-list.js";
 import type { SessionStore } from "./session-store.js";
+import type { McpServerView } from "./mcp/manager.js";
 import { ToolSession } from "./tool-session.js";
+import { pageWebAccess } from "./web/page-web.js";
+import { proxyInForce } from "./web/proxy-setting.js";
 import type { ConfigRule } from "./workspace-config.js";
 
 export type { PermissionReply } from "./page/prompts.js";
@@ -63,7 +66,14 @@ export class PageTools {
     carried?: PageTools,
   ): Promise<PageTools> {
     const { trusted, store } = options;
+    // The config is read by ToolSession.open; the proxy is looked up per request, so it is read late.
+    let configured: unknown;
+    const web = pageWebAccess({
+      proxy: () => proxyInForce(configured, trusted),
+      heldProxy: () => (!trusted && typeof configured === "string" && configured.trim() ? configured.trim() : undefined),
+    });
     const session = await ToolSession.open({
+      web,
       runtime,
       // Outside the workspace, so saved full outputs never show up among the user's files.
       dataDir: DATA_DIR,
@@ -75,6 +85,7 @@ export class PageTools {
       session: carried?.session.session ?? options.session,
       store,
     });
+    configured = session.config.workbench?.fetchProxy;
     return new PageTools(session, trusted, store);
   }
 
@@ -153,7 +164,24 @@ export class PageTools {
     return this.liveSave.now();
   }
 
+  /** The workspace's MCP servers (opencode.json `mcp`) and how each is doing. */
+  mcpServers(): McpServerView[] {
+    return this.session.mcp.servers();
+  }
+
+  /** Connects a server again (after it failed or died); resolves once it has connected or failed. */
+  retryMcp(name: string): Promise<void> {
+    return this.session.mcp.retry(name);
+  }
+
+  /** Calls `listener` whenever an MCP server's status or tools change. */
+  onMcpChange(listener: () => void): () => void {
+    return this.session.mcp.onChange(listener);
+  }
+
   private retire(): void {
+    // The next page (if any) connects its own clients; these must not keep registering tools.
+    void this.session.mcp.close();
     this.closed = true;
     this.unsubscribe();
     this.liveSave.stop();

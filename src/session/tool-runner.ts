@@ -15,6 +15,7 @@ import { evaluate } from "../tools/permission/evaluate.js";
 import type { AskInput, Ruleset } from "../tools/permission/types.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import { QuestionDismissedError, type SessionServices } from "../tools/session/services.js";
+import type { WebAccess } from "../tools/web/access.js";
 import type { AgentInfo, Context, TruncateResult, TruncationRequest, TruncationStream } from "../tools/tool.js";
 import type { CallPermission, SessionRecord, ToolCall } from "./calls.js";
 import { ascendingId } from "./ids.js";
@@ -45,6 +46,8 @@ export interface ToolRunnerOptions {
   hookTimeoutMs?: number;
   /** Rules that apply to this session only, after the agent's. */
   sessionRules?: Ruleset;
+  /** How web tools reach the web (ctx.web). */
+  web?: WebAccess;
 }
 
 export interface RunOptions {
@@ -142,6 +145,7 @@ export class ToolRunner {
       },
       ask: (request) => this.ask(call, request, ruleset, controller.signal),
       truncate: (text, options = {}) => this.options.truncate(text, options, { taskAvailable }),
+      ...(this.options.web ? { web: this.options.web } : {}),
       ...(this.options.truncationStream ? { truncationStream: (options = {}) => this.options.truncationStream!(options, { taskAvailable }) } : {}),
       ...(services ? { session: services } : {}),
     };

@@ -23,6 +23,9 @@ import type { SessionRecord, ToolCall } from "./calls.js";
 import { ascendingId } from "./ids.js";
 import type { SessionStore } from "./session-store.js";
 import { ToolRunner, type RunOptions } from "./tool-runner.js";
+import { McpManager, type LocalTransportFactory } from "./mcp/manager.js";
+import { nodeWebAccess } from "./web/node-web.js";
+import type { WebAccess } from "../tools/web/access.js";
 import { loadWorkspaceConfig, saveApprovals, type WorkspaceConfig } from "./workspace-config.js";
 import type { SkillInfo } from "../tools/session/services.js";
 import { Questions } from "./questions.js";
@@ -49,6 +52,21 @@ export interface ToolSessionOptions {
   bus?: Bus;
   /** Continue this record (its calls stay in the transcript) instead of starting an empty one. */
   session?: SessionRecord;
+  /** Runs a local MCP server's command: the CLI gives it; the page cannot, so its local servers say so. */
+  mcpLocal?: LocalTransportFactory;
+  /** Connect the MCP servers only when `session.mcp.start()` is called (the CLI first hides the provider keys). */
+  mcpDeferred?: boolean;
+  /** How web tools reach the web: the page passes its own (direct, then a proxy); Node's plain fetch otherwise. */
+  web?: WebAccess;
+}
+
+/**
+ * The search endpoint a trusted workspace names (workbench.exaUrl) on top of the web access given: an
+ * untrusted workspace's endpoint would receive every query, so it is not used until the person trusts it.
+ */
+function withExaUrl(web: WebAccess, exaUrl: string | undefined): WebAccess {
+  if (!exaUrl) return web;
+  return { fetch: (request) => web.fetch(request), exaUrl };
 }
 
 /** Consecutive rules from one source form a layer, so an explanation can name where its rule came from. */
@@ -101,6 +119,8 @@ export class ToolSession {
     readonly store: SessionStore | undefined,
     /** The session whose task started this one; the root session is saved for it. */
     readonly root: SessionRecord,
+    /** The workspace's MCP servers, connecting in the background; their tools join the registry as they come. */
+    readonly mcp: McpManager,
   ) {}
 
   /**
@@ -137,6 +157,7 @@ export class ToolSession {
       this.questions,
       store,
       root,
+      this.mcp,
     );
   }
 
@@ -207,8 +228,18 @@ export class ToolSession {
       store: options.store,
       truncate: (text, truncation, hint) => truncateOutput(text, truncation, store, hint),
       truncationStream: (truncation, hint) => new TruncationSink(store, truncation, hint),
+      web: withExaUrl(options.web ?? nodeWebAccess(), options.trusted ? config.workbench?.exaUrl : undefined),
     });
     const session: SessionRecord = options.session ?? { id: ascendingId("ses"), title: "", agent: agent.name, createdAt: Date.now(), calls: [], messages: [] };
+    const mcp = new McpManager({
+      registry,
+      section: config.mcp,
+      callTimeoutMs: typeof config.experimental?.mcp_timeout === "number" ? config.experimental.mcp_timeout : undefined,
+      trusted: options.trusted,
+      cwd: runtime.root,
+      local: options.mcpLocal,
+    });
+    if (!options.mcpDeferred) mcp.start();
     const questions = new Questions(bus);
     return new ToolSession(
       runtime,
@@ -229,6 +260,7 @@ export class ToolSession {
       questions,
       options.store,
       session,
+      mcp,
     );
   }
 

@@ -25,8 +25,6 @@ const NAMES = ["opencode.json", "opencode.jsonc"];
  */
 export const WorkspaceConfigSchema = ProvidersConfig.extend({
   $schema: z.string().optional(),
-  // The workbench's own keys, not OpenCode's: all under this one key.
-  workbench: z.looseObject({ shell: ShellLimitsSchema.optional() }, { error: "must be an object" }).optional(),
   permission: permissionSectionSchema.optional(),
   tools: z.record(z.string(), z.boolean({ error: "must be true or false" }), { error: 'must be an object of tool names to true or false, e.g. { "bash": false }' }).optional(),
   agent: z
@@ -43,6 +41,19 @@ export const WorkspaceConfigSchema = ProvidersConfig.extend({
         tool_timeout: z.number({ error: "must be a number of milliseconds" }).int({ error: "must be a whole number of milliseconds" }).positive({ error: "must be more than 0 milliseconds" }).optional(),
       },
       { error: "must be an object" },
+    )
+    .optional(),
+  // The workbench's own keys, not OpenCode's: all under this one key.
+  workbench: z
+    .looseObject(
+      {
+        shell: ShellLimitsSchema.optional(),
+        // Issue 20: a URL template the page fetches through when a site refuses cross-origin reads.
+        fetchProxy: z.string({ error: 'must be a URL template such as "https://your-proxy.example/?url={url}"' }).optional(),
+        // Where websearch and codesearch send queries instead of Exa's hosted endpoint.
+        exaUrl: z.url({ protocol: /^https?$/, error: "must be an http or https URL of an Exa-compatible MCP endpoint" }).optional(),
+      },
+      { error: "must be an object of this app's own settings" },
     )
     .optional(),
   instructions: z.array(z.string({ error: "must be a path or glob" }), { error: 'must be a list of paths or globs, e.g. ["CONTRIBUTING.md"]' }).optional(),

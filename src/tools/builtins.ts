@@ -2,6 +2,7 @@
 import { ApplyPatchTool } from "./apply_patch.js";
 import { BashTool } from "./bash.js";
 import { BatchTool } from "./batch.js";
+import { CodeSearchTool } from "./codesearch.js";
 import { EditTool } from "./edit.js";
 import { GlobTool } from "./glob.js";
 import { GrepTool } from "./grep.js";
@@ -17,6 +18,8 @@ import { TaskTool } from "./task.js";
 import { TodoReadTool } from "./todoread.js";
 import { TodoWriteTool } from "./todowrite.js";
 import type { Info } from "./tool.js";
+import { WebFetchTool } from "./webfetch.js";
+import { WebSearchTool } from "./websearch.js";
 import { WriteTool } from "./write.js";
 
 export const builtinTools: Info[] = [
@@ -38,4 +41,7 @@ export const builtinTools: Info[] = [
   BatchTool,
   PlanEnterTool,
   PlanExitTool,
+  WebFetchTool,
+  WebSearchTool,
+  CodeSearchTool,
 ];

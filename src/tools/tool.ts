@@ -10,6 +10,7 @@ import type { Bus } from "./bus.js";
 import type { FileTime } from "./file-time.js";
 import type { AskInput, Ruleset } from "./permission/types.js";
 import type { SessionCatalog, SessionServices } from "./session/services.js";
+import type { WebAccess } from "./web/access.js";
 
 export type Metadata = Record<string, unknown>;
 
@@ -92,6 +93,12 @@ export interface Context<M extends Metadata = Metadata> {
    * session tools. Implemented by src/session; absent when a call runs outside a conversation.
    */
   session?: SessionServices;
+
+  /**
+   * How webfetch, websearch and codesearch reach the web (issue 20): a plain fetch on Node, direct then a
+   * fetch proxy in the page. Given by the session; a context without it has no web tools.
+   */
+  web?: WebAccess;
 }
 
 export interface ExecuteResult<M extends Metadata = Metadata> {

@@ -7,6 +7,7 @@ import { keepFocusInside } from "./dialog-focus.js";
 import { ShellLimitsSection } from "./ShellLimitsSection.js";
 import { TrustNotice } from "./TrustNotice.js";
 import { pageShellLimits, type ShellLimitsControl } from "../../workspace/shell-limits.js";
+import { WebSettings } from "./WebSettings.js";
 
 const ACTIONS: readonly Action[] = ["allow", "ask", "deny"];
 
@@ -88,6 +89,7 @@ export function SettingsDialog(props: {
           <TrustNotice page={props.page} onTrust={props.onTrust} trusting={props.trusting} />
         </section>
         <Show when={props.shellLimits ?? pageShellLimits()}>{(control) => <ShellLimitsSection control={control()} storage={browserStorage()} />}</Show>
+        <WebSettings configured={props.page.session.config.workbench?.fetchProxy} trusted={props.page.trusted} />
       </div>
     </div>
   );

@@ -7,6 +7,7 @@ import { ReplayBar } from "./ReplayBar.js";
 import { bindScrollMemory } from "./scroll-memory.js";
 import { SessionBar } from "./SessionBar.js";
 import { shortcutOf, ToolsController, type SessionsPlace, type ToolsState } from "./tools-controller.js";
+import { McpServers } from "./McpServers.js";
 import { TrustNotice } from "./TrustNotice.js";
 
 export type { SessionsPlace } from "./tools-controller.js";
@@ -48,7 +49,9 @@ export function ToolsPane(props: {
   const [version, setVersion] = createSignal(0, { equals: false });
   const [now, setNow] = createSignal(Date.now());
   const [paletteOpen, setPaletteOpen] = createSignal(false);
-  const [entries] = createResource(tools, (page) => page.tools());
+  const [entries, { refetch: refetchEntries }] = createResource(tools, (page) => page.tools());
+  // MCP servers add and remove tools while the session runs: the palette lists what is there now.
+  createEffect(on(tools, (page) => page && onCleanup(page.onMcpChange(() => void refetchEntries()))));
   let opener: HTMLElement | null = null;
 
   // `version` moves when calls are added or prompts come and go; each card follows its own call's version.
@@ -195,6 +198,9 @@ export function ToolsPane(props: {
         </p>
       </Show>
       <Show when={tools()}>{(page) => <TrustNotice page={page()} onTrust={trust} trusting={state().trusting} />}</Show>
+      <Show when={tools()} keyed>
+        {(page) => <McpServers page={page} onTrust={trust} trusting={state().trusting} />}
+      </Show>
       <Show when={note()}>
         <p class={`tools-note${note()!.error ? " error" : ""}`} role={note()!.error ? "alert" : "status"} data-testid="tools-status">
           {note()!.text}
