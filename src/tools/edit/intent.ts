@@ -175,7 +175,9 @@ export function carryLineChange(before: string, after: string, file: string): st
  */
 export function carryEditedLine(before: string, after: string, fileLine: string, movedIndentation = leadingWhitespace(after)): string {
   const [beforeIndent, afterIndent, fileIndent] = [before, after, fileLine].map(leadingWhitespace) as [string, string, string];
-  const body = carryLineChange(before.slice(beforeIndent.length), after.slice(afterIndent.length), fileLine.slice(fileIndent.length));
+  const [beforeBody, afterBody] = [before.slice(beforeIndent.length), after.slice(afterIndent.length)];
+  // A line rewritten rather than edited keeps nothing of the file's version.
+  const body = resembles(beforeBody.trim(), afterBody.trim()) ? carryLineChange(beforeBody, afterBody, fileLine.slice(fileIndent.length)) : afterBody;
   return (afterIndent === beforeIndent ? fileIndent : movedIndentation) + body;
 }
 
