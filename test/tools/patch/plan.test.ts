@@ -178,6 +178,12 @@ describe("planPatch: matching", () => {
     expect(change?.after).toBe("title = “Hello — world”\nsay(‘bye’)\n");
   });
 
+  it("keeps an edited line's quotes, spacing and indentation when the hunk matched only loosely; a rewritten line keeps only the indentation", async () => {
+    const file = "    msg = \"it’s  done\"   \n    count = 1\n";
+    const [change] = await plan(update("a.py", "@@", "-msg = \"it's  done\"", "+msg = \"it's  done now\"", "-count = 1", "+total = 99"), { "/ws/a.py": file });
+    expect(change?.after).toBe("    msg = \"it’s  done now\"   \n    total = 99\n");
+  });
+
   it("matches hunk lines with line-number prefixes and strips them from added lines", async () => {
     const file = "def f():\n    x = 1\n    return x\n";
     const [change] = await plan(update("a.py", "@@", " 00001| def f():", " 00002|     x = 1", "-00003|     return x", "+00003|     return x + 1", "+    # done"), { "/ws/a.py": file });
