@@ -29,6 +29,23 @@ export interface AppliedChange {
 const PAIRED_SIMILARITY = 0.5;
 /** Longer lines are not diffed character by character; their new text is taken as written. */
 const LONGEST_CHAR_DIFF = 4000;
+/**
+ * Line diffs give up past this many differing lines (a huge oldString or newString that differs
+ * everywhere would otherwise cost lines x differences): the fallbacks pair lines by position.
+ */
+const MAX_LINE_EDITS = 2000;
+
+type LinePart = { readonly added?: boolean; readonly removed?: boolean; readonly count: number };
+
+/** `diffArrays`, or when that would cost too much, everything removed and then everything added. */
+function lineDiff(a: readonly string[], b: readonly string[]): LinePart[] {
+  const parts = diffArrays([...a], [...b], { maxEditLength: MAX_LINE_EDITS });
+  if (parts) return parts;
+  return [
+    { removed: true, count: a.length },
+    { added: true, count: b.length },
+  ].filter((part) => part.count > 0);
+}
 
 function resembles(before: string, after: string): boolean {
   if (before === "" || after === "") return false;
@@ -75,7 +92,7 @@ function align(model: readonly string[], file: readonly string[]): Alignment {
     pendingModel = [];
     pendingFile = [];
   };
-  for (const part of diffArrays(modelKeys, fileKeys)) {
+  for (const part of lineDiff(modelKeys, fileKeys)) {
     if (part.removed) {
       for (let k = 0; k < part.count; k++) pendingModel.push(m++);
     } else if (part.added) {
@@ -226,8 +243,8 @@ export function applyChange(
 
   // newString re-indented to the match as a whole (today's adaptation): the indentation new lines get.
   const adapted = adaptNewString(content, start, end, oldString, newString).split("\n");
-  const adaptedOf = wanted.length === adapted.length ? (n: number) => adapted[n]! : (n: number) => wanted[n]!;
-  const reindented = (n: number) => adaptedOf(n);
+  // (When it moved blank lines at the edges, lines no longer correspond: the model's own are used.)
+  const reindented = wanted.length === adapted.length ? (n: number) => adapted[n]! : (n: number) => wanted[n]!;
 
   const inserts = new Map<number, string[]>();
   const deleted = new Set<number>();
@@ -238,7 +255,7 @@ export function applyChange(
   let m = 0;
   let n = 0;
   let lastPlaced = -1;
-  const parts = diffArrays(model, wanted);
+  const parts = lineDiff(model, wanted);
   for (let p = 0; p < parts.length; p++) {
     const part = parts[p]!;
     if (!part.added && !part.removed) {

@@ -95,4 +95,12 @@ describe("a fuzzy match applies the change, not the pasted newString", () => {
     const content = "begin();\nfirst();\nsomething.else(entirely, different);\nlast();\n";
     expect(refusal(content, "first();\nnothing.like(this);\nlast();", "first();\nlast();").kind).toBe("not-found");
   });
+
+  it("a long block whose every middle line differs from the file still keeps the file's lines (the line diff's fallback)", () => {
+    const file = ["begin() {", ...Array.from({ length: 3000 }, (_, i) => `  step(${i});`), "}"];
+    const model = ["begin() {", ...Array.from({ length: 3000 }, (_, i) => `  step(${i})`), "}"];
+    const wanted = [...model.slice(0, 2), "  extra();", ...model.slice(2)];
+    const result = replace(`${file.join("\n")}\n`, model.join("\n"), wanted.join("\n"));
+    expect(result.content).toBe(`${[...file.slice(0, 2), "  extra();", ...file.slice(2)].join("\n")}\n`);
+  });
 });
