@@ -222,7 +222,7 @@ export function applyChange(
   end: number,
   oldString: string,
   newString: string,
-  where: { readonly startLine: number; readonly strategy: ReplacerName },
+  where: { readonly startLine: number; readonly strategy: ReplacerName; /** oldString as the model wrote it (escaped). */ readonly written?: string },
 ): AppliedChange {
   const span = content.slice(start, end);
   const model = oldString.split("\n");
@@ -234,9 +234,13 @@ export function applyChange(
   // model would have copied it, whole.
   const prefix = content.slice(content.lastIndexOf("\n", start - 1) + 1, start);
   const differing: DifferingLine[] = [];
-  model.forEach((line, i) => {
-    if (isBlank(line) && status[i] === "absent") return;
+  // The lines as the model wrote them, when reading them (unescaping) kept their count.
+  const written = where.written?.split("\n");
+  const asWritten = written && written.length === model.length ? written : model;
+  model.forEach((read, i) => {
+    if (isBlank(read) && status[i] === "absent") return;
     const j = fileOf[i]!;
+    const line = asWritten[i]!;
     if (j >= 0 && (file[j] === line || (j === 0 && prefix + file[0] === line))) return;
     differing.push({ model: i + 1, file: j >= 0 ? where.startLine + j : undefined, cosmetic: status[i] === "same" });
   });

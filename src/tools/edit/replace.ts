@@ -187,7 +187,7 @@ function safeReplace(
     let differing: readonly DifferingLine[] = [];
     const edits = chosen.map((place, k) => {
       if (!(fuzzy && rules.applyChange)) return { ...place, replacement: newString };
-      const where = { startLine: lineOf(index, place.start) + 1, strategy: name };
+      const where = { startLine: lineOf(index, place.start) + 1, strategy: name, written: oldString };
       const change = applyChange(content, place.start, place.end, reference, read.new, where);
       if (k === 0) differing = change.differing;
       return { ...place, replacement: change.replacement };

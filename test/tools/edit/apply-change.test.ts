@@ -43,6 +43,10 @@ describe("a fuzzy match applies the change, not the pasted newString", () => {
     const content = 'say("hi");\nwave("x");\n';
     const result = replace(content, String.raw`say(\"hi\");` + "\n" + String.raw`wave(\"x\");`, String.raw`say(\"hi\");` + "\n" + String.raw`wave(\"y\");`);
     expect(result).toMatchObject({ strategy: "EscapeNormalized", content: 'say("hi");\nwave("y");\n' });
+    expect(result.differing).toEqual([
+      { model: 1, file: 1, cosmetic: true },
+      { model: 2, file: 2, cosmetic: true },
+    ]);
   });
 
   it("keeps a block's real line breaks when the model wrote both strings as one escaped line", () => {
