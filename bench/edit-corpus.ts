@@ -37,6 +37,7 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { HELD_OUT_CORPUS } from "./edit-corpus-heldout.js";
 import {
   EditMatchError,
   POLICIES,
@@ -90,7 +91,11 @@ const KINDS = [
   "extra-newlines",
   "escape-quotes",
   "escape-newlines",
-  "wrong-middle",
+  "typographic",
+  "blank-dropped",
+  "blank-added",
+  "misremembered-untouched",
+  "misremembered-touched",
   "unrelated-line",
   "stutter",
   "elided-middle",
@@ -131,12 +136,6 @@ export interface EditCase {
   readonly expected: string | null;
 }
 
-type Outcome = "correct" | "wrong" | "refused";
-interface Tally {
-  correct: number;
-  wrong: number;
-  refused: number;
-}
 
 // mulberry32: small, fast, and the same sequence on every machine.
 function prng(seed: number) {
@@ -158,8 +157,9 @@ const isBlank = (line: string) => line.trim() === "";
 const indentOf = (line: string) => /^[ \t]*/.exec(line)![0];
 const ink = (text: string) => text.replace(/\s/g, "").length;
 
+/** `name` is a path from the repository's root (`node_modules/...` or `src/...`). */
 function loadSource(name: string): Source | undefined {
-  const path = fileURLToPath(new URL(`../node_modules/${name}`, import.meta.url));
+  const path = fileURLToPath(new URL(`../${name}`, import.meta.url));
   let content: string;
   try {
     content = readFileSync(path, "utf8").replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
@@ -255,21 +255,69 @@ function splice(content: string, offset: number, length: number, text: string): 
 
 const middleIndices = (lines: readonly string[]) => lines.map((_, i) => i).filter((i) => i > 0 && i < lines.length - 1 && !isBlank(lines[i]!));
 
-/** The intended edit, made on `lines` at their own indentation: insert a line, extend one, or delete one. */
-function intendedEdit(rng: Rng, lines: readonly string[], id: number): string[] {
-  const middles = middleIndices(lines);
-  const op = rng.pick(middles.length > 0 && lines.length >= 4 ? ["insert", "append", "delete"] : ["insert", "append"]);
-  const out = [...lines];
-  if (op === "insert") {
+/**
+ * The change the model means, stated on the file's real lines (indices into the real block): insert a
+ * line after line `after`, extend a line, rename a word in a line, or delete a line. The same change is
+ * then written in the model's view (its mangled copy of the block) to make newString, and applied to the
+ * real lines to make the expected file: the answer is fixed here, before any policy runs.
+ */
+type Op =
+  | { readonly kind: "insert"; readonly after: number; readonly indentation: string; readonly body: string }
+  | { readonly kind: "append"; readonly line: number; readonly suffix: string }
+  | { readonly kind: "rename"; readonly line: number; readonly from: string; readonly to: string }
+  | { readonly kind: "delete"; readonly line: number };
+
+const WORD = /\b[A-Za-z_][A-Za-z0-9_]{2,}\b/;
+
+/**
+ * A change on `lines`. `avoid`: lines the change must not modify (an insert next to them is fine);
+ * `touch`: the line it must modify (append, rename or delete), or undefined for any.
+ */
+function pickOp(rng: Rng, lines: readonly string[], id: number, avoid: ReadonlySet<number> = new Set(), touch?: number): Op | undefined {
+  const middles = middleIndices(lines).filter((i) => !avoid.has(i));
+  const targets = touch !== undefined ? [touch] : middles.length > 0 ? middles : [lines.length - 1].filter((i) => !avoid.has(i));
+  const kinds: Array<Op["kind"]> = touch !== undefined ? ["append", "rename", "delete"] : ["insert", "append", "rename", "delete"];
+  const kind = rng.pick(kinds);
+  if (kind === "insert") {
     const indentation = indentOf(isBlank(lines[1]!) ? lines[0]! : lines[1]!);
-    out.splice(1, 0, `${indentation}// edit ${id}`);
-  } else if (op === "append") {
-    const k = middles.length > 0 ? rng.pick(middles) : lines.length - 1;
-    out[k] = `${out[k]} // edit ${id}`;
-  } else {
-    out.splice(rng.pick(middles), 1);
+    return { kind, after: 0, indentation, body: `// edit ${id}` };
+  }
+  if (targets.length === 0) return undefined;
+  const line = rng.pick(targets);
+  if (kind === "append") return { kind, line, suffix: ` // edit ${id}` };
+  if (kind === "rename") {
+    const word = WORD.exec(lines[line]!)?.[0];
+    return word ? { kind, line, from: word, to: `${word}Edit${id}` } : { kind: "append", line, suffix: ` // edit ${id}` };
+  }
+  if (lines.length < 4 || touch === 0 || touch === lines.length - 1) return { kind: "append", line, suffix: ` // edit ${id}` };
+  return { kind, line };
+}
+
+/**
+ * `op` applied to `lines`. `at` maps a real line index to its index in `lines` (identity for the real
+ * block); `indent` turns the real indentation of an inserted line into the frame of `lines`.
+ */
+function applyOp(lines: readonly string[], op: Op, at: (real: number) => number = (i) => i, indent: (i: string) => string = (i) => i): string[] | undefined {
+  const out = [...lines];
+  if (op.kind === "insert") {
+    out.splice(at(op.after) + 1, 0, indent(op.indentation) + op.body);
+    return out;
+  }
+  const k = at(op.line);
+  if (k < 0 || k >= out.length) return undefined;
+  if (op.kind === "append") out[k] = out[k] + op.suffix;
+  else if (op.kind === "delete") out.splice(k, 1);
+  else {
+    if (!out[k]!.includes(op.from)) return undefined;
+    out[k] = out[k]!.replace(op.from, () => op.to);
   }
   return out;
+}
+
+/** The old notion, kept for the kinds that must be refused: any change on the model's own lines. */
+function intendedEdit(rng: Rng, lines: readonly string[], id: number): string[] {
+  const op = pickOp(rng, lines, id) ?? { kind: "insert", after: 0, indentation: indentOf(lines[0]!), body: `// edit ${id}` };
+  return applyOp(lines, op) ?? [...lines];
 }
 
 /** Applies `change` to the indentation of every non-blank line. */
@@ -305,6 +353,44 @@ function escapeFully(text: string): string {
 
 type Built = Omit<EditCase, "id" | "kind" | "source">;
 
+interface ModelView {
+  /** The model's copy of the block. */
+  readonly lines: readonly string[];
+  /** Index in `lines` of a real line (-1: the model left it out). Identity by default. */
+  readonly at?: (real: number) => number;
+  /** The model's frame for the indentation of a line it inserts. */
+  readonly indent?: (indentation: string) => string;
+  /** Real lines the change must not modify. */
+  readonly avoid?: ReadonlySet<number>;
+  /** The real line the change must modify. */
+  readonly touch?: number;
+  /** Real lines the model got wrong (not only in whitespace, escapes or punctuation): changing one must be refused. */
+  readonly misremembered?: ReadonlySet<number>;
+  /** How the model wrote its lines out as one string (escaped, for escape-newlines). */
+  readonly wrap?: (text: string) => string;
+}
+
+/**
+ * oldString is the model's view; newString is the same view with the change made in it (so it repeats the
+ * view's mangling, as models do); the expected file is the real block with the change and nothing else.
+ */
+function viewCase(rng: Rng, id: number, content: string, block: Pick<Block, "offset" | "text" | "lines">, view: ModelView): Built | undefined {
+  const op = pickOp(rng, block.lines, id, view.avoid, view.touch);
+  if (!op) return undefined;
+  if (op.kind === "insert" && view.at && view.at(op.after) < 0) return undefined;
+  const real = applyOp(block.lines, op);
+  const model = applyOp(view.lines, op, view.at, view.indent);
+  if (!real || !model) return undefined;
+  const wrap = view.wrap ?? ((text: string) => text);
+  const refuse = op.kind !== "insert" && (view.misremembered?.has(op.line) ?? false);
+  return {
+    content,
+    oldString: wrap(view.lines.join("\n")),
+    newString: wrap(model.join("\n")),
+    expected: refuse ? null : splice(content, block.offset, block.text.length, real.join("\n")),
+  };
+}
+
 function build(kind: Kind, rng: Rng, source: Source, sources: readonly Source[], id: number): Built | undefined {
   const { content } = source;
   const edit = (block: Block, lines: readonly string[]) => splice(content, block.offset, block.text.length, lines.join("\n"));
@@ -312,8 +398,7 @@ function build(kind: Kind, rng: Rng, source: Source, sources: readonly Source[],
     case "exact": {
       const block = pickBlock(rng, source, 3, 12, (b) => countOf(content, b.text) === 1);
       if (!block) return undefined;
-      const intended = intendedEdit(rng, block.lines, id);
-      return { content, oldString: block.text, newString: intended.join("\n"), expected: edit(block, intended) };
+      return viewCase(rng, id, content, block, { lines: block.lines });
     }
     case "short-context": {
       const block = pickBlock(rng, source, 3, 12, (b) => middleIndices(b.lines).some((i) => b.lines[i]!.trim().length >= 6));
@@ -334,77 +419,67 @@ function build(kind: Kind, rng: Rng, source: Source, sources: readonly Source[],
         return indentation + (/\S {2,}\S/.test(body) ? body.replace(/(\S) {2,}(\S)/, "$1 $2") : body.replace(/(\S) (\S)/, rng.next() < 0.5 ? "$1  $2" : "$1\t$2"));
       });
       if (old.join("\n") === block.text) return undefined;
-      const intended = intendedEdit(rng, block.lines, id);
-      return { content, oldString: old.join("\n"), newString: intended.join("\n"), expected: edit(block, intended) };
+      return viewCase(rng, id, content, block, { lines: old });
     }
     case "trailing-old": {
       const block = pickBlock(rng, source, 3, 12);
       if (!block) return undefined;
       const old = block.lines.map((line, i) => (i === 0 || rng.next() < 0.5 ? line + rng.pick([" ", "  ", "\t", "   "]) : line));
-      const intended = intendedEdit(rng, block.lines, id);
-      return { content, oldString: old.join("\n"), newString: intended.join("\n"), expected: edit(block, intended) };
+      return viewCase(rng, id, content, block, { lines: old });
     }
     case "trailing-file": {
       // The file has trailing spaces the model did not copy (on lines before the last, so that oldString is
-      // not an exact substring ending mid-line).
+      // not an exact substring ending mid-line). Unchanged lines keep them; the change does not extend a
+      // line that has them (where the new text goes relative to stray spaces is a matter of taste).
       const block = pickBlock(rng, source, 3, 12);
       if (!block) return undefined;
-      const dirty = block.lines.map((line, i) => (i === 0 || (i < block.lines.length - 1 && !isBlank(line) && rng.next() < 0.4) ? `${line}  ` : line));
+      const dirtyAt = new Set<number>();
+      const dirty = block.lines.map((line, i) => {
+        if (!(i === 0 || (i < block.lines.length - 1 && !isBlank(line) && rng.next() < 0.4))) return line;
+        dirtyAt.add(i);
+        return `${line}  `;
+      });
       const file = splice(content, block.offset, block.text.length, dirty.join("\n"));
-      const intended = intendedEdit(rng, block.lines, id);
-      return { content: file, oldString: block.text, newString: intended.join("\n"), expected: splice(file, block.offset, dirty.join("\n").length, intended.join("\n")) };
+      return viewCase(rng, id, file, { offset: block.offset, text: dirty.join("\n"), lines: dirty }, { lines: block.lines, avoid: dirtyAt });
     }
     case "indent-more": {
       const block = pickBlock(rng, source, 3, 12);
       if (!block) return undefined;
       const extra = source.tabs ? rng.pick(["\t", "\t\t"]) : rng.pick(["  ", "    ", "        "]);
-      const intended = intendedEdit(rng, block.lines, id);
-      return {
-        content,
-        oldString: reindent(block.lines, (i) => extra + i).join("\n"),
-        newString: reindent(intended, (i) => extra + i).join("\n"),
-        expected: edit(block, intended),
-      };
+      const indent = (i: string) => extra + i;
+      return viewCase(rng, id, content, block, { lines: reindent(block.lines, indent), indent });
     }
     case "indent-less": {
       const base = (lines: readonly string[]) => Math.min(...lines.filter((l) => !isBlank(l)).map((l) => indentOf(l).length));
       const block = pickBlock(rng, source, 3, 12, (b) => base(b.lines) > 0);
       if (!block) return undefined;
       const cut = base(block.lines);
-      const intended = intendedEdit(rng, block.lines, id);
-      return {
-        content,
-        oldString: reindent(block.lines, (i) => i.slice(cut)).join("\n"),
-        newString: reindent(intended, (i) => i.slice(cut)).join("\n"),
-        expected: edit(block, intended),
-      };
+      const indent = (i: string) => i.slice(cut);
+      return viewCase(rng, id, content, block, { lines: reindent(block.lines, indent), indent });
     }
     case "tabs-to-spaces": {
       if (!source.tabs) return undefined;
       const block = pickBlock(rng, source, 3, 12, (b) => b.lines.some((l) => l.startsWith("\t")));
       if (!block) return undefined;
       const width = rng.pick([2, 4]);
-      const toSpaces = (i: string) => i.replace(/\t/g, " ".repeat(width));
-      const intended = intendedEdit(rng, block.lines, id);
-      return { content, oldString: reindent(block.lines, toSpaces).join("\n"), newString: reindent(intended, toSpaces).join("\n"), expected: edit(block, intended) };
+      const indent = (i: string) => i.replace(/\t/g, " ".repeat(width));
+      return viewCase(rng, id, content, block, { lines: reindent(block.lines, indent), indent });
     }
     case "spaces-to-tabs": {
       if (source.tabs) return undefined;
       const block = pickBlock(rng, source, 3, 12, (b) => b.lines.some((l) => indentOf(l).length >= source.unit));
       if (!block) return undefined;
-      const toTabs = (i: string) => "\t".repeat(Math.floor(i.length / source.unit)) + " ".repeat(i.length % source.unit);
-      const intended = intendedEdit(rng, block.lines, id);
-      return { content, oldString: reindent(block.lines, toTabs).join("\n"), newString: reindent(intended, toTabs).join("\n"), expected: edit(block, intended) };
+      const indent = (i: string) => "\t".repeat(Math.floor(i.length / source.unit)) + " ".repeat(i.length % source.unit);
+      return viewCase(rng, id, content, block, { lines: reindent(block.lines, indent), indent });
     }
     case "first-line-indent": {
       // #29573: the model's block starts without its first line's indentation (and, as in the reports, a
       // second slip - a trailing space - keeps it from being an exact substring).
       const block = pickBlock(rng, source, 3, 12, (b) => indentOf(b.lines[0]!).length > 0);
       if (!block) return undefined;
-      const intended = intendedEdit(rng, block.lines, id);
       const old = [block.lines[0]!.trimStart(), ...block.lines.slice(1)];
       old[old.length - 1] += " ";
-      return { content, oldString: old.join("\n"), newString: [intended[0]!.trimStart(), ...intended.slice(1)].join("\n"), expected: edit(block, intended) };
+      return viewCase(rng, id, content, block, { lines: old });
     }
     case "indent-and-spacing": {
       // Two slips at once: the block is deeper, and a middle line's spacing differs (so no line-by-line
@@ -416,38 +491,68 @@ function build(kind: Kind, rng: Rng, source: Source, sources: readonly Source[],
       const extra = source.tabs ? "\t" : rng.pick(["  ", "    "]);
       const view = [...block.lines];
       view[k] = indentOf(view[k]!) + view[k]!.slice(indentOf(view[k]!).length).replace(/(\S) (\S)/, "$1  $2");
-      const intended = intendedEdit(rng, block.lines, id);
-      return { content, oldString: reindent(view, (i) => extra + i).join("\n"), newString: reindent(intended, (i) => extra + i).join("\n"), expected: edit(block, intended) };
+      const indent = (i: string) => extra + i;
+      return viewCase(rng, id, content, block, { lines: reindent(view, indent), indent });
     }
     case "extra-newlines": {
       // oldString and newString both end with a blank line the file does not have after the block.
       const block = pickBlock(rng, source, 3, 12, (b) => countOf(content, `${b.text}\n\n`) === 0);
       if (!block) return undefined;
-      const intended = intendedEdit(rng, block.lines, id);
-      return { content, oldString: `${block.text}\n\n`, newString: `${intended.join("\n")}\n\n`, expected: edit(block, intended) };
+      return viewCase(rng, id, content, block, { lines: [...block.lines, "", ""] });
     }
     case "escape-quotes": {
+      // The model escaped the quotes in both strings (it copied them out of a string literal or JSON view).
       const block = pickBlock(rng, source, 3, 12, (b) => /["'`]/.test(b.text));
       if (!block) return undefined;
-      const intended = intendedEdit(rng, block.lines, id);
-      return { content, oldString: escapeQuotes(block.text), newString: intended.join("\n"), expected: edit(block, intended) };
+      return viewCase(rng, id, content, block, { lines: block.lines.map(escapeQuotes) });
     }
     case "escape-newlines": {
+      // The whole block as one escaped line, oldString and newString alike.
       const block = pickBlock(rng, source, 3, 8);
       if (!block) return undefined;
-      const intended = intendedEdit(rng, block.lines, id);
-      return { content, oldString: escapeFully(block.text), newString: intended.join("\n"), expected: edit(block, intended) };
+      return viewCase(rng, id, content, block, { lines: block.lines, wrap: escapeFully });
     }
-    case "wrong-middle": {
+    case "typographic": {
+      // The file has typographic quotes or dashes (in its comments and strings) where the model types ASCII.
+      const typographic = (l: string) => (/'/.test(l) ? l.replace(/'/g, "\u2019") : / - /.test(l) ? l.replace(/ - /g, " \u2014 ") : l);
+      const block = pickBlock(rng, source, 3, 12, (b) => b.lines.some((l) => typographic(l) !== l));
+      if (!block) return undefined;
+      const real = block.lines.map((l) => (rng.next() < 0.7 ? typographic(l) : l));
+      if (real.join("\n") === block.text) return undefined;
+      const file = splice(content, block.offset, block.text.length, real.join("\n"));
+      return viewCase(rng, id, file, { offset: block.offset, text: real.join("\n"), lines: real }, { lines: block.lines });
+    }
+    case "blank-dropped": {
+      // The file's block has a blank line the model left out.
+      const block = pickBlock(rng, source, 4, 12, (b) => middleIndices(b.lines).length > 0 && b.lines.some((l, i) => i > 1 && i < b.lines.length - 1 && isBlank(l)));
+      if (!block) return undefined;
+      const blanks = block.lines.map((l, i) => (i > 1 && i < block.lines.length - 1 && isBlank(l) ? i : -1)).filter((i) => i >= 0);
+      const k = rng.pick(blanks);
+      const view = block.lines.filter((_, i) => i !== k);
+      return viewCase(rng, id, content, block, { lines: view, at: (i) => (i < k ? i : i === k ? -1 : i - 1), avoid: new Set([k]) });
+    }
+    case "blank-added": {
+      // The model's block has a blank line the file does not have.
+      const block = pickBlock(rng, source, 3, 12, (b) => middleIndices(b.lines).length > 0);
+      if (!block) return undefined;
+      const k = rng.pick(middleIndices(block.lines));
+      const view = [...block.lines.slice(0, k + 1), "", ...block.lines.slice(k + 1)];
+      return viewCase(rng, id, content, block, { lines: view, at: (i) => (i <= k ? i : i + 1) });
+    }
+    case "misremembered-untouched":
+    case "misremembered-touched": {
+      // One middle line misremembered (a dropped semicolon, other quotes, spacing around punctuation). A
+      // change elsewhere must leave the file's line as it is; a change of that very line cannot be made
+      // without guessing what the model meant for the text it got wrong, so it must be refused.
       const block = pickBlock(rng, source, 3, 12, (b) => middleIndices(b.lines).some((i) => b.lines[i]!.trim().length >= 12));
       if (!block) return undefined;
       const k = rng.pick(middleIndices(block.lines).filter((i) => block.lines[i]!.trim().length >= 12));
       const slipped = cosmeticSlip(rng, block.lines[k]!);
-      if (!slipped) return undefined;
+      if (!slipped || slipped.trim() === block.lines[k]!.trim()) return undefined;
       const view = [...block.lines];
       view[k] = slipped;
-      const intended = intendedEdit(rng, view, id);
-      return { content, oldString: view.join("\n"), newString: intended.join("\n"), expected: edit(block, intended) };
+      const touched = kind === "misremembered-touched";
+      return viewCase(rng, id, content, block, { lines: view, avoid: touched ? undefined : new Set([k]), touch: touched ? k : undefined, misremembered: new Set([k]) });
     }
     case "unrelated-line": {
       const block = pickBlock(rng, source, 3, 12);
@@ -540,9 +645,21 @@ function build(kind: Kind, rng: Rng, source: Source, sources: readonly Source[],
   }
 }
 
-/** The corpus: CASES_PER_KIND cases of every kind, spread over the sources, the same on every run. */
-export function generateEditCorpus(): EditCase[] {
-  const sources = SOURCES.map(loadSource).filter((s): s is Source => s !== undefined);
+export interface CorpusSpec {
+  readonly seed: number;
+  /** Paths from the repository's root. */
+  readonly sources: readonly string[];
+  readonly casesPerKind: number;
+}
+
+/** The tuning corpus: the one the policy's numbers were chosen against. */
+export const TUNING_CORPUS: CorpusSpec = { seed: SEED, sources: SOURCES.map((name) => `node_modules/${name}`), casesPerKind: CASES_PER_KIND };
+
+/** The corpus: `casesPerKind` cases of every kind, spread over the sources, the same on every run. */
+export function generateEditCorpus(spec: CorpusSpec = TUNING_CORPUS): EditCase[] {
+  const CASES_PER_KIND = spec.casesPerKind;
+  const SEED = spec.seed;
+  const sources = spec.sources.map(loadSource).filter((s): s is Source => s !== undefined);
   if (sources.length < 2) throw new Error("edit corpus: the source packages are missing from node_modules");
   const rng = prng(SEED);
   const cases: EditCase[] = [];
@@ -564,53 +681,74 @@ export function generateEditCorpus(): EditCase[] {
   return cases;
 }
 
-function judge(edit: EditCase, policy: EditPolicy): Outcome {
+type Verdict = "correctEdit" | "refusedExpected" | "refusedRightly" | "wrong";
+interface Tally {
+  correctEdit: number;
+  refusedExpected: number;
+  refusedRightly: number;
+  wrong: number;
+}
+
+/**
+ * correctEdit: the result is the expected file exactly; refusedRightly: an EditMatchError where refusal
+ * was the answer; refusedExpected: an EditMatchError where an edit was; wrong: any other result (a file
+ * that differs from the expected one, or any edit where refusal was the answer).
+ */
+function judge(edit: EditCase, policy: EditPolicy): Verdict {
   try {
     const result = replace(edit.content, edit.oldString, edit.newString, { policy });
-    return result.content === edit.expected ? "correct" : "wrong";
+    return edit.expected !== null && result.content === edit.expected ? "correctEdit" : "wrong";
   } catch (error) {
     if (!(error instanceof EditMatchError)) throw error;
-    return edit.expected === null ? "correct" : "refused";
+    return edit.expected === null ? "refusedRightly" : "refusedExpected";
   }
 }
 
-const empty = (): Tally => ({ correct: 0, wrong: 0, refused: 0 });
+const empty = (): Tally => ({ correctEdit: 0, refusedExpected: 0, refusedRightly: 0, wrong: 0 });
+const POLICY_NAMES = ["seed", "safe"] as const;
 
-export async function benchEditCorpus() {
+/** Both policies over one corpus: totals, per kind, and the first ids that went wrong. */
+export function measureCorpus(label: string, cases: readonly EditCase[]) {
   const started = performance.now();
-  const cases = generateEditCorpus();
-  const policies = ["seed", "safe"] as const;
-  const report = Object.fromEntries(
-    policies.map((policy) => [policy, { ...empty(), correctEdits: 0, correctRefusals: 0, byKind: {} as Record<string, Tally>, wrongCases: [] as number[] }]),
-  ) as Record<EditPolicy, Tally & { correctEdits: number; correctRefusals: number; byKind: Record<string, Tally>; wrongCases: number[] }>;
+  const report = Object.fromEntries(POLICY_NAMES.map((policy) => [policy, { ...empty(), byKind: {} as Record<string, Tally>, wrongCases: [] as number[] }])) as Record<
+    EditPolicy,
+    Tally & { byKind: Record<string, Tally>; wrongCases: number[] }
+  >;
   for (const edit of cases) {
-    for (const policy of policies) {
-      const outcome = judge(edit, policy);
+    for (const policy of POLICY_NAMES) {
+      const verdict = judge(edit, policy);
       const totals = report[policy];
-      totals[outcome]++;
-      if (outcome === "correct") totals[edit.expected === null ? "correctRefusals" : "correctEdits"]++;
-      if (outcome === "wrong" && totals.wrongCases.length < 25) totals.wrongCases.push(edit.id);
-      (totals.byKind[edit.kind] ??= empty())[outcome]++;
+      totals[verdict]++;
+      if (verdict === "wrong" && totals.wrongCases.length < 25) totals.wrongCases.push(edit.id);
+      (totals.byKind[edit.kind] ??= empty())[verdict]++;
     }
   }
   const ms = Math.round(performance.now() - started);
   const lines = [
-    `edit corpus: ${cases.length} cases from ${new Set(cases.map((c) => c.source)).size} source files, ${ms} ms   (correct / wrong / refused)`,
-    `${"kind".padEnd(18)} ${"n".padStart(3)}  ${"expect".padEnd(7)} ${"seed".padStart(12)}   ${"safe".padStart(12)}`,
+    `${label}: ${cases.length} cases from ${new Set(cases.map((c) => c.source)).size} source files, ${ms} ms`,
+    `  cells: correct edit / refused where an edit was expected / refused rightly / wrong`,
+    `${"kind".padEnd(24)} ${"n".padStart(3)}  ${"expect".padEnd(7)} ${"seed (OpenCode)".padStart(18)}   ${"safe (ours)".padStart(18)}`,
   ];
-  const cell = (t: Tally | undefined) => `${t?.correct ?? 0} / ${t?.wrong ?? 0} / ${t?.refused ?? 0}`.padStart(12);
+  const cell = (t: Tally | undefined) => `${t?.correctEdit ?? 0} / ${t?.refusedExpected ?? 0} / ${t?.refusedRightly ?? 0} / ${t?.wrong ?? 0}`.padStart(18);
   for (const kind of KINDS) {
     const ofKind = cases.filter((c) => c.kind === kind);
+    if (ofKind.length === 0) continue;
     const expect = ofKind.every((c) => c.expected === null) ? "refuse" : ofKind.every((c) => c.expected !== null) ? "edit" : "mixed";
-    lines.push(`${kind.padEnd(18)} ${String(ofKind.length).padStart(3)}  ${expect.padEnd(7)} ${cell(report.seed.byKind[kind])}   ${cell(report.safe.byKind[kind])}`);
+    lines.push(`${kind.padEnd(24)} ${String(ofKind.length).padStart(3)}  ${expect.padEnd(7)} ${cell(report.seed.byKind[kind])}   ${cell(report.safe.byKind[kind])}`);
   }
-  lines.push(`${"total".padEnd(18)} ${String(cases.length).padStart(3)}  ${"".padEnd(7)} ${cell(report.seed)}   ${cell(report.safe)}`);
-  console.error(lines.join("\n"));
+  lines.push(`${"total".padEnd(24)} ${String(cases.length).padStart(3)}  ${"".padEnd(7)} ${cell(report.seed)}   ${cell(report.safe)}`);
+  return { table: lines.join("\n"), cases: cases.length, sources: new Set(cases.map((c) => c.source)).size, ms, seed: report.seed, safe: report.safe };
+}
+
+export async function benchEditCorpus() {
+  const tuning = measureCorpus("edit corpus (tuning)", generateEditCorpus(TUNING_CORPUS));
+  // Never looked at while choosing thresholds or strategies: see bench/edit-corpus-heldout.ts.
+  const heldOut = measureCorpus("edit corpus (held out)", generateEditCorpus(HELD_OUT_CORPUS));
+  console.error(`${tuning.table}\n\n${heldOut.table}`);
+  const { table: _t, ...tuningData } = tuning;
+  const { table: _h, ...heldOutData } = heldOut;
   return {
     benchmark: "edit-corpus",
-    cases: cases.length,
-    sources: new Set(cases.map((c) => c.source)).size,
-    ms,
     thresholds: {
       seed: { singleCandidate: POLICIES.seed.blockAnchor.singleCandidateThreshold, multipleCandidates: POLICIES.seed.blockAnchor.multipleCandidatesThreshold },
       safe: {
@@ -620,7 +758,7 @@ export async function benchEditCorpus() {
         maxInk: `${SAFE_MAX_INK_RATIO} x oldString + ${SAFE_INK_SLACK}`,
       },
     },
-    seed: report.seed,
-    safe: report.safe,
+    tuning: tuningData,
+    heldOut: heldOutData,
   };
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { replace } from "./edit/index.js";
+import { describeMatch, replace } from "./edit/index.js";
 import description from "./edit.txt?raw";
 import { createFile, editFile } from "./shared/edit-file.js";
 import { toLf } from "./shared/text-file.js";
@@ -21,9 +21,9 @@ export const EditTool = define("edit", {
     return editFile(ctx, args.filePath, (before) => {
       const result = replace(before, toLf(args.oldString), toLf(args.newString), { replaceAll: args.replaceAll ?? false });
       const notes: string[] = [];
-      if (result.fuzzy) notes.push(`(oldString did not match exactly; matched lines ${result.startLine}-${result.endLine} with the ${result.strategy} strategy, and newString was re-indented to them.)`);
+      if (result.fuzzy) notes.push(describeMatch(result));
       if (args.replaceAll) notes.push(`(${result.occurrences} occurrence${result.occurrences === 1 ? "" : "s"} replaced.)`);
-      return { after: result.content, notes, metadata: { strategy: result.strategy, occurrences: result.occurrences } };
+      return { after: result.content, notes, metadata: { strategy: result.strategy, occurrences: result.occurrences, differing: result.differing.map((line) => line.model) } };
     });
   },
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EditMatchError, replace } from "./edit/index.js";
+import { describeMatch, EditMatchError, replace } from "./edit/index.js";
 import { IDENTICAL } from "./edit.js";
 import description from "./multiedit.txt?raw";
 import { createFile, editFile } from "./shared/edit-file.js";
@@ -33,20 +33,20 @@ export const MultiEditTool = define("multiedit", {
     const apply = (before: string, edits: typeof args.edits, offset: number) => {
       let text = before;
       const strategies: string[] = [];
+      const described: string[] = [];
       edits.forEach((e, i) => {
         if (e.oldString === "") throw failed(i + offset, "only the first edit may have an empty oldString (it creates the file)");
         try {
           const result = replace(text, toLf(e.oldString), toLf(e.newString), { replaceAll: e.replaceAll ?? false });
           text = result.content;
           strategies.push(result.strategy);
+          if (result.fuzzy) described.push(describeMatch(result, `edit ${i + offset + 1}'s oldString`));
         } catch (error) {
           if (error instanceof EditMatchError) throw failed(i + offset, error.message);
           throw error;
         }
       });
-      const fuzzy = strategies.map((s, i) => ({ s, i })).filter(({ s }) => s !== "Simple" && s !== "MultiOccurrence");
-      const notes = [`(${total} edits.)`];
-      if (fuzzy.length) notes.push(`(Fuzzy matches: ${fuzzy.map(({ s, i }) => `edit ${i + offset + 1} by ${s}`).join(", ")}.)`);
+      const notes = [`(${total} edits.)`, ...described];
       return { after: text, notes, metadata: { strategies } };
     };
     // A new file: every edit is applied to the first one's text in memory, and the file written once.

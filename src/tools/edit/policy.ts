@@ -49,12 +49,17 @@ export interface PolicyRules {
   readonly ambiguity: "seed" | "report";
   /** Refuse fuzzy spans much larger than oldString, and anchored spans whose middle lines do not resemble it. */
   readonly guardSpans: boolean;
-  /** Re-indent newString to a fuzzy match (and drop boundary whitespace the match left out). */
-  readonly adaptNewString: boolean;
+  /**
+   * At a fuzzy match, make the change from oldString to newString on the file's own lines (keeping the
+   * file's text where the model changed nothing, re-indenting new lines) instead of writing newString.
+   */
+  readonly applyChange: boolean;
+  /** Also match lines that differ only in typographic punctuation (PunctuationNormalized, after LineTrimmed). */
+  readonly punctuation: boolean;
 }
 
 export const POLICIES: Readonly<Record<EditPolicy, PolicyRules>> = {
-  seed: { blockAnchor: SEED_BLOCK_ANCHOR, ambiguity: "seed", guardSpans: false, adaptNewString: false },
+  seed: { blockAnchor: SEED_BLOCK_ANCHOR, ambiguity: "seed", guardSpans: false, applyChange: false, punctuation: false },
   safe: {
     // Every candidate, scored by the guard instead; several that pass are reported as multiple matches.
     blockAnchor: {
@@ -65,6 +70,7 @@ export const POLICIES: Readonly<Record<EditPolicy, PolicyRules>> = {
     },
     ambiguity: "report",
     guardSpans: true,
-    adaptNewString: true,
+    applyChange: true,
+    punctuation: true,
   },
 };

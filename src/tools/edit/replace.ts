@@ -8,8 +8,8 @@ import { EditMatchError, EMPTY_MESSAGE, IDENTICAL_MESSAGE, multipleError, notFou
 import { judgeSpan } from "./guards.js";
 import { indexLines, lineOf, occurrencesOf, searchLines, type LineIndex } from "./lines.js";
 import { POLICIES, type PolicyRules } from "./policy.js";
-import { adaptNewString } from "./reindent.js";
-import { replacersWith, unescapeString } from "./replacers/index.js";
+import { applyChange, modelStrings, type DifferingLine } from "./intent.js";
+import { replacersWith } from "./replacers/index.js";
 import { isFuzzy, type LineRange, type NamedReplacer, type ReplaceOptions, type ReplacerName, type ReplaceResult } from "./types.js";
 
 interface Place {
@@ -24,8 +24,8 @@ interface Edit extends Place {
 /** Without replaceAll, two places already decide; more are located only to list them. */
 const LOCATED_LIMIT = 1000;
 
-// Built once per policy: the order is the seed's, only BlockAnchor's tuning differs.
-const REPLACERS_BY_POLICY = new Map(Object.values(POLICIES).map((rules) => [rules, replacersWith(rules.blockAnchor)] as const));
+// Built once per policy: the order is the seed's; BlockAnchor's tuning and PunctuationNormalized differ.
+const REPLACERS_BY_POLICY = new Map(Object.values(POLICIES).map((rules) => [rules, replacersWith(rules.blockAnchor, rules.punctuation)] as const));
 
 function toRange(index: LineIndex, place: Place): LineRange {
   return { start: lineOf(index, place.start) + 1, end: lineOf(index, Math.max(place.start, place.end - 1)) + 1 };
@@ -39,7 +39,7 @@ function nonOverlapping(content: string, text: string): number[] {
 }
 
 /** Splices every edit in (they are sorted and disjoint); replacements are inserted literally, never as patterns. */
-function apply(content: string, index: LineIndex, edits: readonly Edit[], strategy: ReplacerName): ReplaceResult {
+function apply(content: string, index: LineIndex, edits: readonly Edit[], strategy: ReplacerName, differing: readonly DifferingLine[] = []): ReplaceResult {
   let out = "";
   let cursor = 0;
   for (const edit of edits) {
@@ -49,7 +49,7 @@ function apply(content: string, index: LineIndex, edits: readonly Edit[], strate
   out += content.slice(cursor);
   const first = toRange(index, edits[0]!);
   const last = toRange(index, edits[edits.length - 1]!);
-  return { content: out, strategy, fuzzy: isFuzzy(strategy), occurrences: edits.length, startLine: first.start, endLine: last.end };
+  return { content: out, strategy, fuzzy: isFuzzy(strategy), occurrences: edits.length, startLine: first.start, endLine: last.end, differing };
 }
 
 export function replace(content: string, oldString: string, newString: string, options: ReplaceOptions = {}): ReplaceResult {
@@ -133,16 +133,12 @@ function distinctPlaces(accepted: ReadonlyArray<{ text: string; starts: readonly
   return kept.flat().sort((a, b) => a.start - b.start);
 }
 
-/** oldString as a strategy read it: EscapeNormalized matched its unescaped text. */
-function asRead(strategy: ReplacerName, oldString: string): string {
-  return strategy === "EscapeNormalized" ? unescapeString(oldString) : oldString;
-}
-
 /**
  * Ours: the first strategy with an acceptable candidate decides. Its candidates are located everywhere
  * they occur; candidates that overlap one another are one place (the first yielded wins), and more than
  * one place is reported, never resolved by a later, looser strategy. Fuzzy candidates must pass the span
- * guards, and newString is adapted to each fuzzy place.
+ * guards, and at each fuzzy place the change from oldString to newString is made on the file's own lines
+ * (intent.ts), never newString pasted over them.
  */
 function safeReplace(
   content: string,
@@ -156,7 +152,8 @@ function safeReplace(
   let broad: { strategy: ReplacerName; place: Place } | undefined;
   for (const { name, find } of replacers) {
     const fuzzy = isFuzzy(name);
-    const reference = asRead(name, oldString);
+    const read = modelStrings(name, oldString, newString);
+    const reference = read.old;
     const accepted: Array<{ text: string; starts: number[] }> = [];
     const judged = new Set<string>();
     for (const text of find(content, oldString)) {
@@ -187,11 +184,15 @@ function safeReplace(
     // replaceAll: left to right, a place overlapping the one kept before it is skipped.
     const chosen: Place[] = [];
     for (const place of places) if (chosen.length === 0 || chosen[chosen.length - 1]!.end <= place.start) chosen.push(place);
-    const edits = chosen.map((place) => ({
-      ...place,
-      replacement: fuzzy && rules.adaptNewString ? adaptNewString(content, place.start, place.end, reference, newString) : newString,
-    }));
-    return apply(content, index, edits, name);
+    let differing: readonly DifferingLine[] = [];
+    const edits = chosen.map((place, k) => {
+      if (!(fuzzy && rules.applyChange)) return { ...place, replacement: newString };
+      const where = { startLine: lineOf(index, place.start) + 1, strategy: name, written: oldString };
+      const change = applyChange(content, place.start, place.end, reference, read.new, where);
+      if (k === 0) differing = change.differing;
+      return { ...place, replacement: change.replacement };
+    });
+    return apply(content, index, edits, name, differing);
   }
   if (broad) throw tooBroadError(broad.strategy, toRange(index, broad.place), searchLines(oldString).length);
   throw notFoundError(content, oldString);

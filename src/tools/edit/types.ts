@@ -13,7 +13,10 @@ export const REPLACER_NAMES = [
   "MultiOccurrence",
 ] as const;
 
-export type ReplacerName = (typeof REPLACER_NAMES)[number];
+/** Ours: tried by the safe policy only, right after LineTrimmed. */
+export const SAFE_ONLY_REPLACER_NAMES = ["PunctuationNormalized"] as const;
+
+export type ReplacerName = (typeof REPLACER_NAMES)[number] | (typeof SAFE_ONLY_REPLACER_NAMES)[number];
 
 /**
  * A strategy: given the file's text and the model's oldString, it yields substrings of the file that it
@@ -38,6 +41,16 @@ export interface ReplaceOptions {
   policy?: EditPolicy;
 }
 
+/** A line of oldString that is not the file's line as written, and the file line it stands for. */
+export interface DifferingLine {
+  /** 1-based line of oldString. */
+  readonly model: number;
+  /** 1-based line of the file, or undefined when the line has no counterpart there. */
+  readonly file: number | undefined;
+  /** Same once whitespace, escapes and typographic punctuation are set aside (not a real mismatch). */
+  readonly cosmetic: boolean;
+}
+
 export interface ReplaceResult {
   /** The whole text after the replacement. */
   content: string;
@@ -51,6 +64,11 @@ export interface ReplaceResult {
   startLine: number;
   /** 1-based line of the original text where the (last) replaced span ends. */
   endLine: number;
+  /**
+   * For a fuzzy match (safe policy), oldString's lines that are not the file's lines as written (at the
+   * first place): the model's picture of the file was off there, and the file's text was kept.
+   */
+  differing: readonly DifferingLine[];
 }
 
 /** Lines `start`..`end` of the original text, 1-based and inclusive. */

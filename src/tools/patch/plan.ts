@@ -4,6 +4,7 @@
  * thrown and nothing is planned.
  */
 import { diffArrays } from "diff";
+import { carryEditedLine } from "../edit/intent.js";
 import { isAbsolute, relative, resolve } from "pathe";
 import { fileDiff } from "../shared/diff.js";
 import { PatchError } from "./errors.js";
@@ -211,15 +212,26 @@ export function applyChunks(text: string, chunks: readonly UpdateChunk[], path: 
 
     const replacement: Replacement = { start: found.index, count: oldLines.length, lines: [], eols: [] };
     let offset = 0;
+    // Removed lines just before an added run, for a loose match: an edited line is then the file's line
+    // with the patch's edit made in it (its escapes, quotes and spacing kept), not the patch's text.
+    let removedAt: number[] = [];
     for (const part of diffArrays(oldLines, newLines)) {
       if (part.removed) {
+        removedAt = [];
+        for (let i = 0; i < part.count; i++) removedAt.push(offset + i);
         offset += part.count;
       } else if (part.added) {
-        for (const line of part.value) {
-          replacement.lines.push(found.strippedLineNumbers ? (stripLineNumberPrefix(line) ?? line) : line);
+        const lineByLine = found.pass !== "exact" && removedAt.length === part.count;
+        part.value.forEach((raw, i) => {
+          const line = found.strippedLineNumbers ? (stripLineNumberPrefix(raw) ?? raw) : raw;
+          const at = removedAt[i]!;
+          const before = lineByLine ? (found.strippedLineNumbers ? (stripLineNumberPrefix(oldLines[at]!) ?? oldLines[at]!) : oldLines[at]!) : undefined;
+          replacement.lines.push(before !== undefined ? carryEditedLine(before, line, lines[found.index + at] ?? "") : line);
           replacement.eols.push(file.eol);
-        }
+        });
+        removedAt = [];
       } else {
+        removedAt = [];
         for (let i = 0; i < part.count; i++, offset++) {
           replacement.lines.push(lines[found.index + offset] ?? "");
           replacement.eols.push(file.eols[found.index + offset] ?? file.eol);

@@ -2,6 +2,9 @@
  * Locating a chunk's lines in a file. Passes go from strict to loose, and each pass scans the whole
  * range before the next one starts, so an exact match anywhere wins over a loose match earlier on.
  */
+import { normalizePunctuation } from "../edit/punctuation.js";
+
+export { normalizePunctuation };
 
 export type SeekPass = "exact" | "trimEnd" | "trim" | "unicode";
 
@@ -11,22 +14,6 @@ export interface SeekMatch {
   pass: SeekPass;
   /** The pattern matched only once line-number prefixes (`00012| `, `12: `) were taken off its lines. */
   strippedLineNumbers: boolean;
-}
-
-const SINGLE_QUOTES = /[\u2018\u2019\u201A\u201B]/g;
-const DOUBLE_QUOTES = /[\u201C\u201D\u201E\u201F]/g;
-const DASHES = /[\u2010\u2011\u2012\u2013\u2014\u2015\u2212]/g;
-const ELLIPSIS = /\u2026/g;
-const SPACES = /[\u00A0\u2002-\u200A\u202F\u205F\u3000]/g;
-
-/** Typographic punctuation a model tends to type as ASCII (and the other way round), made ASCII. */
-export function normalizePunctuation(text: string): string {
-  return text
-    .replace(SINGLE_QUOTES, "'")
-    .replace(DOUBLE_QUOTES, '"')
-    .replace(DASHES, "-")
-    .replace(ELLIPSIS, "...")
-    .replace(SPACES, " ");
 }
 
 const PASSES: ReadonlyArray<readonly [SeekPass, (line: string) => string]> = [

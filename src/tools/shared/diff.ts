@@ -1,4 +1,4 @@
-import { createTwoFilesPatch, diffLines } from "diff";
+import { formatPatch, structuredPatch } from "diff";
 
 /**
  * Removes the leading whitespace that every content line of a unified diff shares, so a change deep in
@@ -45,14 +45,40 @@ export interface FileDiff {
   deletions: number;
 }
 
-/** A trimmed unified diff between two LF texts and its added and removed line counts. */
+/** Lines of context around each change (jsdiff's default, which the whole-text diff used). */
+const CONTEXT = 4;
+
+/**
+ * A trimmed unified diff between two LF texts and its added and removed line counts. The lines both texts
+ * share at their start and end are set aside first (all but the context the hunks show), so an edit of a
+ * few lines in a large file costs a scan of it, not a diff of it; hunk line numbers are shifted back.
+ */
 export function fileDiff(oldName: string, newName: string, before: string, after: string): FileDiff {
-  const diff = trimDiff(createTwoFilesPatch(oldName, newName, before, after));
+  const a = before.split("\n");
+  const b = after.split("\n");
+  let prefix = 0;
+  const shorter = Math.min(a.length, b.length);
+  while (prefix < shorter - 1 && a[prefix] === b[prefix]) prefix++;
+  let suffix = 0;
+  while (suffix < shorter - prefix - 1 && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
+  const start = Math.max(0, prefix - CONTEXT);
+  const keptSuffix = Math.max(0, suffix - CONTEXT);
+  // A slice that stops before the end keeps its last line's newline, so no "No newline" marker appears.
+  const slice = (lines: readonly string[]) => {
+    const end = lines.length - keptSuffix;
+    const text = lines.slice(start, end).join("\n");
+    return end < lines.length ? `${text}\n` : text;
+  };
+  const patch = structuredPatch(oldName, newName, slice(a), slice(b), undefined, undefined, { context: CONTEXT });
   let additions = 0;
   let deletions = 0;
-  for (const change of diffLines(before, after)) {
-    if (change.added) additions += change.count;
-    else if (change.removed) deletions += change.count;
+  for (const hunk of patch.hunks) {
+    hunk.oldStart += start;
+    hunk.newStart += start;
+    for (const line of hunk.lines) {
+      if (line.startsWith("+")) additions++;
+      else if (line.startsWith("-")) deletions++;
+    }
   }
-  return { diff, additions, deletions };
+  return { diff: trimDiff(formatPatch(patch)), additions, deletions };
 }

@@ -95,9 +95,9 @@ describe("re-indenting newString to a fuzzy match", () => {
     expect(adaptNewString("  a  \n", 0, 5, "  a", "  b")).toBe("  b");
   });
 
-  it("falls back to the first line's difference when the lines disagree among themselves", () => {
-    // The first and last lines sit where the model put them, the middle one does not: no shift is
-    // consistent, so the first line's (none) applies and newString is written as the model wrote it.
-    expect(replace("if (a) {\n        b();\n}\n", "if (a) {\n    b();\n}", "if (a) {\n    c();\n}").content).toBe("if (a) {\n    c();\n}\n");
+  it("keeps an edited line's own indentation when the model did not change it, even where no shift is consistent", () => {
+    // The first and last lines sit where the model put them, the middle one does not; the model edited
+    // only the middle line's text, so that line keeps the file's indentation.
+    expect(replace("if (a) {\n        b();\n}\n", "if (a) {\n    b();\n}", "if (a) {\n    c();\n}").content).toBe("if (a) {\n        c();\n}\n");
   });
 });

@@ -103,6 +103,34 @@ describe.each(fileBackends)("edit on %s", (backend) => {
     expect(call.output).toMatch(/matched lines 2-3 with the \w+ strategy/);
     expect(await text("f.py")).toBe("def f():\n        if x:\n            return 10\n        return 2\n");
   });
+
+  it("keeps a line the model misremembered and says which of its lines differed", async () => {
+    const { session, text } = await open({ "t.py": "def t(price, qty):\n    total = price * qty\n    tax = total * RATE\n    return total + tax\n" });
+    const call = await session.run("edit", {
+      filePath: "t.py",
+      oldString: "total = price * qty\ntax = total * rate\nreturn total + tax",
+      newString: "total = price * quantity\ntax = total * rate\nreturn total + tax",
+    });
+    expect(call.status).toBe("completed");
+    expect(call.output).toBe(
+      "Edit applied successfully. (oldString did not match exactly; matched lines 2-4 with the BlockAnchor strategy, and the change was made on the file's own lines.\n" +
+        "Your line 2 (file line 3) is not what the file has; the file's text was kept. Your lines 1, 3 differ only in whitespace, escapes or punctuation.)",
+    );
+    expect(await text("t.py")).toBe("def t(price, qty):\n    total = price * quantity\n    tax = total * RATE\n    return total + tax\n");
+  });
+
+  it("refuses to rewrite a misremembered line and shows the real lines, leaving the file as it was", async () => {
+    const original = "def t(price, qty):\n    total = price * qty\n    tax = total * RATE\n    return total + tax\n";
+    const { session, text } = await open({ "t.py": original });
+    const call = await session.run("edit", {
+      filePath: "t.py",
+      oldString: "total = price * qty\ntax = total * rate\nreturn total + tax",
+      newString: "total = price * qty\ntax = total * rate / 100\nreturn total + tax",
+    });
+    expect(call.error).toContain("oldString line 2 differs from file line 3.");
+    expect(call.error).toContain(" 3|     tax = total * RATE");
+    expect(await text("t.py")).toBe(original);
+  });
 });
 
 describe.each(fileBackends)("multiedit on %s", (backend) => {
@@ -124,6 +152,21 @@ describe.each(fileBackends)("multiedit on %s", (backend) => {
     });
     expect(call).toMatchObject({ status: "completed", output: "Edit applied successfully. (2 edits.)" });
     expect(await text("m.ts")).toBe("let a = 10;\nlet b = 20;\n");
+  });
+
+  it("applies each fuzzy edit as a change on the file's lines and names its strategy", async () => {
+    const { session, text } = await open({ "m.ts": "const a = \"x\";\nconst b = \"y\";\n// it’s\nconst c = 3;\n" });
+    const call = await session.run("multiedit", {
+      filePath: "m.ts",
+      edits: [
+        { oldString: String.raw`const a = \"x\";` + "\n" + String.raw`const b = \"y\";`, newString: String.raw`const a = \"x\";` + "\n" + String.raw`const b = \"z\";` },
+        { oldString: "// it's\nconst c = 3;", newString: "// it's\nconst c = 4;" },
+      ],
+    });
+    expect(call.status).toBe("completed");
+    expect(call.output).toMatch(/^Edit applied successfully\. \(2 edits\.\) \(edit 1's oldString did not match exactly; matched lines 1-2 with the EscapeNormalized strategy/);
+    expect(call.output).toContain("(edit 2's oldString did not match exactly; matched lines 3-4 with the PunctuationNormalized strategy");
+    expect(await text("m.ts")).toBe("const a = \"x\";\nconst b = \"z\";\n// it’s\nconst c = 4;\n");
   });
 
   it("is all or nothing: a failing edit leaves the file untouched and is named", async () => {

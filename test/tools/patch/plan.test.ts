@@ -172,10 +172,16 @@ describe("planPatch: matching", () => {
     expect(change?.after).toBe("keep   \nnew\n");
   });
 
-  it("matches Unicode quotes and dashes in the file against ASCII in the patch, keeping the file's context", async () => {
+  it("matches Unicode quotes and dashes in the file against ASCII in the patch, keeping the file's context and its quotes in an edited line", async () => {
     const file = "title = “Hello — world”\nsay(‘hi’)\n";
     const [change] = await plan(update("a.py", "@@", ' title = "Hello - world"', "-say('hi')", "+say('bye')"), { "/ws/a.py": file });
-    expect(change?.after).toBe("title = “Hello — world”\nsay('bye')\n");
+    expect(change?.after).toBe("title = “Hello — world”\nsay(‘bye’)\n");
+  });
+
+  it("keeps an edited line's quotes, spacing and indentation when the hunk matched only loosely; a rewritten line keeps only the indentation", async () => {
+    const file = "    msg = \"it’s  done\"   \n    count = 1\n";
+    const [change] = await plan(update("a.py", "@@", "-msg = \"it's  done\"", "+msg = \"it's  done now\"", "-count = 1", "+total = 99"), { "/ws/a.py": file });
+    expect(change?.after).toBe("    msg = \"it’s  done now\"   \n    total = 99\n");
   });
 
   it("matches hunk lines with line-number prefixes and strips them from added lines", async () => {

@@ -6,6 +6,7 @@ import { EscapeNormalizedReplacer } from "./escape-normalized.js";
 import { IndentationFlexibleReplacer } from "./indentation-flexible.js";
 import { LineTrimmedReplacer } from "./line-trimmed.js";
 import { MultiOccurrenceReplacer } from "./multi-occurrence.js";
+import { PunctuationNormalizedReplacer } from "./punctuation-normalized.js";
 import { SimpleReplacer } from "./simple.js";
 import { TrimmedBoundaryReplacer } from "./trimmed-boundary.js";
 import { WhitespaceNormalizedReplacer } from "./whitespace-normalized.js";
@@ -16,15 +17,20 @@ export { EscapeNormalizedReplacer, unescapeString } from "./escape-normalized.js
 export { IndentationFlexibleReplacer, removeCommonIndentation } from "./indentation-flexible.js";
 export { LineTrimmedReplacer } from "./line-trimmed.js";
 export { MultiOccurrenceReplacer } from "./multi-occurrence.js";
+export { PunctuationNormalizedReplacer } from "./punctuation-normalized.js";
 export { SimpleReplacer } from "./simple.js";
 export { TrimmedBoundaryReplacer } from "./trimmed-boundary.js";
 export { normalizeWhitespace, WhitespaceNormalizedReplacer } from "./whitespace-normalized.js";
 
-/** The seed's order, with BlockAnchor tuned as `blockAnchor` says. */
-export function replacersWith(blockAnchor: BlockAnchorTuning): readonly NamedReplacer[] {
+/**
+ * The seed's order, with BlockAnchor tuned as `blockAnchor` says; with `punctuation`, our
+ * PunctuationNormalized after LineTrimmed.
+ */
+export function replacersWith(blockAnchor: BlockAnchorTuning, punctuation = false): readonly NamedReplacer[] {
   return [
     { name: "Simple", find: SimpleReplacer },
     { name: "LineTrimmed", find: LineTrimmedReplacer },
+    ...(punctuation ? [{ name: "PunctuationNormalized", find: PunctuationNormalizedReplacer } as const] : []),
     { name: "BlockAnchor", find: createBlockAnchorReplacer(blockAnchor) },
     { name: "WhitespaceNormalized", find: WhitespaceNormalizedReplacer },
     { name: "IndentationFlexible", find: IndentationFlexibleReplacer },
