@@ -13,6 +13,7 @@ import { PermissionEngine } from "../tools/permission/engine.js";
 import { explain, UNTRUSTED_IGNORED, type Explanation, type RuleLayer } from "../tools/permission/evaluate.js";
 import type { Ruleset } from "../tools/permission/types.js";
 import { defaultFlags, ToolRegistry, type RegistryFlags } from "../tools/registry.js";
+import type { LanguageService } from "../tools/shared/language-service.js";
 import type { Info } from "../tools/tool.js";
 import { defaultAgent, loadAgents, type AgentProblem } from "./agent/load.js";
 import type { Agent } from "./agent/types.js";
@@ -43,6 +44,30 @@ export interface ToolSessionOptions {
   bus?: Bus;
   /** Continue this record (its calls stay in the transcript) instead of starting an empty one. */
   session?: SessionRecord;
+  /**
+   * The workspace's language service (diagnostics after writes, the lsp tool). Left out of the session
+   * when opencode.json says `"lsp": false` (or disables its typescript server).
+   */
+  languageService?: LanguageService;
+}
+
+/** OpenCode's `lsp` key: false turns every server off; `{ typescript: { disabled: true } }` just that one. */
+export function lspDisabled(config: WorkspaceConfig): boolean {
+  const lsp: unknown = config.lsp;
+  if (lsp === false) return true;
+  if (typeof lsp !== "object" || lsp === null) return false;
+  const typescript: unknown = (lsp as Record<string, unknown>).typescript;
+  return typeof typescript === "object" && typescript !== null && (typescript as Record<string, unknown>).disabled === true;
+}
+
+/**
+ * OpenCode's flag for the lsp tool is an environment variable (OPENCODE_EXPERIMENTAL_LSP_TOOL, or
+ * OPENCODE_EXPERIMENTAL); a page has no environment, so the workspace config can set it too, under our
+ * own key: `"workbench": { "experimentalLspTool": true }`.
+ */
+export function lspToolFromConfig(config: WorkspaceConfig): boolean {
+  const workbench: unknown = config.workbench;
+  return typeof workbench === "object" && workbench !== null && (workbench as Record<string, unknown>).experimentalLspTool === true;
 }
 
 /** Consecutive rules from one source form a layer, so an explanation can name where its rule came from. */
@@ -110,7 +135,13 @@ export class ToolSession {
     }
 
     const bus = options.bus ?? new Bus();
-    const flags: RegistryFlags = { ...defaultFlags, batchTool: config.experimental?.batch_tool === true, ...options.flags };
+    const flags: RegistryFlags = {
+      ...defaultFlags,
+      batchTool: config.experimental?.batch_tool === true,
+      ...options.flags,
+      experimentalLsp: options.flags?.experimentalLsp === true || lspToolFromConfig(config),
+    };
+    const lsp = options.languageService && !lspDisabled(config) ? options.languageService : undefined;
     const registry = new ToolRegistry(options.builtins, flags);
     const problems: Array<LoadProblem | AgentProblem> = [...(problem ? [problem] : []), ...loaded.problems];
     const untrustedFiles: string[] = [];
@@ -148,6 +179,7 @@ export class ToolSession {
       store: options.store,
       truncate: (text, truncation, hint) => truncateOutput(text, truncation, store, hint),
       truncationStream: (truncation, hint) => new TruncationSink(store, truncation, hint),
+      ...(lsp ? { lsp } : {}),
     });
     const session: SessionRecord = options.session ?? { id: ascendingId("ses"), title: "", agent: agent.name, createdAt: Date.now(), calls: [], messages: [] };
     return new ToolSession(runtime, config, path, agent, loaded.agents, layers, registry, permissions, bus, fileTime, runner, session, problems, untrustedFiles);

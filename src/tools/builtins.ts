@@ -6,9 +6,10 @@ import { GlobTool } from "./glob.js";
 import { GrepTool } from "./grep.js";
 import { InvalidTool } from "./invalid.js";
 import { ListTool } from "./list.js";
+import { LspTool } from "./lsp.js";
 import { MultiEditTool } from "./multiedit.js";
 import { ReadTool } from "./read.js";
 import type { Info } from "./tool.js";
 import { WriteTool } from "./write.js";
 
-export const builtinTools: Info[] = [InvalidTool, BashTool, ReadTool, GlobTool, GrepTool, ListTool, EditTool, MultiEditTool, WriteTool, ApplyPatchTool];
+export const builtinTools: Info[] = [InvalidTool, BashTool, ReadTool, GlobTool, GrepTool, ListTool, EditTool, MultiEditTool, WriteTool, ApplyPatchTool, LspTool];

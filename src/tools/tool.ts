@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { Runtime } from "../runtime/types.js";
 import type { Bus } from "./bus.js";
 import type { FileTime } from "./file-time.js";
+import type { LanguageService } from "./shared/language-service.js";
 import type { AskInput, Ruleset } from "./permission/types.js";
 
 export type Metadata = Record<string, unknown>;
@@ -80,6 +81,12 @@ export interface Context<M extends Metadata = Metadata> {
    * its output alone. Optional: a context made outside a session (a unit test) may not offer it.
    */
   truncationStream?(options?: TruncationRequest): TruncationStream;
+
+  /**
+   * The workspace's language service (issue 20): diagnostics after writes and the lsp tool's operations.
+   * Absent when the session has none (a unit test, `"lsp": false` in opencode.json): tools then add nothing.
+   */
+  lsp?: LanguageService;
 }
 
 export interface ExecuteResult<M extends Metadata = Metadata> {
