@@ -97,7 +97,8 @@ class Positions {
 }
 
 function documentSymbols(tree: ts.NavigationTree, path: string, at: Positions): unknown[] {
-  return (tree.childItems ?? []).map((item) => {
+  // Imports are aliases of symbols declared elsewhere: editors leave them out of a file's outline.
+  return (tree.childItems ?? []).filter((item) => item.kind !== ts.ScriptElementKind.alias).map((item) => {
     const span = item.spans[0]!;
     const name = item.nameSpan ?? span;
     return {
