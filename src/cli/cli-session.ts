@@ -12,7 +12,15 @@ import type { Runtime } from "../runtime/types.js";
 import { DOOM_LOOP_PERMISSION, DOOM_LOOP_THRESHOLD } from "../session/doom-loop.js";
 import { ToolSession } from "../session/tool-session.js";
 import { builtinTools } from "../tools/builtins.js";
+import { inProcessBackend } from "../lsp/in-process.js";
+import { WorkspaceLanguageService } from "../workspace/language-service.js";
 import { copyFolder, syncBack } from "./folder-sync.js";
+
+/** OpenCode's flags are on when set to "true" or "1". */
+function flagOn(name: string): boolean {
+  const value = process.env[name]?.toLowerCase();
+  return value === "true" || value === "1";
+}
 
 /** The command line itself was wrong: printed with the usage, exit 2. */
 export class UsageError extends Error {}
@@ -84,8 +92,11 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
     }
     runtime = embedded;
   }
+  // TypeScript runs in this process, loaded when a covered file is first touched.
+  const languageService = new WorkspaceLanguageService(runtime, inProcessBackend);
   const session = await ToolSession.open({
     runtime,
+    languageService,
     dataDir: common.runtime === "embedded" ? "/data" : dataDir(),
     home: homedir(),
     builtins: builtinTools,
@@ -93,7 +104,7 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
     // The embedded copy holds only the folder; the global folder is reachable on the real disk only.
     globalConfigDir: common.runtime === "node" ? globalConfigDir() : undefined,
     agent: common.agent,
-    flags: { client: "cli" },
+    flags: { client: "cli", experimentalLsp: flagOn("OPENCODE_EXPERIMENTAL_LSP_TOOL") || flagOn("OPENCODE_EXPERIMENTAL") },
   });
   for (const problem of session.problems) io.err(`warning: ${problem.file} did not load: ${problem.error}\n`);
   const held = session.agent.ignoredRules ?? [];
@@ -116,6 +127,7 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
   return {
     session,
     async finish() {
+      languageService.dispose();
       if (embedded) {
         await syncBack(embedded, folder);
         await embedded.dispose();
