@@ -2,6 +2,8 @@ import "./ui/polyfills.js";
 import { render } from "solid-js/web";
 import { browserPlatform, optionsFromLocation, saveRuntimeSetting } from "./workspace/browser-platform.js";
 import { Workspace } from "./workspace/workspace.js";
+import { useLanguageBackend } from "./workspace/language-service.js";
+import { pageLanguageBackend } from "./workspace/language-worker.js";
 import { App } from "./ui/App.js";
 import "./ui/styles.css";
 import { initialTheme } from "./ui/theme.js";
@@ -9,6 +11,8 @@ import { initialTheme } from "./ui/theme.js";
 const root = document.getElementById("root")!;
 // Before anything paints, so a light-theme user never sees the loading screen flash dark.
 document.documentElement.dataset.theme = initialTheme();
+// The language service runs in a worker of its own, started when a script or JSON file is first touched.
+useLanguageBackend(pageLanguageBackend);
 
 async function start(): Promise<void> {
   const storage = (() => {

@@ -16,6 +16,7 @@ import { onPromptsChanged, pendingPrompts, replyToPrompt, type PermissionReply }
 import { DATA_DIR, readSavedOutput, type SavedOutput } from "./page/saved-output.js";
 import { listTools, type ToolEntry } from "./page/tool-list.js";
 import type { SessionStore } from "./session-store.js";
+import { languageServiceFor } from "../workspace/language-service.js";
 import { ToolSession } from "./tool-session.js";
 import type { ConfigRule } from "./workspace-config.js";
 
@@ -71,6 +72,7 @@ export class PageTools {
       builtins: builtinTools,
       trusted,
       flags: { client: "web" },
+      languageService: languageServiceFor(runtime),
       bus: carried?.session.bus,
       session: carried?.session.session ?? options.session,
       store,

@@ -1,6 +1,7 @@
 import { basename } from "pathe";
 import { createEffect, createSignal, Match, onCleanup, onMount, Show, Switch } from "solid-js";
 import type { Runtime } from "../../runtime/types.js";
+import { languageServiceFor } from "../../workspace/language-service.js";
 import { currentMtime, openDocument, SaveConflict, saveDocument, type OpenedDocument } from "../../workspace/file-document.js";
 import { saveBytes } from "../download.js";
 import type { CodeEditor } from "./code-editor.js";
@@ -87,6 +88,21 @@ export function FileEditor(props: {
     });
     void editor.languageReady.then(() => host.setAttribute("data-language-ready", "true"));
     if (props.active()) editor.focus();
+    showDiagnostics();
+  }
+
+  /** The language service's diagnostics of this file as squiggles, kept current as it reports them. */
+  let stopDiagnostics: (() => void) | undefined;
+  function showDiagnostics(): void {
+    const service = languageServiceFor(props.runtime());
+    if (!service?.covers(props.path) || stopDiagnostics) return;
+    stopDiagnostics = service.onDiagnostics((path, list) => {
+      if (path !== props.path || !editor) return;
+      editor.showDiagnostics(list);
+      host.setAttribute("data-diagnostics", String(list.length));
+    });
+    // A failing service leaves the editor as it is: squiggles are a help, never a reason to refuse a file.
+    service.open(props.path).catch(() => undefined);
   }
 
   async function save(force = false): Promise<void> {
@@ -145,6 +161,7 @@ export function FileEditor(props: {
   });
   onCleanup(() => {
     disposed = true;
+    stopDiagnostics?.();
     clearTimeout(timer);
     editor?.destroy();
   });

@@ -20,6 +20,7 @@ import {
   keymap,
   lineNumbers,
 } from "@codemirror/view";
+import { type Diagnostic, lintGutter, setDiagnostics } from "@codemirror/lint";
 import { tags } from "@lezer/highlight";
 import { extname } from "pathe";
 
@@ -100,8 +101,23 @@ export interface CodeEditorOptions {
   label: string;
 }
 
+/** A language service's diagnostic: 0-based line and character, severity 1 (error) to 4 (hint). */
+export interface EditorDiagnostic {
+  line: number;
+  character: number;
+  endLine: number;
+  endCharacter: number;
+  severity: 1 | 2 | 3 | 4;
+  message: string;
+  source: string;
+}
+
+const SEVERITIES = { 1: "error", 2: "warning", 3: "info", 4: "hint" } as const;
+
 export interface CodeEditor {
   text(): string;
+  /** Underlines the file's diagnostics (as on disk: positions move with later typing until the next report). */
+  showDiagnostics(list: readonly EditorDiagnostic[]): void;
   /** Replaces the whole text, as after reloading from disk; the editor is clean after it. */
   reset(text: string, lineSeparator: string | undefined): void;
   markClean(): void;
@@ -124,6 +140,7 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
   };
   const extensions: Extension[] = [
     lineNumbers(),
+    lintGutter(),
     highlightActiveLineGutter(),
     highlightSpecialChars(),
     foldGutter(),
@@ -163,8 +180,22 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
       )
     : Promise.resolve(false);
 
+  const offset = (line: number, character: number) => {
+    const doc = view.state.doc;
+    if (line + 1 > doc.lines) return doc.length;
+    const at = doc.line(line + 1);
+    return Math.min(at.from + character, at.to);
+  };
+
   return {
     text: () => view.state.doc.toString(),
+    showDiagnostics(list) {
+      const diagnostics: Diagnostic[] = list.map((d) => {
+        const from = offset(d.line, d.character);
+        return { from, to: Math.max(from, offset(d.endLine, d.endCharacter)), severity: SEVERITIES[d.severity], message: d.message, source: d.source };
+      });
+      view.dispatch(setDiagnostics(view.state, diagnostics));
+    },
     reset(text, lineSeparator) {
       // The separator first: the new text is split into lines by the state it is inserted into.
       view.dispatch({ effects: separator.reconfigure(lineSeparator ? EditorState.lineSeparator.of(lineSeparator) : []) });
