@@ -2,8 +2,7 @@ import "./ui/polyfills.js";
 import { render } from "solid-js/web";
 import { browserPlatform, optionsFromLocation, saveRuntimeSetting } from "./workspace/browser-platform.js";
 import { Workspace } from "./workspace/workspace.js";
-import { useLanguageBackend } from "./workspace/language-service.js";
-import { pageLanguageBackend } from "./workspace/language-worker.js";
+import { useLanguageBackend } from "./workspace/language-backend.js";
 import { App } from "./ui/App.js";
 import "./ui/styles.css";
 import { initialTheme } from "./ui/theme.js";
@@ -12,7 +11,7 @@ const root = document.getElementById("root")!;
 // Before anything paints, so a light-theme user never sees the loading screen flash dark.
 document.documentElement.dataset.theme = initialTheme();
 // The language service runs in a worker of its own, started when a script or JSON file is first touched.
-useLanguageBackend(pageLanguageBackend);
+useLanguageBackend(async (root, files) => (await import("./workspace/language-worker.js")).pageLanguageBackend(root, files));
 
 async function start(): Promise<void> {
   const storage = (() => {

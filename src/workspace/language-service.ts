@@ -9,6 +9,7 @@ import type { Diagnostic, Listing, Query } from "../lsp/types.js";
 import { isCovered, isScript } from "../lsp/types.js";
 import { isRuntimeError } from "../runtime/errors.js";
 import type { Runtime } from "../runtime/types.js";
+import { languageBackend } from "./language-backend.js";
 
 /** Files larger than this are left out of the project (a bundle, a generated table), as editors do. */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -190,20 +191,17 @@ export class WorkspaceLanguageService {
   }
 }
 
-let defaultFactory: BackendFactory | undefined;
 const services = new WeakMap<Runtime, WorkspaceLanguageService>();
 
-/** Chooses where projects run for this process: the page passes its worker, the CLI TypeScript in-process. */
-export function useLanguageBackend(factory: BackendFactory | undefined): void {
-  defaultFactory = factory;
-}
+export { useLanguageBackend } from "./language-backend.js";
 
 /** The runtime's one language service; undefined when this process has no backend chosen. */
 export function languageServiceFor(runtime: Runtime): WorkspaceLanguageService | undefined {
   const existing = services.get(runtime);
   if (existing) return existing;
-  if (!defaultFactory) return undefined;
-  const service = new WorkspaceLanguageService(runtime, defaultFactory);
+  const factory = languageBackend();
+  if (!factory) return undefined;
+  const service = new WorkspaceLanguageService(runtime, factory);
   services.set(runtime, service);
   return service;
 }
