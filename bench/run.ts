@@ -10,6 +10,7 @@ import { benchEditCorpus } from "./edit-corpus.js";
 import { benchEditLarge } from "./edit-large.js";
 import { benchExecLatency } from "./exec-latency.js";
 import { benchLoopOverhead } from "./loop-overhead.js";
+import { benchLspDiagnostics } from "./lsp-diagnostics.js";
 import { benchMarkdownStream } from "./markdown-stream.js";
 import { benchReadDeep } from "./read-deep.js";
 import { benchSearch } from "./search.js";
@@ -35,6 +36,7 @@ const entries: [name: string, run: () => unknown][] = [
   ["loop-overhead", benchLoopOverhead],
   ["chat-session", benchChatSession],
   ["markdown-stream", benchMarkdownStream],
+  ["lsp-diagnostics", benchLspDiagnostics],
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !entries.some(([known]) => known === name));

@@ -1,6 +1,6 @@
 /** A workspace of 2,000 TypeScript files: the service loads it, and an edit's errors (and its ripple) are reported. */
 import { afterEach, describe, expect, it } from "vitest";
-import { chainWorkspace } from "./large-workspace.js";
+import { chainWorkspace } from "../../bench/lsp-workspace.js";
 import { lspWorkspace, runTsc } from "./support.js";
 
 let dispose: (() => Promise<void>) | undefined;
