@@ -12,6 +12,8 @@ export interface WorkspaceFiles {
 
 export interface LanguageBackend {
   update(path: string, text: string | null): Promise<void>;
+  /** The tree changed in ways nobody listed: list and read the workspace again. */
+  refresh(): Promise<void>;
   diagnostics(paths: string[]): Promise<Record<string, Diagnostic[]>>;
   query(query: Query): Promise<unknown>;
   dispose(): void;

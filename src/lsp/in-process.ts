@@ -9,6 +9,7 @@ export const inProcessBackend: BackendFactory = async (root, files) => {
   const project = await TsProject.open(root, { ...files, lib: nodeLib });
   return {
     update: async (path, text) => project.update(path, text),
+    refresh: () => project.refresh(),
     diagnostics: (paths) => project.diagnostics(paths),
     query: (query) => project.query(query),
     dispose: () => undefined,

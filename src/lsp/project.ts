@@ -87,7 +87,27 @@ export class TsProject {
     return project;
   }
 
-  private async walk(): Promise<void> {
+  /**
+   * Something changed the files without saying which (a shell command: an install, a generator, a git
+   * checkout): list the workspace again, read its scripts again (unchanged texts keep their versions, so
+   * the program is reused), and forget what was known of node_modules.
+   */
+  refresh(): Promise<void> {
+    return this.serial(async () => {
+      const before = this.vfs.allFiles();
+      this.vfs.forgetStructure();
+      const seen = await this.walk();
+      for (const path of before) if (!seen.has(path) && !path.split("/").includes("node_modules")) this.vfs.setFile(path, null);
+      // Files read by module resolution (node_modules, JSON) are read again when next asked for.
+      for (const path of before) if (path.split("/").includes("node_modules")) this.vfs.forget(path);
+      this.service?.dispose();
+      this.service = undefined;
+      this.parsed = undefined;
+      this.projectVersion++;
+    });
+  }
+
+  private async walk(): Promise<Set<string>> {
     let level = [this.root];
     const wanted: string[] = [];
     while (level.length > 0) {
@@ -104,8 +124,12 @@ export class TsProject {
       }
       level = next;
     }
-    const texts = await this.loader.read(wanted);
+    // Type packages are looked for in node_modules/@types first thing: listed now, it costs no extra round.
+    const modules = join(this.root, "node_modules");
+    const [texts, listings] = await Promise.all([this.loader.read(wanted), this.loader.list([modules, join(modules, "@types")])]);
     for (const path of wanted) this.vfs.setFile(path, texts[path] ?? null);
+    for (const [dir, listing] of Object.entries(listings)) this.vfs.setListing(dir, listing);
+    return new Set(wanted);
   }
 
   /** Runs one request at a time: each may rebuild the program while it fetches missing files. */
@@ -171,22 +195,56 @@ export class TsProject {
     return this.serial(() => this.settle(() => this.config().options));
   }
 
-  /** Runs `run` against the service, fetching what it found missing and running again until nothing is. */
+  /** Loads lib files and the libs they reference, level by level, each level in parallel. */
+  private async loadLibs(names: string[]): Promise<void> {
+    let level = names.filter((name) => !this.libs.has(name));
+    while (level.length > 0) {
+      const texts = await Promise.all(level.map((name) => this.loader.lib(name)));
+      const next = new Set<string>();
+      level.forEach((name, i) => {
+        const text = texts[i];
+        this.libs.set(name, text ?? null);
+        for (const match of text?.matchAll(/^\/\/\/\s*<reference\s+lib="([^"]+)"/gm) ?? []) {
+          const referenced = `lib.${match[1]!.toLowerCase()}.d.ts`;
+          if (!this.libs.has(referenced)) next.add(referenced);
+        }
+      });
+      level = [...next];
+    }
+  }
+
+  /**
+   * Runs `run` against the service, fetching what it found missing and running again until nothing is.
+   * The program is completed first (its lib files with everything they reference, then each round of
+   * module resolution), so the request itself runs once on the finished program.
+   */
   private async settle<T>(run: (service: ts.LanguageService) => T): Promise<T> {
+    const options = this.config().options;
+    await this.loadLibs(options.lib ?? [ts.getDefaultLibFileName(options)]);
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      this.languageService().getProgram();
+      if (!(await this.fetchMisses())) break;
+    }
     for (let round = 0; ; round++) {
       const result = run(this.languageService());
-      const misses = this.vfs.takeMisses();
-      const libs = [...this.missingLibs];
-      this.missingLibs.clear();
-      if ((misses.files.length === 0 && misses.dirs.length === 0 && libs.length === 0) || round >= MAX_ROUNDS) return result;
-      await this.fetch(misses.files, misses.dirs, libs);
-      // A fresh service re-resolves every import against what is now known; parsed files are reused
-      // from the document registry, so a round costs a program build, not a parse.
-      this.service?.dispose();
-      this.service = undefined;
-      this.parsed = undefined;
-      this.projectVersion++;
+      if (!(await this.fetchMisses()) || round >= MAX_ROUNDS) return result;
     }
+  }
+
+  /** Fetches what the last build missed; false when it missed nothing. */
+  private async fetchMisses(): Promise<boolean> {
+    const misses = this.vfs.takeMisses();
+    const libs = [...this.missingLibs];
+    this.missingLibs.clear();
+    if (misses.files.length === 0 && misses.dirs.length === 0 && libs.length === 0) return false;
+    await this.fetch(misses.files, misses.dirs, libs);
+    // A fresh service re-resolves every import against what is now known; parsed files are reused
+    // from the document registry, so a round costs a program build, not a parse.
+    this.service?.dispose();
+    this.service = undefined;
+    this.parsed = undefined;
+    this.projectVersion++;
+    return true;
   }
 
   private async fetch(files: string[], dirs: string[], libs: string[]): Promise<void> {
@@ -202,7 +260,7 @@ export class TsProject {
     ]);
     for (const dir of listDirs) this.vfs.setListing(dir, listings[dir] ?? null);
     for (const file of files) this.vfs.setFile(file, texts[file] ?? null);
-    for (const name of libs) this.libs.set(name, (await this.loader.lib(name)) ?? null);
+    await this.loadLibs(libs);
   }
 
   private config(): { options: ts.CompilerOptions; fileNames: string[]; errors: ts.Diagnostic[] } {

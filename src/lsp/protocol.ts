@@ -4,6 +4,7 @@ import type { Diagnostic, Listing, Query } from "./types.js";
 export type Request =
   | { id: number; method: "open"; root: string }
   | { id: number; method: "update"; path: string; text: string | null }
+  | { id: number; method: "refresh" }
   | { id: number; method: "diagnostics"; paths: string[] }
   | { id: number; method: "query"; query: Query };
 

@@ -45,6 +45,11 @@ export class VirtualFs {
     this.bump(path);
   }
 
+  /** Drops a file's text without recording it absent: it is fetched again when next asked for. */
+  forget(path: string): void {
+    if (this.files.delete(path)) this.bump(path);
+  }
+
   private bump(path: string): void {
     this.versions.set(path, (this.versions.get(path) ?? 0) + 1);
   }
@@ -79,7 +84,23 @@ export class VirtualFs {
     return [...this.files.keys()];
   }
 
-  /** Answers from what is known: the file, its recorded absence, or its folder's listing. */
+  /**
+   * Whether a folder on the way to `path` is known to be missing: some ancestor's listing lacks the next
+   * folder down (node_modules in a workspace without one answers every probe beneath it).
+   */
+  private ancestorMissing(path: string): boolean {
+    let child = dirname(path);
+    while (child !== "/" && this.inside(child) && child !== this.root) {
+      const parent = dirname(child);
+      const listing = this.listings.get(parent);
+      if (listing === null) return true;
+      if (listing) return !listing.dirs.includes(basename(child));
+      child = parent;
+    }
+    return false;
+  }
+
+  /** Answers from what is known: the file, its recorded absence, or its folders' listings. */
   private state(path: string): "file" | "absent" | "unknown" {
     if (this.files.has(path)) return "file";
     if (this.absent.has(path)) return "absent";
@@ -87,6 +108,7 @@ export class VirtualFs {
     const listing = this.listings.get(dirname(path));
     if (listing === null) return "absent";
     if (listing && !listing.files.includes(basename(path))) return "absent";
+    if (!listing && this.ancestorMissing(path)) return "absent";
     return "unknown";
   }
 
@@ -112,13 +134,14 @@ export class VirtualFs {
     const parent = this.listings.get(dirname(dir));
     if (parent === null) return false;
     if (parent && !parent.dirs.includes(basename(dir))) return false;
+    if (!parent && this.ancestorMissing(dir)) return false;
     this.missingDirs.add(dir);
     return parent !== undefined;
   }
 
   getDirectories(dir: string): string[] {
     const listing = this.listings.get(dir);
-    if (listing === undefined && this.inside(dir)) this.missingDirs.add(dir);
+    if (listing === undefined && this.inside(dir) && !this.ancestorMissing(join(dir, "x"))) this.missingDirs.add(dir);
     return listing ? [...listing.dirs] : [];
   }
 
@@ -126,6 +149,15 @@ export class VirtualFs {
   entries(dir: string): { files: readonly string[]; directories: readonly string[] } {
     const listing = this.listings.get(dir);
     return { files: listing?.files ?? [], directories: listing?.dirs ?? [] };
+  }
+
+  /**
+   * Forgets what is known of the folders and of absent files (kept: file texts, so unchanged files keep
+   * their versions), for when something changed the tree without saying what (a shell command).
+   */
+  forgetStructure(): void {
+    this.listings.clear();
+    this.absent.clear();
   }
 
   takeMisses(): { files: string[]; dirs: string[] } {

@@ -48,6 +48,7 @@ export function workerBackend(createWorker: () => Worker): BackendFactory {
     await call("open", { root });
     const backend: LanguageBackend = {
       update: (path, text) => call("update", { path, text }),
+      refresh: () => call("refresh", {}),
       diagnostics: (paths) => call<Record<string, Diagnostic[]>>("diagnostics", { paths }),
       query: (query) => call("query", { query }),
       dispose: () => {

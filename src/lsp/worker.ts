@@ -44,6 +44,8 @@ async function handle(request: Request): Promise<unknown> {
     case "update":
       ready.update(request.path, request.text);
       return null;
+    case "refresh":
+      return ready.refresh();
     case "diagnostics":
       return ready.diagnostics(request.paths);
     case "query":

@@ -123,6 +123,8 @@ export class WorkspaceLanguageService {
   /** Diagnostics of every open file, also handed to the editor's listeners. */
   async diagnostics(): Promise<Record<string, Diagnostic[]>> {
     await Promise.allSettled([...this.touching]);
+    // Changes reported but not yet applied (a shell command just ran) go in first.
+    await this.sync();
     if (this.opened.size === 0) return {};
     const backend = await this.start();
     const found = await backend.diagnostics([...this.opened]);
@@ -168,11 +170,16 @@ export class WorkspaceLanguageService {
     this.timer = setTimeout(() => void this.flush().catch(() => undefined), CHANGE_DEBOUNCE_MS);
   }
 
-  private async flush(): Promise<void> {
+  /** Applies the changes the runtime reported since the last time (a refresh when it could not say which). */
+  private async sync(): Promise<void> {
+    clearTimeout(this.timer);
+    if (!this.everything && this.pending.size === 0) return;
     const backend = await this.start();
-    const paths = this.everything ? [...this.opened] : [...this.pending].filter((p) => this.covers(p) || p.endsWith("/package.json"));
+    const everything = this.everything;
+    const paths = everything ? [...this.opened] : [...this.pending].filter((p) => this.covers(p) || p.endsWith("/package.json"));
     this.pending.clear();
     this.everything = false;
+    if (everything) await backend.refresh();
     if (paths.length > 0) {
       const texts = await this.files.read(paths);
       for (const path of paths) {
@@ -180,6 +187,10 @@ export class WorkspaceLanguageService {
         if (texts[path] === null) this.opened.delete(path);
       }
     }
+  }
+
+  private async flush(): Promise<void> {
+    await this.sync();
     if (this.listeners.size > 0) await this.diagnostics();
   }
 

@@ -111,6 +111,17 @@ describe("diagnostics after an edit", () => {
     expect(call.output).toContain(`<diagnostics file="${ws.path("s.js")}">\nERROR [1:18] Expression expected.`);
   });
 
+  it("sees files a shell command made (the runtime cannot say which): no stale 'cannot find module'", async () => {
+    const ws = await open({ "tsconfig.json": TSCONFIG, "a.ts": "export const a = 1;\n" });
+    const first = await ws.session.run("write", { filePath: "a.ts", content: "import { g } from './gen';\nexport const a: number = g;\n" });
+    expect(first.output).toContain("ERROR [1:19] Cannot find module './gen' or its corresponding type declarations.");
+    const made = await ws.session.run("bash", { command: "printf 'export const g = 2;\\n' > gen.ts", description: "Generate a module" });
+    expect(made.status).toBe("completed");
+    await ws.session.run("read", { filePath: "a.ts" });
+    const again = await ws.session.run("edit", { filePath: "a.ts", oldString: "number = g", newString: "number = g + 1" });
+    expect(again.output).toBe("Edit applied successfully.");
+  });
+
   it('adds nothing when opencode.json turns the language servers off ("lsp": false)', async () => {
     const ws = await open({ "tsconfig.json": TSCONFIG, "a.ts": "export const a = 1;\n" }, { lsp: false });
     const call = await ws.session.run("write", { filePath: "a.ts", content: "export const a: number = 'x';\n" });
