@@ -37,6 +37,12 @@ test("the language service loads after the first paint, and a type error made by
   await expect(squiggle).toHaveCount(1);
   await expect(squiggle).toHaveText("count");
   await page.screenshot({ path: "e2e/screenshots/lsp-squiggle.png" });
+  // The squiggle's message on hover, in the dark theme too.
+  await page.getByTestId("theme-toggle").click();
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  await squiggle.hover();
+  await expect(page.locator(".cm-tooltip-lint")).toContainText("Type 'string' is not assignable to type 'number'.");
+  await page.screenshot({ path: "e2e/screenshots/lsp-squiggle-dark.png" });
 
   await runTool(page, "read", { filePath: "calc.ts" });
   await runTool(page, "edit", { filePath: "calc.ts", oldString: 'number = "one"', newString: "number = 2" });

@@ -52,6 +52,11 @@ const chrome = EditorView.theme({
   "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground": { backgroundColor: "var(--selection)" },
   "&.cm-focused": { outline: "2px solid var(--accent)", outlineOffset: "-2px" },
   ".cm-matchingBracket": { backgroundColor: "var(--selected-bg)", outline: "1px solid var(--border)" },
+  // The language service's messages on hover, readable in both themes.
+  ".cm-tooltip": { backgroundColor: "var(--panel)", color: "var(--text)", border: "1px solid var(--border)" },
+  ".cm-diagnostic": { color: "var(--text)" },
+  ".cm-diagnostic-error": { borderLeftColor: "var(--error-border)" },
+  ".cm-diagnosticSource": { color: "var(--muted)", opacity: "1" },
 });
 
 /** Marks the replacement of the whole text by a reload, which leaves the editor clean. */
@@ -187,9 +192,13 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
     return Math.min(at.from + character, at.to);
   };
 
-  return {
+  // The last diagnostics shown: they describe the file on disk, so a reload from disk shows them again.
+  let shown: readonly EditorDiagnostic[] = [];
+
+  const editor: CodeEditor = {
     text: () => view.state.doc.toString(),
     showDiagnostics(list) {
+      shown = list;
       const diagnostics: Diagnostic[] = list.map((d) => {
         const from = offset(d.line, d.character);
         return { from, to: Math.max(from, offset(d.endLine, d.endCharacter)), severity: SEVERITIES[d.severity], message: d.message, source: d.source };
@@ -206,6 +215,8 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
       });
       saved = view.state.doc.toString();
       setDirty(false);
+      // Replacing the whole text dropped the underlines with it.
+      if (shown.length > 0) editor.showDiagnostics(shown);
     },
     markClean: () => {
       saved = view.state.doc.toString();
@@ -215,4 +226,5 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
     destroy: () => view.destroy(),
     languageReady,
   };
+  return editor;
 }
