@@ -35,6 +35,14 @@ describe("the lsp tool", () => {
     expect(ws.session.registry.ids()).toContain("lsp");
   });
 
+  it("is offered when the workspace config turns it on (a page has no environment for OpenCode's flag)", async () => {
+    const ws = await lspWorkspace({ ...FILES, "opencode.json": JSON.stringify({ workbench: { experimentalLspTool: true } }) });
+    dispose = ws.dispose;
+    expect(ws.session.registry.ids()).toContain("lsp");
+    const hover = await ws.session.run("lsp", { operation: "hover", filePath: "src/main.ts", line: 4, character: 10 });
+    expect(hover.output).toContain("add(a: number, b: number): number");
+  });
+
   it("goes to a definition in another file, and hovers with the type and its documentation", async () => {
     const ws = await open();
     // `add` in `  return add(1, 2);` is line 4, character 10 (1-based).
