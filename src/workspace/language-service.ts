@@ -25,9 +25,11 @@ function inside(root: string, path: string): boolean {
 /** The workspace's files for a project: confined to the workspace, absent files as null. */
 export function runtimeFiles(runtime: Runtime): WorkspaceFiles {
   const decoder = new TextDecoder();
+  /** Inside by name and, links followed, by where it really is: a link out of the workspace leads nowhere. */
+  const reallyInside = async (path: string) => inside(runtime.root, path) && inside(runtime.root, await runtime.fs.realpath(path));
   const readOne = async (path: string): Promise<string | null> => {
-    if (!inside(runtime.root, path)) return null;
     try {
+      if (!(await reallyInside(path))) return null;
       const stat = await runtime.fs.stat(path);
       if (stat.type !== "file" || stat.size > MAX_FILE_BYTES) return null;
       return decoder.decode(await runtime.fs.readFile(path));
@@ -37,8 +39,8 @@ export function runtimeFiles(runtime: Runtime): WorkspaceFiles {
     }
   };
   const listOne = async (dir: string): Promise<Listing | null> => {
-    if (!inside(runtime.root, dir)) return null;
     try {
+      if (!(await reallyInside(dir))) return null;
       const entries = await runtime.fs.readdir(dir);
       const listing: Listing = { files: [], dirs: [] };
       for (const entry of entries) {
