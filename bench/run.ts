@@ -12,6 +12,7 @@ import { benchEditLarge } from "./edit-large.js";
 import { benchEmbedSize } from "./embed-size.js";
 import { benchExecLatency } from "./exec-latency.js";
 import { benchLoopOverhead } from "./loop-overhead.js";
+import { benchLspDiagnostics } from "./lsp-diagnostics.js";
 import { benchMarkdownStream } from "./markdown-stream.js";
 import { benchReadDeep } from "./read-deep.js";
 import { benchSearch } from "./search.js";
@@ -43,6 +44,7 @@ const entries: [name: string, run: () => unknown][] = [
   ["bulk-load", benchBulkLoad],
   ["share-link", benchShareLink],
   ["webfetch-convert", benchWebfetchConvert],
+  ["lsp-diagnostics", benchLspDiagnostics],
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !entries.some(([known]) => known === name));

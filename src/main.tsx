@@ -2,6 +2,7 @@ import "./ui/polyfills.js";
 import { render } from "solid-js/web";
 import { browserPlatform, optionsFromLocation, saveRuntimeSetting } from "./workspace/browser-platform.js";
 import { Workspace } from "./workspace/workspace.js";
+import { useLanguageBackend } from "./workspace/language-backend.js";
 import { App } from "./ui/App.js";
 import "./ui/styles.css";
 import { initialTheme } from "./ui/theme.js";
@@ -10,6 +11,8 @@ import type { ShareActions } from "./ui/share/share-actions.js";
 const root = document.getElementById("root")!;
 // Before anything paints, so a light-theme user never sees the loading screen flash dark.
 document.documentElement.dataset.theme = initialTheme();
+// The language service runs in a worker of its own, started when a script or JSON file is first touched.
+useLanguageBackend(async (root, files) => (await import("./workspace/language-worker.js")).pageLanguageBackend(root, files));
 
 const here = () => ({ origin: window.location.origin, pathname: window.location.pathname });
 

@@ -15,8 +15,16 @@ import type { Runtime } from "../runtime/types.js";
 import { DOOM_LOOP_PERMISSION, DOOM_LOOP_THRESHOLD } from "../session/doom-loop.js";
 import { ToolSession } from "../session/tool-session.js";
 import { builtinTools } from "../tools/builtins.js";
+import { inProcessBackend } from "../lsp/in-process.js";
+import { WorkspaceLanguageService } from "../workspace/language-service.js";
 import { copyFolder, syncBack } from "./folder-sync.js";
 import { askOnTerminal } from "./terminal-questions.js";
+
+/** OpenCode's flags are on when set to "true" or "1". */
+function flagOn(name: string): boolean {
+  const value = process.env[name]?.toLowerCase();
+  return value === "true" || value === "1";
+}
 
 /** The command line itself was wrong: printed with the usage, exit 2. */
 export class UsageError extends Error {}
@@ -119,8 +127,11 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
     }
     runtime = embedded;
   }
+  // TypeScript runs in this process, loaded when a covered file is first touched.
+  const languageService = new WorkspaceLanguageService(runtime, inProcessBackend);
   const session = await ToolSession.open({
     runtime,
+    languageService,
     dataDir: common.runtime === "embedded" ? "/data" : dataDir(),
     home: homedir(),
     builtins: builtinTools,
@@ -133,6 +144,7 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
       client: io.stdinIsTTY === true ? "cli" : "server",
       enableExa: exaEnabled(process.env),
       ...(["true", "1"].includes(process.env.OPENCODE_EXPERIMENTAL_PLAN_MODE ?? "") ? { planMode: true } : {}),
+      experimentalLsp: flagOn("OPENCODE_EXPERIMENTAL_LSP_TOOL") || flagOn("OPENCODE_EXPERIMENTAL"),
     },
     web: nodeWebAccess(process.env.WORKBENCH_EXA_URL ? { exaUrl: process.env.WORKBENCH_EXA_URL } : {}),
     mcpLocal: localMcp(common.dir, common.hiddenEnv),
@@ -161,6 +173,7 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
     session,
     async finish() {
       await session.mcp.close();
+      languageService.dispose();
       if (embedded) {
         await syncBack(embedded, folder);
         await embedded.dispose();

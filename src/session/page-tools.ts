@@ -17,6 +17,7 @@ import { DATA_DIR, readSavedOutput, type SavedOutput } from "./page/saved-output
 import { listTools, type ToolEntry } from "./page/tool-list.js";
 import type { SessionStore } from "./session-store.js";
 import type { McpServerView } from "./mcp/manager.js";
+import { languageServiceFor } from "../workspace/language-service.js";
 import { ToolSession } from "./tool-session.js";
 import { pageWebAccess } from "./web/page-web.js";
 import { proxyInForce } from "./web/proxy-setting.js";
@@ -81,6 +82,7 @@ export class PageTools {
       builtins: builtinTools,
       trusted,
       flags: { client: "web" },
+      languageService: languageServiceFor(runtime),
       bus: carried?.session.bus,
       session: carried?.session.session ?? options.session,
       store,

@@ -6,6 +6,7 @@
  */
 import type { Runtime } from "../runtime/types.js";
 import type { Bus } from "../tools/bus.js";
+import type { LanguageService } from "../tools/shared/language-service.js";
 import { triggerHook } from "../tools/custom/hooks.js";
 import type { LoadedPlugin } from "../tools/custom/loader.js";
 import type { FileTime } from "../tools/file-time.js";
@@ -48,6 +49,8 @@ export interface ToolRunnerOptions {
   sessionRules?: Ruleset;
   /** How web tools reach the web (ctx.web). */
   web?: WebAccess;
+  /** The workspace's language service, handed to tools as ctx.lsp (issue 20). */
+  lsp?: LanguageService;
 }
 
 export interface RunOptions {
@@ -146,6 +149,7 @@ export class ToolRunner {
       ask: (request) => this.ask(call, request, ruleset, controller.signal),
       truncate: (text, options = {}) => this.options.truncate(text, options, { taskAvailable }),
       ...(this.options.web ? { web: this.options.web } : {}),
+      ...(this.options.lsp ? { lsp: this.options.lsp } : {}),
       ...(this.options.truncationStream ? { truncationStream: (options = {}) => this.options.truncationStream!(options, { taskAvailable }) } : {}),
       ...(services ? { session: services } : {}),
     };

@@ -15,6 +15,7 @@ import { isKnownPermission, knownPermissions } from "../tools/permission/known.j
 import { explain, UNTRUSTED_IGNORED, type Explanation, type RuleLayer } from "../tools/permission/evaluate.js";
 import type { Ruleset } from "../tools/permission/types.js";
 import { defaultFlags, ToolRegistry, type RegistryFlags } from "../tools/registry.js";
+import type { LanguageService } from "../tools/shared/language-service.js";
 import type { Info } from "../tools/tool.js";
 import { defaultAgent, loadAgents, type AgentProblem } from "./agent/load.js";
 import type { Agent } from "./agent/types.js";
@@ -58,6 +59,11 @@ export interface ToolSessionOptions {
   mcpDeferred?: boolean;
   /** How web tools reach the web: the page passes its own (direct, then a proxy); Node's plain fetch otherwise. */
   web?: WebAccess;
+  /**
+   * The workspace's language service (diagnostics after writes, the lsp tool). Left out of the session
+   * when opencode.json says `"lsp": false` (or disables its typescript server).
+   */
+  languageService?: LanguageService;
 }
 
 /**
@@ -67,6 +73,25 @@ export interface ToolSessionOptions {
 function withExaUrl(web: WebAccess, exaUrl: string | undefined): WebAccess {
   if (!exaUrl) return web;
   return { fetch: (request) => web.fetch(request), exaUrl };
+}
+
+/** OpenCode's `lsp` key: false turns every server off; `{ typescript: { disabled: true } }` just that one. */
+export function lspDisabled(config: WorkspaceConfig): boolean {
+  const lsp: unknown = config.lsp;
+  if (lsp === false) return true;
+  if (typeof lsp !== "object" || lsp === null) return false;
+  const typescript: unknown = (lsp as Record<string, unknown>).typescript;
+  return typeof typescript === "object" && typescript !== null && (typescript as Record<string, unknown>).disabled === true;
+}
+
+/**
+ * OpenCode's flag for the lsp tool is an environment variable (OPENCODE_EXPERIMENTAL_LSP_TOOL, or
+ * OPENCODE_EXPERIMENTAL); a page has no environment, so the workspace config can set it too, under our
+ * own key: `"workbench": { "experimentalLspTool": true }`.
+ */
+export function lspToolFromConfig(config: WorkspaceConfig): boolean {
+  const workbench: unknown = config.workbench;
+  return typeof workbench === "object" && workbench !== null && (workbench as Record<string, unknown>).experimentalLspTool === true;
 }
 
 /** Consecutive rules from one source form a layer, so an explanation can name where its rule came from. */
@@ -187,7 +212,14 @@ export class ToolSession {
     // Plan mode is an environment flag in OpenCode; here it is our own key, `workbench.planMode`, read
     // without a schema of ours so the `workbench` section stays one shared, loose object.
     const ours = (config as { workbench?: { planMode?: unknown } }).workbench;
-    const flags: RegistryFlags = { ...defaultFlags, batchTool: config.experimental?.batch_tool === true, planMode: ours?.planMode === true, ...options.flags };
+    const flags: RegistryFlags = {
+      ...defaultFlags,
+      batchTool: config.experimental?.batch_tool === true,
+      planMode: ours?.planMode === true,
+      ...options.flags,
+      experimentalLsp: options.flags?.experimentalLsp === true || lspToolFromConfig(config),
+    };
+    const lsp = options.languageService && !lspDisabled(config) ? options.languageService : undefined;
     const registry = new ToolRegistry(options.builtins, flags);
     const found = await discoverSkills(runtime, skillDirs);
     const problems: Array<LoadProblem | AgentProblem | SkillProblem> = [...(problem ? [problem] : []), ...loaded.problems, ...found.problems];
@@ -229,6 +261,7 @@ export class ToolSession {
       truncate: (text, truncation, hint) => truncateOutput(text, truncation, store, hint),
       truncationStream: (truncation, hint) => new TruncationSink(store, truncation, hint),
       web: withExaUrl(options.web ?? nodeWebAccess(), options.trusted ? config.workbench?.exaUrl : undefined),
+      ...(lsp ? { lsp } : {}),
     });
     const session: SessionRecord = options.session ?? { id: ascendingId("ses"), title: "", agent: agent.name, createdAt: Date.now(), calls: [], messages: [] };
     const mcp = new McpManager({

@@ -48,6 +48,9 @@ export const WorkspaceConfigSchema = ProvidersConfig.extend({
     .looseObject(
       {
         shell: ShellLimitsSchema.optional(),
+        // OpenCode turns these on by environment variables, which a page does not have.
+        planMode: z.boolean({ error: "must be true or false" }).optional(),
+        experimentalLspTool: z.boolean({ error: "must be true or false" }).optional(),
         // Issue 20: a URL template the page fetches through when a site refuses cross-origin reads.
         fetchProxy: z.string({ error: 'must be a URL template such as "https://your-proxy.example/?url={url}"' }).optional(),
         // Where websearch and codesearch send queries instead of Exa's hosted endpoint.

@@ -5,6 +5,7 @@ import { fingerprint, type Fingerprint } from "../runtime/fingerprint.js";
 import description from "./apply_patch.txt?raw";
 import { formatSummary, isPatchError, parsePatch, planPatch, type PlannedChange } from "./patch/index.js";
 import { commitWrite } from "./shared/commit.js";
+import { diagnosticsAfterWrite, diagnosticsBlock } from "./shared/diagnostics.js";
 import { assertExternalDirectory } from "./shared/external-directory.js";
 import { decodeBytes, displayText, encodeBytes } from "./shared/text-file.js";
 import { define, type Context } from "./tool.js";
@@ -110,6 +111,15 @@ export const ApplyPatchTool = define("apply_patch", {
     });
     for (const change of changes) await writeChange(ctx, change, known);
     const summary = formatSummary(changes);
-    return { title: summary, output: summary, metadata: { diff, files } };
+    // Deleted and moved-away files are touched too, so what imported them shows its new errors.
+    const diagnostics = await diagnosticsAfterWrite(ctx, [...new Set(changes.flatMap((c) => [c.path, ...(c.movePath ? [c.movePath] : [])]))]);
+    let report = "";
+    for (const change of changes) {
+      if (change.type === "delete") continue;
+      const target = change.movePath ?? change.path;
+      const block = diagnosticsBlock(target, diagnostics[target] ?? []);
+      if (block) report += `\n\nLSP errors detected in ${change.moveRelativePath ?? change.relativePath}, please fix:\n${block}`;
+    }
+    return { title: summary, output: summary + report, metadata: { diff, files, diagnostics } };
   },
 });

@@ -8,6 +8,7 @@ import { GlobTool } from "./glob.js";
 import { GrepTool } from "./grep.js";
 import { InvalidTool } from "./invalid.js";
 import { ListTool } from "./list.js";
+import { LspTool } from "./lsp.js";
 import { MultiEditTool } from "./multiedit.js";
 import { PlanEnterTool } from "./plan_enter.js";
 import { PlanExitTool } from "./plan_exit.js";
@@ -44,4 +45,5 @@ export const builtinTools: Info[] = [
   WebFetchTool,
   WebSearchTool,
   CodeSearchTool,
+  LspTool,
 ];

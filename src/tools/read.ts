@@ -114,6 +114,9 @@ export const ReadTool = define("read", {
     // What the session saw is fingerprinted before it is read, so a change in between makes a later edit
     // refuse (safe) rather than overwrite it.
     await ctx.fileTime.record(ctx.sessionID, path);
+    // OpenCode warms the language server with every file read, without waiting: the file is open from now
+    // on, so a later write reports the errors it causes here.
+    if (ctx.lsp?.covers(path)) ctx.lsp.touchFile(path, false).catch(() => undefined);
     const window = await readLineWindow(ctx.runtime.fs, path, stat.size, {
       offset,
       limit,

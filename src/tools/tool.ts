@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { Runtime } from "../runtime/types.js";
 import type { Bus } from "./bus.js";
 import type { FileTime } from "./file-time.js";
+import type { LanguageService } from "./shared/language-service.js";
 import type { AskInput, Ruleset } from "./permission/types.js";
 import type { SessionCatalog, SessionServices } from "./session/services.js";
 import type { WebAccess } from "./web/access.js";
@@ -99,6 +100,12 @@ export interface Context<M extends Metadata = Metadata> {
    * fetch proxy in the page. Given by the session; a context without it has no web tools.
    */
   web?: WebAccess;
+
+  /**
+   * The workspace's language service (issue 20): diagnostics after writes and the lsp tool's operations.
+   * Absent when the session has none (a unit test, `"lsp": false` in opencode.json): tools then add nothing.
+   */
+  lsp?: LanguageService;
 }
 
 export interface ExecuteResult<M extends Metadata = Metadata> {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { fingerprint } from "../runtime/fingerprint.js";
 import { commitWrite, readExisting } from "./shared/commit.js";
+import { diagnosticsAfterWrite, otherFilesReport, thisFileReport } from "./shared/diagnostics.js";
 import { fileDiff } from "./shared/diff.js";
 import { assertExternalDirectory } from "./shared/external-directory.js";
 import { displayPath, resolveToolPath } from "./shared/paths.js";
@@ -36,10 +37,11 @@ export const WriteTool = define("write", {
           ? encodeText(file, after)
           : encodeNew(after, args.content.includes("\r\n") ? "\r\n" : "\n", file?.bom ?? false);
       await commitWrite(ctx, { path, real, data, expect: bytes ? fingerprint(bytes) : "absent" });
+      const diagnostics = await diagnosticsAfterWrite(ctx, [path]);
       return {
         title: relative,
-        output: "Wrote file successfully.",
-        metadata: { filepath: path, exists, diff, additions, deletions },
+        output: "Wrote file successfully." + thisFileReport(path, diagnostics) + otherFilesReport(path, diagnostics),
+        metadata: { diagnostics, filepath: path, exists, diff, additions, deletions },
       };
     });
   },

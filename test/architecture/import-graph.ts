@@ -76,6 +76,7 @@ export type Layer =
   | "runtime"
   | "runtime-backend"
   | "search"
+  | "lsp"
   | "outside";
 
 const BACKENDS = ["embedded", "node", "webcontainer"];
@@ -86,7 +87,7 @@ export function layerOf(path: string): Layer {
   if (parts.length === 2) return "entry";
   const folder = parts[1]!;
   if (folder === "runtime") return parts.length > 3 && BACKENDS.includes(parts[2]!) ? "runtime-backend" : "runtime";
-  if (["ui", "embed", "cli", "session", "tools", "workspace", "search"].includes(folder)) return folder as Layer;
+  if (["ui", "embed", "cli", "session", "tools", "workspace", "search", "lsp"].includes(folder)) return folder as Layer;
   return "outside";
 }
 
@@ -98,16 +99,17 @@ export interface Allowance {
 
 /** The rules of docs/architecture.md. A layer may always import itself (backends: only their own backend). */
 export const RULES: Record<Exclude<Layer, "outside">, Allowance> = {
-  entry: { code: ["ui", "embed", "session", "workspace", "tools", "runtime", "runtime-backend", "search"], types: [] },
+  entry: { code: ["ui", "embed", "session", "workspace", "tools", "runtime", "runtime-backend", "search", "lsp"], types: [] },
   ui: { code: ["session", "workspace"], types: ["tools", "runtime"] },
   embed: { code: ["session", "workspace"], types: ["tools", "runtime"] },
-  cli: { code: ["embed", "session", "workspace", "tools", "runtime", "runtime-backend", "search"], types: [] },
+  cli: { code: ["embed", "session", "workspace", "tools", "runtime", "runtime-backend", "search", "lsp"], types: [] },
   session: { code: ["tools", "workspace", "runtime"], types: [] },
   tools: { code: ["runtime", "search"], types: [] },
-  workspace: { code: ["runtime", "runtime-backend"], types: [] },
+  workspace: { code: ["runtime", "runtime-backend", "lsp"], types: [] },
   runtime: { code: ["search"], types: [] },
   "runtime-backend": { code: ["runtime", "search"], types: [] },
   search: { code: [], types: [] },
+  lsp: { code: [], types: [] },
 };
 
 export interface Exception {

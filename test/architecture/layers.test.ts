@@ -18,7 +18,7 @@ describe("the layers of src", () => {
 
   it("reads a real graph (every layer has files that import)", () => {
     const layers = new Set(graph.map((edge) => layerOf(edge.from)));
-    for (const layer of ["entry", "ui", "cli", "session", "tools", "workspace", "runtime", "runtime-backend", "search"]) expect(layers).toContain(layer);
+    for (const layer of ["entry", "ui", "cli", "session", "tools", "workspace", "runtime", "runtime-backend", "search", "lsp"]) expect(layers).toContain(layer);
     expect(graph.length).toBeGreaterThan(500);
   });
 

@@ -1,6 +1,7 @@
 import { fingerprint, type Fingerprint } from "../../runtime/fingerprint.js";
 import type { Context } from "../tool.js";
 import { commitWrite, readExisting } from "./commit.js";
+import { diagnosticsAfterWrite, thisFileReport } from "./diagnostics.js";
 import { fileDiff } from "./diff.js";
 import { assertExternalDirectory } from "./external-directory.js";
 import { displayPath, resolveToolPath } from "./paths.js";
@@ -92,12 +93,14 @@ async function write(
   const { diff, additions, deletions } = fileDiff(relative, relative, displayText(before), displayText(edited.after));
   await ctx.ask({ permission: "edit", patterns: [relative], always: ["*"], metadata: { filepath: path, diff } });
   await commitWrite(ctx, { path, real, data: encode(edited.after), expect });
-  const output = ["Edit applied successfully.", ...edited.notes].join(" ");
+  const diagnostics = await diagnosticsAfterWrite(ctx, [path]);
+  const output = ["Edit applied successfully.", ...edited.notes].join(" ") + thisFileReport(path, diagnostics);
   return {
     title: relative,
     output,
     metadata: {
       ...edited.metadata,
+      diagnostics,
       diff,
       filediff: { file: path, before: displayText(before), after: displayText(edited.after), additions, deletions },
       additions,

@@ -1,6 +1,7 @@
 import { basename } from "pathe";
 import { createEffect, createSignal, Match, onCleanup, onMount, Show, Switch } from "solid-js";
 import type { Runtime } from "../../runtime/types.js";
+import { languageServiceFor } from "../../workspace/language-service.js";
 import { currentMtime, openDocument, SaveConflict, saveDocument, type OpenedDocument } from "../../workspace/file-document.js";
 import { saveBytes } from "../download.js";
 import type { CodeEditor } from "./code-editor.js";
@@ -91,6 +92,21 @@ export function FileEditor(props: {
     void editor.languageReady.then(() => host.setAttribute("data-language-ready", "true"));
     if (props.active()) editor.focus();
     showRevealed();
+    showDiagnostics();
+  }
+
+  /** The language service's diagnostics of this file as squiggles, kept current as it reports them. */
+  let stopDiagnostics: (() => void) | undefined;
+  function showDiagnostics(): void {
+    const service = languageServiceFor(props.runtime());
+    if (!service?.covers(props.path) || stopDiagnostics) return;
+    stopDiagnostics = service.onDiagnostics((path, list) => {
+      if (path !== props.path || !editor) return;
+      editor.showDiagnostics(list);
+      host.setAttribute("data-diagnostics", String(list.length));
+    });
+    // A failing service leaves the editor as it is: squiggles are a help, never a reason to refuse a file.
+    service.open(props.path).catch(() => undefined);
   }
 
   let revealedSeq = 0;
@@ -163,6 +179,7 @@ export function FileEditor(props: {
   });
   onCleanup(() => {
     disposed = true;
+    stopDiagnostics?.();
     clearTimeout(timer);
     editor?.destroy();
   });

@@ -22,6 +22,7 @@ import {
   keymap,
   lineNumbers,
 } from "@codemirror/view";
+import { type Diagnostic, lintGutter, setDiagnostics } from "@codemirror/lint";
 import { tags } from "@lezer/highlight";
 import { extname } from "pathe";
 
@@ -53,6 +54,11 @@ const chrome = EditorView.theme({
   "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground": { backgroundColor: "var(--selection)" },
   "&.cm-focused": { outline: "2px solid var(--accent)", outlineOffset: "-2px" },
   ".cm-matchingBracket": { backgroundColor: "var(--selected-bg)", outline: "1px solid var(--border)" },
+  // The language service's messages on hover, readable in both themes.
+  ".cm-tooltip": { backgroundColor: "var(--panel)", color: "var(--text)", border: "1px solid var(--border)" },
+  ".cm-diagnostic": { color: "var(--text)" },
+  ".cm-diagnostic-error": { borderLeftColor: "var(--error-border)" },
+  ".cm-diagnosticSource": { color: "var(--muted)", opacity: "1" },
 });
 
 /** A range to highlight (a Find in files hit); an empty set clears it. */
@@ -124,8 +130,23 @@ export interface CodeEditorOptions {
   label: string;
 }
 
+/** A language service's diagnostic: 0-based line and character, severity 1 (error) to 4 (hint). */
+export interface EditorDiagnostic {
+  line: number;
+  character: number;
+  endLine: number;
+  endCharacter: number;
+  severity: 1 | 2 | 3 | 4;
+  message: string;
+  source: string;
+}
+
+const SEVERITIES = { 1: "error", 2: "warning", 3: "info", 4: "hint" } as const;
+
 export interface CodeEditor {
   text(): string;
+  /** Underlines the file's diagnostics (as on disk: positions move with later typing until the next report). */
+  showDiagnostics(list: readonly EditorDiagnostic[]): void;
   /** Replaces the whole text, as after reloading from disk; the editor is clean after it. */
   reset(text: string, lineSeparator: string | undefined): void;
   markClean(): void;
@@ -153,6 +174,7 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
   };
   const extensions: Extension[] = [
     lineNumbers(),
+    lintGutter(),
     highlightActiveLineGutter(),
     highlightSpecialChars(),
     foldGutter(),
@@ -193,8 +215,26 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
       )
     : Promise.resolve(false);
 
-  return {
+  const offset = (line: number, character: number) => {
+    const doc = view.state.doc;
+    if (line + 1 > doc.lines) return doc.length;
+    const at = doc.line(line + 1);
+    return Math.min(at.from + character, at.to);
+  };
+
+  // The last diagnostics shown: they describe the file on disk, so a reload from disk shows them again.
+  let shown: readonly EditorDiagnostic[] = [];
+
+  const editor: CodeEditor = {
     text: () => view.state.doc.toString(),
+    showDiagnostics(list) {
+      shown = list;
+      const diagnostics: Diagnostic[] = list.map((d) => {
+        const from = offset(d.line, d.character);
+        return { from, to: Math.max(from, offset(d.endLine, d.endCharacter)), severity: SEVERITIES[d.severity], message: d.message, source: d.source };
+      });
+      view.dispatch(setDiagnostics(view.state, diagnostics));
+    },
     reset(text, lineSeparator) {
       // The separator first: the new text is split into lines by the state it is inserted into.
       view.dispatch({ effects: separator.reconfigure(lineSeparator ? EditorState.lineSeparator.of(lineSeparator) : []) });
@@ -205,6 +245,8 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
       });
       saved = view.state.doc.toString();
       setDirty(false);
+      // Replacing the whole text dropped the underlines with it.
+      if (shown.length > 0) editor.showDiagnostics(shown);
     },
     markClean: () => {
       saved = view.state.doc.toString();
@@ -224,4 +266,5 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
     destroy: () => view.destroy(),
     languageReady,
   };
+  return editor;
 }
