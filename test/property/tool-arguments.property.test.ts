@@ -94,14 +94,19 @@ const jsonArgs = fc.oneof(
 // real file and an oldString its (by then often rewritten) content holds, and one CI run in many drew
 // none in 1,000. Without this, "both outcomes happen" below was left to luck.
 const surelyRuns: Record<string, Record<string, unknown>> = {
+  // An empty oldString on a new file always fits; random ones rarely match what the file holds by then.
+  edit: { filePath: "made-by-edit.txt", oldString: "", newString: "made\n" },
   multiedit: { filePath: "made-by-multiedit.txt", edits: [{ oldString: "", newString: "made\n" }, { oldString: "made", newString: "edited" }] },
   // A whole todo list, and the one skill of the fixtures: random values almost never make either.
   todowrite: { todos: [{ content: "a", status: "pending", priority: "high" }] },
   skill: { name: "demo" },
 };
 
-// Tools the default flags leave out of the registry (batch_tool and plan mode are off).
-const FLAGGED_OFF = new Set(["batch", "plan_enter", "plan_exit"]);
+// Tools the default flags leave out of the registry (batch_tool, plan mode and the lsp tool are off).
+const FLAGGED_OFF = new Set(["batch", "plan_enter", "plan_exit", "lsp"]);
+// Tools that reach outside the machine: here (no network, no search endpoint) they can only fail, clearly;
+// their runs are tested against local servers in test/tools/web.
+const OUTSIDE = new Set(["webfetch", "websearch", "codesearch"]);
 // Tools that need a model or a person: run by hand they always fail, with a message saying where they work.
 const CONVERSATION_ONLY = new Set(["task", "question"]);
 
@@ -133,7 +138,7 @@ describe("every registered tool survives random arguments", () => {
       );
       // Both outcomes happen, or the property says little.
       expect(rejected).toBeGreaterThan(0);
-      if (id !== "shapes" && !CONVERSATION_ONLY.has(id)) expect(completed).toBeGreaterThan(0);
+      if (id !== "shapes" && !CONVERSATION_ONLY.has(id) && !OUTSIDE.has(id)) expect(completed).toBeGreaterThan(0);
       open.session.session.calls.length = 0;
     });
   }
