@@ -77,10 +77,11 @@ test("1. a million-line pipeline, a long loop and deep recursion just run; a run
   await page.keyboard.press("Escape");
   await expect(settings).toBeHidden();
   await runInTerminal(page, "for ((i=0; i<5000; i++)); do :; done");
+  // The terminal wraps the message over its rows: the rows are joined back into one text. Waiting for the
+  // message itself: a loaded machine may not have marked the terminal busy yet when an idle check looks.
+  await expect.poll(async () => (await screenLines(page)).join("")).toContain("too many iterations (1000)");
   await waitForIdle(page);
-  // The terminal wraps the message over its rows: the rows are joined back into one text.
   const text = (await screenLines(page)).join("");
-  expect(text).toContain("too many iterations (1000)");
   expect(text).toContain("Settings > Shell limits (Loop iterations)");
   expect(text).toContain('"maxLoopIterations"');
   expect(text).not.toContain("executionLimits");
