@@ -2,8 +2,13 @@
  * HTML to markdown and to plain text, both through turndown: it parses with the page's DOMParser in the
  * browser and its own bundled parser (domino) on Node, so both formats read a page the same way everywhere.
  * Comments never reach the output (turndown only visits elements and text).
+ *
+ * turndown's own parse (domino on Node) and its many textContent walks over a real DOM cost about a second
+ * on a 1 MB page; it is given a lite tree instead (./fast-parse.ts, ./lite-dom.ts), with the same output.
  */
 import type TurndownService from "turndown";
+import { fastParse } from "./fast-parse.js";
+import { fromDom, type LiteElement } from "./lite-dom.js";
 
 let Turndown: typeof TurndownService | undefined;
 
@@ -56,13 +61,32 @@ async function text(): Promise<TurndownService> {
   return textService;
 }
 
+/**
+ * The page as the tree turndown would build from it, on lite nodes: the quick parser when the page is within
+ * what it models, else the browser's DOMParser (copied over). Undefined on Node for a page the quick parser
+ * leaves: turndown then parses it itself, with domino.
+ */
+function liteTree(html: string): LiteElement | undefined {
+  const tree = fastParse(html);
+  if (tree || typeof DOMParser === "undefined") return tree;
+  const document = new DOMParser().parseFromString(`<x-turndown id="turndown-root">${html}</x-turndown>`, "text/html");
+  const root = document.getElementById("turndown-root");
+  return root ? fromDom(root) : undefined;
+}
+
+/** turndown takes a DOM node; lite nodes have every member it reads. */
+function convert(service: TurndownService, html: string): string {
+  if (html === "") return "";
+  const tree = liteTree(html);
+  return tree ? service.turndown(tree as unknown as HTMLElement) : service.turndown(html);
+}
+
 export async function htmlToMarkdown(html: string): Promise<string> {
-  return (await markdown()).turndown(html);
+  return convert(await markdown(), html);
 }
 
 export async function htmlToText(html: string): Promise<string> {
-  return (await text())
-    .turndown(html)
+  return convert(await text(), html)
     .split("\n")
     .map((line) => line.replace(/[ \t]+$/, ""))
     .join("\n")

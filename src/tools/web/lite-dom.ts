@@ -1,0 +1,159 @@
+/**
+ * The few DOM members turndown reads, on plain objects. turndown asks every node for its textContent (blank
+ * test, flanking whitespace) and blank nodes for getElementsByTagName; on a real DOM each call walks the
+ * subtree again, which is where most of its time goes on a large page. Here textContent is kept once
+ * computed and dropped again whenever a text below changes or a child is removed (turndown's whitespace
+ * pass does both, before the conversion reads anything).
+ */
+
+export type LiteNode = LiteElement | LiteText;
+
+abstract class LiteBase {
+  parentNode: LiteElement | null = null;
+  previousSibling: LiteNode | null = null;
+  nextSibling: LiteNode | null = null;
+  // turndown stores its own flags on the nodes it visits (isBlock, isCode, isBlank, flankingWhitespace).
+  [flag: string]: unknown;
+}
+
+export class LiteText extends LiteBase {
+  readonly nodeType = 3;
+  readonly nodeName = "#text";
+  readonly firstChild = null;
+  readonly childNodes: readonly LiteNode[] = [];
+  #data: string;
+
+  constructor(data: string) {
+    super();
+    this.#data = data;
+  }
+
+  get data(): string {
+    return this.#data;
+  }
+
+  set data(value: string) {
+    this.#data = value;
+    this.parentNode?.forget();
+  }
+
+  get nodeValue(): string {
+    return this.#data;
+  }
+
+  get textContent(): string {
+    return this.#data;
+  }
+}
+
+export class LiteElement extends LiteBase {
+  readonly nodeType = 1;
+  readonly nodeName: string;
+  /** Lower-case tag name, as the HTML parser matches it. */
+  readonly localName: string;
+  readonly attributes: Map<string, string>;
+  firstChild: LiteNode | null = null;
+  lastChild: LiteNode | null = null;
+  // Children live in the sibling links (removal is O(1): turndown drops many blank texts from long lists);
+  // the array turndown iterates is built when asked for and kept until the next change.
+  #children: LiteNode[] | undefined;
+  #text: string | undefined;
+
+  constructor(localName: string, attributes: Map<string, string> = new Map(), nodeName = localName.toUpperCase()) {
+    super();
+    this.localName = localName;
+    this.nodeName = nodeName;
+    this.attributes = attributes;
+  }
+
+  get childNodes(): readonly LiteNode[] {
+    if (!this.#children) {
+      const list: LiteNode[] = [];
+      for (let node = this.firstChild; node; node = node.nextSibling) list.push(node);
+      this.#children = list;
+    }
+    return this.#children;
+  }
+
+  get children(): LiteElement[] {
+    return this.childNodes.filter((node): node is LiteElement => node.nodeType === 1);
+  }
+
+  get lastElementChild(): LiteElement | null {
+    for (let node = this.lastChild; node; node = node.previousSibling) if (node.nodeType === 1) return node;
+    return null;
+  }
+
+  getAttribute(name: string): string | null {
+    return this.attributes.get(name.toLowerCase()) ?? null;
+  }
+
+  get textContent(): string {
+    if (this.#text === undefined) {
+      let text = "";
+      for (let node = this.firstChild; node; node = node.nextSibling) text += node.textContent;
+      this.#text = text;
+    }
+    return this.#text;
+  }
+
+  /** Drops the kept textContent here and above, after a change below. */
+  forget(): void {
+    for (let node: LiteElement | null = this; node && node.#text !== undefined; node = node.parentNode) node.#text = undefined;
+  }
+
+  appendChild(node: LiteNode): void {
+    const last = this.lastChild;
+    node.parentNode = this;
+    node.previousSibling = last;
+    node.nextSibling = null;
+    if (last) last.nextSibling = node;
+    else this.firstChild = node;
+    this.lastChild = node;
+    this.#children = undefined;
+    this.forget();
+  }
+
+  removeChild(node: LiteNode): LiteNode {
+    if (node.parentNode !== this) throw new Error("removeChild: not a child of this element");
+    if (node.previousSibling) node.previousSibling.nextSibling = node.nextSibling;
+    else this.firstChild = node.nextSibling;
+    if (node.nextSibling) node.nextSibling.previousSibling = node.previousSibling;
+    else this.lastChild = node.previousSibling;
+    node.parentNode = node.previousSibling = node.nextSibling = null;
+    this.#children = undefined;
+    this.forget();
+    return node;
+  }
+
+  getElementsByTagName(name: string): LiteElement[] {
+    const wanted = name.toUpperCase();
+    const found: LiteElement[] = [];
+    const visit = (element: LiteElement) => {
+      for (let child = element.firstChild; child; child = child.nextSibling) {
+        if (child.nodeType !== 1) continue;
+        if (child.nodeName === wanted) found.push(child);
+        visit(child);
+      }
+    };
+    visit(this);
+    return found;
+  }
+
+  /** turndown copies the node it is given; the trees here are built for one conversion, so no copy is needed. */
+  cloneNode(): this {
+    return this;
+  }
+}
+
+/** A lite copy of a parsed DOM subtree (the browser's DOMParser output), comments and the like left out as turndown would. */
+export function fromDom(node: Element): LiteElement {
+  const attributes = new Map<string, string>();
+  for (const attribute of Array.from(node.attributes)) attributes.set(attribute.name, attribute.value);
+  const copy = new LiteElement(node.localName, attributes, node.nodeName);
+  for (let child = node.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === 1) copy.appendChild(fromDom(child as Element));
+    else if (child.nodeType === 3 || child.nodeType === 4) copy.appendChild(new LiteText((child as CharacterData).data));
+  }
+  return copy;
+}
