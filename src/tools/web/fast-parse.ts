@@ -34,6 +34,8 @@ const TABLE_SECTIONS = set("tbody thead tfoot");
 const TABLE_CONTEXT = set("table tbody thead tfoot tr");
 const CELL_BREAKERS = set("caption col colgroup tbody td tfoot th thead tr");
 const RAW_TEXT = set("script style iframe");
+const LI = set("li");
+const DD_DT = set("dd dt");
 const NAMED: Record<string, string> = {
   amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0", copy: "\u00a9", reg: "\u00ae", trade: "\u2122",
   mdash: "\u2014", ndash: "\u2013", hellip: "\u2026", laquo: "\u00ab", raquo: "\u00bb", lsquo: "\u2018", rsquo: "\u2019",
@@ -62,6 +64,10 @@ function decode(text: string): string {
     return match;
   });
 }
+
+/** Tab, line feed, form feed, space: the tokenizer's whitespace (carriage returns are gone by then). */
+const isSpace = (code: number) => code === 9 || code === 10 || code === 12 || code === 32;
+const RAW_END = new Map([...RAW_TEXT, "title"].map((name) => [name, new RegExp(`</${name}[\\t\\n\\f />]`, "ig")]));
 
 export function fastParse(html: string): LiteElement | undefined {
   try {
@@ -156,7 +162,7 @@ function parse(input: string): LiteElement {
       return;
     }
     if (name === "li" || name === "dd" || name === "dt") {
-      const same = name === "li" ? set("li") : set("dd dt");
+      const same = name === "li" ? LI : DD_DT;
       for (let i = stack.length - 1; i > 0; i--) {
         const open = stack[i]!.localName;
         if (same.has(open)) {
@@ -292,23 +298,31 @@ function parse(input: string): LiteElement {
     }
     // Tag name and attributes, as the standard tokenizer splits them.
     let i = nameStart;
-    while (i < length && !/[\t\n\f />]/.test(html[i]!)) i++;
+    while (i < length) {
+      const code = html.charCodeAt(i);
+      if (isSpace(code) || code === 47 || code === 62) break;
+      i++;
+    }
     const name = html.slice(nameStart, i).toLowerCase();
     const attributes = new Map<string, string>();
     for (;;) {
-      while (i < length && /[\t\n\f /]/.test(html[i]!)) i++;
+      while (i < length && (isSpace(html.charCodeAt(i)) || html.charCodeAt(i) === 47)) i++;
       if (i >= length) bail();
       if (html[i] === ">") break;
       if (html[i] === "=") bail();
       const start = i;
-      while (i < length && !/[\t\n\f />=]/.test(html[i]!)) i++;
+      while (i < length) {
+        const code = html.charCodeAt(i);
+        if (isSpace(code) || code === 47 || code === 62 || code === 61) break;
+        i++;
+      }
       const attribute = html.slice(start, i).toLowerCase();
       if (/["'<]/.test(attribute)) bail();
-      while (i < length && /[\t\n\f ]/.test(html[i]!)) i++;
+      while (i < length && isSpace(html.charCodeAt(i))) i++;
       let value = "";
       if (html[i] === "=") {
         i++;
-        while (i < length && /[\t\n\f ]/.test(html[i]!)) i++;
+        while (i < length && isSpace(html.charCodeAt(i))) i++;
         const quote = html[i];
         if (quote === '"' || quote === "'") {
           const close = html.indexOf(quote, i + 1);
@@ -318,7 +332,7 @@ function parse(input: string): LiteElement {
           if (i < length && !/[\t\n\f />]/.test(html[i]!)) bail();
         } else {
           const start = i;
-          while (i < length && !/[\t\n\f >]/.test(html[i]!)) i++;
+          while (i < length && !isSpace(html.charCodeAt(i)) && html.charCodeAt(i) !== 62) i++;
           value = html.slice(start, i);
           if (/["'<=`]/.test(value) || !value) bail();
         }
@@ -335,7 +349,7 @@ function parse(input: string): LiteElement {
     }
     startTag(name, attributes);
     if (RAW_TEXT.has(name) || name === "title") {
-      const close = new RegExp(`</${name}[\\t\\n\\f />]`, "ig");
+      const close = RAW_END.get(name)!;
       close.lastIndex = at;
       const found = close.exec(html);
       if (!found) bail();

@@ -9,6 +9,7 @@
 import type TurndownService from "turndown";
 import { fastParse } from "./fast-parse.js";
 import { fromDom, type LiteElement } from "./lite-dom.js";
+import { liteTurndown } from "./lite-turndown.js";
 
 let Turndown: typeof TurndownService | undefined;
 
@@ -28,6 +29,9 @@ const BLOCKS = new Set([
   "H1", "H2", "H3", "H4", "H5", "H6", "HEADER", "HR", "LI", "MAIN", "NAV", "OL", "P", "PRE", "SECTION", "TABLE", "TR", "UL",
 ]);
 
+/** Anything turndown's markdown escapes would change: the characters it escapes anywhere, the starts it escapes at the start. */
+const ESCAPED = /[\\*`[\]_]|^(?:-|\+ |=|#{1,6} |~~~|>|\d+\. )/;
+
 let markdownService: TurndownService | undefined;
 let textService: TurndownService | undefined;
 
@@ -36,6 +40,10 @@ async function markdown(): Promise<TurndownService> {
     const TurndownService = await load();
     markdownService = new TurndownService({ headingStyle: "atx", hr: "---", bulletListMarker: "-", codeBlockStyle: "fenced", emDelimiter: "*" });
     markdownService.remove([...SKIPPED]);
+    // turndown escapes every text with thirteen replaces in turn; most texts hold nothing any of them matches
+    // (this test is their union), and those are returned as they are.
+    const escape = markdownService.escape.bind(markdownService);
+    markdownService.escape = (value: string) => (ESCAPED.test(value) ? escape(value) : value);
   }
   return markdownService;
 }
@@ -74,11 +82,10 @@ function liteTree(html: string): LiteElement | undefined {
   return root ? fromDom(root) : undefined;
 }
 
-/** turndown takes a DOM node; lite nodes have every member it reads. */
 function convert(service: TurndownService, html: string): string {
   if (html === "") return "";
   const tree = liteTree(html);
-  return tree ? service.turndown(tree as unknown as HTMLElement) : service.turndown(html);
+  return tree ? liteTurndown(service, tree) : service.turndown(html);
 }
 
 export async function htmlToMarkdown(html: string): Promise<string> {

@@ -57,6 +57,7 @@ export class LiteElement extends LiteBase {
   // Children live in the sibling links (removal is O(1): turndown drops many blank texts from long lists);
   // the array turndown iterates is built when asked for and kept until the next change.
   #children: LiteNode[] | undefined;
+  #elements: LiteElement[] | undefined;
   #text: string | undefined;
 
   constructor(localName: string, attributes: Map<string, string> = new Map(), nodeName = localName.toUpperCase()) {
@@ -75,8 +76,10 @@ export class LiteElement extends LiteBase {
     return this.#children;
   }
 
-  get children(): LiteElement[] {
-    return this.childNodes.filter((node): node is LiteElement => node.nodeType === 1);
+  /** Kept like childNodes: turndown asks a list for its children once per item. */
+  get children(): readonly LiteElement[] {
+    this.#elements ??= this.childNodes.filter((node): node is LiteElement => node.nodeType === 1);
+    return this.#elements;
   }
 
   get lastElementChild(): LiteElement | null {
@@ -110,7 +113,7 @@ export class LiteElement extends LiteBase {
     if (last) last.nextSibling = node;
     else this.firstChild = node;
     this.lastChild = node;
-    this.#children = undefined;
+    this.#children = this.#elements = undefined;
     this.forget();
   }
 
@@ -121,7 +124,7 @@ export class LiteElement extends LiteBase {
     if (node.nextSibling) node.nextSibling.previousSibling = node.previousSibling;
     else this.lastChild = node.previousSibling;
     node.parentNode = node.previousSibling = node.nextSibling = null;
-    this.#children = undefined;
+    this.#children = this.#elements = undefined;
     this.forget();
     return node;
   }
