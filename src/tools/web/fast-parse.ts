@@ -134,7 +134,7 @@ function parse(input: string): LiteElement {
     return -1;
   };
 
-  const startTag = (name: string, attributes: Map<string, string>) => {
+  const startTag = (name: string, attributes: Map<string, string> | undefined) => {
     if (UNSUPPORTED.has(name)) bail();
     if (name === "html" || name === "body" || name === "head") return;
     if (inTable()) {
@@ -304,7 +304,7 @@ function parse(input: string): LiteElement {
       i++;
     }
     const name = html.slice(nameStart, i).toLowerCase();
-    const attributes = new Map<string, string>();
+    let attributes: Map<string, string> | undefined;
     for (;;) {
       while (i < length && (isSpace(html.charCodeAt(i)) || html.charCodeAt(i) === 47)) i++;
       if (i >= length) bail();
@@ -339,6 +339,7 @@ function parse(input: string): LiteElement {
         value = decode(value);
       }
       if (closing) continue;
+      attributes ??= new Map();
       if (!attributes.has(attribute)) attributes.set(attribute, value);
     }
     at = i + 1;

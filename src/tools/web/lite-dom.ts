@@ -8,12 +8,18 @@
 
 export type LiteNode = LiteElement | LiteText;
 
+/** Shared by the many elements without attributes. */
+const NO_ATTRIBUTES: ReadonlyMap<string, string> = new Map();
+
 abstract class LiteBase {
   parentNode: LiteElement | null = null;
   previousSibling: LiteNode | null = null;
   nextSibling: LiteNode | null = null;
-  // turndown stores its own flags on the nodes it visits (isBlock, isCode, isBlank, flankingWhitespace).
-  [flag: string]: unknown;
+  // The flags turndown's walk stores on the nodes it visits, declared here so every node keeps one shape.
+  isBlock = false;
+  isCode = false;
+  isBlank = false;
+  flankingWhitespace: { leading: string; trailing: string } | null = null;
 }
 
 export class LiteText extends LiteBase {
@@ -51,7 +57,7 @@ export class LiteElement extends LiteBase {
   readonly nodeName: string;
   /** Lower-case tag name, as the HTML parser matches it. */
   readonly localName: string;
-  readonly attributes: Map<string, string>;
+  readonly attributes: ReadonlyMap<string, string>;
   firstChild: LiteNode | null = null;
   lastChild: LiteNode | null = null;
   // Children live in the sibling links (removal is O(1): turndown drops many blank texts from long lists);
@@ -60,7 +66,7 @@ export class LiteElement extends LiteBase {
   #elements: LiteElement[] | undefined;
   #text: string | undefined;
 
-  constructor(localName: string, attributes: Map<string, string> = new Map(), nodeName = localName.toUpperCase()) {
+  constructor(localName: string, attributes: ReadonlyMap<string, string> = NO_ATTRIBUTES, nodeName = localName.toUpperCase()) {
     super();
     this.localName = localName;
     this.nodeName = nodeName;

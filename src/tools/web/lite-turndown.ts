@@ -16,6 +16,9 @@ const BLOCK = set(
 const VOID = set("AREA BASE BR COL COMMAND EMBED HR IMG INPUT KEYGEN LINK META PARAM SOURCE TRACK WBR");
 const MEANINGFUL_WHEN_BLANK = set("A TABLE THEAD TBODY TFOOT TH TD IFRAME SCRIPT AUDIO VIDEO");
 
+/** Shared, never changed: turndown's rules only read flanking whitespace. */
+const NO_EDGES = Object.freeze({ leading: "", trailing: "" });
+
 interface Rule {
   replacement: (content: string, node: unknown, options: TurndownService.Options) => string;
   append?: (options: TurndownService.Options) => string;
@@ -74,12 +77,12 @@ export function liteTurndown(service: TurndownService, root: LiteElement): strin
     flags.isCode = name === "CODE" || (parent as unknown as Partial<Flags>).isCode === true;
     flags.isBlank = isBlank(node);
     // Only an element's flanking whitespace is ever read (by its own conversion).
-    flags.flankingWhitespace = node.nodeType === 1 ? flanking(node, flags) : { leading: "", trailing: "" };
+    flags.flankingWhitespace = node.nodeType === 1 ? flanking(node, flags) : NO_EDGES;
     return flags;
   }
 
   function flanking(node: LiteNode, flags: Flags): { leading: string; trailing: string } {
-    if (flags.isBlock || (options.preformattedCode && flags.isCode)) return { leading: "", trailing: "" };
+    if (flags.isBlock || (options.preformattedCode && flags.isCode)) return NO_EDGES;
     const edges = edgeWhitespace(node.textContent);
     if (edges.leadingAscii && flankedBy(node.previousSibling, / $/)) edges.leading = edges.leadingNonAscii;
     if (edges.trailingAscii && flankedBy(node.nextSibling, /^ /)) edges.trailing = edges.trailingNonAscii;
