@@ -22,11 +22,26 @@ abstract class LiteBase {
   flankingWhitespace: { leading: string; trailing: string } | null = null;
 }
 
+const NO_CHILDREN: readonly LiteNode[] = Object.freeze([]);
+
+// Constant members are getters, not fields: a large page has a hundred thousand nodes, and every field is
+// memory the garbage collector copies while the tree is alive.
 export class LiteText extends LiteBase {
-  readonly nodeType = 3;
-  readonly nodeName = "#text";
-  readonly firstChild = null;
-  readonly childNodes: readonly LiteNode[] = [];
+  get nodeType(): 3 {
+    return 3;
+  }
+  get nodeName(): "#text" {
+    return "#text";
+  }
+  get firstChild(): null {
+    return null;
+  }
+  get lastChild(): null {
+    return null;
+  }
+  get childNodes(): readonly LiteNode[] {
+    return NO_CHILDREN;
+  }
   #data: string;
 
   constructor(data: string) {
@@ -53,7 +68,9 @@ export class LiteText extends LiteBase {
 }
 
 export class LiteElement extends LiteBase {
-  readonly nodeType = 1;
+  get nodeType(): 1 {
+    return 1;
+  }
   readonly nodeName: string;
   /** Lower-case tag name, as the HTML parser matches it. */
   readonly localName: string;
@@ -165,4 +182,43 @@ export function fromDom(node: Element): LiteElement {
     else if (child.nodeType === 3 || child.nodeType === 4) copy.appendChild(new LiteText((child as CharacterData).data));
   }
   return copy;
+}
+
+const SPACE = /\s/;
+
+/** Whether textContent is whitespace only (JavaScript's \s), without building it. */
+export function whitespaceOnly(node: LiteNode): boolean {
+  if (node.nodeType === 3) return !/\S/.test(node.data);
+  for (let child = node.firstChild; child; child = child.nextSibling) if (!whitespaceOnly(child)) return false;
+  return true;
+}
+
+/** The whitespace textContent starts with (or ends with, `fromEnd`), all of it when there is nothing else, without building textContent. */
+export function edgeSpace(node: LiteNode, fromEnd: boolean): string {
+  const found = { text: "" };
+  collectEdge(node, fromEnd, found);
+  return found.text;
+}
+
+/** Adds the node's edge whitespace to `found`; true once a non-space character ends the search. */
+function collectEdge(node: LiteNode, fromEnd: boolean, found: { text: string }): boolean {
+  if (node.nodeType === 3) {
+    const data = node.data;
+    if (fromEnd) {
+      let start = data.length;
+      while (start > 0 && SPACE.test(data[start - 1]!)) start--;
+      found.text = data.slice(start) + found.text;
+      return start > 0;
+    }
+    let end = 0;
+    while (end < data.length && SPACE.test(data[end]!)) end++;
+    found.text += data.slice(0, end);
+    return end < data.length;
+  }
+  if (fromEnd) {
+    for (let child = node.lastChild; child; child = child.previousSibling) if (collectEdge(child, fromEnd, found)) return true;
+  } else {
+    for (let child = node.firstChild; child; child = child.nextSibling) if (collectEdge(child, fromEnd, found)) return true;
+  }
+  return false;
 }

@@ -7,7 +7,7 @@
  * compares it with turndown's on generated pages); turndown's version is pinned in package-lock.json.
  */
 import type TurndownService from "turndown";
-import type { LiteElement, LiteNode, LiteText } from "./lite-dom.js";
+import { edgeSpace, whitespaceOnly, type LiteElement, type LiteNode, type LiteText } from "./lite-dom.js";
 
 const set = (names: string) => new Set(names.split(" "));
 const BLOCK = set(
@@ -83,7 +83,7 @@ export function liteTurndown(service: TurndownService, root: LiteElement): strin
 
   function flanking(node: LiteNode, flags: Flags): { leading: string; trailing: string } {
     if (flags.isBlock || (options.preformattedCode && flags.isCode)) return NO_EDGES;
-    const edges = edgeWhitespace(node.textContent);
+    const edges = edgeWhitespace(node);
     if (edges.leadingAscii && flankedBy(node.previousSibling, / $/)) edges.leading = edges.leadingNonAscii;
     if (edges.trailingAscii && flankedBy(node.nextSibling, /^ /)) edges.trailing = edges.trailingNonAscii;
     return { leading: edges.leading, trailing: edges.trailing };
@@ -93,13 +93,14 @@ export function liteTurndown(service: TurndownService, root: LiteElement): strin
     if (!sibling) return false;
     if (sibling.nodeType === 3) return pattern.test(sibling.data);
     if (options.preformattedCode && sibling.nodeName === "CODE") return false;
-    return !BLOCK.has(sibling.nodeName) && pattern.test(sibling.textContent);
+    // Only the sibling's first or last character matters.
+    return !BLOCK.has(sibling.nodeName) && pattern.test(edgeSpace(sibling, pattern.source === " $"));
   }
 }
 
 function isBlank(node: LiteNode): boolean {
   if (VOID.has(node.nodeName) || MEANINGFUL_WHEN_BLANK.has(node.nodeName)) return false;
-  if (!/^\s*$/.test(node.textContent)) return false;
+  if (!whitespaceOnly(node)) return false;
   return node.nodeType === 3 || !hasDescendant(node, (name) => VOID.has(name) || MEANINGFUL_WHEN_BLANK.has(name));
 }
 
@@ -110,10 +111,24 @@ function hasDescendant(element: LiteElement, test: (name: string) => boolean): b
   return false;
 }
 
-/** Leading and trailing whitespace, split into the ASCII part (which collapses) and the rest (which does not). */
-function edgeWhitespace(text: string) {
-  const match = /^(([ \t\r\n]*)(\s*))(?:(?=\S)[\s\S]*\S)?((\s*?)([ \t\r\n]*))$/.exec(text)!;
-  return { leading: match[1]!, leadingAscii: match[2]!, leadingNonAscii: match[3]!, trailing: match[4]!, trailingNonAscii: match[5]!, trailingAscii: match[6]! };
+/**
+ * Leading and trailing whitespace of the node's text, split into the ASCII part (which collapses) and the
+ * rest; whitespace-only text is all leading. Found from the ends of the text, never the whole of it.
+ */
+function edgeWhitespace(node: LiteNode) {
+  const blank = whitespaceOnly(node);
+  const leading = blank ? node.textContent : edgeSpace(node, false);
+  const trailing = blank ? "" : edgeSpace(node, true);
+  const leadingAscii = /^[ \t\r\n]*/.exec(leading)![0];
+  const trailingAscii = /[ \t\r\n]*$/.exec(trailing)![0];
+  return {
+    leading,
+    leadingAscii,
+    leadingNonAscii: leading.slice(leadingAscii.length),
+    trailing,
+    trailingNonAscii: trailing.slice(0, trailing.length - trailingAscii.length),
+    trailingAscii,
+  };
 }
 
 /** Appends a replacement, the newlines between it and what precedes being the larger of their two runs, at most two. */
