@@ -41,30 +41,28 @@ export function liteTurndown(service: TurndownService, root: LiteElement): strin
   collapse(root, isPre);
   const output = walk(root);
   rules.forEach((rule) => {
-    if (typeof rule.append === "function") join(output, rule.append(options));
+    if (typeof rule.append === "function") output.add(rule.append(options));
   });
-  const text = output.join("");
+  const text = output.text();
   let start = 0;
   while (start < text.length && (text[start] === "\t" || text[start] === "\r" || text[start] === "\n")) start++;
   let end = text.length;
   while (end > start && /\s/.test(text[end - 1]!)) end--;
   return text.slice(start, end);
 
-  function walk(parent: LiteElement): string[] {
-    const out: string[] = [];
-    for (const node of parent.childNodes) {
+  function walk(parent: LiteElement): Joined {
+    const out = new Joined();
+    for (let node = parent.firstChild; node; node = node.nextSibling) {
       const flagged = flag(node, parent);
-      let replacement = "";
-      if (node.nodeType === 3) replacement = flagged.isCode ? node.data : service.escape(node.data);
-      else replacement = convertElement(node, flagged);
-      join(out, replacement);
+      if (node.nodeType === 3) out.add(flagged.isCode ? node.data : service.escape(node.data));
+      else out.add(convertElement(node, flagged));
     }
     return out;
   }
 
   function convertElement(node: LiteElement, flags: Flags): string {
     const rule = rules.forNode(node);
-    let content = walk(node).join("");
+    let content = walk(node).text();
     const { leading, trailing } = flags.flankingWhitespace;
     if (leading || trailing) content = content.trim();
     return leading + rule.replacement(content, node, options) + trailing;
@@ -131,20 +129,31 @@ function edgeWhitespace(node: LiteNode) {
   };
 }
 
-/** Appends a replacement, the newlines between it and what precedes being the larger of their two runs, at most two. */
-function join(output: string[], replacement: string): void {
-  const tail = output.pop() ?? "";
-  let tailEnd = tail.length;
-  while (tailEnd > 0 && tail[tailEnd - 1] === "\n") tailEnd--;
-  let start = 0;
-  while (start < replacement.length && replacement[start] === "\n") start++;
-  const newlines = Math.max(tail.length - tailEnd, start);
-  const head = tail.slice(0, tailEnd);
-  const separator = "\n\n".slice(0, newlines);
-  const rest = replacement.slice(start);
-  if (head) output.push(head);
-  if (separator) output.push(separator);
-  if (rest) output.push(rest);
+/**
+ * turndown's joining of converted parts: between what precedes and a new part, the larger of their two
+ * newline runs, at most two. The trailing run is kept as a count, so no part is ever cut again.
+ */
+class Joined {
+  #body = "";
+  #newlines = 0;
+
+  add(part: string): void {
+    let start = 0;
+    while (start < part.length && part[start] === "\n") start++;
+    const between = Math.max(this.#newlines, start);
+    if (start === part.length) {
+      this.#newlines = Math.min(between, 2);
+      return;
+    }
+    let end = part.length;
+    while (part[end - 1] === "\n") end--;
+    this.#body += "\n\n".slice(0, between) + part.slice(start, end);
+    this.#newlines = part.length - end;
+  }
+
+  text(): string {
+    return this.#newlines ? this.#body + "\n".repeat(this.#newlines) : this.#body;
+  }
 }
 
 /**
