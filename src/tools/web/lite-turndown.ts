@@ -168,7 +168,8 @@ function collapse(root: LiteElement, isPre: (node: LiteNode) => boolean): void {
   let node: LiteNode = advance(previous, root, isPre);
   while (node !== root) {
     if (node.nodeType === 3) {
-      let text = node.data.replace(/[ \r\n\t]+/g, " ");
+      // Runs of ASCII whitespace become one space; a text with none longer than one plain space stays as it is.
+      let text = /[\r\n\t]| {2}/.test(node.data) ? node.data.replace(/[ \r\n\t]+/g, " ") : node.data;
       if ((!previousText || previousText.data.endsWith(" ")) && !keepLeadingSpace && text[0] === " ") text = text.slice(1);
       if (!text) {
         node = remove(node);
