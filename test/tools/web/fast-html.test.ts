@@ -7,7 +7,7 @@
 import TurndownService from "turndown";
 import { describe, expect, it } from "vitest";
 import { fastParse } from "../../../src/tools/web/fast-parse.js";
-import { htmlToMarkdown } from "../../../src/tools/web/html.js";
+import { htmlToMarkdown, htmlToText } from "../../../src/tools/web/html.js";
 
 const OPTIONS = { headingStyle: "atx", hr: "---", bulletListMarker: "-", codeBlockStyle: "fenced", emDelimiter: "*" } as const;
 const SKIPPED = ["script", "style", "noscript", "iframe", "object", "embed", "meta", "link", "template", "head"] as const;
@@ -16,6 +16,26 @@ function plain(html: string): string {
   const service = new TurndownService(OPTIONS);
   service.remove([...SKIPPED]);
   return service.turndown(html);
+}
+
+/** The text format as html.ts configured turndown before the quick path: every element its content, blocks on their own lines. */
+function plainText(html: string): string {
+  const service = new TurndownService();
+  service.escape = (value: string) => value;
+  service.remove([...SKIPPED]);
+  const blocks = new Set("ADDRESS ARTICLE ASIDE BLOCKQUOTE BR DD DIV DL DT FIELDSET FIGCAPTION FIGURE FOOTER FORM H1 H2 H3 H4 H5 H6 HEADER HR LI MAIN NAV OL P PRE SECTION TABLE TR UL".split(" "));
+  const skipped = new Set(SKIPPED.map((name) => name.toUpperCase()));
+  service.addRule("plain", {
+    filter: (node) => !skipped.has(node.nodeName),
+    replacement: (content, node) => (node.nodeName === "TD" || node.nodeName === "TH" ? `${content}\t` : blocks.has(node.nodeName) ? `\n${content}\n` : content),
+  });
+  return service
+    .turndown(html)
+    .split("\n")
+    .map((line) => line.replace(/[ \t]+$/, ""))
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
 }
 
 /** A small seeded generator, so a failure names a page that can be rebuilt. */
@@ -72,6 +92,7 @@ describe("quick HTML conversion equals plain turndown", () => {
       const html = page();
       if (fastParse(html)) quick++;
       expect(await htmlToMarkdown(html), `page ${n}:\n${html}`).toBe(plain(html));
+      expect(await htmlToText(html), `page ${n} as text:\n${html}`).toBe(plainText(html));
     }
     // The generated pages stay within what the quick parser models, so this compares the quick path.
     expect(quick).toBeGreaterThan(250);
