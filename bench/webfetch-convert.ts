@@ -146,11 +146,15 @@ async function inChromium(html: string) {
         const measure = (globalThis as unknown as { benchMeasure: (run: () => Promise<string> | string, runs: number) => Promise<{ medianMs: number; output: string }> }).benchMeasure;
         const fast = await measure(() => convert(html), runs);
         const plain = await measure(() => service.turndown(html), runs);
-        return { fast, plain };
+        // A page the quick parser leaves (misnested formatting, svg): the DOMParser copy must convert the same.
+        const untidy = `<p><b>bold<p>still</b> after</p><svg><text>vector</text></svg><table><tr><td>a</td></tr>fostered</table>${html.slice(0, 20000)}`;
+        const fallback = { same: (await convert(untidy)) === service.turndown(untidy) };
+        return { fast, plain, fallback };
       },
       { html, runs: RUNS, options: OPTIONS, skipped: SKIPPED },
     );
     if (result.fast.output !== result.plain.output) throw new Error("webfetch-convert: html.ts and turndown disagree in Chromium");
+    if (!result.fallback.same) throw new Error("webfetch-convert: html.ts (DOMParser path) and turndown disagree in Chromium on an untidy page");
     return {
       what: "markdown conversion alone in Chromium, median: html.ts bundled vs turndown's browser build (DOMParser)",
       htmlTs: { medianMs: result.fast.medianMs },
