@@ -4,12 +4,9 @@
  * Comments never reach the output (turndown only visits elements and text).
  *
  * turndown's own parse (domino on Node) and its many textContent walks over a real DOM cost about a second
- * on a 1 MB page; it is given a lite tree instead (./fast-parse.ts, ./lite-dom.ts), with the same output.
+ * on a 1 MB page; it is given a lite tree instead (./quick-convert.ts), with the same output.
  */
 import type TurndownService from "turndown";
-import { fastParse } from "./fast-parse.js";
-import { fromDom, type LiteElement } from "./lite-dom.js";
-import { liteTurndown } from "./lite-turndown.js";
 
 let Turndown: typeof TurndownService | undefined;
 
@@ -69,31 +66,20 @@ async function text(): Promise<TurndownService> {
   return textService;
 }
 
-/**
- * The page as the tree turndown would build from it, on lite nodes: the quick parser when the page is within
- * what it models, else the browser's DOMParser (copied over). Undefined on Node for a page the quick parser
- * leaves: turndown then parses it itself, with domino.
- */
-function liteTree(html: string): LiteElement | undefined {
-  const tree = fastParse(html);
-  if (tree || typeof DOMParser === "undefined") return tree;
-  const document = new DOMParser().parseFromString(`<x-turndown id="turndown-root">${html}</x-turndown>`, "text/html");
-  const root = document.getElementById("turndown-root");
-  return root ? fromDom(root) : undefined;
-}
+let quick: typeof import("./quick-convert.js") | undefined;
 
-function convert(service: TurndownService, html: string): string {
-  if (html === "") return "";
-  const tree = liteTree(html);
-  return tree ? liteTurndown(service, tree) : service.turndown(html);
+/** The quick path loads with turndown, on the first conversion, so neither is in the page's first paint. */
+async function convert(service: TurndownService, html: string): Promise<string> {
+  quick ??= await import("./quick-convert.js");
+  return quick.quickConvert(service, html);
 }
 
 export async function htmlToMarkdown(html: string): Promise<string> {
-  return convert(await markdown(), html);
+  return await convert(await markdown(), html);
 }
 
 export async function htmlToText(html: string): Promise<string> {
-  return convert(await text(), html)
+  return (await convert(await text(), html))
     .split("\n")
     .map((line) => line.replace(/[ \t]+$/, ""))
     .join("\n")
