@@ -2,7 +2,8 @@
  * What must never travel in a share, taken out of a config's text: keys (`provider.*.options.apiKey`,
  * and `headers`, which carry keys as often as not) and approvals (`"allow"` answers in `permission`, the
  * workspace's and each agent's: an "Always allow" saved by the author would otherwise approve for the
- * visitor). Deny and ask rules stay: they only ever make the visitor's side safer. Comments and the order
+ * visitor). MCP servers carry keys too: a remote one's `headers` (a bearer token), a local one's
+ * `environment`, an OAuth `clientSecret`; the entries stay, those parts go. Deny and ask rules stay: they only ever make the visitor's side safer. Comments and the order
  * of the rest are kept (jsonc-parser edits the text in place).
  */
 import { applyEdits, modify, parseTree, type JSONPath, type Node } from "jsonc-parser";
@@ -36,6 +37,10 @@ function secretPaths(root: Node | undefined): JSONPath[] {
   for (const { key, value } of childrenOf(child(root, "provider"))) {
     const options = child(value, "options");
     for (const name of ["apiKey", "headers"]) if (child(options, name)) paths.push(["provider", key, "options", name]);
+  }
+  for (const { key, value } of childrenOf(child(root, "mcp"))) {
+    for (const name of ["headers", "environment"]) if (child(value, name)) paths.push(["mcp", key, name]);
+    if (child(child(value, "oauth"), "clientSecret")) paths.push(["mcp", key, "oauth", "clientSecret"]);
   }
   return paths;
 }
