@@ -9,6 +9,7 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import { decodeShareLink, encodeShareLink, fromShareFile, LINK_FILE_CHARS, LINK_WARN_CHARS, toShareFile, type ShareResult, type ShareState } from "../embed/share/index.js";
 import { shareContent } from "../embed/share/content.js";
+import { isKeyFile, KEY_FILE_NOTE } from "../embed/share/secrets.js";
 import { filesOf } from "../embed/share/validate.js";
 import { SessionFile } from "../session/session-json.js";
 import { UsageError, type CliIO } from "./cli-session.js";
@@ -30,7 +31,8 @@ async function readFolder(root: string, io: CliIO): Promise<ShareState["files"]>
       if (entry.isDirectory()) {
         if (SKIPPED.has(entry.name)) io.err(`workbench: left out ${rel}/\n`);
         else await walk(path);
-      } else if (entry.isFile()) entries.push([rel, shareContent(new Uint8Array(await readFile(path)))]);
+      } else if (entry.isFile() && isKeyFile(entry.name)) io.err(`workbench: left out ${rel}: ${KEY_FILE_NOTE}\n`);
+      else if (entry.isFile()) entries.push([rel, shareContent(new Uint8Array(await readFile(path)))]);
       else io.err(`workbench: left out ${rel} (${entry.isSymbolicLink() ? "a symbolic link: links are not shared" : "not a regular file"})\n`);
     }
   }

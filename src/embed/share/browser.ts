@@ -14,7 +14,8 @@ import { ShareError } from "./state.js";
 export { openShareInNewWorkspace, readShareFromAddress, shareSourceOf } from "./open-share.js";
 
 export async function makeShare(runtime: Runtime, options: { name: string; session?: SessionRecord; theme: "light" | "dark"; base: string }) {
-  const state = await collectShare(runtime, { name: options.name, session: options.session, view: { theme: options.theme } });
+  const leftOut: string[] = [];
+  const state = await collectShare(runtime, { name: options.name, session: options.session, view: { theme: options.theme }, onLeftOut: (path) => leftOut.push(path) });
   const link = await encodeShareLink(state, options.base);
   const stem = options.name.replace(/[^\w.-]+/g, "-") || "share";
   return {
@@ -23,6 +24,7 @@ export async function makeShare(runtime: Runtime, options: { name: string; sessi
     warnAt: LINK_WARN_CHARS,
     file: new TextEncoder().encode(toShareFile(state)),
     fileName: `${stem}${SHARE_FILE_SUFFIX}`,
+    leftOut,
   };
 }
 

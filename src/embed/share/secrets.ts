@@ -61,3 +61,15 @@ export function withoutSecrets(text: string): string {
 export function hasSecrets(text: string): boolean {
   return secretPaths(parseTree(text)).length > 0;
 }
+
+/**
+ * Whether a file's name marks it as holding keys: the names the read tool asks about by default (`*.env`,
+ * `*.env.*`), except the `*.env.example` template it allows. Such files stay out of a share.
+ */
+export function isKeyFile(name: string): boolean {
+  if (name.endsWith(".env.example")) return false;
+  return name.endsWith(".env") || name.includes(".env.");
+}
+
+/** Why a key file was left out, for the person sharing. */
+export const KEY_FILE_NOTE = "it may hold keys (*.env, *.env.*): copy what it needs into .env.example to share it";
