@@ -24,12 +24,13 @@ export function shareSourceOf(hash: string): ShareSource | undefined {
   return from ? { kind: "from", url: from } : undefined;
 }
 
-/**
- * A `.workbench.json` fetched from another site: with CORS and without credentials (no cookies, no
- * referrer), over http(s) only, read up to the size a share file may have.
- */
 /** How long a share file may take to arrive, whole: a site that stalls must not hold the page for ever. */
 export const SHARE_FETCH_TIMEOUT_MS = 60_000;
+
+/**
+ * A `.workbench.json` fetched from another site: with CORS and without credentials (no cookies, no
+ * referrer), over http(s) only, read up to the size a share file may have, within the time it may take.
+ */
 
 export async function fetchShareFile(address: string, base: string, options: { timeoutMs?: number } = {}): Promise<ShareResult> {
   let url: URL;
