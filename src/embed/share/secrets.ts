@@ -11,6 +11,14 @@ import { applyEdits, modify, parseTree, type JSONPath, type Node } from "jsonc-p
 /** Workspace files that are config, at the workspace root. */
 export const CONFIG_FILES = ["opencode.json", "opencode.jsonc"];
 
+/**
+ * Whether a shared path is a config file whose keys must come out: at the root, and at any depth too
+ * (`.opencode/opencode.json`, a sub-project's), since OpenCode reads those and authors keep keys in them.
+ */
+export function isConfigFile(path: string): boolean {
+  return CONFIG_FILES.includes(path.slice(path.lastIndexOf("/") + 1));
+}
+
 function childrenOf(node: Node | undefined): Array<{ key: string; value: Node }> {
   if (node?.type !== "object") return [];
   return (node.children ?? []).flatMap((property) => {
