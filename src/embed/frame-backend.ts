@@ -154,17 +154,37 @@ export class FrameBackend implements EmbedBackend {
     const relatives = paths.map((path) => relative(this.root, landingPath(this.root, path)));
     const problem = sharePathsProblem(relatives);
     if (problem) throw new Error(`refused ${problem}; nothing was written.`);
-    for (const rel of relatives) {
-      if (!(await writeLandsInside(runtime, join(this.root, rel)))) throw new Error(`refused "${printable(rel)}": a symbolic link in the workspace leads it outside; nothing was written.`);
-      const parts = rel.split("/");
-      for (let index = 0; index < parts.length; index++) {
-        const at = join(this.root, ...parts.slice(0, index + 1));
-        const stat = await runtime.fs.stat(at).catch(() => undefined);
-        if (!stat) break;
-        const last = index === parts.length - 1;
-        if (!last && stat.type !== "directory") throw new Error(`refused "${printable(rel)}": ${printable(relative(this.root, at))} is a file in the workspace, not a folder; nothing was written.`);
-        if (last && stat.type === "directory") throw new Error(`refused "${printable(rel)}": it is a folder in the workspace, not a file; nothing was written.`);
+    const refuse = (rel: string, why: string) => new Error(`refused "${printable(rel)}": ${why}; nothing was written.`);
+    // Each folder is looked at once (thousands of files share a few folders); "missing" means nothing under it exists either.
+    const folders = new Map<string, Promise<"missing" | "present">>();
+    const folder = (dir: string, rel: string): Promise<"missing" | "present"> => {
+      if (dir === "" || dir === ".") return Promise.resolve("present");
+      let known = folders.get(dir);
+      if (!known) {
+        known = (async () => {
+          if ((await folder(dirname(dir), rel)) === "missing") return "missing";
+          const at = join(this.root, dir);
+          const stat = await runtime.fs.lstat(at).catch(() => undefined);
+          if (!stat) return "missing";
+          if (stat.type === "symlink" && !(await writeLandsInside(runtime, at))) throw refuse(rel, `${printable(dir)} is a symbolic link leading out of the workspace`);
+          const target = stat.type === "symlink" ? await runtime.fs.stat(at).catch(() => undefined) : stat;
+          if (!target) return "missing";
+          if (target.type !== "directory") throw refuse(rel, `${printable(dir)} is a file in the workspace, not a folder`);
+          return "present";
+        })();
+        folders.set(dir, known);
       }
+      return known;
+    };
+    for (const rel of relatives) {
+      if ((await folder(dirname(rel), rel)) === "missing") continue;
+      const at = join(this.root, rel);
+      const stat = await runtime.fs.lstat(at).catch(() => undefined);
+      if (!stat) continue;
+      // Writing to a link writes its target, dangling or not: it must land inside.
+      if (stat.type === "symlink" && !(await writeLandsInside(runtime, at))) throw refuse(rel, "it is a symbolic link leading out of the workspace");
+      const target = stat.type === "symlink" ? await runtime.fs.stat(at).catch(() => undefined) : stat;
+      if (target?.type === "directory") throw refuse(rel, "it is a folder in the workspace, not a file");
     }
   }
 
