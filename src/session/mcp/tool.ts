@@ -9,6 +9,7 @@ import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { define, type FilePart, type Info } from "../../tools/tool.js";
 import { MAX_BYTES, MAX_LINES } from "../../tools/truncation/constants.js";
+import { MAX_RESPONSE_BYTES } from "../../tools/web/access.js";
 
 /**
  * A server's error text within the output limits: outputs are truncated by `define`, errors are not, and
@@ -69,7 +70,10 @@ export function mcpTool(id: string, tool: McpTool, source: McpToolSource): Info 
       const attachments: FilePart[] = [];
       for (const [index, part] of content.entries()) {
         if (part.type === "text") texts.push(part.text);
-        else if (part.type === "image" || part.type === "audio") {
+        else if ((part.type === "image" || part.type === "audio") && (part.data.length * 3) / 4 > MAX_RESPONSE_BYTES) {
+          // As webfetch's bodies: a bigger one would sit in the record and go to the model on every turn.
+          texts.push(`(${part.type} ${index + 1} (${part.mimeType}) left out: it is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MB)`);
+        } else if (part.type === "image" || part.type === "audio") {
           attachments.push({ id: `${ctx.callID ?? id}-${index}`, sessionID: ctx.sessionID, messageID: ctx.messageID, type: "file", mime: part.mimeType, url: `data:${part.mimeType};base64,${part.data}` });
         } else if (part.type === "resource" && "text" in part.resource) texts.push(part.resource.text);
       }
