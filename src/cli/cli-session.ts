@@ -109,6 +109,7 @@ export async function connectMcp(session: ToolSession, io: CliIO): Promise<void>
   await session.mcp.ready();
   for (const server of session.mcp.servers()) {
     if (server.status.state === "failed") io.err(`warning: MCP server ${server.name} is not connected: ${server.status.error}\n`);
+    if (server.status.state === "connected") for (const note of server.status.left ?? []) io.err(`warning: MCP server ${server.name}: ${note}\n`);
   }
 }
 

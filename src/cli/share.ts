@@ -9,6 +9,7 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import { decodeShareLink, encodeShareLink, fromShareFile, LINK_FILE_CHARS, LINK_WARN_CHARS, toShareFile, type ShareResult, type ShareState } from "../embed/share/index.js";
 import { shareContent } from "../embed/share/content.js";
+import { isKeyFile, KEY_FILE_NOTE } from "../embed/share/secrets.js";
 import { filesOf } from "../embed/share/validate.js";
 import { SessionFile } from "../session/session-json.js";
 import { UsageError, type CliIO } from "./cli-session.js";
@@ -30,7 +31,8 @@ async function readFolder(root: string, io: CliIO): Promise<ShareState["files"]>
       if (entry.isDirectory()) {
         if (SKIPPED.has(entry.name)) io.err(`workbench: left out ${rel}/\n`);
         else await walk(path);
-      } else if (entry.isFile()) entries.push([rel, shareContent(new Uint8Array(await readFile(path)))]);
+      } else if (entry.isFile() && isKeyFile(entry.name)) io.err(`workbench: left out ${rel}: ${KEY_FILE_NOTE}\n`);
+      else if (entry.isFile()) entries.push([rel, shareContent(new Uint8Array(await readFile(path)))]);
       else io.err(`workbench: left out ${rel} (${entry.isSymbolicLink() ? "a symbolic link: links are not shared" : "not a regular file"})\n`);
     }
   }
@@ -141,6 +143,10 @@ export async function openMain(argv: string[], io: CliIO): Promise<number> {
   if (rootStats && !rootStats.isDirectory()) throw new UsageError(`${values.dir} is not a folder`);
   try {
     for (const file of files) await checkTarget(dir, file.path, values.force ?? false);
+    // The session file is the person's too: the same promise as the share's files, checked before any write.
+    if (values.session && result.state.session && !values.force && (await lstat(values.session).catch(() => undefined))) {
+      throw new Error(`${values.session} exists already: choose another --session file, or pass --force to replace it.`);
+    }
   } catch (error) {
     io.err(`workbench: nothing was written: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
@@ -150,7 +156,7 @@ export async function openMain(argv: string[], io: CliIO): Promise<number> {
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, file.data, { flag: values.force ? "w" : "wx" });
   }
-  if (values.session && result.state.session) await writeFile(values.session, JSON.stringify(result.state.session, null, 2));
+  if (values.session && result.state.session) await writeFile(values.session, JSON.stringify(result.state.session, null, 2), { flag: values.force ? "w" : "wx" });
   io.out(`wrote ${files.length} file${files.length === 1 ? "" : "s"} to ${dir}${values.session && result.state.session ? `, the session to ${values.session}` : ""}\n`);
   if (!result.state.session && values.session) io.err("workbench: the share has no session; none was written\n");
   return 0;

@@ -4,14 +4,16 @@
  * host can start calls but never answer their permission prompts: a prompt is for the person reading,
  * and only rules in the config the host gave can allow a call without one.
  */
-import { join, relative } from "pathe";
+import { dirname, join, relative } from "pathe";
 import type { ToolCall, SessionRecord } from "../session/calls.js";
 import type { PageChats } from "../session/page-chat.js";
 import type { PageTools } from "../session/page-tools.js";
 import type { ScriptFile } from "../session/script-file.js";
 import type { Runtime } from "../runtime/types.js";
 import { importFiles, landingPath } from "../workspace/transfer.js";
+import { writeLandsInside } from "../session/inside-workspace.js";
 import type { EmbedBackend } from "./frame-server.js";
+import { printable, sharePathsProblem } from "./share/paths.js";
 import {
   FsDiffParams,
   OpenFileParams,
@@ -142,14 +144,63 @@ export class FrameBackend implements EmbedBackend {
     return { kind: "record", record: importSession(text) };
   }
 
+  /**
+   * Every path to create checked against the others and against what the workspace holds, before the
+   * first write: no name the share codec would refuse, no file that is also a folder, no link in the
+   * workspace leading a write out of it (a host must not be able to write or half-write anything else).
+   */
+  private async checkCreate(paths: string[]): Promise<void> {
+    const runtime = this.surface.runtime();
+    const relatives = paths.map((path) => relative(this.root, landingPath(this.root, path)));
+    const problem = sharePathsProblem(relatives);
+    if (problem) throw new Error(`refused ${problem}; nothing was written.`);
+    const refuse = (rel: string, why: string) => new Error(`refused "${printable(rel)}": ${why}; nothing was written.`);
+    // Each folder is looked at once (thousands of files share a few folders); "missing" means nothing under it exists either.
+    const folders = new Map<string, Promise<"missing" | "present">>();
+    const folder = (dir: string, rel: string): Promise<"missing" | "present"> => {
+      if (dir === "" || dir === ".") return Promise.resolve("present");
+      let known = folders.get(dir);
+      if (!known) {
+        known = (async () => {
+          if ((await folder(dirname(dir), rel)) === "missing") return "missing";
+          const at = join(this.root, dir);
+          const stat = await runtime.fs.lstat(at).catch(() => undefined);
+          if (!stat) return "missing";
+          if (stat.type === "symlink" && !(await writeLandsInside(runtime, at))) throw refuse(rel, `${printable(dir)} is a symbolic link leading out of the workspace`);
+          const target = stat.type === "symlink" ? await runtime.fs.stat(at).catch(() => undefined) : stat;
+          if (!target) return "missing";
+          if (target.type !== "directory") throw refuse(rel, `${printable(dir)} is a file in the workspace, not a folder`);
+          return "present";
+        })();
+        folders.set(dir, known);
+      }
+      return known;
+    };
+    for (const rel of relatives) {
+      if ((await folder(dirname(rel), rel)) === "missing") continue;
+      const at = join(this.root, rel);
+      const stat = await runtime.fs.lstat(at).catch(() => undefined);
+      if (!stat) continue;
+      // Writing to a link writes its target, dangling or not: it must land inside.
+      if (stat.type === "symlink" && !(await writeLandsInside(runtime, at))) throw refuse(rel, "it is a symbolic link leading out of the workspace");
+      const target = stat.type === "symlink" ? await runtime.fs.stat(at).catch(() => undefined) : stat;
+      if (target?.type === "directory") throw refuse(rel, "it is a folder in the workspace, not a file");
+    }
+  }
+
   private async write(files: FileMap): Promise<void> {
     const incoming = Object.entries(files).map(([path, data]) => ({ path, data: encodeFile(data) }));
-    if (incoming.length > 0) await importFiles(this.surface.runtime(), this.root, incoming);
+    if (incoming.length === 0) return;
+    await this.checkCreate(incoming.map((file) => file.path));
+    await importFiles(this.surface.runtime(), this.root, incoming);
   }
 
   private async applyFsDiff(diff: { create?: FileMap; destroy?: string[] }): Promise<void> {
     const doomed = (diff.destroy ?? []).map((path) => landingPath(this.root, path));
-    // Paths to create are checked by importFiles before its first write; destroy's are checked above.
+    // rm removes a link itself, not what it points to: what must stay inside is the folder holding the name.
+    for (const path of doomed) {
+      if (!(await writeLandsInside(this.surface.runtime(), dirname(path)))) throw new Error(`refused "${printable(relative(this.root, path))}": a symbolic link in the workspace leads it outside; nothing was deleted.`);
+    }
     await this.write(diff.create ?? {});
     for (const path of doomed) await this.surface.runtime().fs.rm(path, { recursive: true, force: true });
   }

@@ -14,3 +14,15 @@ export async function insideWorkspace(runtime: Runtime, path: string): Promise<b
   const target = await physicalPath(resolve(runtime.root, path), realpath);
   return contains(root, target);
 }
+
+/**
+ * Whether a write to `path` lands inside the workspace: as insideWorkspace, and a dangling link is
+ * followed to its target too (writing through it would create the target, wherever it points).
+ */
+export async function writeLandsInside(runtime: Runtime, path: string): Promise<boolean> {
+  const realpath = (p: string) => runtime.fs.realpath(p);
+  const readlink = (p: string) => runtime.fs.readlink(p);
+  const root = await physicalPath(resolve(runtime.root), realpath, readlink);
+  const target = await physicalPath(resolve(runtime.root, path), realpath, readlink);
+  return contains(root, target);
+}

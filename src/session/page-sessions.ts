@@ -17,6 +17,8 @@ export interface PageSessionsOptions {
   remember: boolean;
   /** Whether the workspace's own code may run in sessions opened from now on (the user can change it). */
   trusted?: () => boolean;
+  /** Whether the person's own fetch proxy may carry the sessions' fetches (not in an embed's frame). */
+  ownProxy?: boolean;
 }
 
 function numberOf(title: string): number {
@@ -172,7 +174,7 @@ export class PageSessions {
   private async openSaved(id: string): Promise<PageTools | undefined> {
     const record = await this.store.load(id);
     if (!record) return undefined;
-    const page = await PageTools.open(this.runtime, { store: this.store, session: record, trusted: this.trusted() });
+    const page = await PageTools.open(this.runtime, { store: this.store, session: record, trusted: this.trusted(), ownProxy: this.options.ownProxy });
     this.keep(page);
     // Calls found interrupted stay so, with the time they were found, at the next reload too.
     if (this.options.remember) await page.save();
@@ -198,7 +200,7 @@ export class PageSessions {
   }
 
   private async startNew(): Promise<PageTools> {
-    const page = await PageTools.open(this.runtime, { store: this.store, trusted: this.trusted() });
+    const page = await PageTools.open(this.runtime, { store: this.store, trusted: this.trusted(), ownProxy: this.options.ownProxy });
     const next = Math.max(0, ...this.list().map((summary) => numberOf(summary.title))) + 1;
     page.record.title = `Session ${next}`;
     this.keep(page);

@@ -34,6 +34,11 @@ export interface PageToolsOptions {
   store?: SessionStore;
   /** A saved session to continue. */
   session?: SessionRecord;
+  /**
+   * Whether the person's own fetch proxy (Settings) may carry this session's fetches; true unless the page
+   * is an embed's frame, whose calls a host page starts and reads.
+   */
+  ownProxy?: boolean;
 }
 
 const BUSY = "A call is still running or waiting for permission: let it finish (or abort it), then";
@@ -48,6 +53,7 @@ export class PageTools {
     readonly session: ToolSession,
     readonly trusted: boolean,
     private readonly store: SessionStore | undefined,
+    private readonly ownProxy: boolean,
   ) {
     this.control = new CallControl(session, () =>
       this.closed ? `the session "${this.record.title}" was closed (deleted, or reopened on another runtime): run the call in the current session` : undefined,
@@ -57,20 +63,20 @@ export class PageTools {
   }
 
   static open(runtime: Runtime, options: PageToolsOptions = {}): Promise<PageTools> {
-    return PageTools.openOn(runtime, { trusted: options.trusted ?? false, store: options.store, session: options.session });
+    return PageTools.openOn(runtime, { trusted: options.trusted ?? false, store: options.store, session: options.session, ownProxy: options.ownProxy ?? true });
   }
 
   /** `carried`: the page being replaced, whose transcript and listeners (bus) the new one continues. */
   private static async openOn(
     runtime: Runtime,
-    options: { trusted: boolean; store?: SessionStore; session?: SessionRecord },
+    options: { trusted: boolean; store?: SessionStore; session?: SessionRecord; ownProxy: boolean },
     carried?: PageTools,
   ): Promise<PageTools> {
-    const { trusted, store } = options;
+    const { trusted, store, ownProxy } = options;
     // The config is read by ToolSession.open; the proxy is looked up per request, so it is read late.
     let configured: unknown;
     const web = pageWebAccess({
-      proxy: () => proxyInForce(configured, trusted),
+      proxy: () => proxyInForce(configured, trusted, ownProxy),
       heldProxy: () => (!trusted && typeof configured === "string" && configured.trim() ? configured.trim() : undefined),
     });
     const session = await ToolSession.open({
@@ -88,7 +94,7 @@ export class PageTools {
       store,
     });
     configured = session.config.workbench?.fetchProxy;
-    return new PageTools(session, trusted, store);
+    return new PageTools(session, trusted, store, ownProxy);
   }
 
   get record(): SessionRecord {
@@ -126,7 +132,7 @@ export class PageTools {
    */
   async reopen(options: PageToolsOptions = {}): Promise<PageTools> {
     if (this.busy()) throw new Error(`${BUSY} try again.`);
-    const next = await PageTools.openOn(this.session.runtime, { trusted: options.trusted ?? this.trusted, store: this.store }, this);
+    const next = await PageTools.openOn(this.session.runtime, { trusted: options.trusted ?? this.trusted, store: this.store, ownProxy: this.ownProxy }, this);
     // The new page saves the record from now on; this one, on the same bus, must stop.
     this.retire();
     next.session.permissions.loadApprovals(this.session.permissions.approved.map((rule) => ({ ...rule })));

@@ -51,6 +51,16 @@ export const WebFetchTool = define("webfetch", {
   parameters,
   async execute(args, ctx) {
     if (!args.url.startsWith("http://") && !args.url.startsWith("https://")) throw new Error("URL must start with http:// or https://");
+    let parsed: URL;
+    try {
+      parsed = new URL(args.url);
+    } catch {
+      throw new Error(`"${args.url}" is not a valid web address: check it for spaces or a missing part (like https://example.com/page).`);
+    }
+    // Fetch refuses them anyway; and a person approving "https://docs.example.com@evil.example/" may read the wrong host.
+    if (parsed.username || parsed.password) {
+      throw new Error(`The URL carries a user name or password before "@" (${parsed.host} is the real host): remove it; webfetch never sends credentials.`);
+    }
     const web: WebAccess | undefined = ctx.web;
     if (!web) throw new Error("This session has no web access, so webfetch cannot run here: use the page or the workbench CLI.");
     await ctx.ask({ permission: "webfetch", patterns: [args.url], always: ["*"], metadata: { url: args.url, format: args.format, timeout: args.timeout } });

@@ -1,6 +1,6 @@
 /**
  * The share of an open workspace: every regular file under the runtime's root (links and special files left
- * out, as the CLI leaves them out), the session in its export form, and the view. Keys live in the page's
+ * out, as the CLI leaves them out; `.env` files too, which hold keys), the session in its export form, and the view. Keys live in the page's
  * key store and trust in localStorage, neither under the root, so neither can be collected; the codec
  * takes keys and approvals out of opencode.json.
  */
@@ -8,12 +8,16 @@ import type { SessionRecord } from "../../session/calls.js";
 import { SessionFile, exportSession } from "../../session/session-json.js";
 import type { Runtime } from "../../runtime/types.js";
 import { shareContent } from "./content.js";
+import { isKeyFile } from "./secrets.js";
 import { MAX_SHARE_FILES } from "./limits.js";
 import { ShareError, type ShareState, type ViewOptions } from "./state.js";
 
 const SKIPPED = new Set([".git", "node_modules"]);
 
-export async function collectShare(runtime: Runtime, options: { name: string; session?: SessionRecord; view?: ViewOptions }): Promise<ShareState> {
+export async function collectShare(
+  runtime: Runtime,
+  options: { name: string; session?: SessionRecord; view?: ViewOptions; onLeftOut?: (path: string) => void },
+): Promise<ShareState> {
   const entries: [string, string | Uint8Array][] = [];
   async function walk(dir: string, prefix: string): Promise<void> {
     const list = await runtime.fs.readdir(dir);
@@ -21,6 +25,7 @@ export async function collectShare(runtime: Runtime, options: { name: string; se
     for (const entry of list) {
       const path = `${dir}/${entry.name}`;
       if (entry.type === "directory" && !SKIPPED.has(entry.name)) await walk(path, `${prefix}${entry.name}/`);
+      else if (entry.type === "file" && isKeyFile(entry.name)) options.onLeftOut?.(`${prefix}${entry.name}`);
       else if (entry.type === "file") {
         if (entries.length >= MAX_SHARE_FILES) throw new ShareError(`the workspace has more than ${MAX_SHARE_FILES} files, more than a share may hold.`);
         entries.push([`${prefix}${entry.name}`, shareContent(await runtime.fs.readFile(path))]);

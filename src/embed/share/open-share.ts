@@ -24,11 +24,15 @@ export function shareSourceOf(hash: string): ShareSource | undefined {
   return from ? { kind: "from", url: from } : undefined;
 }
 
+/** How long a share file may take to arrive, whole: a site that stalls must not hold the page for ever. */
+export const SHARE_FETCH_TIMEOUT_MS = 60_000;
+
 /**
  * A `.workbench.json` fetched from another site: with CORS and without credentials (no cookies, no
- * referrer), over http(s) only, read up to the size a share file may have.
+ * referrer), over http(s) only, read up to the size a share file may have, within the time it may take.
  */
-export async function fetchShareFile(address: string, base: string): Promise<ShareResult> {
+
+export async function fetchShareFile(address: string, base: string, options: { timeoutMs?: number } = {}): Promise<ShareResult> {
   let url: URL;
   try {
     url = new URL(address, base);
@@ -36,10 +40,26 @@ export async function fetchShareFile(address: string, base: string): Promise<Sha
     return { ok: false, error: `The share file's address "${address}" is not a URL.` };
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return { ok: false, error: `The share file must be fetched over http or https, not ${url.protocol}` };
+  const timeoutMs = options.timeoutMs ?? SHARE_FETCH_TIMEOUT_MS;
+  const signal = AbortSignal.timeout(timeoutMs);
+  const stalled = (): ShareResult => ({
+    ok: false,
+    error: `The share file at ${url.href} did not finish arriving within ${Math.round(timeoutMs / 1000)} s: its site may be down or slow. Try again later, or download it and drop it on the page.`,
+  });
+  try {
+    return await readShareFile(url, signal);
+  } catch (error) {
+    if (signal.aborted) return stalled();
+    throw error;
+  }
+}
+
+async function readShareFile(url: URL, signal: AbortSignal): Promise<ShareResult> {
   let response: Response;
   try {
-    response = await fetch(url, { credentials: "omit", mode: "cors", referrerPolicy: "no-referrer", cache: "no-store" });
+    response = await fetch(url, { credentials: "omit", mode: "cors", referrerPolicy: "no-referrer", cache: "no-store", signal });
   } catch (error) {
+    if (signal.aborted) throw error;
     return { ok: false, error: `The share file at ${url.href} could not be fetched (${error instanceof Error ? error.message : String(error)}). Its site must allow it with Access-Control-Allow-Origin; or download it and drop it on the page.` };
   }
   if (!response.ok) return { ok: false, error: `The share file at ${url.href} answered ${response.status} ${response.statusText}.` };

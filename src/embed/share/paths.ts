@@ -1,6 +1,12 @@
 import { MAX_NAME_CHARS, MAX_PATH_CHARS } from "./limits.js";
 
 /**
+ * C0 and C1 controls (NUL ends a name in C), and the bidirectional marks and overrides that make
+ * "invoice\u202Etxt.exe" read as "invoiceexe.txt" in a tree or a prompt.
+ */
+const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/**
  * Why `path` cannot be a file of a share, or undefined when it can. A shared path is relative, uses `/`,
  * and names a file strictly inside the workspace: no `..`, no `.`, no empty names, no absolute or drive
  * paths, no backslashes (a Windows separator a later tool could honour), no control characters.
@@ -10,7 +16,7 @@ export function sharePathProblem(path: string): string | undefined {
   if (path.length > MAX_PATH_CHARS) return `the path is longer than ${MAX_PATH_CHARS} characters`;
   if (path.includes("\\")) return "it contains a backslash (paths use /)";
   if (path.startsWith("/") || /^[a-zA-Z]:/.test(path)) return "it is absolute (paths are relative to the workspace)";
-  if (/[\u0000-\u001f\u007f]/.test(path)) return "it contains a control character";
+  if (UNSAFE_CHARACTERS.test(path)) return "it contains a control character (or one that reverses how the name reads)";
   for (const name of path.split("/")) {
     if (name === "") return "it has an empty name (a doubled or trailing /)";
     if (name === "..") return "it climbs out of the workspace (..)";

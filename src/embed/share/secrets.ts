@@ -2,13 +2,22 @@
  * What must never travel in a share, taken out of a config's text: keys (`provider.*.options.apiKey`,
  * and `headers`, which carry keys as often as not) and approvals (`"allow"` answers in `permission`, the
  * workspace's and each agent's: an "Always allow" saved by the author would otherwise approve for the
- * visitor). Deny and ask rules stay: they only ever make the visitor's side safer. Comments and the order
+ * visitor). MCP servers carry keys too: a remote one's `headers` (a bearer token), a local one's
+ * `environment`, an OAuth `clientSecret`; the entries stay, those parts go. Deny and ask rules stay: they only ever make the visitor's side safer. Comments and the order
  * of the rest are kept (jsonc-parser edits the text in place).
  */
 import { applyEdits, modify, parseTree, type JSONPath, type Node } from "jsonc-parser";
 
 /** Workspace files that are config, at the workspace root. */
 export const CONFIG_FILES = ["opencode.json", "opencode.jsonc"];
+
+/**
+ * Whether a shared path is a config file whose keys must come out: at the root, and at any depth too
+ * (`.opencode/opencode.json`, a sub-project's), since OpenCode reads those and authors keep keys in them.
+ */
+export function isConfigFile(path: string): boolean {
+  return CONFIG_FILES.includes(path.slice(path.lastIndexOf("/") + 1));
+}
 
 function childrenOf(node: Node | undefined): Array<{ key: string; value: Node }> {
   if (node?.type !== "object") return [];
@@ -37,6 +46,10 @@ function secretPaths(root: Node | undefined): JSONPath[] {
     const options = child(value, "options");
     for (const name of ["apiKey", "headers"]) if (child(options, name)) paths.push(["provider", key, "options", name]);
   }
+  for (const { key, value } of childrenOf(child(root, "mcp"))) {
+    for (const name of ["headers", "environment"]) if (child(value, name)) paths.push(["mcp", key, name]);
+    if (child(child(value, "oauth"), "clientSecret")) paths.push(["mcp", key, "oauth", "clientSecret"]);
+  }
   return paths;
 }
 
@@ -56,3 +69,15 @@ export function withoutSecrets(text: string): string {
 export function hasSecrets(text: string): boolean {
   return secretPaths(parseTree(text)).length > 0;
 }
+
+/**
+ * Whether a file's name marks it as holding keys: the names the read tool asks about by default (`*.env`,
+ * `*.env.*`), except the `*.env.example` template it allows. Such files stay out of a share.
+ */
+export function isKeyFile(name: string): boolean {
+  if (name.endsWith(".env.example")) return false;
+  return name.endsWith(".env") || name.includes(".env.");
+}
+
+/** Why a key file was left out, for the person sharing. */
+export const KEY_FILE_NOTE = "it may hold keys (*.env, *.env.*): copy what it needs into .env.example to share it";

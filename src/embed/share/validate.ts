@@ -2,7 +2,7 @@ import { z } from "zod";
 import { MAX_SHARE_FILES } from "./limits.js";
 import { describeIssue } from "./pack.js";
 import { printable, sharePathsProblem } from "./paths.js";
-import { CONFIG_FILES, withoutSecrets } from "./secrets.js";
+import { CONFIG_FILES, isConfigFile, withoutSecrets } from "./secrets.js";
 import { ShareError, ShareState } from "./state.js";
 
 /**
@@ -25,7 +25,7 @@ export function checkedState(input: unknown): ShareState {
     if (!Object.hasOwn(state.files, path)) throw new ShareError(`its view opens "${printable(path)}", which is not one of its files.`);
   }
   const files = Object.fromEntries(
-    Object.entries(state.files).map(([path, content]) => [path, CONFIG_FILES.includes(path) && typeof content === "string" ? withoutSecrets(content) : content]),
+    Object.entries(state.files).map(([path, content]) => [path, isConfigFile(path) && typeof content === "string" ? withoutSecrets(content) : content]),
   );
   return { ...state, files, ...(state.config !== undefined ? { config: withoutSecrets(state.config) } : {}) };
 }

@@ -8,7 +8,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import type { ToolRegistry } from "../../tools/registry.js";
+import { BUILTIN_ORDER, type ToolRegistry } from "../../tools/registry.js";
 import { mcpToolId, serversOf, type LocalServer, type McpEntry } from "./config.js";
 import { LOCAL_NEEDS_NODE, NEEDS_TRUST } from "./messages.js";
 import type { mcpTool as McpToolFactory } from "./tool.js";
@@ -20,7 +20,8 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 
 export type McpStatus =
   | { state: "connecting" }
-  | { state: "connected"; tools: string[] }
+  /** `left`: the server's tools not registered, each with why (its id is a built-in's or another tool's). */
+  | { state: "connected"; tools: string[]; left?: string[] }
   | { state: "failed"; error: string }
   | { state: "disabled" };
 
@@ -258,9 +259,24 @@ export class McpManager {
     const mcpTool = this.makeTool;
     if (!client || !mcpTool) return;
     const ids: string[] = [];
+    const left: string[] = [];
     for (const id of connection.ids) this.options.registry.unregister(id);
+    const builtins: readonly string[] = BUILTIN_ORDER;
     for (const tool of tools) {
       const id = mcpToolId(connection.name, tool.name);
+      // `server_tool` can spell a built-in's id (plan_exit) or another server's or custom tool's: the
+      // first holder keeps it, so a server can never stand in for a tool the person or model relies on.
+      const clash = builtins.includes(id)
+        ? "its id is a built-in tool's"
+        : ids.includes(id)
+          ? "another of this server's tools has the same id"
+          : this.options.registry.get(id)
+            ? "another server or a custom tool already has that id"
+            : undefined;
+      if (clash) {
+        left.push(`${id} (${tool.name}): left out, ${clash}`);
+        continue;
+      }
       const lost = connection.lost;
       this.options.registry.register(
         mcpTool(id, tool, {
@@ -273,7 +289,7 @@ export class McpManager {
       ids.push(id);
     }
     connection.ids = ids;
-    this.setStatus(connection, { state: "connected", tools: ids });
+    this.setStatus(connection, { state: "connected", tools: ids, ...(left.length > 0 ? { left } : {}) });
   }
 
   private explain(entry: McpEntry, error: unknown): string {

@@ -35,9 +35,12 @@ export function saveFetchProxy(template: string): void {
   store.setItem(KEY, value);
 }
 
-/** The proxy in force: the person's, else a trusted workspace's (if usable). */
-export function proxyInForce(configured: unknown, trusted: boolean): FetchProxy | undefined {
-  const own = savedFetchProxy();
+/**
+ * The proxy in force: the person's, else a trusted workspace's (if usable). `ownAllowed` false (an embed's
+ * frame, where a host page starts the calls and reads their output) leaves the person's own out.
+ */
+export function proxyInForce(configured: unknown, trusted: boolean, ownAllowed = true): FetchProxy | undefined {
+  const own = ownAllowed ? savedFetchProxy() : undefined;
   if (own) return { template: own, source: "settings" };
   if (trusted && typeof configured === "string" && configured.trim() && !proxyTemplateProblem(configured.trim())) return { template: configured.trim(), source: "opencode.json" };
   return undefined;

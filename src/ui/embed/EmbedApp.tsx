@@ -81,7 +81,8 @@ export function EmbedApp(props: { workspace: Workspace; settings: EmbedSettings;
   const runtime = () => workspace.runtime;
   const readOnly = props.settings.readOnly || workspace.readOnly;
   const place = { workspace: workspace.options.name, memoryOnly: true };
-  const controller = new ToolsController({ place, readOnly: false, trust: memoryTrust() });
+  // The visitor's own fetch proxy stays theirs: a host page starts this frame's calls and reads their output.
+  const controller = new ToolsController({ place, readOnly: false, trust: memoryTrust(), ownProxy: false });
   onCleanup(() => controller.dispose());
   const chats = openMemoryChats();
   const [view, setView] = createSignal<EmbedView>(props.settings.view);

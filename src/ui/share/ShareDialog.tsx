@@ -60,6 +60,11 @@ export function ShareDialog(props: { actions: ShareActions; runtime: Runtime; na
           <Match when={outcome()}>
             {(made) => (
               <>
+                <Show when={(made().leftOut ?? []).length > 0}>
+                  <p class="tools-note" data-testid="share-left-out">
+                    Not shared, as they may hold keys: {made().leftOut!.join(", ")}. Put what a reader needs in .env.example.
+                  </p>
+                </Show>
                 <Show
                   when={made().link}
                   fallback={

@@ -15,6 +15,8 @@ export interface ShareOutcome {
   /** The same share as a `.workbench.json` file. */
   file: Uint8Array;
   fileName: string;
+  /** Files not shared because they may hold keys (`.env` and the like). */
+  leftOut?: string[];
 }
 
 export interface ShareActions {

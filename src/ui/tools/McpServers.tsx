@@ -33,7 +33,12 @@ export function McpServers(props: { page: PageTools; onTrust: () => void; trusti
               <li data-testid="mcp-server" data-name={server.name} data-state={server.status.state}>
                 <span class="mcp-name">{server.name}</span> <span class={`mcp-state mcp-${server.status.state}`}>{STATE_TEXT[server.status.state]}</span>
                 <Show when={server.status.state === "connected" ? server.status : undefined}>
-                  {(connected) => <span class="mcp-tools"> {connected().tools.length === 0 ? "no tools" : connected().tools.join(", ")}</span>}
+                  {(connected) => (
+                    <>
+                      <span class="mcp-tools"> {connected().tools.length === 0 ? "no tools" : connected().tools.join(", ")}</span>
+                      <For each={connected().left ?? []}>{(note) => <span class="mcp-error" data-testid="mcp-left"> {note}</span>}</For>
+                    </>
+                  )}
                 </Show>
                 <Show when={server.status.state === "failed" ? server.status : undefined}>
                   {(failed) => (

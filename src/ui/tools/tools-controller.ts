@@ -39,6 +39,8 @@ export interface ToolsControllerOptions {
   /** Opens the workspace's session store once; IndexedDB (loaded after the first paint) by default. */
   openStore?: (place: SessionsPlace) => Promise<OpenedStore>;
   trust?: TrustMemory;
+  /** Whether the person's own fetch proxy may carry fetches: not in an embed's frame, which a host page drives. */
+  ownProxy?: boolean;
 }
 
 export interface ToolsNote {
@@ -145,7 +147,7 @@ export class ToolsController {
     const opened = await this.store;
     await this.previous?.close();
     this.offSessions?.();
-    const sessions = await PageSessions.open(runtime, opened.store, { remember: !this.options.readOnly, trusted: () => this.trusted });
+    const sessions = await PageSessions.open(runtime, opened.store, { remember: !this.options.readOnly, trusted: () => this.trusted, ownProxy: this.options.ownProxy });
     this.previous = sessions;
     this.offSessions = sessions.onChange(() => this.changed());
     this.set({ sessions, storeNotice: opened.notice });
