@@ -173,6 +173,12 @@ export function sessionServices(host: LoopHost, call: ToolCall, signal: AbortSig
   return services;
 }
 
+/**
+ * Child sessions whose loop is running now. Two loops on one record would interleave their messages and
+ * calls (two task calls resuming the same task_id in one step, or in one batch), so the second is refused.
+ */
+const runningChildren = new WeakSet<SessionRecord>();
+
 async function runTask(host: LoopHost, call: ToolCall, request: TaskRequest, progress: (progress: TaskProgress) => void, signal: AbortSignal): Promise<TaskResult> {
   const { tools } = host;
   const parent = tools.session;
@@ -184,6 +190,9 @@ async function runTask(host: LoopHost, call: ToolCall, request: TaskRequest, pro
     if (!child) {
       const known = (parent.children ?? []).map((one) => one.id);
       throw new Error(`No task "${request.taskID}" in this session (${known.length > 0 ? `its tasks: ${known.join(", ")}` : "it has started none"}): leave task_id out to start a new task.`);
+    }
+    if (runningChildren.has(child)) {
+      throw new Error(`The task ${request.taskID} is already running (another call resumed it): wait for that call's result, or leave task_id out to start a new task.`);
     }
   } else {
     child = {
@@ -197,6 +206,16 @@ async function runTask(host: LoopHost, call: ToolCall, request: TaskRequest, pro
     };
     (parent.children ??= []).push(child);
   }
+  runningChildren.add(child);
+  try {
+    return await runChildTask(host, child, agent, request, progress, signal);
+  } finally {
+    runningChildren.delete(child);
+  }
+}
+
+async function runChildTask(host: LoopHost, child: SessionRecord, agent: Agent, request: TaskRequest, progress: (progress: TaskProgress) => void, signal: AbortSignal): Promise<TaskResult> {
+  const { tools } = host;
   const childAgent: Agent = { ...agent, permission: [...agent.permission, ...childSessionRules(agent)] };
   const model = agent.model && host.resolveModel ? await host.resolveModel(agent.model) : host.model;
   const childTools = tools.child(child, childAgent, []);
