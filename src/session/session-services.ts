@@ -10,6 +10,7 @@ import type { LoopEnd } from "./loop.js";
 import type { ModelRef, UserMessage } from "./message.js";
 import type { ResolvedModel, ModelInfo } from "./provider/types.js";
 import type { ToolSession } from "./tool-session.js";
+import { disabledTools, permissionKeyOf } from "../tools/permission/disabled.js";
 import { evaluate } from "../tools/permission/evaluate.js";
 import type { Ruleset } from "../tools/permission/types.js";
 import type { BatchCallResult, QuestionItem, SessionServices, SubagentInfo, TaskProgress, TaskRequest, TaskResult, TodoItem } from "../tools/session/services.js";
@@ -70,6 +71,17 @@ export function findChild(record: SessionRecord, id: string): SessionRecord | un
   return undefined;
 }
 
+/**
+ * A batch may run only what its agent is offered: a tool the rules deny outright is hidden from the model,
+ * and one that asks no permission of its own (a custom tool) would otherwise run unchecked through batch.
+ * The call is still made, so its card shows the refusal.
+ */
+function refusal(agent: Agent, tool: string): { refuse: { permission: string; reason: string } } | Record<string, never> {
+  if (!disabledTools([tool], agent.permission).has(tool)) return {};
+  const reason = `Tool '${tool}' is not available to the ${agent.name} agent: its rules deny it, so it cannot be called, in a batch or otherwise.`;
+  return { refuse: { permission: permissionKeyOf(tool), reason } };
+}
+
 /** Said by the tools that need a model or a person when a call is run by hand (the palette, a test). */
 const NEEDS_CONVERSATION = "works only in a conversation with an agent: ask the agent in the chat to use it";
 
@@ -101,7 +113,7 @@ export function manualServices(tools: ToolSession, agent: Agent, call: ToolCall,
       const callID = ascendingId("call");
       onStart?.(callID);
       return tools.runner
-        .run(tools.session, agent, tool, parameters, { signal, callID, messageID: call.messageID, services: (inner, innerSignal) => manualServices(tools, agent, inner, innerSignal) })
+        .run(tools.session, agent, tool, parameters, { ...refusal(agent, tool), signal, callID, messageID: call.messageID, services: (inner, innerSignal) => manualServices(tools, agent, inner, innerSignal) })
         .then((done) => ({
           callID: done.id,
           status: done.status === "completed" ? ("completed" as const) : ("error" as const),
@@ -157,6 +169,7 @@ export function sessionServices(host: LoopHost, call: ToolCall, signal: AbortSig
       const callID = ascendingId("call");
       onStart?.(callID);
       const done = await tools.runner.run(record, host.agent, tool, parameters, {
+        ...refusal(host.agent, tool),
         signal,
         callID,
         messageID: call.messageID,

@@ -58,6 +58,11 @@ export interface RunOptions {
   callID?: string;
   /** Permissions to ask before the tool runs (the loop's doom_loop check), recorded on the call like the tool's own. */
   ask?: AskInput[];
+  /**
+   * Set when the call may not run at all (batch naming a tool its agent's rules deny outright): the call
+   * still gets its card, failing with this reason, recorded as a denied permission. No approval lifts it.
+   */
+  refuse?: { permission: string; reason: string };
   /** The session services for this call (the loop provides them; calls run by hand have none). */
   services?: (call: ToolCall, signal: AbortSignal) => SessionServices;
 }
@@ -152,6 +157,10 @@ export class ToolRunner {
 
     try {
       if (!tool) throw new Error(`the tool "${toolID}" does not exist and no invalid tool is registered`);
+      if (runOptions.refuse) {
+        call.permissions.push({ permission: runOptions.refuse.permission, patterns: ["*"], always: [], answer: "deny" });
+        throw new Error(runOptions.refuse.reason);
+      }
       const initialized = await tool.init({ agent, ...(services ? { session: services } : {}) });
       call.status = "running";
       call.time.start = Date.now();

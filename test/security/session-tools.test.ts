@@ -123,3 +123,135 @@ describe("plan agent: only its plan files", () => {
     expect(await read(runtime, `${runtime.root}/.opencode/plans/p.md`)).toBe("the plan\n");
   });
 });
+
+describe("stopping the parent while its child waits for the person", () => {
+  async function runUntil(session: ToolSession, model: LanguageModelV4, text: string, waiting: () => boolean) {
+    userText(session, text, session.agent.name);
+    const controller = new AbortController();
+    const off = session.bus.subscribe("call.updated", () => {
+      if (waiting()) queueMicrotask(() => controller.abort());
+    });
+    const offAsked = session.bus.subscribe("permission.asked", () => queueMicrotask(() => controller.abort()));
+    try {
+      return await runLoop({ tools: session, agent: session.agent, model: resolved(model), system: ["test"], signal: controller.signal, changed: () => {}, status: () => {} });
+    } finally {
+      off();
+      offAsked();
+    }
+  }
+
+  it("ends the child and takes its permission prompt away", async () => {
+    const { session } = await open({ "opencode.json": JSON.stringify({ permission: { bash: "ask" } }) });
+    const model = new ScriptedLanguageModel({
+      version: 1,
+      steps: [
+        { toolCalls: [{ tool: "task", input: { description: "run it", prompt: "run echo", subagent_type: "general" } }] },
+        { toolCalls: [{ tool: "bash", input: { command: "echo hi", description: "say hi" } }] },
+        { text: "never" },
+        { text: "never either" },
+      ],
+    });
+    expect(await runUntil(session, model, "go", () => false)).toBe("aborted");
+    expect(session.permissions.pending()).toEqual([]);
+    const task = callsOf(session.session, "task")[0]!;
+    expect(task.status).toBe("error");
+    const child = session.session.children![0]!;
+    expect(child.calls.map((call) => [call.tool, call.status])).toEqual([["bash", "error"]]);
+    expect(child.calls.some((call) => call.status === "running" || call.status === "pending")).toBe(false);
+  });
+
+  it("ends the child and takes its question away", async () => {
+    const config = { agent: { asker: { mode: "subagent", description: "asks the person", permission: { question: "allow" } } } };
+    const { session } = await open({ "opencode.json": JSON.stringify(config) });
+    const model = new ScriptedLanguageModel({
+      version: 1,
+      steps: [
+        { toolCalls: [{ tool: "task", input: { description: "ask", prompt: "ask the person", subagent_type: "asker" } }] },
+        { toolCalls: [{ tool: "question", input: { questions: [{ question: "Which?", header: "Pick", options: [{ label: "A", description: "a" }] }] } }] },
+        { text: "never" },
+        { text: "never either" },
+      ],
+    });
+    expect(await runUntil(session, model, "go", () => session.questions.pending().length > 0)).toBe("aborted");
+    expect(session.questions.pending()).toEqual([]);
+    const child = session.session.children![0]!;
+    expect(child.calls.map((call) => [call.tool, call.status])).toEqual([["question", "error"]]);
+    expect(callsOf(session.session, "task")[0]!.status).toBe("error");
+  });
+});
+
+describe("question: odd payloads", () => {
+  it("an answer to a dismissed question is refused with a clear error, and the dismissal stands", async () => {
+    const { session } = await open();
+    const model = new ScriptedLanguageModel({
+      version: 1,
+      steps: [{ toolCalls: [{ tool: "question", input: { questions: [{ question: "Which?", header: "Pick", options: [] }] } }] }, { text: "after" }],
+    });
+    const asked: string[] = [];
+    session.questions.onAsked((request) => {
+      asked.push(request.id);
+      queueMicrotask(() => {
+        session.questions.dismiss(request.id);
+        expect(() => session.questions.reply(request.id, [["late"]])).toThrow(/no question .* is waiting/);
+      });
+    });
+    await run(session, model, "ask me");
+    expect(asked).toHaveLength(1);
+    const call = callsOf(session.session, "question")[0]!;
+    expect(call.status).toBe("error");
+    expect(call.error).toContain("dismissed");
+  });
+});
+
+describe("skills: hostile files", () => {
+  it("a deeply nested or huge frontmatter is reported, never fatal, and the other skills still load", async () => {
+    const deep = ["---", "name: deep", "description: d", ...Array.from({ length: 3000 }, (_, i) => `${"  ".repeat(i)}k${i}:`), "---", "body"].join("\n");
+    const huge = ["---", "name: huge", `description: ${"x".repeat(2_000_000)}`, "---", "body"].join("\n");
+    const { session } = await open({
+      ".opencode/skills/deep/SKILL.md": deep,
+      ".opencode/skills/huge/SKILL.md": huge,
+      ".opencode/skills/good/SKILL.md": "---\nname: good\ndescription: fine\n---\nDo it well.",
+    });
+    expect(session.skills.map((skill) => skill.name)).toContain("good");
+    const call = await session.run("skill", { name: "good" });
+    expect(call.status).toBe("completed");
+    expect(call.output).toContain("Do it well.");
+  });
+});
+
+describe("batch: only the tools the agent is offered", () => {
+  const MARK = `
+import { tool } from "@opencode-ai/plugin";
+export default tool({
+  description: "Leaves a mark",
+  args: {},
+  async execute() {
+    globalThis.__wbBatchMarks = (globalThis.__wbBatchMarks ?? 0) + 1;
+    return "marked";
+  },
+});
+`;
+  const marks = () => (globalThis as { __wbBatchMarks?: number }).__wbBatchMarks ?? 0;
+
+  it("refuses a custom tool the agent's rules hide (it asks no permission of its own), by hand and from the loop", async () => {
+    const { session } = await open({ ".opencode/tool/mark.ts": MARK, "opencode.json": JSON.stringify({ permission: { mark: "deny" } }) }, { flags: { batchTool: true } });
+    expect(session.registry.ids()).toContain("mark");
+    const before = marks();
+    const byHand = await session.run("batch", { tool_calls: [{ tool: "mark", parameters: {} }, { tool: "todoread", parameters: {} }] });
+    expect(byHand.output).toContain("1 failed");
+    expect(byHand.output).toMatch(/mark: .*not available to the build agent/);
+    const model = new ScriptedLanguageModel({
+      version: 1,
+      steps: [{ toolCalls: [{ tool: "batch", input: { tool_calls: [{ tool: "mark", parameters: {} }] } }] }, { text: "ok" }],
+    });
+    await run(session, model, "mark it");
+    expect(callsOf(session.session, "batch")[1]!.output).toContain("0/1");
+    expect(marks()).toBe(before);
+    // Each refused call still has its card, failing with the reason and recorded as denied.
+    const refused = callsOf(session.session, "mark");
+    expect(refused.map((call) => [call.status, call.permissions.map((permission) => permission.answer)])).toEqual([
+      ["error", ["deny"]],
+      ["error", ["deny"]],
+    ]);
+  });
+});
