@@ -231,7 +231,7 @@ async function runChildTask(host: LoopHost, child: SessionRecord, agent: Agent, 
   const { tools } = host;
   const childAgent: Agent = { ...agent, permission: [...agent.permission, ...childSessionRules(agent)] };
   const model = agent.model && host.resolveModel ? await host.resolveModel(agent.model) : host.model;
-  const childTools = tools.child(child, childAgent, []);
+  const childTools = tools.child(child, childAgent, [], host.agent);
   const id = ascendingId("msg");
   child.messages.push({
     id,

@@ -271,3 +271,70 @@ describe("skills: names that are patterns or markup", () => {
     expect(problems.every((problem) => "error" in problem && /name/.test(String(problem.error)))).toBe(true);
   });
 });
+
+describe("task: a subagent can do no more than the agent that started it", () => {
+  it("a general subagent started by the plan agent cannot edit source files (only what plan may), nor run what plan may not", async () => {
+    const { session, runtime } = await open({ "src/a.ts": "keep\n" }, { agent: "plan" });
+    const model = new ScriptedLanguageModel({
+      version: 1,
+      steps: [
+        { toolCalls: [{ tool: "task", input: { description: "do it", prompt: "change src/a.ts", subagent_type: "general" } }] },
+        {
+          toolCalls: [
+            { tool: "write", input: { filePath: `${runtime.root}/src/new.ts`, content: "pwned\n" } },
+            { tool: "write", input: { filePath: `${runtime.root}/.opencode/plans/from-child.md`, content: "notes\n" } },
+          ],
+        },
+        { text: "tried" },
+        { text: "done" },
+      ],
+    });
+    expect(await run(session, model, "plan it")).toBe("done");
+    expect((await runtime.fs.readdir(`${runtime.root}/src`)).map((entry) => entry.name)).toEqual(["a.ts"]);
+    const child = session.session.children![0]!;
+    const [source, plan] = child.calls;
+    expect([source!.status, source!.permissions.map((permission) => [permission.permission, permission.answer])]).toEqual(["error", [["edit", "deny"]]]);
+    expect(plan!.status).toBe("completed");
+    expect(await read(runtime, `${runtime.root}/.opencode/plans/from-child.md`)).toBe("notes\n");
+  });
+
+  it("the same when the session switched to the plan agent after it opened as build", async () => {
+    const { session, runtime } = await open({ "src/a.ts": "keep\n" });
+    const plan = session.agents.find((agent) => agent.name === "plan")!;
+    const model = new ScriptedLanguageModel({
+      version: 1,
+      steps: [
+        { toolCalls: [{ tool: "task", input: { description: "do it", prompt: "add src/new.ts", subagent_type: "general" } }] },
+        { toolCalls: [{ tool: "write", input: { filePath: `${runtime.root}/src/new.ts`, content: "pwned\n" } }] },
+        { text: "tried" },
+        { text: "done" },
+      ],
+    });
+    userText(session, "plan it", "plan");
+    await runLoop({ tools: session, agent: plan, model: resolved(model), system: ["test"], signal: new AbortController().signal, changed: () => {}, status: () => {} });
+    expect((await runtime.fs.readdir(`${runtime.root}/src`)).map((entry) => entry.name)).toEqual(["a.ts"]);
+    expect(session.session.children![0]!.calls[0]!.permissions.map((permission) => permission.answer)).toEqual(["deny"]);
+  });
+
+  it("a subagent of a build agent whose config asks before bash is asked too, even when the subagent's own rules allow bash", async () => {
+    const config = { agent: { build: { permission: { bash: "ask" } } } };
+    const { session } = await open({ "opencode.json": JSON.stringify(config) });
+    const asked: string[] = [];
+    session.bus.subscribe("permission.asked", (request) => {
+      asked.push(`${request.sessionID === session.session.id ? "parent" : "child"}:${request.permission}`);
+      queueMicrotask(() => session.permissions.reply(request.id, "once"));
+    });
+    const model = new ScriptedLanguageModel({
+      version: 1,
+      steps: [
+        { toolCalls: [{ tool: "task", input: { description: "run", prompt: "run echo", subagent_type: "general" } }] },
+        { toolCalls: [{ tool: "bash", input: { command: "echo hi", description: "say hi" } }] },
+        { text: "ran" },
+        { text: "done" },
+      ],
+    });
+    expect(await run(session, model, "go")).toBe("done");
+    expect(asked).toEqual(["child:bash"]);
+    expect(session.session.children![0]!.calls[0]!.status).toBe("completed");
+  });
+});
