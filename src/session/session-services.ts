@@ -82,6 +82,9 @@ function refusal(agent: Agent, tool: string): { refuse: { permission: string; re
   return { refuse: { permission: permissionKeyOf(tool), reason } };
 }
 
+export const SUBAGENT_CANNOT_SWITCH =
+  "A subagent cannot switch its session to the plan or build agent: finish the task you were given and answer with your result instead.";
+
 /** Said by the tools that need a model or a person when a call is run by hand (the palette, a test). */
 const NEEDS_CONVERSATION = "works only in a conversation with an agent: ask the agent in the chat to use it";
 
@@ -149,7 +152,10 @@ export function sessionServices(host: LoopHost, call: ToolCall, signal: AbortSig
         throw error;
       }
     },
+    isSubagent: () => record.parentID !== undefined,
     switchAgent(agent, text) {
+      // A subagent turned primary would shed its session's limits (no tasks, no todo list) and its task.
+      if (record.parentID !== undefined) throw new Error(SUBAGENT_CANNOT_SWITCH);
       const id = ascendingId("msg");
       const message: UserMessage = {
         id,

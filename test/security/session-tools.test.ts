@@ -338,3 +338,34 @@ describe("task: a subagent can do no more than the agent that started it", () =>
     expect(session.session.children![0]!.calls[0]!.status).toBe("completed");
   });
 });
+
+describe("plan tools: a subagent cannot hand its session to a primary agent", () => {
+  it("refuses plan_exit and plan_enter in a child session before asking the person, and the child keeps its agent", async () => {
+    const config = { agent: { planner: { mode: "subagent", description: "plans", permission: { plan_exit: "allow", plan_enter: "allow", question: "allow" } } } };
+    const { session } = await open({ "opencode.json": JSON.stringify(config) }, { flags: { planMode: true } });
+    let asked = 0;
+    session.questions.onAsked((request) => {
+      asked++;
+      queueMicrotask(() => session.questions.reply(request.id, [["Yes"]]));
+    });
+    const model = new ScriptedLanguageModel({
+      version: 1,
+      steps: [
+        { toolCalls: [{ tool: "task", input: { description: "plan", prompt: "plan then build", subagent_type: "planner" } }] },
+        { toolCalls: [{ tool: "plan_exit", input: {} }, { tool: "plan_enter", input: {} }] },
+        { text: "could not" },
+        { text: "done" },
+      ],
+    });
+    expect(await run(session, model, "go")).toBe("done");
+    expect(asked).toBe(0);
+    const child = session.session.children![0]!;
+    expect(child.calls.map((call) => [call.tool, call.status])).toEqual([
+      ["plan_exit", "error"],
+      ["plan_enter", "error"],
+    ]);
+    expect(child.calls[0]!.error).toContain("subagent");
+    expect(child.messages.filter((message) => message.role === "user")).toHaveLength(1);
+    expect(child.messages.filter((message) => message.role === "assistant").every((message) => message.agent === "planner")).toBe(true);
+  });
+});
