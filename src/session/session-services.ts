@@ -251,7 +251,7 @@ async function runChildTask(host: LoopHost, child: SessionRecord, agent: Agent, 
   const sessionID = child.id;
   const report = () => {
     const running = child!.calls.findLast((one) => one.status === "running" || one.status === "pending");
-    progress({ sessionID, calls: child!.calls.length, ...(running ? { tool: running.tool } : {}) });
+    progress({ sessionID, calls: child!.calls.length, ...(running ? { tool: running.tool, callID: running.id } : {}) });
   };
   report();
   const off = tools.bus.subscribe("call.updated", (event) => {

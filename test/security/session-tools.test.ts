@@ -369,3 +369,34 @@ describe("plan tools: a subagent cannot hand its session to a primary agent", ()
     expect(child.messages.filter((message) => message.role === "assistant").every((message) => message.agent === "planner")).toBe(true);
   });
 });
+
+describe("task: a question the child waits on can be found from the parent's card", () => {
+  it("the task call's metadata names the child's waiting call, whose question the page can answer", async () => {
+    const config = { agent: { asker: { mode: "subagent", description: "asks the person", permission: { question: "allow" } } } };
+    const { session } = await open({ "opencode.json": JSON.stringify(config) });
+    const seen: Array<string | undefined> = [];
+    session.questions.onAsked((request) => {
+      // Answered only once the parent's task card names the call that waits (its metadata is flushed).
+      const poll = setInterval(() => {
+        const task = callsOf(session.session, "task")[0];
+        const named = task?.metadata.childCallID;
+        if (typeof named !== "string" || !session.questions.forCall(named)) return;
+        clearInterval(poll);
+        seen.push(named === request.callID ? "named" : `wrong ${named}`);
+        session.questions.reply(session.questions.forCall(named)!.id, [["A"]]);
+      }, 20);
+    });
+    const model = new ScriptedLanguageModel({
+      version: 1,
+      steps: [
+        { toolCalls: [{ tool: "task", input: { description: "ask", prompt: "ask the person", subagent_type: "asker" } }] },
+        { toolCalls: [{ tool: "question", input: { questions: [{ question: "Which?", header: "Pick", options: [{ label: "A", description: "a" }] }] } }] },
+        { text: "A was picked" },
+        { text: "done" },
+      ],
+    });
+    expect(await run(session, model, "go")).toBe("done");
+    expect(seen).toEqual(["named"]);
+    expect(callsOf(session.session, "task")[0]!.output).toContain("A was picked");
+  });
+});

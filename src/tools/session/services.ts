@@ -69,6 +69,8 @@ export interface TaskProgress {
   calls: number;
   /** The tool the child is running now, if any. */
   tool?: string;
+  /** That call's id (the page shows a question it waits on in the task's card). */
+  callID?: string;
 }
 
 export interface TaskResult {
