@@ -1,0 +1,58 @@
+/**
+ * A subagent allowed to ask the person (a trusted workspace's agent with question: allow): its question
+ * waits where the person can reach it, in the subagent's session opened from the task card.
+ */
+import type { Page } from "@playwright/test";
+import { startProviderServer, type ProviderServer } from "../test/support/provider-server.js";
+import { expect, freshWorkspace, openWorkbench, runInTerminal, test, waitForIdle } from "./fixtures.js";
+
+const chatPane = (page: Page) => page.getByTestId("chat-pane");
+
+test.describe("a subagent's question", () => {
+  let server: ProviderServer;
+  test.beforeEach(async () => {
+    server = await startProviderServer({ corsOrigin: "*" });
+  });
+  test.afterEach(async () => {
+    await server.close();
+  });
+
+  test("can be answered in the subagent's session after trusting the workspace", async ({ page }) => {
+    await openWorkbench(page, freshWorkspace("subagent-question"), "chat");
+    const config = { agent: { asker: { mode: "subagent", description: "asks the person", permission: { question: "allow" } } } };
+    const noop = `import { tool } from "@opencode-ai/plugin"; export default tool({ description: "Does nothing", args: {}, async execute() { return "ok"; } });`;
+    await runInTerminal(page, `echo '${JSON.stringify(config)}' > opencode.json && mkdir -p .opencode/tool && echo '${noop}' > .opencode/tool/noop.ts`);
+    await waitForIdle(page);
+    await page.getByRole("button", { name: "New session" }).click();
+    await page.getByRole("tab", { name: "Tools" }).click();
+    await page.getByTestId("open-settings").click();
+    const settings = page.getByTestId("settings");
+    await settings.getByTestId("trust-workspace").click();
+    await expect(settings.getByTestId("trusted-state")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await page.getByRole("tab", { name: "Chat" }).click();
+    await chatPane(page).getByTestId("open-keys").click();
+    const dialog = page.getByTestId("provider-dialog");
+    await dialog.getByTestId("provider-select").selectOption("+compatible");
+    await dialog.getByTestId("provider-id").fill("local");
+    await dialog.getByTestId("provider-base-url").fill(server.openaiBaseURL);
+    await dialog.getByTestId("provider-models").fill("coder-test");
+    await dialog.getByTestId("provider-key").fill("sk-subagent-question");
+    await dialog.getByTestId("provider-save").click();
+    await expect(dialog).toBeHidden();
+    const question = { question: "Which colour?", header: "Colour", options: [{ label: "Teal", description: "blue-green" }, { label: "Red", description: "warm" }] };
+    server.enqueue(
+      { step: { toolCalls: [{ name: "task", input: { description: "Ask the colour", prompt: "Ask the person for a colour.", subagent_type: "asker" } }] } },
+      { step: { toolCalls: [{ name: "question", input: { questions: [question] } }] } },
+      { step: { text: "They chose teal." } },
+      { step: { text: "Teal it is." } },
+    );
+    const input = chatPane(page).getByTestId("prompt-input");
+    await input.fill("pick a colour");
+    await input.press("Enter");
+    const progress = chatPane(page).getByTestId("task-progress");
+    await expect(progress).toContainText("running question");
+    await progress.getByTestId("task-open").click();
+    await expect(chatPane(page).getByTestId("question-form")).toBeVisible();
+  });
+});
