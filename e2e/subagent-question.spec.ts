@@ -53,6 +53,12 @@ test.describe("a subagent's question", () => {
     const progress = chatPane(page).getByTestId("task-progress");
     await expect(progress).toContainText("running question");
     await progress.getByTestId("task-open").click();
-    await expect(chatPane(page).getByTestId("question-form")).toBeVisible();
+    const form = chatPane(page).getByTestId("question-form");
+    await expect(form).toContainText("Which colour?");
+    await form.getByText("Teal", { exact: true }).click();
+    await form.getByTestId("question-send").click();
+    await expect(form).toHaveCount(0);
+    await chatPane(page).getByTestId("breadcrumb-back").click();
+    await expect(chatPane(page).getByTestId("assistant-message").last()).toContainText("Teal it is.");
   });
 });
