@@ -17,7 +17,7 @@ test.describe("a subagent's question", () => {
     await server.close();
   });
 
-  test("can be answered in the subagent's session after trusting the workspace", async ({ page }) => {
+  test("shows in the main session's task card and in the subagent's session, and is answered there", async ({ page }) => {
     await openWorkbench(page, freshWorkspace("subagent-question"), "chat");
     const config = { agent: { asker: { mode: "subagent", description: "asks the person", permission: { question: "allow" } } } };
     const noop = `import { tool } from "@opencode-ai/plugin"; export default tool({ description: "Does nothing", args: {}, async execute() { return "ok"; } });`;
@@ -52,6 +52,14 @@ test.describe("a subagent's question", () => {
     await input.press("Enter");
     const progress = chatPane(page).getByTestId("task-progress");
     await expect(progress).toContainText("running question");
+    // Shown in the main session's task card, where the person is looking.
+    const inCard = progress.getByTestId("question-form");
+    await expect(inCard).toContainText("Which colour?");
+    await page.setViewportSize({ width: 390, height: 800 });
+    await inCard.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: "e2e/screenshots/subagent-question-card-390.png" });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // And in the subagent's session, opened from the card, where it is answered.
     await progress.getByTestId("task-open").click();
     const form = chatPane(page).getByTestId("question-form");
     await expect(form).toContainText("Which colour?");
@@ -60,5 +68,6 @@ test.describe("a subagent's question", () => {
     await expect(form).toHaveCount(0);
     await chatPane(page).getByTestId("breadcrumb-back").click();
     await expect(chatPane(page).getByTestId("assistant-message").last()).toContainText("Teal it is.");
+    await expect(chatPane(page).getByTestId("question-form")).toHaveCount(0);
   });
 });

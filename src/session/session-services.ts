@@ -251,7 +251,9 @@ async function runChildTask(host: LoopHost, child: SessionRecord, agent: Agent, 
   const sessionID = child.id;
   const report = () => {
     const running = child!.calls.findLast((one) => one.status === "running" || one.status === "pending");
-    progress({ sessionID, calls: child!.calls.length, ...(running ? { tool: running.tool, callID: running.id } : {}) });
+    // "asking" changes the card's metadata when a question starts or stops waiting, so the page redraws it.
+    const asking = running !== undefined && tools.questions.forCall(running.id) !== undefined;
+    progress({ sessionID, calls: child!.calls.length, ...(running ? { tool: running.tool, callID: running.id } : {}), ...(asking ? { asking } : {}) });
   };
   report();
   const off = tools.bus.subscribe("call.updated", (event) => {

@@ -49,6 +49,7 @@ export const TaskTool = Tool.define("task", async (init): Promise<Initialized<ty
               calls: progress.calls,
               ...(progress.tool ? { tool: progress.tool } : {}),
               ...(progress.callID ? { childCallID: progress.callID } : {}),
+              ...(progress.asking ? { asking: true } : {}),
             },
           });
         },

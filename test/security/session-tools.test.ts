@@ -380,7 +380,7 @@ describe("task: a question the child waits on can be found from the parent's car
       const poll = setInterval(() => {
         const task = callsOf(session.session, "task")[0];
         const named = task?.metadata.childCallID;
-        if (typeof named !== "string" || !session.questions.forCall(named)) return;
+        if (typeof named !== "string" || !session.questions.forCall(named) || task?.metadata.asking !== true) return;
         clearInterval(poll);
         seen.push(named === request.callID ? "named" : `wrong ${named}`);
         session.questions.reply(session.questions.forCall(named)!.id, [["A"]]);

@@ -71,6 +71,8 @@ export interface TaskProgress {
   tool?: string;
   /** That call's id (the page shows a question it waits on in the task's card). */
   callID?: string;
+  /** Whether that call waits on the person's answer to a question. */
+  asking?: boolean;
 }
 
 export interface TaskResult {
