@@ -61,10 +61,23 @@ const SafeMessage = Message.superRefine((message, ctx) => {
   });
 });
 
-export const SessionFile = z.object({
-  format: z.literal(SESSION_FILE_FORMAT),
-  version: z.literal(1),
-  session: z.object({
+/** How deep subagent sessions may nest in a file (a child starts tasks only when its rules allow). */
+export const MAX_CHILD_DEPTH = 16;
+
+interface SessionBodyShape {
+  id: string;
+  title: string;
+  agent: string;
+  createdAt: number;
+  messages: Message[];
+  calls: ToolCall[];
+  todos?: Array<z.infer<typeof TodoItem> & { id: string }>;
+  parentID?: string;
+  children?: SessionBodyShape[];
+}
+
+const SessionBody: z.ZodType<SessionBodyShape> = z.lazy(() =>
+  z.object({
     id: z.string(),
     title: z.string(),
     agent: z.string(),
@@ -73,25 +86,53 @@ export const SessionFile = z.object({
     calls: z.array(ToolCallSchema),
     /** The todo list, when the session has one. */
     todos: z.array(TodoItem.extend({ id: z.string() })).optional(),
+    /** A subagent session's parent. */
+    parentID: z.string().optional(),
+    /** The subagent sessions its task calls started (a task_id names one). */
+    children: z.array(SessionBody).optional(),
   }),
+);
+
+export const SessionFile = z.object({
+  format: z.literal(SESSION_FILE_FORMAT),
+  version: z.literal(1),
+  session: SessionBody,
 });
 export type SessionFile = z.infer<typeof SessionFile>;
 
-export function exportSession(record: SessionRecord): string {
-  const file: SessionFile = {
-    format: SESSION_FILE_FORMAT,
-    version: 1,
-    session: {
-      id: record.id,
-      title: record.title,
-      agent: record.agent,
-      createdAt: record.createdAt,
-      messages: record.messages,
-      calls: record.calls,
-      ...(record.todos ? { todos: record.todos } : {}),
-    },
+function bodyOf(record: SessionRecord): SessionBodyShape {
+  return {
+    id: record.id,
+    title: record.title,
+    agent: record.agent,
+    createdAt: record.createdAt,
+    messages: record.messages,
+    calls: record.calls,
+    ...(record.todos ? { todos: record.todos } : {}),
+    ...(record.parentID !== undefined ? { parentID: record.parentID } : {}),
+    ...(record.children && record.children.length > 0 ? { children: record.children.map(bodyOf) } : {}),
   };
+}
+
+export function exportSession(record: SessionRecord): string {
+  const { parentID: _parent, ...session } = bodyOf(record);
+  const file: SessionFile = { format: SESSION_FILE_FORMAT, version: 1, session };
   return JSON.stringify(file, null, 2);
+}
+
+/** Refuses children nested past MAX_CHILD_DEPTH before the schema walks them (a deep file would overflow the stack). */
+function checkDepth(data: unknown): void {
+  let level: unknown[] = [(data as { session?: unknown } | null)?.session];
+  for (let depth = 0; level.length > 0; depth++) {
+    const next = level.flatMap((node) => {
+      const children = node && typeof node === "object" ? (node as { children?: unknown }).children : undefined;
+      return Array.isArray(children) ? children : [];
+    });
+    if (next.length > 0 && depth + 1 > MAX_CHILD_DEPTH) {
+      throw new SessionImportError(`This session file cannot be imported: its subagent sessions nest more than ${MAX_CHILD_DEPTH} deep. Export the session again.`);
+    }
+    level = next;
+  }
 }
 
 export class SessionImportError extends Error {
@@ -106,6 +147,7 @@ export function importSession(json: string): SessionRecord {
   } catch (error) {
     throw new SessionImportError(`This is not a session file: it is not valid JSON (${error instanceof Error ? error.message : String(error)}). Choose a file made by Export.`);
   }
+  checkDepth(data);
   const parsed = SessionFile.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -114,7 +156,35 @@ export function importSession(json: string): SessionRecord {
   }
   const { session } = parsed.data;
   checkReferences(session);
-  return markInterrupted(renumber(session));
+  const sessionIds = uniqueIds("session");
+  sessionIds(session.id, "session.id");
+  const checkChildren = (parent: SessionBodyShape, at: string) =>
+    parent.children?.forEach((child, c) => {
+      const where = `${at}.children.${c}`;
+      sessionIds(child.id, `${where}.id`);
+      checkReferences(child, where);
+      checkChildren(child, where);
+    });
+  checkChildren(session, "session");
+  const root = renumber(session);
+  // Children keep their ids (the parent's task calls and outputs name them as task_id); only the link to
+  // the renumbered root changes.
+  const children = session.children?.map((child) => ({ ...childRecord(child), parentID: root.id }));
+  return markInterrupted(children ? { ...root, children } : root);
+}
+
+function childRecord(body: SessionBodyShape): SessionRecord {
+  return {
+    id: body.id,
+    title: body.title,
+    agent: body.agent,
+    createdAt: body.createdAt,
+    messages: body.messages,
+    calls: body.calls,
+    ...(body.todos ? { todos: body.todos } : {}),
+    ...(body.parentID !== undefined ? { parentID: body.parentID } : {}),
+    ...(body.children ? { children: body.children.map((child) => ({ ...childRecord(child), parentID: body.id })) } : {}),
+  };
 }
 
 function refuse(where: string, problem: string): never {
@@ -131,37 +201,37 @@ function uniqueIds(kind: string) {
   };
 }
 
-function checkReferences(session: SessionFile["session"]): void {
+function checkReferences(session: SessionBodyShape, at = "session"): void {
   const messageId = uniqueIds("message");
   const partId = uniqueIds("part");
   const callId = uniqueIds("call");
   const toolPartFor = uniqueIds("call");
-  session.messages.forEach((message, m) => messageId(message.id, `session.messages.${m}.id`));
-  session.calls.forEach((call, c) => callId(call.id, `session.calls.${c}.id`));
+  session.messages.forEach((message, m) => messageId(message.id, `${at}.messages.${m}.id`));
+  session.calls.forEach((call, c) => callId(call.id, `${at}.calls.${c}.id`));
   const calls = new Set(session.calls.map((call) => call.id));
   const messages = new Set(session.messages.map((message) => message.id));
   session.messages.forEach((message, m) => {
     if (message.role === "assistant" && message.parentID !== "" && !messages.has(message.parentID)) {
-      refuse(`session.messages.${m}.parentID`, `no message has the id "${message.parentID}"`);
+      refuse(`${at}.messages.${m}.parentID`, `no message has the id "${message.parentID}"`);
     }
     message.parts.forEach((part, p) => {
-      partId(part.id, `session.messages.${m}.parts.${p}.id`);
+      partId(part.id, `${at}.messages.${m}.parts.${p}.id`);
       if (part.type !== "tool") return;
-      if (!calls.has(part.callID)) refuse(`session.messages.${m}.parts.${p}.callID`, `no call has the id "${part.callID}"`);
-      toolPartFor(part.callID, `session.messages.${m}.parts.${p}.callID`);
+      if (!calls.has(part.callID)) refuse(`${at}.messages.${m}.parts.${p}.callID`, `no call has the id "${part.callID}"`);
+      toolPartFor(part.callID, `${at}.messages.${m}.parts.${p}.callID`);
     });
   });
   const named = new Set(session.messages.flatMap((message) => message.parts.flatMap((part) => (part.type === "tool" ? [part.callID] : []))));
   session.calls.forEach((call, c) => {
     if (!named.has(call.id)) return;
-    if (!messages.has(call.messageID)) refuse(`session.calls.${c}.messageID`, `no message has the id "${call.messageID}"`);
+    if (!messages.has(call.messageID)) refuse(`${at}.calls.${c}.messageID`, `no message has the id "${call.messageID}"`);
     call.attachments?.forEach((attachment, a) => {
-      if (!messages.has(attachment.messageID)) refuse(`session.calls.${c}.attachments.${a}.messageID`, `no message has the id "${attachment.messageID}"`);
+      if (!messages.has(attachment.messageID)) refuse(`${at}.calls.${c}.attachments.${a}.messageID`, `no message has the id "${attachment.messageID}"`);
     });
   });
 }
 
-function renumber(session: SessionFile["session"]): SessionRecord {
+function renumber(session: SessionBodyShape): SessionRecord {
   const sessionID = ascendingId("ses");
   const messageIDs = new Map(session.messages.map((message) => [message.id, ascendingId("msg")]));
   const callIDs = new Map(session.calls.map((call) => [call.id, ascendingId("call")]));

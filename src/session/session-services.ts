@@ -10,6 +10,7 @@ import type { LoopEnd } from "./loop.js";
 import type { ModelRef, UserMessage } from "./message.js";
 import type { ResolvedModel, ModelInfo } from "./provider/types.js";
 import type { ToolSession } from "./tool-session.js";
+import { disabledTools, permissionKeyOf } from "../tools/permission/disabled.js";
 import { evaluate } from "../tools/permission/evaluate.js";
 import type { Ruleset } from "../tools/permission/types.js";
 import type { BatchCallResult, QuestionItem, SessionServices, SubagentInfo, TaskProgress, TaskRequest, TaskResult, TodoItem } from "../tools/session/services.js";
@@ -70,6 +71,20 @@ export function findChild(record: SessionRecord, id: string): SessionRecord | un
   return undefined;
 }
 
+/**
+ * A batch may run only what its agent is offered: a tool the rules deny outright is hidden from the model,
+ * and one that asks no permission of its own (a custom tool) would otherwise run unchecked through batch.
+ * The call is still made, so its card shows the refusal.
+ */
+function refusal(agent: Agent, tool: string): { refuse: { permission: string; reason: string } } | Record<string, never> {
+  if (!disabledTools([tool], agent.permission).has(tool)) return {};
+  const reason = `Tool '${tool}' is not available to the ${agent.name} agent: its rules deny it, so it cannot be called, in a batch or otherwise.`;
+  return { refuse: { permission: permissionKeyOf(tool), reason } };
+}
+
+export const SUBAGENT_CANNOT_SWITCH =
+  "A subagent cannot switch its session to the plan or build agent: finish the task you were given and answer with your result instead.";
+
 /** Said by the tools that need a model or a person when a call is run by hand (the palette, a test). */
 const NEEDS_CONVERSATION = "works only in a conversation with an agent: ask the agent in the chat to use it";
 
@@ -101,7 +116,7 @@ export function manualServices(tools: ToolSession, agent: Agent, call: ToolCall,
       const callID = ascendingId("call");
       onStart?.(callID);
       return tools.runner
-        .run(tools.session, agent, tool, parameters, { signal, callID, messageID: call.messageID, services: (inner, innerSignal) => manualServices(tools, agent, inner, innerSignal) })
+        .run(tools.session, agent, tool, parameters, { ...refusal(agent, tool), signal, callID, messageID: call.messageID, services: (inner, innerSignal) => manualServices(tools, agent, inner, innerSignal) })
         .then((done) => ({
           callID: done.id,
           status: done.status === "completed" ? ("completed" as const) : ("error" as const),
@@ -137,7 +152,10 @@ export function sessionServices(host: LoopHost, call: ToolCall, signal: AbortSig
         throw error;
       }
     },
+    isSubagent: () => record.parentID !== undefined,
     switchAgent(agent, text) {
+      // A subagent turned primary would shed its session's limits (no tasks, no todo list) and its task.
+      if (record.parentID !== undefined) throw new Error(SUBAGENT_CANNOT_SWITCH);
       const id = ascendingId("msg");
       const message: UserMessage = {
         id,
@@ -157,6 +175,7 @@ export function sessionServices(host: LoopHost, call: ToolCall, signal: AbortSig
       const callID = ascendingId("call");
       onStart?.(callID);
       const done = await tools.runner.run(record, host.agent, tool, parameters, {
+        ...refusal(host.agent, tool),
         signal,
         callID,
         messageID: call.messageID,
@@ -173,6 +192,12 @@ export function sessionServices(host: LoopHost, call: ToolCall, signal: AbortSig
   return services;
 }
 
+/**
+ * Child sessions whose loop is running now. Two loops on one record would interleave their messages and
+ * calls (two task calls resuming the same task_id in one step, or in one batch), so the second is refused.
+ */
+const runningChildren = new WeakSet<SessionRecord>();
+
 async function runTask(host: LoopHost, call: ToolCall, request: TaskRequest, progress: (progress: TaskProgress) => void, signal: AbortSignal): Promise<TaskResult> {
   const { tools } = host;
   const parent = tools.session;
@@ -184,6 +209,9 @@ async function runTask(host: LoopHost, call: ToolCall, request: TaskRequest, pro
     if (!child) {
       const known = (parent.children ?? []).map((one) => one.id);
       throw new Error(`No task "${request.taskID}" in this session (${known.length > 0 ? `its tasks: ${known.join(", ")}` : "it has started none"}): leave task_id out to start a new task.`);
+    }
+    if (runningChildren.has(child)) {
+      throw new Error(`The task ${request.taskID} is already running (another call resumed it): wait for that call's result, or leave task_id out to start a new task.`);
     }
   } else {
     child = {
@@ -197,9 +225,19 @@ async function runTask(host: LoopHost, call: ToolCall, request: TaskRequest, pro
     };
     (parent.children ??= []).push(child);
   }
+  runningChildren.add(child);
+  try {
+    return await runChildTask(host, child, agent, request, progress, signal);
+  } finally {
+    runningChildren.delete(child);
+  }
+}
+
+async function runChildTask(host: LoopHost, child: SessionRecord, agent: Agent, request: TaskRequest, progress: (progress: TaskProgress) => void, signal: AbortSignal): Promise<TaskResult> {
+  const { tools } = host;
   const childAgent: Agent = { ...agent, permission: [...agent.permission, ...childSessionRules(agent)] };
   const model = agent.model && host.resolveModel ? await host.resolveModel(agent.model) : host.model;
-  const childTools = tools.child(child, childAgent, []);
+  const childTools = tools.child(child, childAgent, [], host.agent);
   const id = ascendingId("msg");
   child.messages.push({
     id,
@@ -213,7 +251,9 @@ async function runTask(host: LoopHost, call: ToolCall, request: TaskRequest, pro
   const sessionID = child.id;
   const report = () => {
     const running = child!.calls.findLast((one) => one.status === "running" || one.status === "pending");
-    progress({ sessionID, calls: child!.calls.length, ...(running ? { tool: running.tool } : {}) });
+    // "asking" changes the card's metadata when a question starts or stops waiting, so the page redraws it.
+    const asking = running !== undefined && tools.questions.forCall(running.id) !== undefined;
+    progress({ sessionID, calls: child!.calls.length, ...(running ? { tool: running.tool, callID: running.id } : {}), ...(asking ? { asking } : {}) });
   };
   report();
   const off = tools.bus.subscribe("call.updated", (event) => {

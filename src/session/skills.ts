@@ -20,6 +20,8 @@ export function skillFolders(root: string, globalConfigDir?: string): string[] {
   return [...global, join(root, ".opencode", "skill"), join(root, ".opencode", "skills"), join(root, ".claude", "skills")];
 }
 
+const UNSAFE_NAME = /[*?"<>\u0000-\u001f\u007f]/;
+
 /** Deep enough for `skills/<group>/<name>/SKILL.md`; a link loop cannot make the walk endless. */
 const MAX_DEPTH = 4;
 
@@ -44,6 +46,9 @@ export async function discoverSkills(runtime: Runtime, folders: readonly string[
         const { attributes, body } = parseFrontmatter(text);
         const { name, description } = attributes;
         if (typeof name !== "string" || name.trim() === "") throw new Error('the frontmatter needs a "name: ..." line naming the skill');
+        // The name is the skill permission's pattern (an "always" for "*" would cover every skill) and an
+        // attribute in the tool's output, so wildcards, quotes, angle brackets and control characters are out.
+        if (UNSAFE_NAME.test(name)) throw new Error(`the skill name ${JSON.stringify(name)} holds a character a name cannot have (* ? " < > or a control character): rename it`);
         if (typeof description !== "string" || description.trim() === "") {
           throw new Error('the frontmatter needs a "description: ..." line saying when to use the skill');
         }

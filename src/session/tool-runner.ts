@@ -11,8 +11,9 @@ import { triggerHook } from "../tools/custom/hooks.js";
 import type { LoadedPlugin } from "../tools/custom/loader.js";
 import type { FileTime } from "../tools/file-time.js";
 import type { PermissionEngine } from "../tools/permission/engine.js";
-import { CorrectedError, RejectedError } from "../tools/permission/errors.js";
+import { CorrectedError, DeniedError, RejectedError } from "../tools/permission/errors.js";
 import { evaluate } from "../tools/permission/evaluate.js";
+import { matchWildcard } from "../tools/permission/wildcard.js";
 import type { AskInput, Ruleset } from "../tools/permission/types.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import { QuestionDismissedError, type SessionServices } from "../tools/session/services.js";
@@ -51,6 +52,12 @@ export interface ToolRunnerOptions {
   web?: WebAccess;
   /** The workspace's language service, handed to tools as ctx.lsp (issue 20). */
   lsp?: LanguageService;
+  /**
+   * A subagent's callers' rules, outermost first: a subagent may do no more than the agents that started
+   * it (a general subagent of the plan agent may not edit what plan may not), so each request is also
+   * judged by these, and the strictest answer wins.
+   */
+  callerRules?: Ruleset[];
 }
 
 export interface RunOptions {
@@ -61,6 +68,11 @@ export interface RunOptions {
   callID?: string;
   /** Permissions to ask before the tool runs (the loop's doom_loop check), recorded on the call like the tool's own. */
   ask?: AskInput[];
+  /**
+   * Set when the call may not run at all (batch naming a tool its agent's rules deny outright): the call
+   * still gets its card, failing with this reason, recorded as a denied permission. No approval lifts it.
+   */
+  refuse?: { permission: string; reason: string };
   /** The session services for this call (the loop provides them; calls run by hand have none). */
   services?: (call: ToolCall, signal: AbortSignal) => SessionServices;
 }
@@ -75,6 +87,32 @@ export class ToolRunner {
   /** The same runner with some options replaced (a child session's rules and store). */
   withOptions(changes: Partial<ToolRunnerOptions>): ToolRunner {
     return new ToolRunner({ ...this.options, ...changes });
+  }
+
+  /** The rules of the agents that started this session, outermost first (none for a top-level session). */
+  get callerRules(): readonly Ruleset[] {
+    return this.options.callerRules ?? [];
+  }
+
+  /**
+   * The ruleset the engine judges a request by: the session's own, unless a caller's rules deny one of the
+   * patterns (then DeniedError) or ask where the own rules allow (then an ask for that pattern is added).
+   */
+  private withCallers(input: AskInput, ruleset: Ruleset): Ruleset {
+    const callers = this.options.callerRules ?? [];
+    if (callers.length === 0) return ruleset;
+    const approved: Ruleset = [...this.options.permissions.approved];
+    const added: Ruleset = [];
+    for (const pattern of input.patterns) {
+      const own = evaluate(input.permission, pattern, ruleset, approved).action;
+      if (own === "deny") continue;
+      for (const rules of callers) {
+        const theirs = evaluate(input.permission, pattern, rules, approved).action;
+        if (theirs === "deny") throw new DeniedError(rules.filter((rule) => matchWildcard(input.permission, rule.permission)));
+        if (theirs === "ask" && own === "allow") added.push({ permission: input.permission, pattern, action: "ask", source: "session" });
+      }
+    }
+    return added.length === 0 ? ruleset : [...ruleset, ...added];
   }
 
   private publish(call: ToolCall): void {
@@ -156,6 +194,10 @@ export class ToolRunner {
 
     try {
       if (!tool) throw new Error(`the tool "${toolID}" does not exist and no invalid tool is registered`);
+      if (runOptions.refuse) {
+        call.permissions.push({ permission: runOptions.refuse.permission, patterns: ["*"], always: [], answer: "deny" });
+        throw new Error(runOptions.refuse.reason);
+      }
       const initialized = await tool.init({ agent, ...(services ? { session: services } : {}) });
       call.status = "running";
       call.time.start = Date.now();
@@ -207,7 +249,12 @@ export class ToolRunner {
       record.answer = reply.reply;
       if (reply.message) record.message = reply.message;
     });
-    const asking = this.options.permissions.ask({ ...input, sessionID: call.sessionID, tool: { messageID: call.messageID, callID: call.id } }, ruleset);
+    let asking: Promise<void>;
+    try {
+      asking = this.options.permissions.ask({ ...input, sessionID: call.sessionID, tool: { messageID: call.messageID, callID: call.id } }, this.withCallers(input, ruleset));
+    } catch (error) {
+      asking = Promise.reject(error);
+    }
     const aborted = new Promise<never>((_, reject) => {
       const stop = () => reject(new Error("The call was aborted while waiting for permission."));
       if (signal.aborted) stop();

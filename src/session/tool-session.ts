@@ -153,11 +153,13 @@ export class ToolSession {
    * prompts are shared), bus and questions, with the child's own record and agent, and session rules after
    * the agent's (a child may not touch the todo list nor start tasks unless its rules allow).
    */
-  child(record: SessionRecord, agent: Agent, sessionRules: Ruleset): ToolSession {
+  child(record: SessionRecord, agent: Agent, sessionRules: Ruleset, caller: Agent = this.agent): ToolSession {
     const root = this.root;
     const store = this.store;
     const runner = this.runner.withOptions({
       sessionRules,
+      // The agent that started the child (this session's, as the loop runs it now): the child may do no more.
+      callerRules: [...this.runner.callerRules, caller.permission],
       // The child lives inside its root session's record: saving it means saving the root.
       store: store
         ? { save: () => store.save(root), load: (id: string) => store.load(id), list: () => store.list(), delete: (id: string) => store.delete(id) }

@@ -7,6 +7,7 @@ import { formatSummary, isPatchError, parsePatch, planPatch, type PlannedChange 
 import { commitWrite } from "./shared/commit.js";
 import { diagnosticsAfterWrite, diagnosticsBlock } from "./shared/diagnostics.js";
 import { assertExternalDirectory } from "./shared/external-directory.js";
+import { editPatterns } from "./shared/paths.js";
 import { decodeBytes, displayText, encodeBytes } from "./shared/text-file.js";
 import { define, type Context } from "./tool.js";
 
@@ -105,7 +106,13 @@ export const ApplyPatchTool = define("apply_patch", {
     const diff = displayText(changes.map((c) => c.diff).join("\n"));
     await ctx.ask({
       permission: "edit",
-      patterns: [...new Set(changes.flatMap((c) => [c.relativePath, ...(c.moveRelativePath ? [c.moveRelativePath] : [])]))],
+      // Where a linked path really leads is judged too (editPatterns), as write and edit do.
+      patterns: [
+        ...new Set([
+          ...changes.flatMap((c) => [c.relativePath, ...(c.moveRelativePath ? [c.moveRelativePath] : [])]),
+          ...(await Promise.all([...known.real].map(([absolute, real]) => editPatterns(ctx, absolute, real)))).flat(),
+        ]),
+      ],
       always: ["*"],
       metadata: { filepath: relativePaths.join(", "), diff, files },
     });

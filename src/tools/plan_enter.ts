@@ -12,6 +12,8 @@ export const PlanEnterTool = Tool.define("plan_enter", {
   parameters,
   async execute(_args, ctx) {
     const session = sessionOf(ctx, "plan_enter");
+    // Refused before the person is asked: a subagent turned primary would shed its session's limits.
+    if (session.isSubagent()) throw new Error("plan_enter switches the main session's agent; a subagent cannot call it: finish the task you were given and answer with your result instead.");
     // Denied to every agent but the one it belongs to; asked (not only hidden) so a batch cannot reach it.
     await ctx.ask({ permission: "plan_enter", patterns: ["*"], always: ["*"], metadata: {} });
     const plan = session.planPath();

@@ -43,7 +43,14 @@ export const TaskTool = Tool.define("task", async (init): Promise<Initialized<ty
           calls = progress.calls;
           ctx.metadata({
             title: args.description,
-            metadata: { sessionId: progress.sessionID, subagent: args.subagent_type, calls: progress.calls, ...(progress.tool ? { tool: progress.tool } : {}) },
+            metadata: {
+              sessionId: progress.sessionID,
+              subagent: args.subagent_type,
+              calls: progress.calls,
+              ...(progress.tool ? { tool: progress.tool } : {}),
+              ...(progress.callID ? { childCallID: progress.callID } : {}),
+              ...(progress.asking ? { asking: true } : {}),
+            },
           });
         },
       );

@@ -20,11 +20,16 @@ export const TodoWriteTool = Tool.define("todowrite", {
   async execute(args, ctx) {
     const session = sessionOf(ctx, "todowrite");
     await ctx.ask({ permission: "todowrite", patterns: ["*"], always: ["*"], metadata: {} });
-    // Items keep the id they came with; new ones get the next free number, so the page can key its rows.
+    // Items keep the id they came with; new ones, and a repeat of an id already kept, get the next free
+    // number: the page keys its rows by id, and two rows with one key would show as one.
     const used = new Set(args.todos.flatMap((todo) => (todo.id !== undefined ? [todo.id] : [])));
+    const kept = new Set<string>();
     let next = 1;
     const todos: Todo[] = args.todos.map((todo) => {
-      if (todo.id !== undefined) return { ...todo, id: todo.id };
+      if (todo.id !== undefined && !kept.has(todo.id)) {
+        kept.add(todo.id);
+        return { ...todo, id: todo.id };
+      }
       while (used.has(String(next))) next++;
       used.add(String(next));
       return { ...todo, id: String(next) };

@@ -4,7 +4,7 @@ import { commitWrite, readExisting } from "./shared/commit.js";
 import { diagnosticsAfterWrite, otherFilesReport, thisFileReport } from "./shared/diagnostics.js";
 import { fileDiff } from "./shared/diff.js";
 import { assertExternalDirectory } from "./shared/external-directory.js";
-import { displayPath, resolveToolPath } from "./shared/paths.js";
+import { displayPath, editPatterns, resolveToolPath } from "./shared/paths.js";
 import { decodeText, displayText, encodeNew, encodeText, toLf } from "./shared/text-file.js";
 import { define } from "./tool.js";
 import description from "./write.txt?raw";
@@ -29,7 +29,7 @@ export const WriteTool = define("write", {
       const relative = displayPath(ctx, path);
       const after = toLf(args.content);
       const { diff, additions, deletions } = fileDiff(relative, relative, displayText(before), displayText(after));
-      await ctx.ask({ permission: "edit", patterns: [relative], always: ["*"], metadata: { filepath: path, diff } });
+      await ctx.ask({ permission: "edit", patterns: await editPatterns(ctx, path, real), always: ["*"], metadata: { filepath: path, diff } });
       // Content with CRLF is taken as written (every line CRLF); otherwise lines the file already had keep
       // their own endings. A BOM the file had is kept.
       const data =

@@ -69,6 +69,10 @@ export interface TaskProgress {
   calls: number;
   /** The tool the child is running now, if any. */
   tool?: string;
+  /** That call's id (the page shows a question it waits on in the task's card). */
+  callID?: string;
+  /** Whether that call waits on the person's answer to a question. */
+  asking?: boolean;
 }
 
 export interface TaskResult {
@@ -104,6 +108,8 @@ export interface SessionServices extends SessionCatalog {
   ask(questions: QuestionItem[]): Promise<string[][]>;
   /** Hands the session to another primary agent, telling it why in a synthetic user message. */
   switchAgent(agent: "plan" | "build", text: string): void;
+  /** Whether this is a subagent's session: it may not switch to a primary agent (plan_enter, plan_exit). */
+  isSubagent(): boolean;
   /** The session's plan file, relative to the workspace (`.opencode/plans/<session>.md`). */
   planPath(): string;
   /** Ids of the tools this session's registry holds (batch runs only those). */

@@ -4,7 +4,7 @@ import { commitWrite, readExisting } from "./commit.js";
 import { diagnosticsAfterWrite, thisFileReport } from "./diagnostics.js";
 import { fileDiff } from "./diff.js";
 import { assertExternalDirectory } from "./external-directory.js";
-import { displayPath, resolveToolPath } from "./paths.js";
+import { displayPath, editPatterns, resolveToolPath } from "./paths.js";
 import { NOT_FOUND_MESSAGE } from "../edit/errors.js";
 import { decodeText, displayText, encodeNew, encodeText, type TextFile } from "./text-file.js";
 
@@ -91,7 +91,7 @@ async function write(
   const { path, real } = where;
   const relative = displayPath(ctx, path);
   const { diff, additions, deletions } = fileDiff(relative, relative, displayText(before), displayText(edited.after));
-  await ctx.ask({ permission: "edit", patterns: [relative], always: ["*"], metadata: { filepath: path, diff } });
+  await ctx.ask({ permission: "edit", patterns: await editPatterns(ctx, path, real), always: ["*"], metadata: { filepath: path, diff } });
   await commitWrite(ctx, { path, real, data: encode(edited.after), expect });
   const diagnostics = await diagnosticsAfterWrite(ctx, [path]);
   const output = ["Edit applied successfully.", ...edited.notes].join(" ") + thisFileReport(path, diagnostics);

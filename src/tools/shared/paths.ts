@@ -13,3 +13,17 @@ export function displayPath(ctx: Pick<Context, "worktree">, absolute: string): s
   const rel = relative(ctx.worktree, absolute);
   return rel.startsWith("..") || rel === "" ? absolute : rel;
 }
+
+/**
+ * The patterns an edit asks for: the path as given and, when a link makes it lead elsewhere, where it
+ * really leads. Rules that allow only some files (the plan agent's `.opencode/plans/*.md`) would otherwise
+ * judge a link or a linked folder by its name and let the write land on the file it points at.
+ */
+export async function editPatterns(ctx: Pick<Context, "worktree" | "runtime">, path: string, real: string): Promise<string[]> {
+  const given = displayPath(ctx, path);
+  if (real === path) return [given];
+  const root = await ctx.runtime.fs.realpath(ctx.worktree).catch(() => ctx.worktree);
+  const rel = relative(root, real);
+  const leads = rel.startsWith("..") || rel === "" ? real : rel;
+  return leads === given ? [given] : [given, leads];
+}

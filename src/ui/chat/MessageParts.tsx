@@ -171,6 +171,11 @@ function TaskProgress(props: { call: ToolCall; version: () => number }) {
   const sessionID = () => (typeof meta().sessionId === "string" ? (meta().sessionId as string) : undefined);
   const running = () => (props.version(), props.call.status === "running" || props.call.status === "pending");
   const count = () => (typeof meta().calls === "number" ? (meta().calls as number) : undefined);
+  // A question the subagent waits on is answered here too: the person is looking at the main session.
+  const question = () => {
+    const id = meta().childCallID;
+    return running() && meta().asking === true && typeof id === "string" ? tools?.view().question?.(id) : undefined;
+  };
   return (
     <div class="chat-task" data-testid="task-progress">
       <span class="chat-task-agent">@{String(meta().subagent ?? props.call.input.subagent_type ?? "subagent")}</span>
@@ -186,6 +191,15 @@ function TaskProgress(props: { call: ToolCall; version: () => number }) {
         <button type="button" class="button" data-testid="task-open" onClick={() => tools!.openChild(sessionID()!)}>
           Open the subagent's session
         </button>
+      </Show>
+      <Show when={question()}>
+        {(request) => (
+          <QuestionForm
+            request={request()}
+            onAnswer={(answers) => tools?.view().answerQuestion?.(request().id, answers)}
+            onDismiss={() => tools?.view().dismissQuestion?.(request().id)}
+          />
+        )}
       </Show>
     </div>
   );

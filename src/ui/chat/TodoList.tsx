@@ -3,6 +3,8 @@ import { For, Show } from "solid-js";
 import type { TodoItem } from "../../tools/session/services.js";
 
 const MARK: Record<string, string> = { completed: "✓", in_progress: "▸", cancelled: "✕", pending: "○" };
+/** The status is the model's own text: a name like "constructor" must not reach Object's members. */
+const markOf = (status: string) => (Object.hasOwn(MARK, status) ? MARK[status]! : "•");
 
 export function TodoList(props: { todos: readonly TodoItem[] }) {
   const done = () => props.todos.filter((todo) => todo.status === "completed").length;
@@ -17,7 +19,7 @@ export function TodoList(props: { todos: readonly TodoItem[] }) {
             {(todo) => (
               <li class={`chat-todo status-${todo.status.replace(/[^a-z_]/gi, "")}`} data-testid="todo-item" data-status={todo.status}>
                 <span class="chat-todo-mark" aria-hidden="true">
-                  {MARK[todo.status] ?? "•"}
+                  {markOf(todo.status)}
                 </span>
                 <span class="chat-todo-text">{todo.content}</span>
                 <span class="visually-hidden">({todo.status.replace("_", " ")})</span>
