@@ -3,7 +3,8 @@ import description from "./lsp.txt?raw";
 import { displayPath, resolveToolPath } from "./shared/paths.js";
 import { define } from "./tool.js";
 
-const OPERATIONS = [
+// The tools layer may not import src/lsp, so the service keeps its own list; test/lsp/lsp-tool.test.ts keeps the two equal.
+export const OPERATIONS = [
   "goToDefinition",
   "findReferences",
   "hover",

@@ -3,7 +3,13 @@
  * LSP-shaped results out; its errors in OpenCode's words.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { OPERATIONS as SERVICE_OPERATIONS } from "../../src/lsp/types.js";
+import { OPERATIONS as TOOL_OPERATIONS } from "../../src/tools/lsp.js";
 import { lspWorkspace } from "./support.js";
+
+it("the tool offers exactly the operations the service answers", () => {
+  expect([...TOOL_OPERATIONS]).toEqual([...SERVICE_OPERATIONS]);
+});
 
 let dispose: (() => Promise<void>) | undefined;
 afterEach(async () => {
