@@ -3,35 +3,21 @@
  * the OpenAI protocol. The model writes a todo list and starts a general subagent, which reads a file in a
  * child session and answers; its answer comes back to the parent as the task's output.
  */
-import { spawn } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runWorkbench } from "../support/workbench-bin.js";
 import { importSession } from "../../src/session/session-json.js";
 import { startProviderServer, type ProviderServer } from "../support/provider-server.js";
 
-const BIN = join(import.meta.dirname, "../../bin/workbench.mjs");
 const KEY = "sk-test-session-tools-0123";
 let server: ProviderServer;
 let dataDir: string;
 let globalDir: string;
 
-function workbench(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd,
-      env: { ...process.env, WORKBENCH_DATA_DIR: dataDir, WORKBENCH_GLOBAL_CONFIG: globalDir, TEST_PROVIDER_KEY: KEY },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.stdin.end("");
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function workbench(args: string[], cwd: string) {
+  return runWorkbench(args, { cwd, env: { WORKBENCH_DATA_DIR: dataDir, WORKBENCH_GLOBAL_CONFIG: globalDir, TEST_PROVIDER_KEY: KEY } });
 }
 
 beforeAll(async () => {

@@ -2,15 +2,14 @@
  * `workbench run` end to end: the real bin in a child process, a user's opencode.json naming a provider
  * whose base URL is a local server speaking the provider's protocol, the key in the child's environment.
  */
-import { spawn } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runWorkbench } from "../support/workbench-bin.js";
 import { importSession } from "../../src/session/session-json.js";
 import { errorBodies, startProviderServer, type ProviderServer } from "../support/provider-server.js";
 
-const BIN = join(import.meta.dirname, "../../bin/workbench.mjs");
 const KEY = "sk-test-run-0123456789";
 let server: ProviderServer;
 let dataDir: string;
@@ -24,24 +23,10 @@ interface Result {
 
 /** The bin, asynchronously: the provider server answers from this process meanwhile. */
 function workbench(args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string; onStart?: (pid: number) => void } = {}): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    // These folders are the person's own: their config's {env:} key and base URL only count with --trust
-    // (test/security/config-trust.test.ts covers an untrusted one).
-    const full = args[0] === "run" ? ["run", "--trust", ...args.slice(1)] : args;
-    const child = spawn(process.execPath, [BIN, ...full], {
-      cwd: options.cwd,
-      env: { ...process.env, WORKBENCH_DATA_DIR: dataDir, WORKBENCH_GLOBAL_CONFIG: globalDir, TEST_PROVIDER_KEY: KEY, ...options.env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.stdin.end(options.input ?? "");
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    if (child.pid !== undefined) options.onStart?.(child.pid);
-  });
+  // These folders are the person's own: their config's {env:} key and base URL only count with --trust
+  // (test/security/config-trust.test.ts covers an untrusted one).
+  const full = args[0] === "run" ? ["run", "--trust", ...args.slice(1)] : args;
+  return runWorkbench(full, { ...options, env: { WORKBENCH_DATA_DIR: dataDir, WORKBENCH_GLOBAL_CONFIG: globalDir, TEST_PROVIDER_KEY: KEY, ...options.env } });
 }
 
 function openaiCompatible(extra: object = {}) {

@@ -3,16 +3,15 @@
  * local site, a remote MCP server (the official SDK's, in this process) and a local stdio one (a command
  * the CLI starts), with `workbench tool` and a `workbench run` whose model calls an MCP tool.
  */
-import { spawn } from "node:child_process";
 import { mkdtemp, realpath, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runWorkbench } from "../support/workbench-bin.js";
 import { startTestMcpServer, type TestMcpServer } from "../support/mcp-server.js";
 import { startProviderServer, type ProviderServer } from "../support/provider-server.js";
 import { startWebServer, type WebServer } from "../support/web-server.js";
 
-const BIN = join(import.meta.dirname, "../../bin/workbench.mjs");
 const STDIO_SERVER = join(import.meta.dirname, "../support/mcp-stdio-server.mjs");
 let site: WebServer;
 let mcp: TestMcpServer;
@@ -20,20 +19,8 @@ let provider: ProviderServer;
 let dataDir: string;
 let globalDir: string;
 
-function workbench(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, WORKBENCH_DATA_DIR: dataDir, WORKBENCH_GLOBAL_CONFIG: globalDir, TEST_PROVIDER_KEY: "sk-test-web-mcp" },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.stdin.end("");
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function workbench(args: string[]) {
+  return runWorkbench(args, { env: { WORKBENCH_DATA_DIR: dataDir, WORKBENCH_GLOBAL_CONFIG: globalDir, TEST_PROVIDER_KEY: "sk-test-web-mcp" } });
 }
 
 async function folder(config: object): Promise<string> {

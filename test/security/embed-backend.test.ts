@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FrameBackend, type EmbedSurface } from "../../src/embed/frame-backend.js";
 import { createNodeRuntime } from "../../src/runtime/node/index.js";
 import type { Runtime } from "../../src/runtime/types.js";
+import { testSurface } from "../support/embed-surface.js";
 
 let base: string;
 let root: string;
@@ -18,22 +19,7 @@ let runtime: Runtime;
 let opened: string[];
 
 function surface(): EmbedSurface {
-  const unused = (what: string) => () => {
-    throw new Error(`${what} is not part of this test`);
-  };
-  return {
-    runtime: () => runtime,
-    page: unused("page"),
-    start: unused("start"),
-    adopt: unused("adopt"),
-    reopen: unused("reopen"),
-    chats: unused("chats"),
-    openFile: (path) => void opened.push(path),
-    setTheme: unused("setTheme"),
-    setView: unused("setView"),
-    measure: () => 0,
-    looks: () => ({ view: "chat", theme: "dark" }),
-  };
+  return testSurface(() => runtime, { openFile: (path) => void opened.push(path) });
 }
 
 beforeEach(async () => {

@@ -12,28 +12,14 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FrameBackend, type EmbedSurface } from "../../src/embed/frame-backend.js";
 import { createNodeRuntime } from "../../src/runtime/node/index.js";
 import type { Runtime } from "../../src/runtime/types.js";
+import { testSurface } from "../support/embed-surface.js";
 
 let base: string;
 let root: string;
 let runtime: Runtime;
 
 function surface(): EmbedSurface {
-  const unused = (what: string) => () => {
-    throw new Error(`${what} is not part of this test`);
-  };
-  return {
-    runtime: () => runtime,
-    page: unused("page"),
-    start: unused("start"),
-    adopt: unused("adopt"),
-    reopen: unused("reopen"),
-    chats: unused("chats"),
-    openFile: unused("openFile"),
-    setTheme: unused("setTheme"),
-    setView: unused("setView"),
-    measure: () => 0,
-    looks: () => ({ view: "chat", theme: "dark" }),
-  };
+  return testSurface(() => runtime);
 }
 
 beforeEach(async () => {

@@ -9,6 +9,7 @@ import { PermissionPrompt } from "../tools/PermissionPrompt.js";
 import type { ChatState } from "./chat-state.js";
 import { QuestionForm } from "./QuestionForm.js";
 import { useSessionTools } from "./session-tools-context.js";
+import type { QuestionRequest } from "../../session/questions.js";
 import { errorTitle, tokensText } from "./chat-text.js";
 
 /** What the page offers for the calls a chat shows (PageTools has all three). */
@@ -138,15 +139,7 @@ export function ToolPartView(props: {
           </div>
         )}
       </Show>
-      <Show when={question()}>
-        {(request) => (
-          <QuestionForm
-            request={request()}
-            onAnswer={(answers) => tools?.view().answerQuestion?.(request().id, answers)}
-            onDismiss={() => tools?.view().dismissQuestion?.(request().id)}
-          />
-        )}
-      </Show>
+      <WaitingQuestion request={question()} />
       <For each={waiting()}>
         {(request) => (
           <PermissionPrompt
@@ -164,6 +157,22 @@ export function ToolPartView(props: {
 }
 
 /** A task's subagent at work: which agent, how many calls, what it runs now; and its session, to open. */
+/** A question waiting at a call (its own, or a subagent's under a task card), answered in place. */
+function WaitingQuestion(props: { request: QuestionRequest | undefined }) {
+  const tools = useSessionTools();
+  return (
+    <Show when={props.request}>
+      {(request) => (
+        <QuestionForm
+          request={request()}
+          onAnswer={(answers) => tools?.view().answerQuestion?.(request().id, answers)}
+          onDismiss={() => tools?.view().dismissQuestion?.(request().id)}
+        />
+      )}
+    </Show>
+  );
+}
+
 function TaskProgress(props: { call: ToolCall; version: () => number }) {
   const tools = useSessionTools();
   // The record changes in place: reading the call's version makes each of these follow it.
@@ -192,15 +201,7 @@ function TaskProgress(props: { call: ToolCall; version: () => number }) {
           Open the subagent's session
         </button>
       </Show>
-      <Show when={question()}>
-        {(request) => (
-          <QuestionForm
-            request={request()}
-            onAnswer={(answers) => tools?.view().answerQuestion?.(request().id, answers)}
-            onDismiss={() => tools?.view().dismissQuestion?.(request().id)}
-          />
-        )}
-      </Show>
+      <WaitingQuestion request={question()} />
     </div>
   );
 }

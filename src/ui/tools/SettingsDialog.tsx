@@ -1,4 +1,5 @@
 import { createEffect, createResource, createSignal, For, Index, on, onMount, Show } from "solid-js";
+import { SaveStatus } from "./SaveStatus.js";
 import type { PageTools } from "../../session/page-tools.js";
 import type { ConfigRule } from "../../session/workspace-config.js";
 import type { Explanation, RuleLayer } from "../../tools/permission/evaluate.js";
@@ -250,11 +251,7 @@ function ConfigEditor(props: { page: PageTools; onReopened: (page: PageTools) =>
           <button type="submit" class="button primary" aria-busy={saving()} data-testid="save-rules">
             Save to opencode.json
           </button>
-          <Show when={status()}>
-            <span class={status()!.error ? "settings-error" : "settings-ok"} role={status()!.error ? "alert" : "status"} data-testid="save-status">
-              {status()!.text}
-            </span>
-          </Show>
+          <SaveStatus status={status()} testid="save-status" />
         </div>
       </form>
     </section>

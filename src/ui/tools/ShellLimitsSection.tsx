@@ -1,4 +1,5 @@
 import { createSignal, For, onCleanup, Show } from "solid-js";
+import { SaveStatus } from "./SaveStatus.js";
 import {
   DEFAULT_SHELL_LIMITS,
   readLimitSettings,
@@ -102,11 +103,7 @@ export function ShellLimitsSection(props: { control: ShellLimitsControl; storage
           <button type="submit" class="button primary" data-testid="save-shell-limits">
             Save limits
           </button>
-          <Show when={status()}>
-            <span class={status()!.error ? "settings-error" : "settings-ok"} role={status()!.error ? "alert" : "status"} data-testid="shell-limits-status">
-              {status()!.text}
-            </span>
-          </Show>
+          <SaveStatus status={status()} testid="shell-limits-status" />
         </div>
       </form>
     </section>
