@@ -64,7 +64,10 @@ async function backendsToMeasure() {
   const root = await mkdtemp(join(tmpdir(), "workbench-bench-bash-"));
   const embedded = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory });
   await embedded.warm();
-  const booted = await bootWebContainer(createWebContainerStandin(), { timeoutMs: 5_000, environment: { isolated: true, hasSharedMemory: true } });
+  const booted = await bootWebContainer(createWebContainerStandin(), {
+    timeoutMs: 5_000,
+    environment: { isolated: true, hasSharedMemory: true },
+  });
   if (!booted.ok) throw new Error(booted.message);
   return {
     list: [
@@ -95,10 +98,20 @@ export async function benchBashLatency(runs = 40) {
         const result = await runtime.exec("echo hi");
         if (result.stdout !== "hi\n") throw new Error(`${name}: exec gave ${JSON.stringify(result.stdout)}`);
       });
-      results.push({ backend: name, tool: throughTool, exec: bareExec, toolOverheadMedianMs: Number((throughTool.medianMs - bareExec.medianMs).toFixed(3)) });
+      results.push({
+        backend: name,
+        tool: throughTool,
+        exec: bareExec,
+        toolOverheadMedianMs: Number((throughTool.medianMs - bareExec.medianMs).toFixed(3)),
+      });
     }
   } finally {
     await backends.dispose();
   }
-  return { benchmark: "bash-latency", command: "echo hi", reference: "runtime.exec of the same command on the same backend, same run", results };
+  return {
+    benchmark: "bash-latency",
+    command: "echo hi",
+    reference: "runtime.exec of the same command on the same backend, same run",
+    results,
+  };
 }

@@ -79,7 +79,10 @@ export async function benchBashParse(runs = { oneLine: 200, script: 15 }) {
       const on = { root: embedded.root, workdir: embedded.root, fs: embedded.fs };
       const one = await measure(oneLine, Math.ceil(runs.oneLine / 4), on);
       const whole = await measure(big, Math.ceil(runs.script / 3), on);
-      embeddedResults = { oneLineParseAndDeriveMedianMs: one.parseAndDeriveMedianMs, script1000ParseAndDeriveMedianMs: whole.parseAndDeriveMedianMs };
+      embeddedResults = {
+        oneLineParseAndDeriveMedianMs: one.parseAndDeriveMedianMs,
+        script1000ParseAndDeriveMedianMs: whole.parseAndDeriveMedianMs,
+      };
     } finally {
       await embedded.dispose();
     }

@@ -17,7 +17,10 @@ import { LAUNCH_ARGS, NAME_SHIM, round, serve, stop } from "./ui-stream.js";
 const COUNT = 3000;
 
 function files(): Array<{ path: string; data: Uint8Array }> {
-  return Array.from({ length: COUNT }, (_, i) => ({ path: `big/d${i % 30}/f${i}.txt`, data: strToU8(`file ${i}\n${"some text of a small source file\n".repeat(20)}`) }));
+  return Array.from({ length: COUNT }, (_, i) => ({
+    path: `big/d${i % 30}/f${i}.txt`,
+    data: strToU8(`file ${i}\n${"some text of a small source file\n".repeat(20)}`),
+  }));
 }
 
 async function nodeDisk(): Promise<number> {
@@ -46,19 +49,27 @@ export async function benchBulkLoad() {
     await page.getByTestId("upload-zip").waitFor({ state: "attached" });
     const start = performance.now();
     await page.getByTestId("upload-zip").setInputFiles({ name: "big.zip", mimeType: "application/zip", buffer: zip });
-    await page.getByTestId("notice").filter({ hasText: `Imported ${COUNT} files` }).waitFor({ timeout: 120_000 });
+    await page
+      .getByTestId("notice")
+      .filter({ hasText: `Imported ${COUNT} files` })
+      .waitFor({ timeout: 120_000 });
     const pageMs = performance.now() - start;
     // Stored, not only cached: a reload reads them back from IndexedDB.
     await page.reload();
     await page.getByTestId("upload-zip").waitFor({ state: "attached" });
     const storedCount = await page.evaluate(async (name) => {
       const open = indexedDB.open(`workbench:${name}`);
-      const db = await new Promise<IDBDatabase>((resolve, reject) => ((open.onsuccess = () => resolve(open.result)), (open.onerror = () => reject(open.error))));
+      const db = await new Promise<IDBDatabase>(
+        (resolve, reject) => ((open.onsuccess = () => resolve(open.result)), (open.onerror = () => reject(open.error))),
+      );
       const tx = db.transaction(db.objectStoreNames[0]!, "readonly");
       const count = tx.objectStore(db.objectStoreNames[0]!).count();
       return new Promise<number>((resolve) => (count.onsuccess = () => resolve(count.result)));
     }, workspace);
-    if (storedCount < 2 * COUNT) throw new Error(`after a reload IndexedDB holds ${storedCount} records, fewer than the ${2 * COUNT} of ${COUNT} files: the load was not stored`);
+    if (storedCount < 2 * COUNT)
+      throw new Error(
+        `after a reload IndexedDB holds ${storedCount} records, fewer than the ${2 * COUNT} of ${COUNT} files: the load was not stored`,
+      );
     return {
       benchmark: "bulk-load",
       files: COUNT,

@@ -30,10 +30,12 @@ function aiSdkIn(file: string): { packages: string[]; marker: boolean } {
   const map = `${file}.map`;
   if (!existsSync(map)) return { packages: marker ? ["(marker only: no source map)"] : [], marker };
   const sources = (JSON.parse(readFileSync(map, "utf8")) as { sources?: string[] }).sources ?? [];
-  const packages = new Set(sources.flatMap((source) => {
-    const match = source.match(/node_modules\/((?:@ai-sdk\/[^/]+)|ai)\//);
-    return match && AI_SOURCE.test(source) ? [match[1]!] : [];
-  }));
+  const packages = new Set(
+    sources.flatMap((source) => {
+      const match = source.match(/node_modules\/((?:@ai-sdk\/[^/]+)|ai)\//);
+      return match && AI_SOURCE.test(source) ? [match[1]!] : [];
+    }),
+  );
   return { packages: [...packages].sort(), marker };
 }
 
@@ -55,16 +57,35 @@ export function benchBundleSize() {
   const js = all.filter((f) => f.endsWith(".js"));
   const wasm = all.filter((f) => f.endsWith(".wasm"));
   const kb = (n: number) => Number((n / 1024).toFixed(1));
-  const aiInitial = [...initial].map((file) => ({ file: file.replace("dist/", ""), ...aiSdkIn(file) })).filter((chunk) => chunk.packages.length > 0 || chunk.marker);
-  const aiLazy = js.filter((file) => !initial.has(file)).map((file) => ({ file: file.replace("dist/", ""), ...aiSdkIn(file) })).filter((chunk) => chunk.packages.length > 0 || chunk.marker);
+  const aiInitial = [...initial]
+    .map((file) => ({ file: file.replace("dist/", ""), ...aiSdkIn(file) }))
+    .filter((chunk) => chunk.packages.length > 0 || chunk.marker);
+  const aiLazy = js
+    .filter((file) => !initial.has(file))
+    .map((file) => ({ file: file.replace("dist/", ""), ...aiSdkIn(file) }))
+    .filter((chunk) => chunk.packages.length > 0 || chunk.marker);
   const initialGzip = [...initial].reduce((s, f) => s + gz(f), 0);
   return {
     benchmark: "bundle-size",
-    initialJs: { files: [...initial].map((f) => f.replace("dist/", "")), rawKiB: kb([...initial].reduce((s, f) => s + statSync(f).size, 0)), gzipKiB: kb(initialGzip), budgetGzipKB: 250, gzipKB: Number((initialGzip / 1000).toFixed(1)) },
-    aiSdkInFirstPaint: { found: aiInitial.length > 0, chunks: aiInitial, how: `source maps' sources under node_modules/ai or node_modules/@ai-sdk, and the marker "${AI_MARKER}"` },
+    initialJs: {
+      files: [...initial].map((f) => f.replace("dist/", "")),
+      rawKiB: kb([...initial].reduce((s, f) => s + statSync(f).size, 0)),
+      gzipKiB: kb(initialGzip),
+      budgetGzipKB: 250,
+      gzipKB: Number((initialGzip / 1000).toFixed(1)),
+    },
+    aiSdkInFirstPaint: {
+      found: aiInitial.length > 0,
+      chunks: aiInitial,
+      how: `source maps' sources under node_modules/ai or node_modules/@ai-sdk, and the marker "${AI_MARKER}"`,
+    },
     aiSdkLazyChunks: aiLazy.map((chunk) => ({ file: chunk.file, packages: chunk.packages })),
     totalJs: { files: js.length, rawKiB: kb(js.reduce((s, f) => s + statSync(f).size, 0)), gzipKiB: kb(js.reduce((s, f) => s + gz(f), 0)) },
-    wasm: { files: wasm.map((f) => f.replace("dist/", "")), rawKiB: kb(wasm.reduce((s, f) => s + statSync(f).size, 0)), gzipKiB: kb(wasm.reduce((s, f) => s + gz(f), 0)) },
+    wasm: {
+      files: wasm.map((f) => f.replace("dist/", "")),
+      rawKiB: kb(wasm.reduce((s, f) => s + statSync(f).size, 0)),
+      gzipKiB: kb(wasm.reduce((s, f) => s + gz(f), 0)),
+    },
   };
 }
 

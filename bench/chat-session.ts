@@ -24,7 +24,30 @@ const CALLS_PER_STEP = 5;
 const FINAL_TEXT = "All two hundred steps are done: the bench folder holds the files, and every tool answered.";
 
 function words(count: number, seed: number): string {
-  const vocabulary = ["the", "file", "reads", "back", "as", "written", "so", "next", "step", "lists", "folder", "and", "greps", "for", "marker", "counts", "lines", "checks", "output", "then", "moves", "on"];
+  const vocabulary = [
+    "the",
+    "file",
+    "reads",
+    "back",
+    "as",
+    "written",
+    "so",
+    "next",
+    "step",
+    "lists",
+    "folder",
+    "and",
+    "greps",
+    "for",
+    "marker",
+    "counts",
+    "lines",
+    "checks",
+    "output",
+    "then",
+    "moves",
+    "on",
+  ];
   return Array.from({ length: count }, (_, i) => vocabulary[(seed * 7 + i * 3) % vocabulary.length]).join(" ");
 }
 
@@ -40,7 +63,10 @@ function callsOf(n: number): ScriptCall[] {
     { tool: "bash", input: { command: `echo step ${n}`, description: `Echoes step ${n}` } },
   ];
   // The write and the read may run together: read the previous step's file, which is there already.
-  const second: ScriptCall = n === 0 ? { tool: "bash", input: { command: "echo start", description: "Echoes the start" } } : { tool: "read", input: { filePath: file(n - 1) } };
+  const second: ScriptCall =
+    n === 0
+      ? { tool: "bash", input: { command: "echo start", description: "Echoes the start" } }
+      : { tool: "read", input: { filePath: file(n - 1) } };
   const calls: ScriptCall[] = [{ tool: "write", input: { filePath: file(n), content: `step ${n}\nmarker ${n}\n` } }, second];
   for (let i = 0; calls.length < CALLS_PER_STEP; i++) calls.push(lookups[(n + i) % lookups.length]!);
   return calls;
@@ -49,7 +75,11 @@ function callsOf(n: number): ScriptCall[] {
 export function chatSessionScript(): ScriptFile {
   const steps: Script["steps"] = [];
   for (let n = 0; n < STEPS; n++) {
-    steps.push({ reasoning: `Step ${n}: ${words(18, n)}.`, text: `Step **${n}** of the bench: ${words(24, n + 1)}.`, toolCalls: callsOf(n) });
+    steps.push({
+      reasoning: `Step ${n}: ${words(18, n)}.`,
+      text: `Step **${n}** of the bench: ${words(24, n + 1)}.`,
+      toolCalls: callsOf(n),
+    });
   }
   // The model's last answer: a final text after the tools' results, as a session ends.
   steps.push({ reasoning: "Everything ran; summing up.", text: FINAL_TEXT });
@@ -161,7 +191,13 @@ export async function benchChatSession() {
       while (sampling) {
         const sample = await heapUsed(cdp).catch(() => undefined);
         if (sample) heapSamples.push(sample.heap);
-        prompts = Math.max(prompts, await page.locator("[data-testid=permission-prompt]").count().catch(() => 0));
+        prompts = Math.max(
+          prompts,
+          await page
+            .locator("[data-testid=permission-prompt]")
+            .count()
+            .catch(() => 0),
+        );
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
     })();
@@ -189,7 +225,10 @@ export async function benchChatSession() {
         finished = true;
         break;
       }
-      if (process.env.CHAT_BENCH_VERBOSE) console.error(`${Math.round((Date.now() - started) / 1000)} s: ${state.assistantMessages} assistant messages, ${state.toolParts} tool parts`);
+      if (process.env.CHAT_BENCH_VERBOSE)
+        console.error(
+          `${Math.round((Date.now() - started) / 1000)} s: ${state.assistantMessages} assistant messages, ${state.toolParts} tool parts`,
+        );
       await page.waitForTimeout(500);
     }
     const durationMs = Date.now() - started;
@@ -204,7 +243,9 @@ export async function benchChatSession() {
     // Only what is still reachable counts as held (the plain run measures the heap as it is).
     if (heapProfile) await cdp.send("HeapProfiler.collectGarbage").catch(() => undefined);
     const end = await heapUsed(cdp);
-    const liveAllocations = heapProfile ? topLiveAllocations((await cdp.send("HeapProfiler.stopSampling")).profile.head as HeapNode) : undefined;
+    const liveAllocations = heapProfile
+      ? topLiveAllocations((await cdp.send("HeapProfiler.stopSampling")).profile.head as HeapNode)
+      : undefined;
     const counts = await page.evaluate(() => ({
       elements: document.getElementsByTagName("*").length,
       assistantMessages: document.querySelectorAll("[data-testid=chat-pane] [data-testid=assistant-message]").length,

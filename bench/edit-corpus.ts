@@ -136,7 +136,6 @@ export interface EditCase {
   readonly expected: string | null;
 }
 
-
 // mulberry32: small, fast, and the same sequence on every machine.
 function prng(seed: number) {
   let state = seed >>> 0;
@@ -162,7 +161,9 @@ function loadSource(name: string): Source | undefined {
   const path = fileURLToPath(new URL(`../${name}`, import.meta.url));
   let content: string;
   try {
-    content = readFileSync(path, "utf8").replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
+    content = readFileSync(path, "utf8")
+      .replace(/^\uFEFF/, "")
+      .replace(/\r\n/g, "\n");
   } catch {
     return undefined; // a package missing from this install: fewer sources, the same generator
   }
@@ -180,7 +181,8 @@ function loadSource(name: string): Source | undefined {
   for (const line of lines) {
     if (isBlank(line) || line.startsWith("\t")) continue;
     const width = indentOf(line).length;
-    if (previous !== undefined && Math.abs(width - previous) >= 2) steps.set(Math.abs(width - previous), (steps.get(Math.abs(width - previous)) ?? 0) + 1);
+    if (previous !== undefined && Math.abs(width - previous) >= 2)
+      steps.set(Math.abs(width - previous), (steps.get(Math.abs(width - previous)) ?? 0) + 1);
     previous = width;
   }
   const unit = [...steps].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 4;
@@ -198,8 +200,14 @@ function trimmedOccurrences(content: string, lines: readonly string[]): number {
 
 /** Places where the non-blank lines of `text`, trimmed, follow one another (blank lines between ignored). */
 function looseOccurrences(content: string, text: string): number {
-  const file = content.split("\n").map((l) => l.trim()).filter((l) => l !== "");
-  const want = text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const file = content
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  const want = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
   if (want.length === 0) return 0;
   let count = 0;
   for (let p = 0; p + want.length <= file.length; p++) if (want.every((w, k) => file[p + k] === w)) count++;
@@ -253,7 +261,8 @@ function splice(content: string, offset: number, length: number, text: string): 
   return content.slice(0, offset) + text + content.slice(offset + length);
 }
 
-const middleIndices = (lines: readonly string[]) => lines.map((_, i) => i).filter((i) => i > 0 && i < lines.length - 1 && !isBlank(lines[i]!));
+const middleIndices = (lines: readonly string[]) =>
+  lines.map((_, i) => i).filter((i) => i > 0 && i < lines.length - 1 && !isBlank(lines[i]!));
 
 /**
  * The change the model means, stated on the file's real lines (indices into the real block): insert a
@@ -297,7 +306,12 @@ function pickOp(rng: Rng, lines: readonly string[], id: number, avoid: ReadonlyS
  * `op` applied to `lines`. `at` maps a real line index to its index in `lines` (identity for the real
  * block); `indent` turns the real indentation of an inserted line into the frame of `lines`.
  */
-function applyOp(lines: readonly string[], op: Op, at: (real: number) => number = (i) => i, indent: (i: string) => string = (i) => i): string[] | undefined {
+function applyOp(
+  lines: readonly string[],
+  op: Op,
+  at: (real: number) => number = (i) => i,
+  indent: (i: string) => string = (i) => i,
+): string[] | undefined {
   const out = [...lines];
   if (op.kind === "insert") {
     out.splice(at(op.after) + 1, 0, indent(op.indentation) + op.body);
@@ -374,7 +388,13 @@ interface ModelView {
  * oldString is the model's view; newString is the same view with the change made in it (so it repeats the
  * view's mangling, as models do); the expected file is the real block with the change and nothing else.
  */
-function viewCase(rng: Rng, id: number, content: string, block: Pick<Block, "offset" | "text" | "lines">, view: ModelView): Built | undefined {
+function viewCase(
+  rng: Rng,
+  id: number,
+  content: string,
+  block: Pick<Block, "offset" | "text" | "lines">,
+  view: ModelView,
+): Built | undefined {
   const op = pickOp(rng, block.lines, id, view.avoid, view.touch);
   if (!op) return undefined;
   if (op.kind === "insert" && view.at && view.at(op.after) < 0) return undefined;
@@ -406,7 +426,12 @@ function build(kind: Kind, rng: Rng, source: Source, sources: readonly Source[],
       const line = block.lines[rng.pick(middleIndices(block.lines).filter((i) => block.lines[i]!.trim().length >= 6))]!.trim();
       const replacement = `${line} // edit ${id}`;
       const at = content.indexOf(line);
-      return { content, oldString: line, newString: replacement, expected: countOf(content, line) === 1 ? splice(content, at, line.length, replacement) : null };
+      return {
+        content,
+        oldString: line,
+        newString: replacement,
+        expected: countOf(content, line) === 1 ? splice(content, at, line.length, replacement) : null,
+      };
     }
     case "whitespace": {
       const spaced = (l: string) => / \S/.test(l.trimStart()) || /\S {2,}\S/.test(l);
@@ -416,7 +441,12 @@ function build(kind: Kind, rng: Rng, source: Source, sources: readonly Source[],
         if (!spaced(line) || rng.next() < 0.4) return line;
         const indentation = indentOf(line);
         const body = line.slice(indentation.length);
-        return indentation + (/\S {2,}\S/.test(body) ? body.replace(/(\S) {2,}(\S)/, "$1 $2") : body.replace(/(\S) (\S)/, rng.next() < 0.5 ? "$1  $2" : "$1\t$2"));
+        return (
+          indentation +
+          (/\S {2,}\S/.test(body)
+            ? body.replace(/(\S) {2,}(\S)/, "$1 $2")
+            : body.replace(/(\S) (\S)/, rng.next() < 0.5 ? "$1  $2" : "$1\t$2"))
+        );
       });
       if (old.join("\n") === block.text) return undefined;
       return viewCase(rng, id, content, block, { lines: old });
@@ -440,7 +470,13 @@ function build(kind: Kind, rng: Rng, source: Source, sources: readonly Source[],
         return `${line}  `;
       });
       const file = splice(content, block.offset, block.text.length, dirty.join("\n"));
-      return viewCase(rng, id, file, { offset: block.offset, text: dirty.join("\n"), lines: dirty }, { lines: block.lines, avoid: dirtyAt });
+      return viewCase(
+        rng,
+        id,
+        file,
+        { offset: block.offset, text: dirty.join("\n"), lines: dirty },
+        { lines: block.lines, avoid: dirtyAt },
+      );
     }
     case "indent-more": {
       const block = pickBlock(rng, source, 3, 12);
@@ -524,7 +560,13 @@ function build(kind: Kind, rng: Rng, source: Source, sources: readonly Source[],
     }
     case "blank-dropped": {
       // The file's block has a blank line the model left out.
-      const block = pickBlock(rng, source, 4, 12, (b) => middleIndices(b.lines).length > 0 && b.lines.some((l, i) => i > 1 && i < b.lines.length - 1 && isBlank(l)));
+      const block = pickBlock(
+        rng,
+        source,
+        4,
+        12,
+        (b) => middleIndices(b.lines).length > 0 && b.lines.some((l, i) => i > 1 && i < b.lines.length - 1 && isBlank(l)),
+      );
       if (!block) return undefined;
       const blanks = block.lines.map((l, i) => (i > 1 && i < block.lines.length - 1 && isBlank(l) ? i : -1)).filter((i) => i >= 0);
       const k = rng.pick(blanks);
@@ -552,7 +594,12 @@ function build(kind: Kind, rng: Rng, source: Source, sources: readonly Source[],
       const view = [...block.lines];
       view[k] = slipped;
       const touched = kind === "misremembered-touched";
-      return viewCase(rng, id, content, block, { lines: view, avoid: touched ? undefined : new Set([k]), touch: touched ? k : undefined, misremembered: new Set([k]) });
+      return viewCase(rng, id, content, block, {
+        lines: view,
+        avoid: touched ? undefined : new Set([k]),
+        touch: touched ? k : undefined,
+        misremembered: new Set([k]),
+      });
     }
     case "unrelated-line": {
       const block = pickBlock(rng, source, 3, 12);
@@ -585,7 +632,12 @@ function build(kind: Kind, rng: Rng, source: Source, sources: readonly Source[],
       const last = block.lines[block.lines.length - 1]!;
       const view = rng.next() < 0.5 ? [first, second, last] : [first, second, `${indentOf(block.lines[2]!)}// ...`, last];
       if (trimmedOccurrences(content, view) > 0) return undefined;
-      return { content, oldString: view.join("\n"), newString: [first, `${second} // edit ${id}`, ...view.slice(2)].join("\n"), expected: null };
+      return {
+        content,
+        oldString: view.join("\n"),
+        newString: [first, `${second} // edit ${id}`, ...view.slice(2)].join("\n"),
+        expected: null,
+      };
     }
     case "broad-anchor": {
       // A first line that occurs once, its next line, and then a closing line whose first occurrence
@@ -606,7 +658,12 @@ function build(kind: Kind, rng: Rng, source: Source, sources: readonly Source[],
         if (j < i + 6) continue;
         const view = [source.lines[i]!, source.lines[i + 1]!, source.lines[j]!];
         if (trimmedOccurrences(content, view) > 0) continue;
-        return { content, oldString: view.join("\n"), newString: [view[0]!, `${view[1]} // edit ${id}`, view[2]!].join("\n"), expected: null };
+        return {
+          content,
+          oldString: view.join("\n"),
+          newString: [view[0]!, `${view[1]} // edit ${id}`, view[2]!].join("\n"),
+          expected: null,
+        };
       }
       return undefined;
     }
@@ -628,7 +685,12 @@ function build(kind: Kind, rng: Rng, source: Source, sources: readonly Source[],
       if (kind === "dup-exact") return { content: file, oldString: block.text, newString: intended.join("\n"), expected: null };
       if (kind === "dup-reindented") {
         if (countOf(file, block.text) !== 1) return undefined;
-        return { content: file, oldString: block.text, newString: intended.join("\n"), expected: splice(file, offset, block.text.length, intended.join("\n")) };
+        return {
+          content: file,
+          oldString: block.text,
+          newString: intended.join("\n"),
+          expected: splice(file, offset, block.text.length, intended.join("\n")),
+        };
       }
       const shifted = (i: string) => `  ${i}`;
       const old = reindent(block.lines, shifted).join("\n");
@@ -638,7 +700,13 @@ function build(kind: Kind, rng: Rng, source: Source, sources: readonly Source[],
     case "absent": {
       const others = sources.filter((s) => s !== source);
       const other = rng.pick(others);
-      const block = pickBlock(rng, other, 3, 12, (b) => trimmedOccurrences(content, b.lines) === 0 && anchoredWindows(content, b.lines) === 0);
+      const block = pickBlock(
+        rng,
+        other,
+        3,
+        12,
+        (b) => trimmedOccurrences(content, b.lines) === 0 && anchoredWindows(content, b.lines) === 0,
+      );
       if (!block) return undefined;
       return { content, oldString: block.text, newString: intendedEdit(rng, block.lines, id).join("\n"), expected: null };
     }
@@ -653,7 +721,11 @@ export interface CorpusSpec {
 }
 
 /** The tuning corpus: the one the policy's numbers were chosen against. */
-export const TUNING_CORPUS: CorpusSpec = { seed: SEED, sources: SOURCES.map((name) => `node_modules/${name}`), casesPerKind: CASES_PER_KIND };
+export const TUNING_CORPUS: CorpusSpec = {
+  seed: SEED,
+  sources: SOURCES.map((name) => `node_modules/${name}`),
+  casesPerKind: CASES_PER_KIND,
+};
 
 /** The corpus: `casesPerKind` cases of every kind, spread over the sources, the same on every run. */
 export function generateEditCorpus(spec: CorpusSpec = TUNING_CORPUS): EditCase[] {
@@ -673,7 +745,12 @@ export function generateEditCorpus(spec: CorpusSpec = TUNING_CORPUS): EditCase[]
       // or elsewhere with only blank lines between its lines, has a legitimate match: it cannot stand for
       // "must refuse". (dup-exact and dup-fuzzy match twice on purpose; short-context is labelled by count.)
       const onPurpose = kind === "dup-exact" || kind === "dup-fuzzy" || kind === "short-context";
-      if (built.expected === null && !onPurpose && (countOf(built.content, built.oldString) > 0 || looseOccurrences(built.content, built.oldString) > 0)) continue;
+      if (
+        built.expected === null &&
+        !onPurpose &&
+        (countOf(built.content, built.oldString) > 0 || looseOccurrences(built.content, built.oldString) > 0)
+      )
+        continue;
       cases.push({ id: cases.length, kind, source: source.name, ...built });
       made++;
     }
@@ -710,10 +787,9 @@ const POLICY_NAMES = ["seed", "safe"] as const;
 /** Both policies over one corpus: totals, per kind, and the first ids that went wrong. */
 export function measureCorpus(label: string, cases: readonly EditCase[]) {
   const started = performance.now();
-  const report = Object.fromEntries(POLICY_NAMES.map((policy) => [policy, { ...empty(), byKind: {} as Record<string, Tally>, wrongCases: [] as number[] }])) as Record<
-    EditPolicy,
-    Tally & { byKind: Record<string, Tally>; wrongCases: number[] }
-  >;
+  const report = Object.fromEntries(
+    POLICY_NAMES.map((policy) => [policy, { ...empty(), byKind: {} as Record<string, Tally>, wrongCases: [] as number[] }]),
+  ) as Record<EditPolicy, Tally & { byKind: Record<string, Tally>; wrongCases: number[] }>;
   for (const edit of cases) {
     for (const policy of POLICY_NAMES) {
       const verdict = judge(edit, policy);
@@ -729,15 +805,25 @@ export function measureCorpus(label: string, cases: readonly EditCase[]) {
     `  cells: correct edit / refused where an edit was expected / refused rightly / wrong`,
     `${"kind".padEnd(24)} ${"n".padStart(3)}  ${"expect".padEnd(7)} ${"seed (OpenCode)".padStart(18)}   ${"safe (ours)".padStart(18)}`,
   ];
-  const cell = (t: Tally | undefined) => `${t?.correctEdit ?? 0} / ${t?.refusedExpected ?? 0} / ${t?.refusedRightly ?? 0} / ${t?.wrong ?? 0}`.padStart(18);
+  const cell = (t: Tally | undefined) =>
+    `${t?.correctEdit ?? 0} / ${t?.refusedExpected ?? 0} / ${t?.refusedRightly ?? 0} / ${t?.wrong ?? 0}`.padStart(18);
   for (const kind of KINDS) {
     const ofKind = cases.filter((c) => c.kind === kind);
     if (ofKind.length === 0) continue;
     const expect = ofKind.every((c) => c.expected === null) ? "refuse" : ofKind.every((c) => c.expected !== null) ? "edit" : "mixed";
-    lines.push(`${kind.padEnd(24)} ${String(ofKind.length).padStart(3)}  ${expect.padEnd(7)} ${cell(report.seed.byKind[kind])}   ${cell(report.safe.byKind[kind])}`);
+    lines.push(
+      `${kind.padEnd(24)} ${String(ofKind.length).padStart(3)}  ${expect.padEnd(7)} ${cell(report.seed.byKind[kind])}   ${cell(report.safe.byKind[kind])}`,
+    );
   }
   lines.push(`${"total".padEnd(24)} ${String(cases.length).padStart(3)}  ${"".padEnd(7)} ${cell(report.seed)}   ${cell(report.safe)}`);
-  return { table: lines.join("\n"), cases: cases.length, sources: new Set(cases.map((c) => c.source)).size, ms, seed: report.seed, safe: report.safe };
+  return {
+    table: lines.join("\n"),
+    cases: cases.length,
+    sources: new Set(cases.map((c) => c.source)).size,
+    ms,
+    seed: report.seed,
+    safe: report.safe,
+  };
 }
 
 export async function benchEditCorpus() {
@@ -750,7 +836,10 @@ export async function benchEditCorpus() {
   return {
     benchmark: "edit-corpus",
     thresholds: {
-      seed: { singleCandidate: POLICIES.seed.blockAnchor.singleCandidateThreshold, multipleCandidates: POLICIES.seed.blockAnchor.multipleCandidatesThreshold },
+      seed: {
+        singleCandidate: POLICIES.seed.blockAnchor.singleCandidateThreshold,
+        multipleCandidates: POLICIES.seed.blockAnchor.multipleCandidatesThreshold,
+      },
       safe: {
         middleLinesAverage: SAFE_BLOCK_ANCHOR_THRESHOLD,
         everyMiddleLine: SAFE_MIDDLE_LINE_SIMILARITY,

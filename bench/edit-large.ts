@@ -65,8 +65,18 @@ export async function benchEditLarge(runs = 15) {
       floor.push(performance.now() - start);
     }
     const reference = median(floor);
-    const ratio = Object.fromEntries(Object.entries(results).map(([name, r]) => [name, reference > 0 ? Math.round(r.toolMs / reference) : null]));
-    return { benchmark: "edit-large", lines: 10_000, runs, results, whereTimeGoes: parts, reference: { stringReplaceMs: reference }, ratioToStringReplace: ratio };
+    const ratio = Object.fromEntries(
+      Object.entries(results).map(([name, r]) => [name, reference > 0 ? Math.round(r.toolMs / reference) : null]),
+    );
+    return {
+      benchmark: "edit-large",
+      lines: 10_000,
+      runs,
+      results,
+      whereTimeGoes: parts,
+      reference: { stringReplaceMs: reference },
+      ratioToStringReplace: ratio,
+    };
   } finally {
     await rm(base, { recursive: true, force: true });
   }

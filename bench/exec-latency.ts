@@ -24,7 +24,8 @@ async function measure(runtime: Runtime, command: string, runs: number, expect: 
     const start = performance.now();
     const result = await runtime.exec(command);
     times.push(performance.now() - start);
-    if (result.exitCode !== 0 || !expect(result.stdout)) throw new Error(`${runtime.kind}: unexpected result for ${command}: ${JSON.stringify(result).slice(0, 300)}`);
+    if (result.exitCode !== 0 || !expect(result.stdout))
+      throw new Error(`${runtime.kind}: unexpected result for ${command}: ${JSON.stringify(result).slice(0, 300)}`);
   }
   times.sort((a, b) => a - b);
   const at = (q: number) => Number(times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(3));

@@ -57,7 +57,15 @@ async function throughLoop(steps: number): Promise<number> {
       model: info,
       parts: [{ id: ascendingId("prt"), messageID: id, type: "text", text: "go" }],
     });
-    const agent = { name: "build", mode: "primary" as const, builtIn: true, hidden: false, options: {}, steps, permission: agentRules("build", { dataDir: "/data", toolOutputGlob: "/data/out/*" }) };
+    const agent = {
+      name: "build",
+      mode: "primary" as const,
+      builtIn: true,
+      hidden: false,
+      options: {},
+      steps,
+      permission: agentRules("build", { dataDir: "/data", toolOutputGlob: "/data/out/*" }),
+    };
     const started = performance.now();
     await runLoop({
       tools: session,

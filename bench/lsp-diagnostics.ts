@@ -59,7 +59,10 @@ async function pageFirstLoad() {
     const fetched: { url: string; bytes: number }[] = [];
     page.on("response", (response) => {
       if (!/\/assets\/(worker|project|lib\.)[^/]*\.js$/.test(response.url())) return;
-      void response.body().then((body) => fetched.push({ url: response.url(), bytes: body.length }), () => undefined);
+      void response.body().then(
+        (body) => fetched.push({ url: response.url(), bytes: body.length }),
+        () => undefined,
+      );
     });
     await page.goto(`${url}/?workspace=bench-lsp-${Date.now().toString(36)}&memory=1`);
     await page.locator("[data-testid=terminal]").getByText("user@workbench").first().waitFor();
@@ -71,7 +74,9 @@ async function pageFirstLoad() {
     await tree.waitFor();
     const start = Date.now();
     await tree.click();
-    await page.locator('[data-testid=file-editor][data-path="/workspace/first.ts"] [data-testid=editor-host][data-diagnostics="1"]').waitFor({ timeout: 120_000 });
+    await page
+      .locator('[data-testid=file-editor][data-path="/workspace/first.ts"] [data-testid=editor-host][data-diagnostics="1"]')
+      .waitFor({ timeout: 120_000 });
     const ms = Date.now() - start;
     await page.waitForTimeout(200);
     const sum = (pattern: RegExp) => kib(fetched.filter((f) => pattern.test(f.url)).reduce((s, f) => s + f.bytes, 0));
@@ -79,7 +84,11 @@ async function pageFirstLoad() {
       browser: `chromium ${browser.version()}`,
       fetchedBeforeOpening: beforeOpen,
       openToDiagnosticsMs: ms,
-      fetchedKiB: { workerAndTypeScript: sum(/\/(worker|project)-/), libs: sum(/\/lib\./), libFiles: fetched.filter((f) => /\/lib\./.test(f.url)).length },
+      fetchedKiB: {
+        workerAndTypeScript: sum(/\/(worker|project)-/),
+        libs: sum(/\/lib\./),
+        libFiles: fetched.filter((f) => /\/lib\./.test(f.url)).length,
+      },
       note: "bytes as served by vite preview (no compression); the gzip sizes of the same chunks are under page",
     };
   } finally {
@@ -121,7 +130,14 @@ export async function benchLspDiagnostics(runs = 9) {
 
     // Warm: the edit tool, alternately breaking and fixing one file, through a session's service.
     const service = new WorkspaceLanguageService(runtime, inProcessBackend);
-    const session = await ToolSession.open({ runtime, dataDir: join(base, "data"), home: base, builtins: builtinTools, trusted: false, languageService: service });
+    const session = await ToolSession.open({
+      runtime,
+      dataDir: join(base, "data"),
+      home: base,
+      builtins: builtinTools,
+      trusted: false,
+      languageService: service,
+    });
     await session.run("read", { filePath: target });
     await service.diagnostics();
     const good = "export const v1000: number = v999 + 1;";
@@ -135,7 +151,8 @@ export async function benchLspDiagnostics(runs = 9) {
       const call = await session.run("edit", { filePath: target, oldString: from, newString: to });
       toolMs.push(performance.now() - start);
       if (call.status !== "completed") throw new Error(`edit failed: ${call.error}`);
-      if ((i % 2 === 0) !== call.output!.includes("LSP errors detected")) throw new Error(`run ${i}: diagnostics not as expected:\n${call.output}`);
+      if ((i % 2 === 0) !== call.output!.includes("LSP errors detected"))
+        throw new Error(`run ${i}: diagnostics not as expected:\n${call.output}`);
       // The service's own part: the file read again and the open files' diagnostics.
       const s = performance.now();
       await service.touchFile(target, true);
@@ -161,7 +178,12 @@ export async function benchLspDiagnostics(runs = 9) {
       benchmark: "lsp-diagnostics",
       files: 2000,
       runs,
-      firstLoad: { totalMs: Number(firstLoadMs.toFixed(1)), listAndReadMs: Number((opened - coldStart).toFixed(1)), libFiles: libs.length, libKiB: kib(libBytes) },
+      firstLoad: {
+        totalMs: Number(firstLoadMs.toFixed(1)),
+        listAndReadMs: Number((opened - coldStart).toFixed(1)),
+        libFiles: libs.length,
+        libKiB: kib(libBytes),
+      },
       warmEditWithDiagnostics: { medianMs: warm, targetMs: 300, serviceOnlyMedianMs: median(serviceMs) },
       reference: { tscNoEmitMedianMs: tsc, runs: tscMs.length },
       ratioToTsc: Number((warm / tsc).toFixed(3)),

@@ -1,7 +1,10 @@
 /** A generated TypeScript workspace of `count` files: a chain of modules, each importing the one before. */
 export function chainWorkspace(count: number): Record<string, string> {
   const files: Record<string, string> = {
-    "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, target: "ES2022", module: "ESNext", moduleResolution: "Bundler", noEmit: true }, include: ["src"] }),
+    "tsconfig.json": JSON.stringify({
+      compilerOptions: { strict: true, target: "ES2022", module: "ESNext", moduleResolution: "Bundler", noEmit: true },
+      include: ["src"],
+    }),
   };
   for (let i = 0; i < count; i++) {
     const dir = `src/part${Math.floor(i / 100)}`;

@@ -15,7 +15,7 @@ const SECTION = [
   "First I read `src/app/{n}.ts` to see how the [config loader](https://example.com/docs/{n}) works, and **which** options it takes.\n",
   "It turns out the loader is called from two places:\n\n",
   "- `main.ts`, at startup\n- `reload.ts`, when the file changes\n  - which debounces for 200 ms\n\n",
-  "```ts\nexport function load(path: string): Config {\n  const text = readFileSync(path, \"utf8\");\n  return parse(text);\n}\n```\n\n",
+  '```ts\nexport function load(path: string): Config {\n  const text = readFileSync(path, "utf8");\n  return parse(text);\n}\n```\n\n',
   "| option | default | meaning |\n|---|:-:|---|\n| `strict` | false | reject unknown keys |\n| `watch` | true | reload on change |\n\n",
   "> Note: the *watch* option needs a runtime that can watch files.\n\n",
 ].join("");

@@ -36,7 +36,13 @@ export async function benchReadDeep(megabytes = 200) {
     const tool = await peak(() => session.run("read", { filePath: "big.log", offset: totalLines - 10 }));
     if (tool.value.status !== "completed") throw new Error(tool.value.error);
     const tail = await peak(() => runtime.exec(`tail -n 10 ${path}`));
-    const naive = await peak(async () => new TextDecoder().decode(await runtime.fs.readFile(path)).split("\n").slice(-11).length);
+    const naive = await peak(
+      async () =>
+        new TextDecoder()
+          .decode(await runtime.fs.readFile(path))
+          .split("\n")
+          .slice(-11).length,
+    );
     return {
       benchmark: "read-deep",
       fileMB: megabytes,

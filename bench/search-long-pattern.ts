@@ -44,13 +44,25 @@ function cases(): Case[] {
   for (const length of [10_000, 40_000, 100_000]) {
     const literal = letters(length, length);
     // The literal, near copies of it, and plain lines: a file of about 1 MB.
-    const text = [literal, `x ${literal} y`, literal.slice(1), literal.slice(0, -1), ...Array.from({ length: 200 }, (_, k) => letters(4_000, k + 1))].join("\n") + "\n";
+    const text =
+      [
+        literal,
+        `x ${literal} y`,
+        literal.slice(1),
+        literal.slice(0, -1),
+        ...Array.from({ length: 200 }, (_, k) => letters(4_000, k + 1)),
+      ].join("\n") + "\n";
     for (const caseInsensitive of [false, true]) {
       out.push({ name: `literal ${length}${caseInsensitive ? " -i" : ""}`, pattern: literal, text, caseInsensitive });
     }
   }
   const runs = `${"a".repeat(19_999)}b`;
-  out.push({ name: "near misses 20000", pattern: "a".repeat(20_000), text: `${runs.repeat(10)}${"a".repeat(20_000)}\n`, caseInsensitive: false });
+  out.push({
+    name: "near misses 20000",
+    pattern: "a".repeat(20_000),
+    text: `${runs.repeat(10)}${"a".repeat(20_000)}\n`,
+    caseInsensitive: false,
+  });
   return out;
 }
 

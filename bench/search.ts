@@ -116,7 +116,12 @@ function timeRg(cwd: string, args: string[], runs: number): { ms: number; lines:
   let peakRssMB: number | null = null;
   const probe = spawnSync(
     "python3",
-    ["-c", "import resource,subprocess,sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)", RG, ...args],
+    [
+      "-c",
+      "import resource,subprocess,sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)",
+      RG,
+      ...args,
+    ],
     { cwd, env },
   );
   if (probe.status === 0) peakRssMB = round(Number(probe.stdout.toString().trim()) / 1024);

@@ -59,9 +59,16 @@ async function openTimes(link: string, url: string) {
     const emptyMs = performance.now() - start;
     start = performance.now();
     await page.goto(link.replace(/^https?:\/\/[^/#]+\/?/, `${url}/`));
-    await page.locator('.file-tree li[data-path="/workspace/src/m19.ts"], .file-tree li[data-path="/workspace/src"]').first().waitFor({ timeout: 60_000 });
+    await page
+      .locator('.file-tree li[data-path="/workspace/src/m19.ts"], .file-tree li[data-path="/workspace/src"]')
+      .first()
+      .waitFor({ timeout: 60_000 });
     const linkMs = performance.now() - start;
-    return { openLinkToFilesShownMs: round(linkMs), reference: { openEmptyWorkspaceMs: round(emptyMs) }, ratioToEmpty: round(linkMs / emptyMs) };
+    return {
+      openLinkToFilesShownMs: round(linkMs),
+      reference: { openEmptyWorkspaceMs: round(emptyMs) },
+      ratioToEmpty: round(linkMs / emptyMs),
+    };
   } finally {
     await browser.close();
   }

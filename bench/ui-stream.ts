@@ -18,7 +18,15 @@ const OTHER_CARDS = 20;
 const STREAM_LINES = 10_000;
 /** Output streams per top-level statement on the embedded runtime, so the lines come in 100 statements. */
 const STATEMENTS = 100;
-export const LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"];
+export const LAUNCH_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-dev-shm-usage",
+];
 
 export const round = (n: number) => Number(n.toFixed(1));
 const median = (values: number[]) => {
@@ -45,9 +53,15 @@ export async function serve(): Promise<{ url: string; server: ChildProcess }> {
   if (!existsSync("dist/index.html")) execFileSync("npx", ["vite", "build"], { stdio: "ignore" });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const server = spawn("npx", ["vite", "preview", "--port", String(port), "--strictPort", "--host", "127.0.0.1"], { stdio: "ignore", detached: true });
+  const server = spawn("npx", ["vite", "preview", "--port", String(port), "--strictPort", "--host", "127.0.0.1"], {
+    stdio: "ignore",
+    detached: true,
+  });
   for (let i = 0; i < 300; i++) {
-    const up = await fetch(url).then((response) => response.ok, () => false);
+    const up = await fetch(url).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (up) return { url, server };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -101,7 +115,10 @@ async function timeToInteractive(browser: Browser, url: string) {
     await page.addInitScript(NAME_SHIM);
     await page.addInitScript(WATCH_READY);
     await page.goto(`${url}/`);
-    await page.waitForFunction(() => (window as unknown as { __ready?: number }).__ready !== undefined, undefined, { timeout: 60_000, polling: 100 });
+    await page.waitForFunction(() => (window as unknown as { __ready?: number }).__ready !== undefined, undefined, {
+      timeout: 60_000,
+      polling: 100,
+    });
     // LCP is final once the page has been interacted with or settled; give it a moment past ready.
     await page.waitForTimeout(300);
     loads.push(
@@ -109,7 +126,12 @@ async function timeToInteractive(browser: Browser, url: string) {
         const w = window as unknown as { __ready: number; __lcp?: number };
         const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? Number.NaN;
         const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
-        return { ttiMs: w.__ready, fcpMs: fcp, lcpMs: w.__lcp ?? Number.NaN, domContentLoadedMs: nav?.domContentLoadedEventEnd ?? Number.NaN };
+        return {
+          ttiMs: w.__ready,
+          fcpMs: fcp,
+          lcpMs: w.__lcp ?? Number.NaN,
+          domContentLoadedMs: nav?.domContentLoadedEventEnd ?? Number.NaN,
+        };
       }),
     );
     await context.close();
@@ -145,7 +167,14 @@ async function waitCompleted(page: Page, index: number) {
 /** Starts recording frame lengths (rAF deltas), long tasks, and the most live lines shown. */
 export async function startRecording(page: Page) {
   await page.evaluate(() => {
-    const rec = { deltas: [] as number[], last: performance.now(), on: true, longTasks: [] as number[], maxLiveLines: 0, observers: [] as { disconnect(): void }[] };
+    const rec = {
+      deltas: [] as number[],
+      last: performance.now(),
+      on: true,
+      longTasks: [] as number[],
+      maxLiveLines: 0,
+      observers: [] as { disconnect(): void }[],
+    };
     (window as unknown as { __rec: typeof rec }).__rec = rec;
     const tick = (time: number) => {
       if (!rec.on) return;
@@ -166,7 +195,11 @@ export async function startRecording(page: Page) {
 
 export async function stopRecording(page: Page) {
   return page.evaluate(() => {
-    const rec = (window as unknown as { __rec: { deltas: number[]; on: boolean; longTasks: number[]; maxLiveLines: number; observers: { disconnect(): void }[] } }).__rec;
+    const rec = (
+      window as unknown as {
+        __rec: { deltas: number[]; on: boolean; longTasks: number[]; maxLiveLines: number; observers: { disconnect(): void }[] };
+      }
+    ).__rec;
     rec.on = false;
     rec.observers.forEach((observer) => observer.disconnect());
     // The first delta spans the set-up; it is not a frame of the run.
@@ -196,7 +229,12 @@ function streamCommand(): string {
 async function mainThread(cdp: CDPSession) {
   const { metrics } = await cdp.send("Performance.getMetrics");
   const value = (name: string) => (metrics.find((metric) => metric.name === name)?.value ?? 0) * 1000;
-  return { scriptMs: value("ScriptDuration"), layoutMs: value("LayoutDuration"), styleMs: value("RecalcStyleDuration"), taskMs: value("TaskDuration") };
+  return {
+    scriptMs: value("ScriptDuration"),
+    layoutMs: value("LayoutDuration"),
+    styleMs: value("RecalcStyleDuration"),
+    taskMs: value("TaskDuration"),
+  };
 }
 
 async function streamInto(page: Page, cdp: CDPSession, index: number) {
@@ -268,7 +306,9 @@ export async function benchUiStream() {
         ratioLongestFrameAloneToIdle: round(stream.alone.longestFrameMs / Math.max(1, stream.idle.longestFrameMs)),
         // Near 1 when the finished cards cost nothing while another call streams (per second: the runtime's
         // own main-thread work grows with the stream's length, which varies from run to run).
-        ratioScriptPerSecondBesideToAlone: Number((stream.besideOtherCards.mainThread.scriptMsPerSecond / Math.max(0.1, stream.alone.mainThread.scriptMsPerSecond)).toFixed(2)),
+        ratioScriptPerSecondBesideToAlone: Number(
+          (stream.besideOtherCards.mainThread.scriptMsPerSecond / Math.max(0.1, stream.alone.mainThread.scriptMsPerSecond)).toFixed(2),
+        ),
       },
     };
   } finally {

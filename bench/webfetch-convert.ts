@@ -118,7 +118,10 @@ async function inChromium(html: string) {
     globalName: "WorkbenchHtml",
     platform: "browser",
   });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+  });
   try {
     const page = await browser.newPage();
     await page.addScriptTag({ content: await readFile("node_modules/turndown/lib/turndown.browser.umd.js", "utf8") });
@@ -139,11 +142,20 @@ async function inChromium(html: string) {
     });
     const result = await page.evaluate(
       async ({ html, runs, options, skipped }) => {
-        const Service = (globalThis as unknown as { TurndownService: new (options: object) => { remove(tags: string[]): void; turndown(html: string): string } }).TurndownService;
-        const convert = (globalThis as unknown as { WorkbenchHtml: { htmlToMarkdown(html: string): Promise<string> } }).WorkbenchHtml.htmlToMarkdown;
+        const Service = (
+          globalThis as unknown as {
+            TurndownService: new (options: object) => { remove(tags: string[]): void; turndown(html: string): string };
+          }
+        ).TurndownService;
+        const convert = (globalThis as unknown as { WorkbenchHtml: { htmlToMarkdown(html: string): Promise<string> } }).WorkbenchHtml
+          .htmlToMarkdown;
         const service = new Service(options);
         service.remove(skipped);
-        const measure = (globalThis as unknown as { benchMeasure: (run: () => Promise<string> | string, runs: number) => Promise<{ medianMs: number; output: string }> }).benchMeasure;
+        const measure = (
+          globalThis as unknown as {
+            benchMeasure: (run: () => Promise<string> | string, runs: number) => Promise<{ medianMs: number; output: string }>;
+          }
+        ).benchMeasure;
         const fast = await measure(() => convert(html), runs);
         const plain = await measure(() => service.turndown(html), runs);
         // A page the quick parser leaves (misnested formatting, svg): the DOMParser copy must convert the same.
@@ -154,7 +166,8 @@ async function inChromium(html: string) {
       { html, runs: RUNS, options: OPTIONS, skipped: SKIPPED },
     );
     if (result.fast.output !== result.plain.output) throw new Error("webfetch-convert: html.ts and turndown disagree in Chromium");
-    if (!result.fallback.same) throw new Error("webfetch-convert: html.ts (DOMParser path) and turndown disagree in Chromium on an untidy page");
+    if (!result.fallback.same)
+      throw new Error("webfetch-convert: html.ts (DOMParser path) and turndown disagree in Chromium on an untidy page");
     return {
       what: "markdown conversion alone in Chromium, median: html.ts bundled vs turndown's browser build (DOMParser)",
       htmlTs: { medianMs: result.fast.medianMs },

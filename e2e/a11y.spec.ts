@@ -9,7 +9,11 @@ async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
   return results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id} (${violation.impact}): ${node.target.join(" ")} — ${node.failureSummary?.split("\n")[1]?.trim() ?? ""}`));
+    .flatMap((violation) =>
+      violation.nodes.map(
+        (node) => `${violation.id} (${violation.impact}): ${node.target.join(" ")} — ${node.failureSummary?.split("\n")[1]?.trim() ?? ""}`,
+      ),
+    );
 }
 
 async function setTheme(page: Page, theme: "light" | "dark") {
@@ -40,7 +44,10 @@ for (const theme of ["dark", "light"] as const) {
   test(`axe (${theme}): the editor open on a highlighted file, with a notice showing`, async ({ page }) => {
     await openWorkbench(page, fresh());
     await setTheme(page, theme);
-    await runInTerminal(page, `printf 'import { a } from "./a";\\n// comment\\nexport const n = 42 + a("s");\\n' > main.ts && printf '# Title\\n\\n*text* [link](https://x)\\n' > readme.md`);
+    await runInTerminal(
+      page,
+      `printf 'import { a } from "./a";\\n// comment\\nexport const n = 42 + a("s");\\n' > main.ts && printf '# Title\\n\\n*text* [link](https://x)\\n' > readme.md`,
+    );
     await waitForIdle(page);
     await openFile(page, "readme.md");
     await openFile(page, "main.ts");

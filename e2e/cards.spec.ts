@@ -5,7 +5,10 @@ const fresh = () => freshWorkspace("cards");
 
 const card = callCard;
 
-test("a running bash card shows its lines as they come, before the call ends, and leaves the other cards untouched", async ({ page, consoleErrors }) => {
+test("a running bash card shows its lines as they come, before the call ends, and leaves the other cards untouched", async ({
+  page,
+  consoleErrors,
+}) => {
   await openWorkbench(page, fresh());
   await runTool(page, "bash", { command: "echo an earlier call", description: "Prints once" });
   const earlier = card(page, 0);
@@ -14,9 +17,17 @@ test("a running bash card shows its lines as they come, before the call ends, an
   await earlier.evaluate((element) => {
     const seen = { count: 0 };
     (window as unknown as { __earlierMutations: typeof seen }).__earlierMutations = seen;
-    new MutationObserver((records) => (seen.count += records.length)).observe(element, { subtree: true, childList: true, characterData: true, attributes: true });
+    new MutationObserver((records) => (seen.count += records.length)).observe(element, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+    });
   });
-  await runTool(page, "bash", { command: "echo first line; sleep 2; echo second line; sleep 2; echo third line", description: "Prints slowly" });
+  await runTool(page, "bash", {
+    command: "echo first line; sleep 2; echo second line; sleep 2; echo third line",
+    description: "Prints slowly",
+  });
   const streaming = card(page, 1);
   const live = streaming.getByTestId("call-live");
   await expect(live).toContainText("first line");
@@ -43,7 +54,10 @@ test("past the live limit a running card follows the latest lines and says how m
   await expect(running).toHaveAttribute("data-state", "aborted");
 });
 
-test("10,000 lines: the card keeps a few hundred line nodes at most, the notice opens the full output down to its last line", async ({ page, consoleErrors }) => {
+test("10,000 lines: the card keeps a few hundred line nodes at most, the notice opens the full output down to its last line", async ({
+  page,
+  consoleErrors,
+}) => {
   await openWorkbench(page, fresh());
   await runTool(page, "bash", { command: "seq 1 10000", description: "Counts to ten thousand" });
   const first = card(page, 0);

@@ -7,7 +7,10 @@ const chatPane = (page: Page) => page.getByTestId("chat-pane");
 
 /** Serious and critical axe violations in the right pane (and any dialog open over it), one line each. */
 async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).include("[data-testid=right-pane]").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  const results = await new AxeBuilder({ page })
+    .include("[data-testid=right-pane]")
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+    .analyze();
   return results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .flatMap((violation) => violation.nodes.map((node) => `${violation.id} (${violation.impact}): ${node.target.join(" ")}`));
@@ -21,7 +24,10 @@ async function setTheme(page: Page, theme: "dark" | "light"): Promise<void> {
 }
 
 /** Adds an OpenAI-compatible provider at `baseURL` with one model through the provider dialog. */
-async function addCompatibleProvider(page: Page, options: { id: string; baseURL: string; model: string; key: string; remember?: boolean }): Promise<void> {
+async function addCompatibleProvider(
+  page: Page,
+  options: { id: string; baseURL: string; model: string; key: string; remember?: boolean },
+): Promise<void> {
   await chatPane(page).getByTestId("open-keys").click();
   const dialog = page.getByTestId("provider-dialog");
   await dialog.getByTestId("provider-select").selectOption("+compatible");
@@ -41,7 +47,10 @@ async function send(page: Page, text: string): Promise<void> {
   await input.press("Enter");
 }
 
-test("the recorded demo: text streams, the edit asks in the transcript, TODO.md appears, and a reload finds the session whole", async ({ page, consoleErrors }) => {
+test("the recorded demo: text streams, the edit asks in the transcript, TODO.md appears, and a reload finds the session whole", async ({
+  page,
+  consoleErrors,
+}) => {
   await openWorkbench(page, freshWorkspace("chat-demo", false), "chat");
   await runInTerminal(page, `echo '{"permission": {"edit": "ask"}}' > opencode.json`);
   await waitForIdle(page);
@@ -102,7 +111,10 @@ test.describe("a real provider (a local OpenAI-compatible server)", () => {
     await server.close();
   });
 
-  test("a key typed into the dialog reaches only that server, the model's write lands in the tree, and no export carries the key", async ({ page, consoleErrors }) => {
+  test("a key typed into the dialog reaches only that server, the model's write lands in the tree, and no export carries the key", async ({
+    page,
+    consoleErrors,
+  }) => {
     const key = "sk-local-e2e-7731";
     const carriedKey: string[] = [];
     page.on("request", (request) => {
@@ -121,13 +133,21 @@ test.describe("a real provider (a local OpenAI-compatible server)", () => {
     await chatPane(page).getByTestId("prompt-input").press("Tab");
     await expect(agent).toHaveValue("build");
 
-    server.enqueue({ step: { text: "Creating it.", toolCalls: [{ name: "write", input: { filePath: "hello.txt", content: "hello from the model\n" } }] } }, { step: { text: "Created **hello.txt**." } });
+    server.enqueue(
+      {
+        step: { text: "Creating it.", toolCalls: [{ name: "write", input: { filePath: "hello.txt", content: "hello from the model\n" } }] },
+      },
+      { step: { text: "Created **hello.txt**." } },
+    );
     await send(page, "create hello.txt");
     await expect(tree(page).getByText("hello.txt")).toBeVisible();
     await expect(chatPane(page).getByTestId("assistant-message").last()).toContainText("Created hello.txt.");
     await expect(chatPane(page).getByTestId("chat-status")).toHaveAttribute("data-status", "idle");
 
-    expect(server.requests.map((request) => `${request.method} ${request.path}`)).toEqual(["POST /v1/chat/completions", "POST /v1/chat/completions"]);
+    expect(server.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      "POST /v1/chat/completions",
+      "POST /v1/chat/completions",
+    ]);
     for (const request of server.requests) expect(request.headers.authorization).toBe(`Bearer ${key}`);
     const body = server.requests[0]!.body as { model: string; messages: Array<{ role: string; content: unknown }> };
     expect(body.model).toBe("coder-test");
@@ -148,7 +168,13 @@ test.describe("a real provider (a local OpenAI-compatible server)", () => {
 
   test("a remembered key and server are there after a reload; forgetting them leaves no key behind", async ({ page }) => {
     await openWorkbench(page, freshWorkspace("chat-remember", false), "chat");
-    await addCompatibleProvider(page, { id: "kept", baseURL: server.openaiBaseURL, model: "coder-test", key: "sk-kept-42", remember: true });
+    await addCompatibleProvider(page, {
+      id: "kept",
+      baseURL: server.openaiBaseURL,
+      model: "coder-test",
+      key: "sk-kept-42",
+      remember: true,
+    });
     await page.reload();
     await expect(chatPane(page).getByTestId("model-picker")).toHaveValue("kept/coder-test");
     server.enqueue({ step: { text: "Still here after the reload." } });
@@ -204,7 +230,9 @@ test.describe("a real provider (a local OpenAI-compatible server)", () => {
   test("a refused key (401) shows as a bad key, with what to do", async ({ page }) => {
     await openWorkbench(page, freshWorkspace("chat-401"), "chat");
     await addCompatibleProvider(page, { id: "local", baseURL: server.openaiBaseURL, model: "coder-test", key: "sk-wrong" });
-    server.enqueue({ error: { status: 401, body: errorBodies.openai("Incorrect API key provided: sk-wrong.", "invalid_request_error", "invalid_api_key") } });
+    server.enqueue({
+      error: { status: 401, body: errorBodies.openai("Incorrect API key provided: sk-wrong.", "invalid_request_error", "invalid_api_key") },
+    });
     await send(page, "hello");
     const error = chatPane(page).getByTestId("message-error");
     await expect(error).toHaveAttribute("data-kind", "auth");
@@ -219,7 +247,13 @@ test.describe("a real provider (a local OpenAI-compatible server)", () => {
     await openWorkbench(page, freshWorkspace("chat-429"), "chat");
     await addCompatibleProvider(page, { id: "local", baseURL: server.openaiBaseURL, model: "coder-test", key: "sk-ok" });
     server.enqueue(
-      { error: { status: 429, body: errorBodies.openai("Rate limit reached for requests", "requests", "rate_limit_exceeded"), headers: { "retry-after": "3" } } },
+      {
+        error: {
+          status: 429,
+          body: errorBodies.openai("Rate limit reached for requests", "requests", "rate_limit_exceeded"),
+          headers: { "retry-after": "3" },
+        },
+      },
       { step: { text: "Here is the answer after the wait." } },
     );
     await send(page, "hello");
@@ -228,7 +262,9 @@ test.describe("a real provider (a local OpenAI-compatible server)", () => {
     await expect(status.getByTestId("chat-status-text")).toHaveText(/Retrying in [1-3] s \(attempt 1\)/);
     await setTheme(page, "dark");
     await page.screenshot({ path: "e2e/screenshots/chat-429-dark.png" });
-    await expect(chatPane(page).getByTestId("assistant-message").last()).toContainText("Here is the answer after the wait.", { timeout: 15_000 });
+    await expect(chatPane(page).getByTestId("assistant-message").last()).toContainText("Here is the answer after the wait.", {
+      timeout: 15_000,
+    });
     await expect(status).toHaveAttribute("data-status", "idle");
     expect(server.requests).toHaveLength(2);
   });

@@ -57,7 +57,11 @@ async function openHost(page: Page): Promise<void> {
 async function embedInto(page: Page, slot: "a" | "b", options: Record<string, unknown>): Promise<void> {
   await page.evaluate(
     async ({ slot, options }) => {
-      const w = window as unknown as { lib: { embed: (el: string, o: unknown) => Promise<any> }; vms: Record<string, any>; events: Record<string, unknown[]> };
+      const w = window as unknown as {
+        lib: { embed: (el: string, o: unknown) => Promise<any> };
+        vms: Record<string, any>;
+        events: Record<string, unknown[]>;
+      };
       const vm = await w.lib.embed(slot, options);
       for (const name of ["call", "files", "resize"]) vm.on(name, (data: unknown) => w.events[slot]!.push({ name, data }));
       w.vms[slot] = vm;
@@ -88,7 +92,10 @@ function events(page: Page, slot: "a" | "b"): Promise<{ name: string; data: any 
 
 test("handshake, start files, snapshot (text and bytes), applyFsDiff and file events across origins", async ({ page }) => {
   await openHost(page);
-  await embedInto(page, "a", { files: { "src/app.ts": "export const x = 1;\n", "logo.bin": new Uint8Array([0, 255, 1, 254]) as unknown as never }, view: "tools" });
+  await embedInto(page, "a", {
+    files: { "src/app.ts": "export const x = 1;\n", "logo.bin": new Uint8Array([0, 255, 1, 254]) as unknown as never },
+    view: "tools",
+  });
   const frame = page.frameLocator("#a");
   await expect(frame.getByTestId("embed-app")).toBeVisible();
   expect(await page.locator("#a").getAttribute("src")).toContain(`${WORKBENCH}?embed=1`);
@@ -110,7 +117,9 @@ test("handshake, start files, snapshot (text and bytes), applyFsDiff and file ev
   expect(await call(page, "a", "applyFsDiff", { create: { "docs/new.md": "# new\n" }, destroy: ["src/app.ts"] })).toEqual({});
   const after = (await call(page, "a", "getFsSnapshot")).value;
   expect(Object.keys(after).sort()).toEqual(["docs/new.md", "logo.bin"]);
-  await expect.poll(async () => (await events(page, "a")).filter((e) => e.name === "files").flatMap((e) => e.data)).toEqual(expect.arrayContaining(["docs/new.md"]));
+  await expect
+    .poll(async () => (await events(page, "a")).filter((e) => e.name === "files").flatMap((e) => e.data))
+    .toEqual(expect.arrayContaining(["docs/new.md"]));
 
   // A path out of the workspace is refused, with nothing written.
   const escape = await call(page, "a", "applyFsDiff", { create: { "ok.txt": "fine", "../outside.txt": "no" } });
@@ -128,7 +137,12 @@ test("runTool returns the call record, sends call events, and a permission promp
   expect(callEvents.map((e) => e.data.status)).toContain("completed");
 
   // bash asks (the host's config said so): the call waits for the reader's answer in the frame.
-  const pending = page.evaluate(() => (window as unknown as { vms: Record<string, any> }).vms.a.runTool("bash", { command: "echo hi > made.txt", description: "Writes made.txt" }));
+  const pending = page.evaluate(() =>
+    (window as unknown as { vms: Record<string, any> }).vms.a.runTool("bash", {
+      command: "echo hi > made.txt",
+      description: "Writes made.txt",
+    }),
+  );
   const frame = page.frameLocator("#a");
   const prompt = frame.getByTestId("permission-prompt");
   await expect(prompt).toBeVisible();
@@ -145,7 +159,13 @@ test("runTool returns the call record, sends call events, and a permission promp
 
 test("run() replays the session script through the real loop; without a script it says why it cannot", async ({ page }) => {
   await openHost(page);
-  const script = { version: 1, steps: [{ text: "Writing it.", toolCalls: [{ tool: "write", input: { filePath: "out.txt", content: "from the script\n" } }] }, { text: "All done here." }] };
+  const script = {
+    version: 1,
+    steps: [
+      { text: "Writing it.", toolCalls: [{ tool: "write", input: { filePath: "out.txt", content: "from the script\n" } }] },
+      { text: "All done here." },
+    ],
+  };
   await embedInto(page, "a", { session: script, view: "chat" });
   expect(await call(page, "a", "run", "please write out.txt")).toEqual({});
   const frame = page.frameLocator("#a");
@@ -181,7 +201,11 @@ test("openFile, setTheme, setView and measure change the frame", async ({ page }
 
 test("shareUrl and 'Open in workbench' carry the embed's files, session and view in a share link", async ({ page, context }) => {
   await openHost(page);
-  await embedInto(page, "a", { files: { "keep.md": "kept\n", "raw.bin": new Uint8Array([0, 200, 7]) as unknown as never }, view: "tools", theme: "light" });
+  await embedInto(page, "a", {
+    files: { "keep.md": "kept\n", "raw.bin": new Uint8Array([0, 200, 7]) as unknown as never },
+    view: "tools",
+    theme: "light",
+  });
   await call(page, "a", "runTool", "read", { filePath: "keep.md" });
   const link = (await call(page, "a", "shareUrl")).value as string;
   expect(link.startsWith(`${WORKBENCH}#share=1.`)).toBe(true);
@@ -221,7 +245,9 @@ test("a recorded session is shown as it was; open and readOnly show files that c
   await page.evaluate(() => document.body.insertAdjacentHTML("beforeend", '<div id="c"></div>'));
   const refused = await page.evaluate(async () => {
     try {
-      await (window as unknown as { lib: { embed: (el: string, o: unknown) => Promise<unknown> } }).lib.embed("c", { session: { format: "workbench-session", version: 9 } });
+      await (window as unknown as { lib: { embed: (el: string, o: unknown) => Promise<unknown> } }).lib.embed("c", {
+        session: { format: "workbench-session", version: 9 },
+      });
       return "started";
     } catch (error) {
       return (error as Error).message;
@@ -266,7 +292,9 @@ test("an origin not on the allow-list is refused with the reason", async ({ page
   await openHost(page);
   const outcome = await page.evaluate(async () => {
     try {
-      await (window as unknown as { lib: { embed: (el: string, o: unknown) => Promise<unknown> } }).lib.embed("a", { origins: ["https://docs.example.com"] });
+      await (window as unknown as { lib: { embed: (el: string, o: unknown) => Promise<unknown> } }).lib.embed("a", {
+        origins: ["https://docs.example.com"],
+      });
       return "connected";
     } catch (error) {
       return (error as Error).message;

@@ -77,7 +77,9 @@ test("after a hand save, an edit from a tool that read the file earlier fails un
   await expect(editor.locator(".cm-line").nth(1)).toHaveText("beta by hand");
 });
 
-test("a file written by a tool appears in the tree, and one removed by the terminal leaves it, without a manual refresh", async ({ page }) => {
+test("a file written by a tool appears in the tree, and one removed by the terminal leaves it, without a manual refresh", async ({
+  page,
+}) => {
   await openWorkbench(page, fresh());
   await expect(page.locator(".file-tree")).toBeVisible();
   await runTool(page, "write", { filePath: "made-by-tool.md", content: "# Title\n\nSome *text*.\n" });
@@ -169,7 +171,9 @@ test("the theme toggle switches light and dark, themes the terminal and the edit
   await expect(html).toHaveAttribute("data-theme", "dark");
 });
 
-test("at 1024 px the editor fits beside the terminal tab without sideways scrolling, and Tab reaches tree, tabs and editor", async ({ page }) => {
+test("at 1024 px the editor fits beside the terminal tab without sideways scrolling, and Tab reaches tree, tabs and editor", async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1024, height: 700 });
   await openWorkbench(page, fresh());
   await shell(page, `printf '${"word ".repeat(60)}\\n' > wide.txt`);
@@ -185,10 +189,16 @@ test("at 1024 px the editor fits beside the terminal tab without sideways scroll
   const reached: string[] = [];
   for (let i = 0; i < 12; i++) {
     await page.keyboard.press("Tab");
-    reached.push(await page.evaluate(() => {
-      const el = document.activeElement as HTMLElement | null;
-      return el?.getAttribute("role") === "tab" ? `tab:${el.textContent}` : el?.classList.contains("cm-content") ? "editor" : (el?.tagName ?? "none");
-    }));
+    reached.push(
+      await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        return el?.getAttribute("role") === "tab"
+          ? `tab:${el.textContent}`
+          : el?.classList.contains("cm-content")
+            ? "editor"
+            : (el?.tagName ?? "none");
+      }),
+    );
     if (reached.at(-1) === "editor") break;
   }
   expect(reached).toContain("tab:wide.txt");
@@ -208,7 +218,9 @@ test("at 1024 px the editor fits beside the terminal tab without sideways scroll
   await expect(page.getByTestId("tab-terminal")).toHaveAttribute("aria-selected", "true");
 });
 
-test("a bash tool call that changes a file open with unsaved edits asks before anything is lost, and the tree shows its new file", async ({ page }) => {
+test("a bash tool call that changes a file open with unsaved edits asks before anything is lost, and the tree shows its new file", async ({
+  page,
+}) => {
   await openWorkbench(page, fresh());
   await shell(page, "printf 'one\\n' > shared.txt");
   const editor = await openFromTree(page, "shared.txt");

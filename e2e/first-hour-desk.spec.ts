@@ -30,7 +30,9 @@ async function shell(page: Page, command: string): Promise<void> {
 /** Serious or critical axe violations inside `selector`, one line each. */
 async function axeProblems(page: Page, selector: string): Promise<string[]> {
   const results = await new AxeBuilder({ page }).include(selector).withTags(["wcag2a", "wcag2aa", "wcag21aa"]).analyze();
-  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(" ")}`));
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(" ")}`));
 }
 
 async function find(page: Page, pattern: string) {
@@ -39,7 +41,9 @@ async function find(page: Page, pattern: string) {
   await panel.getByRole("button", { name: "Find" }).click();
 }
 
-test("6. a Find in files hit opens the file at its line with the match highlighted, and a long hit does not widen a phone's page", async ({ page }) => {
+test("6. a Find in files hit opens the file at its line with the match highlighted, and a long hit does not widen a phone's page", async ({
+  page,
+}) => {
   await openWorkbench(page, freshWorkspace("desk-find"));
   await runInTerminal(page, "seq 1 150 > long.txt && echo 'the needle is here' >> long.txt && seq 1 80 >> long.txt");
   await waitForIdle(page);
@@ -67,7 +71,10 @@ test("6. a Find in files hit opens the file at its line with the match highlight
   await shoot(page, "find-390");
 });
 
-test("8. a read-only second tab, opened and closed three times, leaves no empty session in the first tab's list", async ({ page, context }) => {
+test("8. a read-only second tab, opened and closed three times, leaves no empty session in the first tab's list", async ({
+  page,
+  context,
+}) => {
   const query = freshWorkspace("desk-ro", false);
   await openWorkbench(page, query);
   const picker = page.getByTestId("session-picker");
@@ -122,7 +129,10 @@ test("5. new file, new folder, rename, move and delete from the menu and the key
   await page.getByTestId("tree-form-input").fill("src");
   await page.getByTestId("tree-form-input").press("Enter");
   await treeName(page, "src").click({ button: "right" });
-  await page.getByTestId("tree-menu").getByRole("menuitem", { name: /New file/ }).click();
+  await page
+    .getByTestId("tree-menu")
+    .getByRole("menuitem", { name: /New file/ })
+    .click();
   await page.getByTestId("tree-form-input").fill("app.ts");
   await page.getByTestId("tree-form-input").press("Enter");
   await expect(row(page, "src/app.ts")).toBeVisible();
@@ -216,7 +226,9 @@ test("5. files dragged from the desktop onto a folder land in it; a row dragged 
   await expect(row(page, "inbox/second.txt")).toHaveCount(0);
 });
 
-test("4. with three prompts queued, each says which call asks, in the order of the calls, and links to its card and back", async ({ page }) => {
+test("4. with three prompts queued, each says which call asks, in the order of the calls, and links to its card and back", async ({
+  page,
+}) => {
   await openWorkbench(page, freshWorkspace("desk-ask"));
   await shell(page, `mkdir -p /tmp/outside && echo secret > /tmp/outside/x.txt && echo '{"permission":{"bash":"ask"}}' > opencode.json`);
   await page.getByRole("button", { name: "New session" }).click();
@@ -234,7 +246,12 @@ test("4. with three prompts queued, each says which call asks, in the order of t
   await expect(prompts.nth(1).getByTestId("prompt-input")).toHaveText("filePath: /tmp/outside/x.txt");
   await expect(prompts.nth(1).getByTestId("prompt-folder")).toHaveText("/tmp/outside");
   await expect(prompts.nth(2).getByTestId("prompt-title")).toHaveText("Says three");
-  for (const [index, text] of [[0, "1 of 3"], [1, "2 of 3"], [2, "3 of 3"]] as const) await expect(prompts.nth(index)).toContainText(text);
+  for (const [index, text] of [
+    [0, "1 of 3"],
+    [1, "2 of 3"],
+    [2, "3 of 3"],
+  ] as const)
+    await expect(prompts.nth(index)).toContainText(text);
 
   // The waiting cards have a title and show their input unfolded.
   const cards = page.getByTestId("call-card");
@@ -261,7 +278,9 @@ test("4. with three prompts queued, each says which call asks, in the order of t
   await expect(prompts.nth(1)).toContainText("2 of 2");
 });
 
-test("12. a first visit says what this is and what to do first, opens a sample project in one click, and never returns once dismissed", async ({ page }) => {
+test("12. a first visit says what this is and what to do first, opens a sample project in one click, and never returns once dismissed", async ({
+  page,
+}) => {
   await page.goto(`/${freshWorkspace("desk-welcome", false)}`);
   const welcome = page.getByTestId("desk-welcome");
   await expect(welcome).toBeVisible();
@@ -272,13 +291,18 @@ test("12. a first visit says what this is and what to do first, opens a sample p
   for (const theme of ["light", "dark"] as const) {
     const toggle = page.getByTestId("theme-toggle");
     if ((await toggle.getAttribute("data-theme")) !== theme) await toggle.click();
-    const results = await new AxeBuilder({ page }).include("[data-testid=desk-welcome]").withTags(["wcag2a", "wcag2aa", "wcag21aa"]).analyze();
+    const results = await new AxeBuilder({ page })
+      .include("[data-testid=desk-welcome]")
+      .withTags(["wcag2a", "wcag2aa", "wcag21aa"])
+      .analyze();
     expect(results.violations.map((violation) => `${theme}: ${violation.id}`)).toEqual([]);
   }
 
   // The sample project: one click, and its README is open with the folder shown in the tree.
   await welcome.getByRole("button", { name: "Open a sample project" }).click();
-  await expect(page.locator('[data-testid=file-editor][data-path="/workspace/sample-project/README.md"] .cm-content')).toContainText("Sample project");
+  await expect(page.locator('[data-testid=file-editor][data-path="/workspace/sample-project/README.md"] .cm-content')).toContainText(
+    "Sample project",
+  );
   await expect(row(page, "sample-project/src")).toBeVisible();
   await find(page, "TODO");
   await expect(page.getByTestId("search-hit").first()).toContainText("sample-project/");
@@ -315,7 +339,10 @@ test("12. the welcome's demo button plays the recorded demo in the chat, with no
   await expect(page.getByTestId("tool-part").first()).toBeVisible({ timeout: 30_000 });
 });
 
-test("7. a reload brings back the open tabs (and which is in front), the terminal's lines and the call list's place; a new tab opens at the newest call", async ({ page, context }) => {
+test("7. a reload brings back the open tabs (and which is in front), the terminal's lines and the call list's place; a new tab opens at the newest call", async ({
+  page,
+  context,
+}) => {
   const query = freshWorkspace("desk-reload", false);
   await openWorkbench(page, query);
   await shell(page, "echo one > a.txt && echo two > b.txt && echo before-the-reload-marker");

@@ -4,7 +4,18 @@
  * at 390 px wide.
  */
 import type { Locator, Page } from "@playwright/test";
-import { callCard, expect, freshWorkspace, openWorkbench, runInTerminal, runTool, screenLines, terminal, test, waitForIdle } from "./fixtures.js";
+import {
+  callCard,
+  expect,
+  freshWorkspace,
+  openWorkbench,
+  runInTerminal,
+  runTool,
+  screenLines,
+  terminal,
+  test,
+  waitForIdle,
+} from "./fixtures.js";
 
 const fresh = () => freshWorkspace("first-hour");
 const card = callCard;
@@ -43,7 +54,10 @@ async function terminalText(page: Page): Promise<string> {
   return (await screenLines(page)).join("\n");
 }
 
-test("1. a million-line pipeline, a long loop and deep recursion just run; a runaway still stops; the limits live in Settings and opencode.json", async ({ page, consoleErrors }) => {
+test("1. a million-line pipeline, a long loop and deep recursion just run; a runaway still stops; the limits live in Settings and opencode.json", async ({
+  page,
+  consoleErrors,
+}) => {
   await openWorkbench(page, fresh());
   // What a new user tries first: ordinary work that just-bash's own limits used to refuse.
   await runInTerminal(page, "seq 1 1000000 | wc -l");
@@ -186,7 +200,9 @@ test("9. aborted, denied and glob cards read as sentences, not as the model's in
   await shots(page, "glob-card", () => glob);
 });
 
-test("10. in the terminal Tab completes a command, then a path, a second Tab lists the choices, and Ctrl+R finds an old command", async ({ page }) => {
+test("10. in the terminal Tab completes a command, then a path, a second Tab lists the choices, and Ctrl+R finds an old command", async ({
+  page,
+}) => {
   await openWorkbench(page, fresh());
   await runInTerminal(page, "mkdir -p src && echo one > src/main.ts && echo two > src/main.tsx && echo notes > README.md");
   await waitForIdle(page);

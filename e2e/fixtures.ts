@@ -27,7 +27,10 @@ export function terminal(page: Page) {
 
 /** The terminal's screen as lines (xterm draws one element per row). */
 export function screenLines(page: Page): Promise<string[]> {
-  return page.locator(".xterm-rows > div").allInnerTexts().then((rows) => rows.map((row) => row.replace(/\u00a0/g, " ").trimEnd()));
+  return page
+    .locator(".xterm-rows > div")
+    .allInnerTexts()
+    .then((rows) => rows.map((row) => row.replace(/\u00a0/g, " ").trimEnd()));
 }
 
 /** Types a command line into the terminal and presses Enter. */

@@ -10,7 +10,10 @@ async function shell(page: Page, command: string): Promise<void> {
   await waitForIdle(page);
 }
 
-test("the language service loads after the first paint, and a type error made by an edit is underlined in the editor and reported to the tool", async ({ page, consoleErrors }) => {
+test("the language service loads after the first paint, and a type error made by an edit is underlined in the editor and reported to the tool", async ({
+  page,
+  consoleErrors,
+}) => {
   const workerScripts: string[] = [];
   page.on("request", (request) => {
     if (/\/assets\/(worker|project)-/.test(request.url())) workerScripts.push(request.url());
@@ -18,7 +21,10 @@ test("the language service loads after the first paint, and a type error made by
   await openWorkbench(page, freshWorkspace("lsp"));
   // Nothing of TypeScript is fetched until a covered file is touched.
   expect(workerScripts).toEqual([]);
-  await shell(page, `printf '{ "compilerOptions": { "strict": true } }\\n' > tsconfig.json && printf 'export const count: number = 1;\\nexport const label = "x";\\n' > calc.ts`);
+  await shell(
+    page,
+    `printf '{ "compilerOptions": { "strict": true } }\\n' > tsconfig.json && printf 'export const count: number = 1;\\nexport const label = "x";\\n' > calc.ts`,
+  );
   await page.locator('.file-tree li[data-path="/workspace/calc.ts"] > .tree-row > button.tree-name').click();
   const editor = editorFor(page, "calc.ts");
   const host = editor.getByTestId("editor-host");

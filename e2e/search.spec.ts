@@ -11,7 +11,10 @@ async function find(page: import("@playwright/test").Page, pattern: string, glob
 
 test("find in files searches the workspace in the search worker and shows every hit as text", async ({ page, consoleErrors }) => {
   await openWorkbench(page, fresh());
-  await runInTerminal(page, "mkdir -p src && echo 'const needle = 1;' > src/a.ts && echo '<b>NEEDLE</b> here' > '<img src=x onerror=alert(1)>.html' && echo hidden needle > .env");
+  await runInTerminal(
+    page,
+    "mkdir -p src && echo 'const needle = 1;' > src/a.ts && echo '<b>NEEDLE</b> here' > '<img src=x onerror=alert(1)>.html' && echo hidden needle > .env",
+  );
   await waitForIdle(page);
   await find(page, "needle");
   const summary = page.getByTestId("search-summary");

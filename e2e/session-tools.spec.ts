@@ -12,7 +12,10 @@ const chatPane = (page: Page) => page.getByTestId("chat-pane");
 
 /** Serious and critical axe violations in the right pane, one line each. */
 async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).include("[data-testid=right-pane]").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  const results = await new AxeBuilder({ page })
+    .include("[data-testid=right-pane]")
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+    .analyze();
   return results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .flatMap((violation) => violation.nodes.map((node) => `${violation.id} (${violation.impact}): ${node.target.join(" ")}`));
@@ -46,7 +49,10 @@ async function setTheme(page: Page, theme: "dark" | "light"): Promise<void> {
 /** The tool results the model was sent in request `index`. */
 function toolResults(server: ProviderServer, index: number): string {
   const body = server.requests[index]!.body as { messages: Array<{ role: string; content: unknown }> };
-  return body.messages.filter((m) => m.role === "tool").map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content))).join("\n");
+  return body.messages
+    .filter((m) => m.role === "tool")
+    .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))
+    .join("\n");
 }
 
 const indent = {
@@ -99,7 +105,10 @@ test.describe("session tools with a local provider", () => {
     expect(server.requests).toHaveLength(3);
 
     // The person's own words instead of an option.
-    server.enqueue({ step: { toolCalls: [{ name: "question", input: { questions: [indent] } }] } }, { step: { text: "Three spaces it is." } });
+    server.enqueue(
+      { step: { toolCalls: [{ name: "question", input: { questions: [indent] } }] } },
+      { step: { text: "Three spaces it is." } },
+    );
     await send(page, "one more time");
     await expect(form).toBeVisible();
     await form.getByTestId("question-own").fill("three spaces, please");
@@ -109,7 +118,10 @@ test.describe("session tools with a local provider", () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test("the todo checklist follows todowrite, and a task card opens the subagent's session with a breadcrumb back", async ({ page, consoleErrors }) => {
+  test("the todo checklist follows todowrite, and a task card opens the subagent's session with a breadcrumb back", async ({
+    page,
+    consoleErrors,
+  }) => {
     await openWorkbench(page, freshWorkspace("session-task"), "chat");
     await runInTerminal(page, "echo 'the colour is teal' > notes.txt");
     await waitForIdle(page);
@@ -122,7 +134,16 @@ test.describe("session tools with a local provider", () => {
     ];
     server.enqueue(
       { step: { toolCalls: [{ name: "todowrite", input: { todos } }] } },
-      { step: { toolCalls: [{ name: "task", input: { description: "Find the colour", prompt: "Read notes.txt and say the colour.", subagent_type: "general" } }] } },
+      {
+        step: {
+          toolCalls: [
+            {
+              name: "task",
+              input: { description: "Find the colour", prompt: "Read notes.txt and say the colour.", subagent_type: "general" },
+            },
+          ],
+        },
+      },
       { step: { toolCalls: [{ name: "read", input: { filePath: "notes.txt" } }] } },
       { step: { text: "The colour is teal." } },
       { step: { text: "Teal, says the subagent." } },

@@ -213,7 +213,9 @@ test("two workspaces keep their sessions apart", async ({ page }) => {
   await expect(card(page, 0).getByTestId("call-output")).toContainText("only-in-first");
 });
 
-test("the session and replay bars pass an axe scan (no serious or critical violations), renaming and confirming included", async ({ page }) => {
+test("the session and replay bars pass an axe scan (no serious or critical violations), renaming and confirming included", async ({
+  page,
+}) => {
   await openWorkbench(page, `?workspace=${unique()}&memory=1`);
   await expect(page.getByTestId("open-palette")).toBeEnabled();
   await importCalls(page, "bad.json", "{}");

@@ -21,7 +21,10 @@ async function newSession(page: Page) {
   await expect(page.getByTestId("open-palette")).toBeEnabled();
 }
 
-test("settings lists the rules by source; a deny rule added there lands in opencode.json and denies the next call", async ({ page, consoleErrors }) => {
+test("settings lists the rules by source; a deny rule added there lands in opencode.json and denies the next call", async ({
+  page,
+  consoleErrors,
+}) => {
   await openWorkbench(page, fresh());
   await runInTerminal(page, "echo keep > keep.txt");
   await waitForIdle(page);
@@ -93,7 +96,9 @@ test("explain answers with the deciding rule and its source, before and after a 
   await expect(result).toContainText("Workspace config (opencode.json)");
   await page.screenshot({ path: "e2e/screenshots/settings-explain.png" });
   const scan = await new AxeBuilder({ page }).include("[data-testid=settings]").analyze();
-  expect(scan.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.length}`)).toEqual([]);
+  expect(scan.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.length}`)).toEqual(
+    [],
+  );
 
   // Removing the rule again puts the default back in charge.
   await settings.getByLabel("Remove rule 1").click();
@@ -131,7 +136,10 @@ test("trusting a workspace runs its custom tool, shows load problems, and is rem
   const query = fresh(false);
   await openWorkbench(page, query);
   const hello = `import { tool } from "@opencode-ai/plugin"; export default tool({ description: "Greets someone", args: { name: tool.schema.string() }, async execute({ name }) { return "hello, " + name; } });`;
-  await runInTerminal(page, `mkdir -p .opencode/tool && echo '${hello}' > .opencode/tool/hello.ts && echo 'export default 1 +;' > .opencode/tool/broken.ts`);
+  await runInTerminal(
+    page,
+    `mkdir -p .opencode/tool && echo '${hello}' > .opencode/tool/hello.ts && echo 'export default 1 +;' > .opencode/tool/broken.ts`,
+  );
   await waitForIdle(page);
   await newSession(page);
   const notice = page.getByTestId("trust-notice");

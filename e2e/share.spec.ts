@@ -31,10 +31,15 @@ async function downloadedFiles(page: Page): Promise<Record<string, string>> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   const entries = unzipSync(new Uint8Array(Buffer.concat(chunks)));
-  return Object.fromEntries(Object.entries(entries).filter(([path]) => !path.endsWith("/")).map(([path, data]) => [path, Buffer.from(data).toString("hex")]));
+  return Object.fromEntries(
+    Object.entries(entries)
+      .filter(([path]) => !path.endsWith("/"))
+      .map(([path, data]) => [path, Buffer.from(data).toString("hex")]),
+  );
 }
 
-const hex = (files: Record<string, Uint8Array>) => Object.fromEntries(Object.entries(files).map(([path, data]) => [path, Buffer.from(data).toString("hex")]));
+const hex = (files: Record<string, Uint8Array>) =>
+  Object.fromEntries(Object.entries(files).map(([path, data]) => [path, Buffer.from(data).toString("hex")]));
 
 async function sharedDatabases(page: Page): Promise<string[]> {
   return page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name ?? "").filter((name) => name.includes("shared-")));
@@ -43,7 +48,9 @@ async function sharedDatabases(page: Page): Promise<string[]> {
 test("a workspace round-trips through a share link, byte for byte, into a new workspace", async ({ page, consoleErrors }) => {
   const own = freshWorkspace("share-src");
   await openWorkbench(page, own, "chat");
-  await page.getByTestId("upload-zip").setInputFiles({ name: "files.zip", mimeType: "application/zip", buffer: Buffer.from(zipSync(FILES)) });
+  await page
+    .getByTestId("upload-zip")
+    .setInputFiles({ name: "files.zip", mimeType: "application/zip", buffer: Buffer.from(zipSync(FILES)) });
   await expect(page.getByTestId("notice")).toContainText("Imported 5 files");
   await page.getByTestId("share-button").click();
   const dialog = page.getByTestId("share-dialog");
@@ -91,11 +98,17 @@ test("a shared session shows as it was and offers Replay", async ({ page, baseUR
   await page.screenshot({ path: "e2e/screenshots/share-replay.png" });
 });
 
-test("a share too big for a link goes through the .workbench.json file: picked, and fetched with #from from another origin", async ({ page }) => {
+test("a share too big for a link goes through the .workbench.json file: picked, and fetched with #from from another origin", async ({
+  page,
+}) => {
   await openWorkbench(page, freshWorkspace("share-big"), "chat");
   // Random bytes do not compress: 120 KB of them make a link far past the limit.
   const noise = Uint8Array.from({ length: 120_000 }, () => Math.floor(Math.random() * 256));
-  await page.getByTestId("upload-zip").setInputFiles({ name: "big.zip", mimeType: "application/zip", buffer: Buffer.from(zipSync({ "noise.bin": noise, "note.txt": strToU8("big\n") })) });
+  await page.getByTestId("upload-zip").setInputFiles({
+    name: "big.zip",
+    mimeType: "application/zip",
+    buffer: Buffer.from(zipSync({ "noise.bin": noise, "note.txt": strToU8("big\n") })),
+  });
   await expect(page.getByTestId("notice")).toContainText("Imported 2 files");
   await page.getByTestId("share-button").click();
   await expect(page.getByTestId("share-too-long")).toContainText("too long to travel as a link");

@@ -21,7 +21,10 @@ test.describe("a subagent's question", () => {
     await openWorkbench(page, freshWorkspace("subagent-question"), "chat");
     const config = { agent: { asker: { mode: "subagent", description: "asks the person", permission: { question: "allow" } } } };
     const noop = `import { tool } from "@opencode-ai/plugin"; export default tool({ description: "Does nothing", args: {}, async execute() { return "ok"; } });`;
-    await runInTerminal(page, `echo '${JSON.stringify(config)}' > opencode.json && mkdir -p .opencode/tool && echo '${noop}' > .opencode/tool/noop.ts`);
+    await runInTerminal(
+      page,
+      `echo '${JSON.stringify(config)}' > opencode.json && mkdir -p .opencode/tool && echo '${noop}' > .opencode/tool/noop.ts`,
+    );
     await waitForIdle(page);
     await page.getByRole("button", { name: "New session" }).click();
     await page.getByRole("tab", { name: "Tools" }).click();
@@ -40,9 +43,22 @@ test.describe("a subagent's question", () => {
     await dialog.getByTestId("provider-key").fill("sk-subagent-question");
     await dialog.getByTestId("provider-save").click();
     await expect(dialog).toBeHidden();
-    const question = { question: "Which colour?", header: "Colour", options: [{ label: "Teal", description: "blue-green" }, { label: "Red", description: "warm" }] };
+    const question = {
+      question: "Which colour?",
+      header: "Colour",
+      options: [
+        { label: "Teal", description: "blue-green" },
+        { label: "Red", description: "warm" },
+      ],
+    };
     server.enqueue(
-      { step: { toolCalls: [{ name: "task", input: { description: "Ask the colour", prompt: "Ask the person for a colour.", subagent_type: "asker" } }] } },
+      {
+        step: {
+          toolCalls: [
+            { name: "task", input: { description: "Ask the colour", prompt: "Ask the person for a colour.", subagent_type: "asker" } },
+          ],
+        },
+      },
       { step: { toolCalls: [{ name: "question", input: { questions: [question] } }] } },
       { step: { text: "They chose teal." } },
       { step: { text: "Teal it is." } },

@@ -166,7 +166,10 @@ test("two writes waiting for permission queue visibly and are answered one by on
 
 test("prompts show what is at stake: the command for bash, the folder for a path outside the workspace", async ({ page }) => {
   await openWorkbench(page, fresh());
-  await runInTerminal(page, `mkdir -p /tmp/outside && echo secret > /tmp/outside/x.txt && echo '{"permission":{"bash":"ask"}}' > opencode.json`);
+  await runInTerminal(
+    page,
+    `mkdir -p /tmp/outside && echo secret > /tmp/outside/x.txt && echo '{"permission":{"bash":"ask"}}' > opencode.json`,
+  );
   await waitForIdle(page);
   await page.getByRole("button", { name: "New session" }).click();
   await expect(page.getByTestId("open-palette")).toBeEnabled();

@@ -28,7 +28,10 @@ test.beforeAll(async () => {
     const target = new URL(request.url ?? "/", "http://x").searchParams.get("target") ?? "";
     proxied.push(target);
     const upstream = await fetch(target);
-    response.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "text/plain", "access-control-allow-origin": "*" });
+    response.writeHead(upstream.status, {
+      "content-type": upstream.headers.get("content-type") ?? "text/plain",
+      "access-control-allow-origin": "*",
+    });
     response.end(Buffer.from(await upstream.arrayBuffer()));
   });
   await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
@@ -113,7 +116,10 @@ test.describe("an MCP server from the page", () => {
 
   test("connects once trusted, lists and calls its tools, shows it failed when killed, and retries", async ({ page }) => {
     await openWorkbench(page, freshWorkspace("mcp"));
-    await runInTerminal(page, `echo '{"mcp":{"srv":{"type":"remote","url":"${mcp.url}"},"cmd":{"type":"local","command":["my-server"]}}}' > opencode.json`);
+    await runInTerminal(
+      page,
+      `echo '{"mcp":{"srv":{"type":"remote","url":"${mcp.url}"},"cmd":{"type":"local","command":["my-server"]}}}' > opencode.json`,
+    );
     await waitForIdle(page);
     await page.getByRole("button", { name: "New session" }).click();
     const panel = page.getByTestId("mcp-servers");

@@ -89,7 +89,10 @@ export function makeSearchFixtures(base) {
   put("repo/.hidden.txt", "hello hidden file\n");
   put("repo/.hiddendir/inside.txt", "hello inside hidden dir\n");
   put("repo/ignored-hidden-dir/.x.txt", "hello\n");
-  put("repo/src/main.ts", 'import { util } from "./lib/util";\nexport function main(): void {\n  console.log("hello main");\n  util(42);\n}\n');
+  put(
+    "repo/src/main.ts",
+    'import { util } from "./lib/util";\nexport function main(): void {\n  console.log("hello main");\n  util(42);\n}\n',
+  );
   put("repo/src/lib/util.ts", "export function util(n: number): number {\n  // TODO: hello util\n  return n * 2;\n}\n");
   put("repo/src/.gitignore", "generated.ts\n!important.log\n/local-only.txt\n*.bak\n!keep.bak\n");
   put("repo/src/generated.ts", "// hello generated\n");
@@ -102,11 +105,17 @@ export function makeSearchFixtures(base) {
   put("repo/ünïcödé-名前.txt", "hello unicode name\n");
 
   // Text encodings and line endings.
-  put("repo/text/unicode.txt", "Greek: αβγ δέλτα ΣΣΣ σς\nCyrillic: привет мир\nCJK: 日本語のテキスト\nstraße STRASSE\nKelvin: \u212a k K\ncafé naïve résumé\nemoji: 😀 done\nwordé boundary\n");
+  put(
+    "repo/text/unicode.txt",
+    "Greek: αβγ δέλτα ΣΣΣ σς\nCyrillic: привет мир\nCJK: 日本語のテキスト\nstraße STRASSE\nKelvin: \u212a k K\ncafé naïve résumé\nemoji: 😀 done\nwordé boundary\n",
+  );
   put("repo/text/crlf.txt", "hello crlf\r\nsecond\r\nend of crlf\r\n");
   put("repo/text/bom.txt", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("hello bom\nbom second\n")]));
   put("repo/text/utf16le.txt", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("hello utf16\nsecond line\n", "utf16le")]));
-  put("repo/text/invalid.txt", Buffer.concat([Buffer.from("valid hello\nbad "), Buffer.from([0xff, 0xfe, 0x80]), Buffer.from(" bytes hello\nend\n")]));
+  put(
+    "repo/text/invalid.txt",
+    Buffer.concat([Buffer.from("valid hello\nbad "), Buffer.from([0xff, 0xfe, 0x80]), Buffer.from(" bytes hello\nend\n")]),
+  );
   put("repo/text/no-newline.txt", "first\nhello without newline");
   put("repo/text/empty.txt", "");
   put("repo/text/blank-lines.txt", "\n\nhello\n\n");
@@ -118,26 +127,62 @@ export function makeSearchFixtures(base) {
   // (binlate/) away from long lines (long/), and the one binary file with a long line sits alone.
   const filler = (n) => Array.from({ length: n }, (_, i) => `filler line ${String(i).padStart(6, "0")} lorem ipsum\n`).join("");
   put("repo/bin/early-nul.dat", Buffer.concat([Buffer.from("abc"), Buffer.from([0]), Buffer.from("\nhello after nul\n")]));
-  put("binlate/late-nul.txt", Buffer.concat([Buffer.from("hello first line\n"), Buffer.from(filler(4000)), Buffer.from([0]), Buffer.from("hello after\n")]));
+  put(
+    "binlate/late-nul.txt",
+    Buffer.concat([Buffer.from("hello first line\n"), Buffer.from(filler(4000)), Buffer.from([0]), Buffer.from("hello after\n")]),
+  );
   put("repo/bin/peek.txt", Buffer.concat([Buffer.from("ab\n"), Buffer.from([0])]));
   put("repo/bin/peek2.txt", Buffer.concat([Buffer.from("xy\nab\n"), Buffer.from([0])]));
-  put("binlate/nul-line-later.txt", Buffer.concat([Buffer.from(filler(3000)), Buffer.from("hello mid\n"), Buffer.from(filler(3000)), Buffer.from("x"), Buffer.from([0]), Buffer.from("y\nhello end\n")]));
+  put(
+    "binlate/nul-line-later.txt",
+    Buffer.concat([
+      Buffer.from(filler(3000)),
+      Buffer.from("hello mid\n"),
+      Buffer.from(filler(3000)),
+      Buffer.from("x"),
+      Buffer.from([0]),
+      Buffer.from("y\nhello end\n"),
+    ]),
+  );
   put("binlate/edge.txt", Buffer.concat([Buffer.from("a".repeat(65530)), Buffer.from("\nhello\n"), Buffer.from([0])]));
   put("binlate/edge2.txt", Buffer.concat([Buffer.from("hello\n"), Buffer.from("a".repeat(65530)), Buffer.from("\n"), Buffer.from([0])]));
   put(
     "binlong/long-line.txt",
-    Buffer.concat([Buffer.from("hello " + "a".repeat(140000) + "\n"), Buffer.from("b\n".repeat(30000)), Buffer.from([0]), Buffer.from("\n")]),
+    Buffer.concat([
+      Buffer.from("hello " + "a".repeat(140000) + "\n"),
+      Buffer.from("b\n".repeat(30000)),
+      Buffer.from([0]),
+      Buffer.from("\n"),
+    ]),
   );
   // Big files with a NUL in the first buffer (executables, archives): looked at no further. The first
   // line of one ends within the 3 bytes ripgrep peeks at, so it is still searched; the BOM in another
   // moves where the first buffer starts. Each is larger than a node search thread's first read
   // (256 KiB), after which it stops reading such a file; a UTF-16 file is full of NUL bytes before it
   // is transcoded, and must be read to its end.
-  put("binlate/big-early-nul.bin", Buffer.concat([Buffer.from("ab\n"), Buffer.from([0]), Buffer.from(filler(10000)), Buffer.from("hello far\n")]));
-  put("binlate/big-exe.bin", Buffer.concat([Buffer.from("\x7fELF hello"), Buffer.from([0, 0, 1]), Buffer.from(filler(10000)), Buffer.from("hello far\n")]));
-  put("binlate/big-bom-nul.txt", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("ab\n"), Buffer.from([0]), Buffer.from(filler(10000)), Buffer.from("hello far\n")]));
+  put(
+    "binlate/big-early-nul.bin",
+    Buffer.concat([Buffer.from("ab\n"), Buffer.from([0]), Buffer.from(filler(10000)), Buffer.from("hello far\n")]),
+  );
+  put(
+    "binlate/big-exe.bin",
+    Buffer.concat([Buffer.from("\x7fELF hello"), Buffer.from([0, 0, 1]), Buffer.from(filler(10000)), Buffer.from("hello far\n")]),
+  );
+  put(
+    "binlate/big-bom-nul.txt",
+    Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from("ab\n"),
+      Buffer.from([0]),
+      Buffer.from(filler(10000)),
+      Buffer.from("hello far\n"),
+    ]),
+  );
   put("binlate/big-utf16.txt", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(filler(10000) + "hello far\n", "utf16le")]));
-  put("repo/bin/bom-nul.txt", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("ab\nzz"), Buffer.from([0]), Buffer.from("\nab\n")]));
+  put(
+    "repo/bin/bom-nul.txt",
+    Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("ab\nzz"), Buffer.from([0]), Buffer.from("\nab\n")]),
+  );
 
   // Long lines and many lines (outside repo/, see above).
   put("long/long-line.txt", "start " + "x".repeat(200000) + " needle " + "y".repeat(100000) + "\nsecond needle\n");

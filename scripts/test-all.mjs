@@ -17,18 +17,30 @@ let passed = 0;
 let failed = 0;
 const problems = [];
 
+if (run("format", "npx", ["biome", "format", "."]) !== 0) {
+  failed += 1;
+  problems.push("files are not formatted: run `npm run format` (counted as one failure)");
+}
+
 if (run("typecheck", "npx", ["tsc", "--noEmit", "-p", "tsconfig.json"]) !== 0) {
   failed += 1;
   problems.push("typecheck failed (counted as one failure)");
 }
 
 const vitestReport = `${reports}/vitest.json`;
-const vitestStatus = run("unit and contract tests", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`]);
+const vitestStatus = run("unit and contract tests", "npx", [
+  "vitest",
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${vitestReport}`,
+]);
 if (existsSync(vitestReport)) {
   const report = JSON.parse(readFileSync(vitestReport, "utf8"));
   passed += report.numPassedTests;
   failed += report.numFailedTests;
-  if (report.numPendingTests + report.numTodoTests > 0) problems.push(`vitest: ${report.numPendingTests + report.numTodoTests} skipped or todo tests`);
+  if (report.numPendingTests + report.numTodoTests > 0)
+    problems.push(`vitest: ${report.numPendingTests + report.numTodoTests} skipped or todo tests`);
   if (vitestStatus !== 0 && report.numFailedTests === 0) {
     failed += 1;
     problems.push("vitest exited with an error outside any test (counted as one failure)");

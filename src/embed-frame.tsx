@@ -32,7 +32,10 @@ export async function startEmbedFrame(root: HTMLElement): Promise<void> {
   const name = `embed-${crypto.randomUUID()}`;
   // No lock: the name is this frame's alone, and a sandboxed frame may be denied Web Locks.
   const platform = { ...browserPlatform, acquireLock: async () => ({ held: true as const, release: () => {} }) };
-  const workspace = await Workspace.open({ name, requested: "embedded", bootTimeoutMs: 20_000, memoryOnly: true, unlimited: false }, platform);
+  const workspace = await Workspace.open(
+    { name, requested: "embedded", bootTimeoutMs: 20_000, memoryOnly: true, unlimited: false },
+    platform,
+  );
   const theme = params.theme ?? (window.matchMedia?.("(prefers-color-scheme: light)").matches ? "light" : "dark");
   let surface: EmbedAppSurface | undefined;
   let backend: FrameBackend | undefined;

@@ -59,7 +59,11 @@ async function openShareFromAddress(): Promise<boolean> {
   }
   try {
     const files = Object.keys(result.state.files).length;
-    const next = await openShareInNewWorkspace(result.state, here(), (written) => (root.textContent = `Opening the shared workspace… ${written} of ${files} files`));
+    const next = await openShareInNewWorkspace(
+      result.state,
+      here(),
+      (written) => (root.textContent = `Opening the shared workspace… ${written} of ${files} files`),
+    );
     window.location.replace(next);
   } catch (error) {
     showShareError(`The shared workspace could not be opened: ${error instanceof Error ? error.message : String(error)}`);
@@ -103,7 +107,10 @@ async function start(): Promise<void> {
 }
 
 // An embed's frame (`?embed=1`, made by embed.js) is its own page: its own workspace in memory, its own layout.
-const boot = new URLSearchParams(window.location.search).get("embed") === "1" ? import("./embed-frame.js").then((frame) => frame.startEmbedFrame(root)) : start();
+const boot =
+  new URLSearchParams(window.location.search).get("embed") === "1"
+    ? import("./embed-frame.js").then((frame) => frame.startEmbedFrame(root))
+    : start();
 boot.catch((error: unknown) => {
   // Nothing could start: say what and what to try, as text.
   const message = document.createElement("pre");

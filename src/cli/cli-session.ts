@@ -76,7 +76,8 @@ export interface CliSession {
 }
 
 /** Said to the model (and printed) when a permission request is refused because --yes was not given. */
-export const REJECTED_WITHOUT_YES = "the workbench CLI rejects permission requests unless --yes is given: run it again with --yes to allow them";
+export const REJECTED_WITHOUT_YES =
+  "the workbench CLI rejects permission requests unless --yes is given: run it again with --yes to allow them";
 
 /** Said to the model when it repeated a call: the CLI stops the run rather than let it go round forever. */
 export const REJECTED_DOOM_LOOP = `the model made the same call ${DOOM_LOOP_THRESHOLD} times in a row; the workbench CLI stops the run (even with --yes)`;
@@ -109,7 +110,8 @@ export async function connectMcp(session: ToolSession, io: CliIO): Promise<void>
   await session.mcp.ready();
   for (const server of session.mcp.servers()) {
     if (server.status.state === "failed") io.err(`warning: MCP server ${server.name} is not connected: ${server.status.error}\n`);
-    if (server.status.state === "connected") for (const note of server.status.left ?? []) io.err(`warning: MCP server ${server.name}: ${note}\n`);
+    if (server.status.state === "connected")
+      for (const note of server.status.left ?? []) io.err(`warning: MCP server ${server.name}: ${note}\n`);
   }
 }
 
@@ -156,7 +158,9 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
   const held = session.agent.ignoredRules ?? [];
   if (held.length > 0) {
     const list = held.map((rule) => `${rule.permission} ${JSON.stringify(rule.pattern)}: ${JSON.stringify(rule.action)}`).join(", ");
-    io.err(`note: ${held.length} permission rule(s) of the workspace would loosen protection and are ignored until you trust this workspace (--trust): ${list}\n`);
+    io.err(
+      `note: ${held.length} permission rule(s) of the workspace would loosen protection and are ignored until you trust this workspace (--trust): ${list}\n`,
+    );
   }
   if (session.untrustedFiles.length > 0) {
     io.err(`note: ${session.untrustedFiles.length} custom tool or plugin file(s) not loaded; pass --trust to run the workspace's code\n`);

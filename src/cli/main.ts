@@ -62,7 +62,8 @@ const commonOptions = {
 
 function common(values: { dir?: string; runtime?: string; yes?: boolean; trust?: boolean; agent?: string }): Common {
   if (!values.dir) throw new UsageError("--dir <folder> is required");
-  if (values.runtime !== "node" && values.runtime !== "embedded") throw new UsageError(`--runtime must be node or embedded, got ${values.runtime}`);
+  if (values.runtime !== "node" && values.runtime !== "embedded")
+    throw new UsageError(`--runtime must be node or embedded, got ${values.runtime}`);
   return { dir: resolve(values.dir), runtime: values.runtime, yes: values.yes ?? false, trust: values.trust ?? false, agent: values.agent };
 }
 
@@ -117,9 +118,12 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     if (command === "calls") {
       const [file, extra] = rest;
       if (!file || extra !== undefined) throw new UsageError("workbench calls takes one file (or - for standard input)");
-      const text = file === "-" ? await io.stdin() : await readFile(file, "utf8").catch((error: unknown) => {
-        throw new UsageError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
-      });
+      const text =
+        file === "-"
+          ? await io.stdin()
+          : await readFile(file, "utf8").catch((error: unknown) => {
+              throw new UsageError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+            });
       let calls: ListedCall[];
       try {
         calls = parseCallList(text, file === "-" ? "standard input" : file);

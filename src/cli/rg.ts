@@ -217,7 +217,10 @@ export async function rgMain(argv: string[], io: RgIO, env: RgEnvironment): Prom
       if (files.stats().errored) return 2;
       return any ? 0 : 1;
     }
-    const searcher = env.search.search({ ...options, patterns: args.patterns, caseInsensitive: args.caseInsensitive, positions: false }, callOptions);
+    const searcher = env.search.search(
+      { ...options, patterns: args.patterns, caseInsensitive: args.caseInsensitive, positions: false },
+      callOptions,
+    );
     let withFilename = args.withFilename;
     if (withFilename === undefined) {
       if (args.paths.length !== 1) withFilename = true;

@@ -86,13 +86,23 @@ export async function loadRunSetup(options: RunConfigOptions): Promise<RunProvid
   if (options.configPath) {
     const path = options.configPath;
     const text = new TextDecoder().decode(await runtime.fs.readFile(path));
-    const readInRuntime = (file: string) => runtime.fs.readFile(file).then((bytes) => new TextDecoder().decode(bytes), () => undefined);
+    const readInRuntime = (file: string) =>
+      runtime.fs.readFile(file).then(
+        (bytes) => new TextDecoder().decode(bytes),
+        () => undefined,
+      );
     if (options.trusted) {
       const workspace = await readProvidersConfig(text, { env, home, configDir: dirname(path), readFile: readInRuntime, source: path });
       config = mergeProvidersConfig(config, workspace);
     } else {
-      if (/\{env:[^}]+\}/.test(text)) notices.push(`${path}: {env:...} is left empty until you trust this workspace (the environment holds your keys)`);
-      const workspace = await readProvidersConfig(text, { home, configDir: dirname(path), source: path, ...untrustedSubstitution(runtime, path) });
+      if (/\{env:[^}]+\}/.test(text))
+        notices.push(`${path}: {env:...} is left empty until you trust this workspace (the environment holds your keys)`);
+      const workspace = await readProvidersConfig(text, {
+        home,
+        configDir: dirname(path),
+        source: path,
+        ...untrustedSubstitution(runtime, path),
+      });
       const distrusted = distrustWorkspaceProviders(workspace, config);
       keyless = distrusted.keyless;
       notices.push(...distrusted.notices);

@@ -8,7 +8,13 @@
 import type { ProvidersConfig } from "../session/provider/config.js";
 import { listProviders } from "../session/provider/providers.js";
 
-export const BUILTIN_KEY_VARIABLES = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY", "OPENROUTER_API_KEY"];
+export const BUILTIN_KEY_VARIABLES = [
+  "OPENAI_API_KEY",
+  "ANTHROPIC_API_KEY",
+  "GOOGLE_GENERATIVE_AI_API_KEY",
+  "GEMINI_API_KEY",
+  "OPENROUTER_API_KEY",
+];
 
 // Shorter values ("1", "true", a port) match by accident and are not keys.
 const MIN_SECRET_LENGTH = 8;

@@ -18,7 +18,11 @@ export type RunEvent =
 const ENDED = new Set(["completed", "error", "interrupted"]);
 
 /** Reports each final part of the conversation's assistant messages once. Returns a function to flush at the end. */
-export function watchRunEvents(chat: ChatView, emit: (event: RunEvent) => void, from = chat.messages().length): { stop(): void; flush(): void } {
+export function watchRunEvents(
+  chat: ChatView,
+  emit: (event: RunEvent) => void,
+  from = chat.messages().length,
+): { stop(): void; flush(): void } {
   const done = new Set<string>();
   const scan = (final: boolean) => {
     const messages = chat.messages().slice(from);

@@ -75,8 +75,10 @@ export interface RunArgs {
 
 export function parseRunArgs(argv: string[], cwd = process.cwd()): RunArgs {
   const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
-  if (values.format !== "default" && values.format !== "json") throw new UsageError(`--format must be default or json, got "${values.format}"`);
-  if (values.runtime !== "node" && values.runtime !== "embedded") throw new UsageError(`--runtime must be node or embedded, got "${values.runtime}"`);
+  if (values.format !== "default" && values.format !== "json")
+    throw new UsageError(`--format must be default or json, got "${values.format}"`);
+  if (values.runtime !== "node" && values.runtime !== "embedded")
+    throw new UsageError(`--runtime must be node or embedded, got "${values.runtime}"`);
   return {
     dir: resolve(cwd, values.dir ?? "."),
     ...(values.model !== undefined ? { model: values.model } : {}),
@@ -107,7 +109,8 @@ function pickAgent(session: ToolSession, name: string | undefined): Agent {
   const primary = session.agents.filter((agent) => agent.mode !== "subagent" && !agent.hidden);
   const found = session.agents.find((agent) => agent.name === name);
   if (!found) throw new UsageError(`unknown agent "${name}": use one of ${primary.map((agent) => agent.name).join(", ")}`);
-  if (!primary.includes(found)) throw new UsageError(`"${name}" is a subagent (the task tool starts it); run one of ${primary.map((agent) => agent.name).join(", ")}`);
+  if (!primary.includes(found))
+    throw new UsageError(`"${name}" is a subagent (the task tool starts it); run one of ${primary.map((agent) => agent.name).join(", ")}`);
   return found;
 }
 
@@ -182,7 +185,14 @@ export async function runMain(argv: string[], given: CliIO): Promise<number> {
     try {
       agent = pickAgent(session, args.agent);
       session.session.agent = agent.name;
-      const setup = await loadRunSetup({ runtime: session.runtime, configPath: session.configPath, globalConfigDir: global, env, home: homedir(), trusted: args.trust });
+      const setup = await loadRunSetup({
+        runtime: session.runtime,
+        configPath: session.configPath,
+        globalConfigDir: global,
+        env,
+        home: homedir(),
+        trusted: args.trust,
+      });
       for (const notice of setup.notices) io.err(`note: ${notice}\n`);
       config = setup.config;
       for (const name of keyVariables(config, env)) hiddenEnv.add(name);
@@ -191,7 +201,9 @@ export async function runMain(argv: string[], given: CliIO): Promise<number> {
       keys = withoutPersonKeys(keysFromEnv(env), setup.keyless);
       ref = chooseRunModel(args.model, agent, config, env);
       if (!ref) {
-        throw new UsageError('no model: pass --model provider/model, set "model" in opencode.json, or set a provider\'s key (for example ANTHROPIC_API_KEY)');
+        throw new UsageError(
+          'no model: pass --model provider/model, set "model" in opencode.json, or set a provider\'s key (for example ANTHROPIC_API_KEY)',
+        );
       }
       model = await resolveModel(ref, { config, keys, env });
     } catch (error) {

@@ -7,7 +7,16 @@
 import { lstat, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
-import { decodeShareLink, encodeShareLink, fromShareFile, LINK_FILE_CHARS, LINK_WARN_CHARS, toShareFile, type ShareResult, type ShareState } from "../embed/share/index.js";
+import {
+  decodeShareLink,
+  encodeShareLink,
+  fromShareFile,
+  LINK_FILE_CHARS,
+  LINK_WARN_CHARS,
+  toShareFile,
+  type ShareResult,
+  type ShareState,
+} from "../embed/share/index.js";
 import { shareContent } from "../embed/share/content.js";
 import { isKeyFile, KEY_FILE_NOTE } from "../embed/share/secrets.js";
 import { filesOf } from "../embed/share/validate.js";
@@ -18,7 +27,6 @@ export const DEFAULT_BASE = "http://127.0.0.1:5173/";
 
 /** Folders a share leaves out: version control and installed packages are not the author's files. */
 const SKIPPED = new Set([".git", "node_modules"]);
-
 
 async function readFolder(root: string, io: CliIO): Promise<ShareState["files"]> {
   const entries: [string, string | Uint8Array][] = [];
@@ -33,7 +41,8 @@ async function readFolder(root: string, io: CliIO): Promise<ShareState["files"]>
         else await walk(path);
       } else if (entry.isFile() && isKeyFile(entry.name)) io.err(`workbench: left out ${rel}: ${KEY_FILE_NOTE}\n`);
       else if (entry.isFile()) entries.push([rel, shareContent(new Uint8Array(await readFile(path)))]);
-      else io.err(`workbench: left out ${rel} (${entry.isSymbolicLink() ? "a symbolic link: links are not shared" : "not a regular file"})\n`);
+      else
+        io.err(`workbench: left out ${rel} (${entry.isSymbolicLink() ? "a symbolic link: links are not shared" : "not a regular file"})\n`);
     }
   }
   await walk(root);
@@ -48,7 +57,9 @@ async function readSession(file: string): Promise<SessionFile> {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${file} is not JSON (${error instanceof Error ? error.message : String(error)}): give a session exported from the page (Session ▾ → Export) or by workbench run --session-file`);
+    throw new UsageError(
+      `${file} is not JSON (${error instanceof Error ? error.message : String(error)}): give a session exported from the page (Session ▾ → Export) or by workbench run --session-file`,
+    );
   }
   const parsed = SessionFile.safeParse(json);
   if (!parsed.success) {
@@ -61,7 +72,13 @@ async function readSession(file: string): Promise<SessionFile> {
 export async function shareMain(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { dir: { type: "string" }, session: { type: "string" }, base: { type: "string" }, name: { type: "string" }, file: { type: "string" } },
+    options: {
+      dir: { type: "string" },
+      session: { type: "string" },
+      base: { type: "string" },
+      name: { type: "string" },
+      file: { type: "string" },
+    },
     allowPositionals: true,
     strict: true,
   });
@@ -88,10 +105,13 @@ export async function shareMain(argv: string[], io: CliIO): Promise<number> {
   }
   const link = await encodeShareLink(state, base);
   if (link.length > LINK_FILE_CHARS) {
-    io.err(`workbench: the link would be ${link.length} characters, more than the ${LINK_FILE_CHARS} a link should carry: write a file with --file NAME.workbench.json and open it with #from=<its address> or by dropping it on the page\n`);
+    io.err(
+      `workbench: the link would be ${link.length} characters, more than the ${LINK_FILE_CHARS} a link should carry: write a file with --file NAME.workbench.json and open it with #from=<its address> or by dropping it on the page\n`,
+    );
     return 1;
   }
-  if (link.length > LINK_WARN_CHARS) io.err(`workbench: the link is ${link.length} characters; chat apps and mail may cut links past about ${LINK_WARN_CHARS}\n`);
+  if (link.length > LINK_WARN_CHARS)
+    io.err(`workbench: the link is ${link.length} characters; chat apps and mail may cut links past about ${LINK_WARN_CHARS}\n`);
   io.out(`${link}\n`);
   return 0;
 }
@@ -100,7 +120,9 @@ export async function shareMain(argv: string[], io: CliIO): Promise<number> {
 async function readShare(source: string): Promise<ShareResult> {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source) || source.startsWith("#")) return decodeShareLink(source);
   const bytes = await readFile(source).catch((error: unknown) => {
-    throw new UsageError(`cannot read ${source}: ${error instanceof Error ? error.message : String(error)} (give a share link or a .workbench.json file)`);
+    throw new UsageError(
+      `cannot read ${source}: ${error instanceof Error ? error.message : String(error)} (give a share link or a .workbench.json file)`,
+    );
   });
   const text = new TextDecoder().decode(bytes).trim();
   return text.startsWith("{") ? fromShareFile(bytes, source) : decodeShareLink(text);
@@ -114,11 +136,16 @@ async function checkTarget(root: string, rel: string, force: boolean): Promise<v
     at = join(at, part);
     const stats = await lstat(at).catch(() => undefined);
     if (!stats) return;
-    if (stats.isSymbolicLink()) throw new Error(`${relative(root, at)} is a symbolic link: the share's files are never written through one. Remove it or choose another folder.`);
+    if (stats.isSymbolicLink())
+      throw new Error(
+        `${relative(root, at)} is a symbolic link: the share's files are never written through one. Remove it or choose another folder.`,
+      );
     const last = index === parts.length - 1;
-    if (!last && !stats.isDirectory()) throw new Error(`${relative(root, at)} is a file, but the share puts files inside it. Choose another folder.`);
+    if (!last && !stats.isDirectory())
+      throw new Error(`${relative(root, at)} is a file, but the share puts files inside it. Choose another folder.`);
     if (last && stats.isDirectory()) throw new Error(`${rel} is a folder here, but a file in the share. Choose another folder.`);
-    if (last && !force) throw new Error(`${rel} exists already: choose an empty folder, or pass --force to replace the share's files in it.`);
+    if (last && !force)
+      throw new Error(`${rel} exists already: choose an empty folder, or pass --force to replace the share's files in it.`);
   }
 }
 
@@ -156,8 +183,11 @@ export async function openMain(argv: string[], io: CliIO): Promise<number> {
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, file.data, { flag: values.force ? "w" : "wx" });
   }
-  if (values.session && result.state.session) await writeFile(values.session, JSON.stringify(result.state.session, null, 2), { flag: values.force ? "w" : "wx" });
-  io.out(`wrote ${files.length} file${files.length === 1 ? "" : "s"} to ${dir}${values.session && result.state.session ? `, the session to ${values.session}` : ""}\n`);
+  if (values.session && result.state.session)
+    await writeFile(values.session, JSON.stringify(result.state.session, null, 2), { flag: values.force ? "w" : "wx" });
+  io.out(
+    `wrote ${files.length} file${files.length === 1 ? "" : "s"} to ${dir}${values.session && result.state.session ? `, the session to ${values.session}` : ""}\n`,
+  );
   if (!result.state.session && values.session) io.err("workbench: the share has no session; none was written\n");
   return 0;
 }

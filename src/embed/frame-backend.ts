@@ -117,11 +117,18 @@ export class FrameBackend implements EmbedBackend {
     }
   }
 
-  private async start(params: { files?: FileMap; session?: unknown; config?: string | Record<string, unknown>; open?: string[]; autoplay?: boolean }): Promise<void> {
+  private async start(params: {
+    files?: FileMap;
+    session?: unknown;
+    config?: string | Record<string, unknown>;
+    open?: string[];
+    autoplay?: boolean;
+  }): Promise<void> {
     // Everything is checked before anything is written: a bad session or path leaves the workspace as it was.
     const session = params.session === undefined ? undefined : await this.readSession(params.session);
     const files: FileMap = { ...params.files };
-    if (params.config !== undefined) files[CONFIG_FILE] = typeof params.config === "string" ? params.config : JSON.stringify(params.config, null, 2);
+    if (params.config !== undefined)
+      files[CONFIG_FILE] = typeof params.config === "string" ? params.config : JSON.stringify(params.config, null, 2);
     await this.write(files);
     if (params.config !== undefined) await this.surface.reopen();
     if (session?.kind === "record") await this.surface.adopt(session.record);
@@ -166,7 +173,8 @@ export class FrameBackend implements EmbedBackend {
           const at = join(this.root, dir);
           const stat = await runtime.fs.lstat(at).catch(() => undefined);
           if (!stat) return "missing";
-          if (stat.type === "symlink" && !(await writeLandsInside(runtime, at))) throw refuse(rel, `${printable(dir)} is a symbolic link leading out of the workspace`);
+          if (stat.type === "symlink" && !(await writeLandsInside(runtime, at)))
+            throw refuse(rel, `${printable(dir)} is a symbolic link leading out of the workspace`);
           const target = stat.type === "symlink" ? await runtime.fs.stat(at).catch(() => undefined) : stat;
           if (!target) return "missing";
           if (target.type !== "directory") throw refuse(rel, `${printable(dir)} is a file in the workspace, not a folder`);
@@ -182,7 +190,8 @@ export class FrameBackend implements EmbedBackend {
       const stat = await runtime.fs.lstat(at).catch(() => undefined);
       if (!stat) continue;
       // Writing to a link writes its target, dangling or not: it must land inside.
-      if (stat.type === "symlink" && !(await writeLandsInside(runtime, at))) throw refuse(rel, "it is a symbolic link leading out of the workspace");
+      if (stat.type === "symlink" && !(await writeLandsInside(runtime, at)))
+        throw refuse(rel, "it is a symbolic link leading out of the workspace");
       const target = stat.type === "symlink" ? await runtime.fs.stat(at).catch(() => undefined) : stat;
       if (target?.type === "directory") throw refuse(rel, "it is a folder in the workspace, not a file");
     }
@@ -199,7 +208,10 @@ export class FrameBackend implements EmbedBackend {
     const doomed = (diff.destroy ?? []).map((path) => landingPath(this.root, path));
     // rm removes a link itself, not what it points to: what must stay inside is the folder holding the name.
     for (const path of doomed) {
-      if (!(await writeLandsInside(this.surface.runtime(), dirname(path)))) throw new Error(`refused "${printable(relative(this.root, path))}": a symbolic link in the workspace leads it outside; nothing was deleted.`);
+      if (!(await writeLandsInside(this.surface.runtime(), dirname(path))))
+        throw new Error(
+          `refused "${printable(relative(this.root, path))}": a symbolic link in the workspace leads it outside; nothing was deleted.`,
+        );
     }
     await this.write(diff.create ?? {});
     for (const path of doomed) await this.surface.runtime().fs.rm(path, { recursive: true, force: true });
@@ -239,8 +251,12 @@ export class FrameBackend implements EmbedBackend {
 
   private async openFile(path: string): Promise<void> {
     const target = landingPath(this.root, path);
-    const stat = await this.surface.runtime().fs.stat(target).catch(() => undefined);
-    if (!stat || stat.type !== "file") throw new Error(`openFile: there is no file "${path}" in the embed's workspace; write it first (files or applyFsDiff).`);
+    const stat = await this.surface
+      .runtime()
+      .fs.stat(target)
+      .catch(() => undefined);
+    if (!stat || stat.type !== "file")
+      throw new Error(`openFile: there is no file "${path}" in the embed's workspace; write it first (files or applyFsDiff).`);
     this.surface.openFile(target);
   }
 
@@ -254,7 +270,10 @@ export class FrameBackend implements EmbedBackend {
     if (this.script) return this.play(this.script, message);
     const [chats, page] = await Promise.all([this.surface.chats(), this.surface.page()]);
     const chat = chats.chatFor(page);
-    if (!chat.model()) throw new Error("run: this embed has no model to answer with (an embed never sees the visitor's keys): give it a `session` script to replay.");
+    if (!chat.model())
+      throw new Error(
+        "run: this embed has no model to answer with (an embed never sees the visitor's keys): give it a `session` script to replay.",
+      );
     this.surface.setView("chat");
     await chat.send({ text: message });
   }

@@ -17,7 +17,18 @@ export interface FrameServer {
   stop(): void;
 }
 
-const METHODS = new Set<MethodName>(["start", "applyFsDiff", "getFsSnapshot", "runTool", "run", "openFile", "setTheme", "setView", "shareUrl", "measure"]);
+const METHODS = new Set<MethodName>([
+  "start",
+  "applyFsDiff",
+  "getFsSnapshot",
+  "runTool",
+  "run",
+  "openFile",
+  "setTheme",
+  "setView",
+  "shareUrl",
+  "measure",
+]);
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -37,7 +48,11 @@ export function startFrameServer(win: Window, allowed: readonly string[], backen
       if (typeof request?.id !== "number") return;
       const id = request.id;
       if (!request.method || !METHODS.has(request.method)) {
-        port.postMessage({ id, ok: false, error: `Unknown method ${JSON.stringify(request.method)}: this workbench speaks protocol version ${PROTOCOL_VERSION}.` });
+        port.postMessage({
+          id,
+          ok: false,
+          error: `Unknown method ${JSON.stringify(request.method)}: this workbench speaks protocol version ${PROTOCOL_VERSION}.`,
+        });
         return;
       }
       try {
@@ -59,9 +74,12 @@ export function startFrameServer(win: Window, allowed: readonly string[], backen
     const answer = (kind: "ready" | "refused", extra: Record<string, unknown>, transfer: Transferable[] = []) =>
       source.postMessage({ [TAG]: kind, id, ...extra }, { targetOrigin: event.origin, transfer });
     const refuse = (error: string) => answer("refused", { error });
-    if (hostOrigin !== undefined && event.origin !== hostOrigin) return refuse(`This workbench frame is already driven by another page; ${event.origin} may not drive it too.`);
+    if (hostOrigin !== undefined && event.origin !== hostOrigin)
+      return refuse(`This workbench frame is already driven by another page; ${event.origin} may not drive it too.`);
     if (!originAllowed(event.origin, allowed)) {
-      return refuse(`The workbench frame does not accept ${event.origin}: it accepts ${allowed.join(", ")}. Add the page's origin to the embed's \`origins\` option.`);
+      return refuse(
+        `The workbench frame does not accept ${event.origin}: it accepts ${allowed.join(", ")}. Add the page's origin to the embed's \`origins\` option.`,
+      );
     }
     // The host retries until it hears back: one port per handshake id, however many tries arrive.
     if (answered.has(id)) return;

@@ -97,5 +97,10 @@ export function frameUrl(base: string, params: FrameParams): string {
 }
 
 export function isHandshake(data: unknown): data is HandshakeMessage {
-  return typeof data === "object" && data !== null && typeof (data as Record<string, unknown>)[TAG] === "string" && typeof (data as Record<string, unknown>).id === "string";
+  return (
+    typeof data === "object" &&
+    data !== null &&
+    typeof (data as Record<string, unknown>)[TAG] === "string" &&
+    typeof (data as Record<string, unknown>).id === "string"
+  );
 }

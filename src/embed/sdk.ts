@@ -168,13 +168,18 @@ export function connect(frame: HTMLIFrameElement): Promise<WorkbenchVM> {
       stop();
       if (event.data[TAG] === "refused") return reject(new Error(event.data.error ?? "The workbench frame refused this page."));
       const port = event.ports[0];
-      if (event.data[TAG] !== "ready" || !port) return reject(new Error("The workbench frame answered without a channel: is it the same version as embed.js?"));
+      if (event.data[TAG] !== "ready" || !port)
+        return reject(new Error("The workbench frame answered without a channel: is it the same version as embed.js?"));
       resolve(new WorkbenchVM(port, frame));
     };
     const send = () => {
       if (tries++ >= HANDSHAKE_ATTEMPTS) {
         stop();
-        reject(new Error(`The workbench frame at ${target} did not answer in ${(HANDSHAKE_ATTEMPTS * HANDSHAKE_INTERVAL_MS) / 1000} s: check that the address serves the workbench and that the page can reach it.`));
+        reject(
+          new Error(
+            `The workbench frame at ${target} did not answer in ${(HANDSHAKE_ATTEMPTS * HANDSHAKE_INTERVAL_MS) / 1000} s: check that the address serves the workbench and that the page can reach it.`,
+          ),
+        );
         return;
       }
       frame.contentWindow?.postMessage({ [TAG]: "init", id, version: PROTOCOL_VERSION }, target);
@@ -196,7 +201,10 @@ function cssLength(height: number | string | undefined): string {
  */
 export async function embed(target: string | HTMLElement, options: EmbedOptions = {}): Promise<WorkbenchVM> {
   const element = typeof target === "string" ? document.getElementById(target) : target;
-  if (!element) throw new Error(`embed: no element with id "${String(target)}" in the page; add one (e.g. <div id="${String(target)}"></div>) before calling embed.`);
+  if (!element)
+    throw new Error(
+      `embed: no element with id "${String(target)}" in the page; add one (e.g. <div id="${String(target)}"></div>) before calling embed.`,
+    );
   const base = options.workbench ?? new URL("./", import.meta.url).href;
   const auto = options.height === "auto";
   const frame = document.createElement("iframe");
@@ -211,7 +219,10 @@ export async function embed(target: string | HTMLElement, options: EmbedOptions 
   if (element.id) frame.id = element.id;
   frame.title = options.title ?? "Workbench";
   frame.setAttribute("allow", "clipboard-write");
-  frame.setAttribute("sandbox", "allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox allow-downloads allow-modals");
+  frame.setAttribute(
+    "sandbox",
+    "allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox allow-downloads allow-modals",
+  );
   frame.style.cssText = `display:block;width:100%;border:1px solid #8884;border-radius:6px;height:${cssLength(options.height)}`;
   element.replaceWith(frame);
   const vm = await connect(frame);

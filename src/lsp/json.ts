@@ -27,7 +27,9 @@ const MESSAGES: Record<string, string> = {
 
 export function allowsComments(path: string): boolean {
   const name = path.slice(path.lastIndexOf("/") + 1);
-  return /^(tsconfig|jsconfig)(\..*)?\.json$/.test(name) || name.endsWith(".jsonc") || name === "opencode.json" || path.includes("/.vscode/");
+  return (
+    /^(tsconfig|jsconfig)(\..*)?\.json$/.test(name) || name.endsWith(".jsonc") || name === "opencode.json" || path.includes("/.vscode/")
+  );
 }
 
 function position(text: string, offset: number): { line: number; character: number } {

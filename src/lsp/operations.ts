@@ -98,18 +98,20 @@ class Positions {
 
 function documentSymbols(tree: ts.NavigationTree, path: string, at: Positions): unknown[] {
   // Imports are aliases of symbols declared elsewhere: editors leave them out of a file's outline.
-  return (tree.childItems ?? []).filter((item) => item.kind !== ts.ScriptElementKind.alias).map((item) => {
-    const span = item.spans[0]!;
-    const name = item.nameSpan ?? span;
-    return {
-      name: item.text,
-      kind: symbolKind(item.kind),
-      ...(item.kindModifiers ? { detail: item.kindModifiers } : {}),
-      range: at.range(path, span),
-      selectionRange: at.range(path, name),
-      children: documentSymbols(item, path, at),
-    };
-  });
+  return (tree.childItems ?? [])
+    .filter((item) => item.kind !== ts.ScriptElementKind.alias)
+    .map((item) => {
+      const span = item.spans[0]!;
+      const name = item.nameSpan ?? span;
+      return {
+        name: item.text,
+        kind: symbolKind(item.kind),
+        ...(item.kindModifiers ? { detail: item.kindModifiers } : {}),
+        range: at.range(path, span),
+        selectionRange: at.range(path, name),
+        children: documentSymbols(item, path, at),
+      };
+    });
 }
 
 function callItem(item: ts.CallHierarchyItem, at: Positions): unknown {

@@ -336,10 +336,26 @@ export class TsProject {
     return this.vfs.readFile(path);
   }
 
-  private readDirectory(dir: string, extensions?: readonly string[], excludes?: readonly string[], includes?: readonly string[], depth?: number): string[] {
+  private readDirectory(
+    dir: string,
+    extensions?: readonly string[],
+    excludes?: readonly string[],
+    includes?: readonly string[],
+    depth?: number,
+  ): string[] {
     const match = (ts as unknown as { matchFiles?: MatchFiles }).matchFiles;
     if (typeof match === "function") {
-      return match(dir, extensions, excludes, includes, true, this.root, depth, (d) => this.vfs.entries(d), (p) => p);
+      return match(
+        dir,
+        extensions,
+        excludes,
+        includes,
+        true,
+        this.root,
+        depth,
+        (d) => this.vfs.entries(d),
+        (p) => p,
+      );
     }
     // Without TypeScript's matcher (another version): every listed file with a wanted extension.
     const prefix = dir.endsWith("/") ? dir : `${dir}/`;

@@ -12,6 +12,11 @@ export type Reply = { id: number; ok: true; value: unknown } | { id: number; ok:
 
 /** The worker asking the page for files. */
 export type FileRequest = { fileRequest: number; read: string[]; list: string[] };
-export type FileReply = { fileReply: number; texts: Record<string, string | null>; listings: Record<string, Listing | null>; error?: string };
+export type FileReply = {
+  fileReply: number;
+  texts: Record<string, string | null>;
+  listings: Record<string, Listing | null>;
+  error?: string;
+};
 
 export type DiagnosticsValue = Record<string, Diagnostic[]>;

@@ -27,7 +27,8 @@ export function workerBackend(createWorker: () => Worker): BackendFactory {
       if ("fileRequest" in data) {
         Promise.all([data.read.length > 0 ? files.read(data.read) : {}, data.list.length > 0 ? files.list(data.list) : {}]).then(
           ([texts, listings]) => worker.postMessage({ fileReply: data.fileRequest, texts, listings } satisfies FileReply),
-          (error: unknown) => worker.postMessage({ fileReply: data.fileRequest, texts: {}, listings: {}, error: String(error) } satisfies FileReply),
+          (error: unknown) =>
+            worker.postMessage({ fileReply: data.fileRequest, texts: {}, listings: {}, error: String(error) } satisfies FileReply),
         );
         return;
       }

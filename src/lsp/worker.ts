@@ -62,6 +62,7 @@ addEventListener("message", (event: MessageEvent<Request | FileReply>) => {
   }
   handle(data).then(
     (value) => postMessage({ id: data.id, ok: true, value } satisfies Reply),
-    (error: unknown) => postMessage({ id: data.id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies Reply),
+    (error: unknown) =>
+      postMessage({ id: data.id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies Reply),
   );
 });

@@ -2,7 +2,9 @@
 import { extname } from "pathe";
 
 const BINARY_EXTENSIONS = new Set(
-  ".zip .tar .gz .tgz .bz2 .xz .7z .rar .exe .dll .so .dylib .class .jar .war .bin .dat .obj .o .a .lib .wasm .pyc .pyo .doc .docx .xls .xlsx .ppt .pptx .odt .ods .odp .sqlite .db .woff .woff2 .ttf .otf .eot .mp3 .mp4 .mov .avi .mkv .webm .ogg .wav .flac".split(" "),
+  ".zip .tar .gz .tgz .bz2 .xz .7z .rar .exe .dll .so .dylib .class .jar .war .bin .dat .obj .o .a .lib .wasm .pyc .pyo .doc .docx .xls .xlsx .ppt .pptx .odt .ods .odp .sqlite .db .woff .woff2 .ttf .otf .eot .mp3 .mp4 .mov .avi .mkv .webm .ogg .wav .flac".split(
+    " ",
+  ),
 );
 
 const ATTACHMENT_TYPES: Record<string, string> = {

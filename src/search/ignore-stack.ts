@@ -27,10 +27,7 @@ export interface DirRules {
   parent?: DirRules;
 }
 
-export function dirRules(
-  parent: DirRules | undefined,
-  fields: Omit<DirRules, "anyGit" | "parent">,
-): DirRules {
+export function dirRules(parent: DirRules | undefined, fields: Omit<DirRules, "anyGit" | "parent">): DirRules {
   return { ...fields, parent, anyGit: fields.hasGit || (parent?.anyGit ?? false) };
 }
 

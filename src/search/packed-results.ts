@@ -207,7 +207,9 @@ export function unpackResults(
       cut += length + 1;
     }
     const result: FileResult =
-      binaryKind === 0 ? { path, displayPath, matches } : { path, displayPath, matches, binary: { path, displayPath, offset, stopped: binaryKind === 1 } };
+      binaryKind === 0
+        ? { path, displayPath, matches }
+        : { path, displayPath, matches, binary: { path, displayPath, offset, stopped: binaryKind === 1 } };
     items.push({ index, result });
   }
   return items;

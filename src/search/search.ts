@@ -112,7 +112,12 @@ export class Search {
     const paths = this.options.paths ?? [];
     if (paths.length === 0 || paths.length > 10) return "convert";
     const stats = await Promise.all(
-      paths.map((p) => this.fs.stat(resolvePath(this.options.root, p)).then((s) => s.type, () => undefined)),
+      paths.map((p) =>
+        this.fs.stat(resolvePath(this.options.root, p)).then(
+          (s) => s.type,
+          () => undefined,
+        ),
+      ),
     );
     return stats.every((type) => type === "file") ? "slice" : "convert";
   }
@@ -138,7 +143,9 @@ export class Search {
       shard && !ownsPath(shard, file.path)
         ? undefined
         : (this.fs.readNow?.(readPathOf(file)) ??
-          limiter.run(() => this.fs.readFile(readPathOf(file))).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))));
+          limiter
+            .run(() => this.fs.readFile(readPathOf(file)))
+            .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))));
     // One loop for reading ahead and for the tail: a file leaves the window once READ_AHEAD more have
     // been walked, or when the walk is over.
     const walked = this.walker.files()[Symbol.asyncIterator]();

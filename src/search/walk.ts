@@ -259,10 +259,12 @@ export class Walker {
           return undefined;
         }
         // From here on the link is read through where it was judged to lead, not through its name.
-        const stat = await this.limiter.run(() => this.fs.stat(target)).catch((error: unknown) => {
-          this.message(`${display}: ${describeFsError(error)}`, "error");
-          return undefined;
-        });
+        const stat = await this.limiter
+          .run(() => this.fs.stat(target))
+          .catch((error: unknown) => {
+            this.message(`${display}: ${describeFsError(error)}`, "error");
+            return undefined;
+          });
         if (!stat) return undefined;
         if (stat.type === "directory") {
           for (let a: DirNode | undefined = node; a; a = a.parent) {
@@ -329,7 +331,12 @@ export class Walker {
         childNode.listing.catch(() => undefined);
         children.push(childNode);
       } else {
-        const file: WalkedFile = { path: child.abs, displayPath: strip ? stripDotSlash(child.display) : child.display, explicit: false, stat: child.stat };
+        const file: WalkedFile = {
+          path: child.abs,
+          displayPath: strip ? stripDotSlash(child.display) : child.display,
+          explicit: false,
+          stat: child.stat,
+        };
         if (confine && real !== child.abs) file.readPath = real;
         children.push(file);
       }
@@ -447,9 +454,7 @@ export async function* walk(fs: SearchFs, options: WalkOptions, walker = new Wal
   const follow = options.follow ?? false;
   const window: Array<{ file: WalkedFile; stat: Promise<SearchStat | undefined> }> = [];
   const statOf = (file: WalkedFile) =>
-    file.stat
-      ? Promise.resolve(file.stat)
-      : limiter.run(() => (follow ? fs.stat(file.path) : fs.lstat(file.path))).catch(() => undefined);
+    file.stat ? Promise.resolve(file.stat) : limiter.run(() => (follow ? fs.stat(file.path) : fs.lstat(file.path))).catch(() => undefined);
   const drain = async function* (keep: number) {
     while (window.length > keep) {
       const head = window.shift()!;

@@ -56,7 +56,10 @@ function unreadable(path: string, error: unknown): AttachmentError {
   if (error instanceof AttachmentError) return error;
   const hint = "Attach it again, or send the message without it.";
   if (codeOf(error) === "ENOENT") return new AttachmentError(`the attached file ${path} no longer exists`, hint);
-  return new AttachmentError(`the attached file ${path} could not be read: ${error instanceof Error ? error.message : String(error)}`, hint);
+  return new AttachmentError(
+    `the attached file ${path} could not be read: ${error instanceof Error ? error.message : String(error)}`,
+    hint,
+  );
 }
 
 /** The workspace path a `file://` URL names, checked to be a file inside the workspace after links. */
@@ -66,7 +69,10 @@ async function workspaceFile(runtime: Runtime, url: string, filename: string): P
     // Not through URL parsing, which would quietly drop "..": a path that climbs out is named and refused.
     path = normalize(workspacePath(runtime.root, decodeURIComponent(url.slice("file://".length))));
   } catch {
-    throw new AttachmentError(`the attachment ${filename} has an unreadable address (${url.slice(0, 200)})`, "Attach the file again from the workspace.");
+    throw new AttachmentError(
+      `the attachment ${filename} has an unreadable address (${url.slice(0, 200)})`,
+      "Attach the file again from the workspace.",
+    );
   }
   const root = await runtime.fs.realpath(runtime.root).catch(() => normalize(runtime.root));
   const outside = new AttachmentError(
@@ -89,7 +95,14 @@ async function workspaceFile(runtime: Runtime, url: string, filename: string): P
 }
 
 export async function attachmentParts(runtime: Runtime, attachment: Attachment, messageID: string): Promise<Part[]> {
-  const file: Part = { id: ascendingId("prt"), messageID, type: "file", mime: attachment.mime, filename: attachment.filename, url: attachment.url };
+  const file: Part = {
+    id: ascendingId("prt"),
+    messageID,
+    type: "file",
+    mime: attachment.mime,
+    filename: attachment.filename,
+    url: attachment.url,
+  };
   if (!attachment.url.startsWith("file://")) return [file];
   const text = isTextMime(attachment.mime);
   const { path, size } = await workspaceFile(runtime, attachment.url, attachment.filename);
@@ -110,7 +123,10 @@ export async function attachmentParts(runtime: Runtime, attachment: Attachment, 
   if (bytes.length > cap) throw tooBig(bytes.length);
   if (text) {
     const content = new TextDecoder().decode(bytes);
-    return [file, { id: ascendingId("prt"), messageID, type: "text", synthetic: true, text: `Attached file ${path}:\n<file>\n${content}\n</file>` }];
+    return [
+      file,
+      { id: ascendingId("prt"), messageID, type: "text", synthetic: true, text: `Attached file ${path}:\n<file>\n${content}\n</file>` },
+    ];
   }
   return [{ ...file, url: `data:${attachment.mime};base64,${base64(bytes)}` }];
 }

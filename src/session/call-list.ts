@@ -26,7 +26,8 @@ export function parseCallList(text: string, source: string): ListedCall[] {
   if (!Array.isArray(list)) throw new CallListError(`${source} must hold ${SHAPE}`);
   return list.map((item: unknown, i) => {
     const entry = (typeof item === "object" && item !== null ? item : {}) as { tool?: unknown; args?: unknown };
-    if (typeof entry.tool !== "string" || entry.tool === "") throw new CallListError(`call ${i + 1} has no "tool" string (${source} must hold ${SHAPE})`);
+    if (typeof entry.tool !== "string" || entry.tool === "")
+      throw new CallListError(`call ${i + 1} has no "tool" string (${source} must hold ${SHAPE})`);
     if (entry.args !== undefined && (typeof entry.args !== "object" || entry.args === null || Array.isArray(entry.args))) {
       throw new CallListError(`call ${i + 1}: "args" must be an object`);
     }

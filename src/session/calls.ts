@@ -80,7 +80,11 @@ export function markInterrupted(session: SessionRecord, now = Date.now()): Sessi
     ),
     messages: session.messages.map((message) =>
       message.role === "assistant" && message.time.completed === undefined
-        ? { ...message, error: message.error ?? { kind: "interrupted", message: INTERRUPTED_ANSWER }, time: { ...message.time, completed: now } }
+        ? {
+            ...message,
+            error: message.error ?? { kind: "interrupted", message: INTERRUPTED_ANSWER },
+            time: { ...message.time, completed: now },
+          }
         : message,
     ),
   };

@@ -18,7 +18,15 @@ import type { TodoItem } from "../tools/session/services.js";
 import { AttachmentError, attachmentParts } from "./attachments.js";
 import { ascendingId } from "./ids.js";
 import { runLoop, type LoopEnd, type LoopOptions } from "./loop.js";
-import { emptyTokens, type AssistantMessage, type Message, type MessageError, type ModelRef, type Part, type UserMessage } from "./message.js";
+import {
+  emptyTokens,
+  type AssistantMessage,
+  type Message,
+  type MessageError,
+  type ModelRef,
+  type Part,
+  type UserMessage,
+} from "./message.js";
 import type { ModelInfo, ResolvedModel } from "./provider/types.js";
 import { SaveScheduler } from "./save-scheduler.js";
 import type { SessionStore } from "./session-store.js";
@@ -155,7 +163,12 @@ export class Chat implements ChatView {
   }
 
   setAgent(name: string): void {
-    if (!this.findAgent(name)) throw new Error(`unknown agent "${name}": use one of ${this.agents().map((a) => a.name).join(", ")}`);
+    if (!this.findAgent(name))
+      throw new Error(
+        `unknown agent "${name}": use one of ${this.agents()
+          .map((a) => a.name)
+          .join(", ")}`,
+      );
     this.agentName = name;
     this.notify();
   }
@@ -309,14 +322,19 @@ export class Chat implements ChatView {
    * The person's message with its attachments. An attachment that cannot be read leaves every attachment
    * out (the text is kept) and is returned, for the answer to say what went wrong.
    */
-  private async userMessage(input: SendInput, agent: string, model: ModelRef): Promise<{ user: UserMessage; attachmentError?: AttachmentError }> {
+  private async userMessage(
+    input: SendInput,
+    agent: string,
+    model: ModelRef,
+  ): Promise<{ user: UserMessage; attachmentError?: AttachmentError }> {
     const id = ascendingId("msg");
     const parts: Part[] = [];
     if (input.text !== "") parts.push({ id: ascendingId("prt"), messageID: id, type: "text", text: input.text });
     let attachmentError: AttachmentError | undefined;
     const attached: Part[] = [];
     try {
-      for (const attachment of input.attachments ?? []) attached.push(...(await attachmentParts(this.options.tools.runtime, attachment, id)));
+      for (const attachment of input.attachments ?? [])
+        attached.push(...(await attachmentParts(this.options.tools.runtime, attachment, id)));
       parts.push(...attached);
     } catch (error) {
       if (!(error instanceof AttachmentError)) throw error;
@@ -361,7 +379,9 @@ class ChildChat implements ChatView {
     const last = this.record.messages.at(-1);
     const streaming = last?.role === "assistant" && last.time.completed === undefined;
     const running = this.record.calls.some((call) => call.status === "running" || call.status === "pending");
-    return this.parent.status().type !== "idle" && (streaming || running) ? { type: "busy", step: this.record.messages.filter((m) => m.role === "assistant").length } : { type: "idle" };
+    return this.parent.status().type !== "idle" && (streaming || running)
+      ? { type: "busy", step: this.record.messages.filter((m) => m.role === "assistant").length }
+      : { type: "idle" };
   }
 
   agent(): string {
@@ -386,7 +406,9 @@ class ChildChat implements ChatView {
   }
 
   send(): Promise<void> {
-    return Promise.reject(new Error("This is a subagent's session and only shows what it did: go back to the main session to send a message."));
+    return Promise.reject(
+      new Error("This is a subagent's session and only shows what it did: go back to the main session to send a message."),
+    );
   }
 
   stop(): void {

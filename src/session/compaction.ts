@@ -111,7 +111,9 @@ export async function compact(options: CompactOptions): Promise<AssistantMessage
   const { session, model, changed } = options;
   const ref: ModelRef = { providerID: model.info.providerID, modelID: model.info.modelID };
   const history: Message[] = [...session.messages];
-  const request = userMessage(session, options.agent, ref, (id) => [{ id: ascendingId("prt"), messageID: id, type: "compaction", auto: options.auto }]);
+  const request = userMessage(session, options.agent, ref, (id) => [
+    { id: ascendingId("prt"), messageID: id, type: "compaction", auto: options.auto },
+  ]);
   const summary: AssistantMessage = {
     id: ascendingId("msg"),
     sessionID: session.id,
@@ -133,7 +135,10 @@ export async function compact(options: CompactOptions): Promise<AssistantMessage
     const result = streamText({
       model: model.language,
       instructions: options.system.map((content) => ({ role: "system" as const, content })),
-      messages: [...toModelMessages(history, session.calls, { attachments: model.info.attachment }), { role: "user", content: SUMMARY_PROMPT }],
+      messages: [
+        ...toModelMessages(history, session.calls, { attachments: model.info.attachment }),
+        { role: "user", content: SUMMARY_PROMPT },
+      ],
       maxRetries: 0,
       // The stream's error part reaches us; the SDK's default handler would only log it again.
       onError: () => undefined,
@@ -146,7 +151,11 @@ export async function compact(options: CompactOptions): Promise<AssistantMessage
     changed();
   }
   if (options.auto) {
-    session.messages.push(userMessage(session, options.agent, ref, (id) => [{ id: ascendingId("prt"), messageID: id, type: "text", text: CONTINUE_TEXT, synthetic: true }]));
+    session.messages.push(
+      userMessage(session, options.agent, ref, (id) => [
+        { id: ascendingId("prt"), messageID: id, type: "text", text: CONTINUE_TEXT, synthetic: true },
+      ]),
+    );
     changed();
   }
   return summary;

@@ -33,12 +33,15 @@ function recentCalls(messages: readonly Message[], calls: readonly ToolCall[], c
  * order is still repeating itself.
  */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) => {
-    if (!inner || typeof inner !== "object" || Array.isArray(inner)) return inner;
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(inner).sort()) Object.defineProperty(sorted, key, { value: (inner as Record<string, unknown>)[key], enumerable: true });
-    return sorted;
-  }) ?? "undefined";
+  return (
+    JSON.stringify(value, (_key, inner: unknown) => {
+      if (!inner || typeof inner !== "object" || Array.isArray(inner)) return inner;
+      const sorted: Record<string, unknown> = {};
+      for (const key of Object.keys(inner).sort())
+        Object.defineProperty(sorted, key, { value: (inner as Record<string, unknown>)[key], enumerable: true });
+      return sorted;
+    }) ?? "undefined"
+  );
 }
 
 /** The doom_loop permission to ask before running `tool` with `input`, when it would be the third in a row. */

@@ -202,7 +202,11 @@ class Loop {
   }
 
   /** One step, tried again while the provider's error is retryable. */
-  private async stepWithRetries(message: AssistantMessage, step: number, last: boolean): Promise<"ok" | "blocked" | "aborted" | "error" | "overflow"> {
+  private async stepWithRetries(
+    message: AssistantMessage,
+    step: number,
+    last: boolean,
+  ): Promise<"ok" | "blocked" | "aborted" | "error" | "overflow"> {
     const writer = new StepWriter(message, this.o.model.info, this.o.changed);
     for (let attempt = 1; ; attempt++) {
       try {
@@ -251,7 +255,13 @@ class Loop {
     const agent = this.agent;
     const ref = { providerID: model.info.providerID, modelID: model.info.modelID };
     // A model that takes no tools is offered none (an empty set; calls it makes anyway go to `invalid`).
-    const { tools, active } = model.toolCall === false ? { tools: {}, active: [] } : await modelTools(this.o.tools.registry, ref, agent, { subagents: () => subagentsFor(this.o.tools.agents, agent), skills: () => this.o.tools.skills });
+    const { tools, active } =
+      model.toolCall === false
+        ? { tools: {}, active: [] }
+        : await modelTools(this.o.tools.registry, ref, agent, {
+            subagents: () => subagentsFor(this.o.tools.agents, agent),
+            skills: () => this.o.tools.skills,
+          });
     const messages: ModelMessage[] = toModelMessages(this.session.messages, this.session.calls, { attachments: model.info.attachment });
     // OpenCode still offers the tools on the last step; only this notice asks the model not to use them.
     if (last) messages.push({ role: "assistant", content: MAX_STEPS_NOTICE });
@@ -259,7 +269,9 @@ class Loop {
     // already deny edits, but a model that knows it will not try them.
     if (agent.name === "plan") remindLastUser(messages, PLAN_REMINDER);
     const host = this.host();
-    const stepTools = new StepTools(this.o.tools, agent, writer, signal, active, (call, callSignal) => sessionServices(host, call, callSignal));
+    const stepTools = new StepTools(this.o.tools, agent, writer, signal, active, (call, callSignal) =>
+      sessionServices(host, call, callSignal),
+    );
     const result = streamText({
       model: model.language,
       instructions: this.system.map((content) => ({ role: "system" as const, content })),

@@ -61,7 +61,15 @@ export const FilePart = z.object({
 /** Marks a user message that asked for compaction; the assistant reply after it is the summary. */
 export const CompactionPart = z.object({ ...PartBase, type: z.literal("compaction"), auto: z.boolean() });
 
-export const Part = z.discriminatedUnion("type", [TextPart, ReasoningPart, ToolPart, StepStartPart, StepFinishPart, FilePart, CompactionPart]);
+export const Part = z.discriminatedUnion("type", [
+  TextPart,
+  ReasoningPart,
+  ToolPart,
+  StepStartPart,
+  StepFinishPart,
+  FilePart,
+  CompactionPart,
+]);
 export type Part = z.infer<typeof Part>;
 export type TextPart = z.infer<typeof TextPart>;
 export type ReasoningPart = z.infer<typeof ReasoningPart>;

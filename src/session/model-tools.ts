@@ -33,12 +33,17 @@ function wireTool(description: string, parameters: z.ZodType) {
 
 function buildWireTool(description: string, parameters: z.ZodType) {
   // Validated with the zod schema itself, so invalid arguments reach the repair hook, as in OpenCode.
-  const schema = jsonSchema<Record<string, unknown>>(z.toJSONSchema(parameters, { io: "input", unrepresentable: "any" }) as Parameters<typeof jsonSchema>[0], {
-    validate: (value) => {
-      const parsed = parameters.safeParse(value);
-      return parsed.success ? { success: true, value: value as Record<string, unknown> } : { success: false, error: new Error(z.prettifyError(parsed.error)) };
+  const schema = jsonSchema<Record<string, unknown>>(
+    z.toJSONSchema(parameters, { io: "input", unrepresentable: "any" }) as Parameters<typeof jsonSchema>[0],
+    {
+      validate: (value) => {
+        const parsed = parameters.safeParse(value);
+        return parsed.success
+          ? { success: true, value: value as Record<string, unknown> }
+          : { success: false, error: new Error(z.prettifyError(parsed.error)) };
+      },
     },
-  });
+  );
   return tool({ description, inputSchema: schema });
 }
 
@@ -61,7 +66,11 @@ export async function modelTools(registry: ToolRegistry, model: ModelRef, agent:
  * the SDK parses a repaired call against the active tools only, so a repair into the inactive `invalid`
  * would fail again; the failed call arrives marked invalid and the loop sends it to `invalid` itself.
  */
-export function repairToolCall(options: { toolCall: LanguageModelV4ToolCall; tools: ToolSet; error: Error }): Promise<LanguageModelV4ToolCall | null> {
+export function repairToolCall(options: {
+  toolCall: LanguageModelV4ToolCall;
+  tools: ToolSet;
+  error: Error;
+}): Promise<LanguageModelV4ToolCall | null> {
   const { toolCall, tools, error } = options;
   if (!NoSuchToolError.isInstance(error)) return Promise.resolve(null);
   const wanted = toolCall.toolName.toLowerCase();

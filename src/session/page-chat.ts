@@ -89,7 +89,10 @@ function providersConfigOf(
   const { model, small_model, provider, enabled_providers, disabled_providers } = session.config;
   let config: ProvidersConfig;
   try {
-    config = parseProvidersConfig({ model, small_model, provider, enabled_providers, disabled_providers }, session.configPath ?? "opencode.json");
+    config = parseProvidersConfig(
+      { model, small_model, provider, enabled_providers, disabled_providers },
+      session.configPath ?? "opencode.json",
+    );
   } catch (error) {
     return { config: {}, keyless: new Set(), notices: [], problem: error instanceof Error ? error.message : String(error) };
   }
@@ -158,7 +161,15 @@ export class PageChats {
       agents: page.session.agents,
       resolveModel: (ref) => this.resolve(page, ref),
       system: (agent, model) =>
-        systemPrompt({ agent, model, runtime: page.session.runtime, config: page.session.config, now: new Date(), home: HOME, platform: "browser" }),
+        systemPrompt({
+          agent,
+          model,
+          runtime: page.session.runtime,
+          config: page.session.config,
+          now: new Date(),
+          home: HOME,
+          platform: "browser",
+        }),
       models: () => this.models(page),
       ...this.startingModel(page),
       ...(page.sessionStore ? { store: page.sessionStore } : {}),
@@ -278,7 +289,10 @@ export class PageChats {
     if (chat.status().type !== "idle") throw new Error("The chat is still answering: stop it (or wait), then play the recording.");
     const id = page.record.id;
     const before = chat.model();
-    this.scripts.set(id, { model: new ScriptedLanguageModel(file, { speed: options.speed ?? DEMO_SPEED, modelId: SCRIPTED_MODEL }), name: options.name ?? "Recorded demo" });
+    this.scripts.set(id, {
+      model: new ScriptedLanguageModel(file, { speed: options.speed ?? DEMO_SPEED, modelId: SCRIPTED_MODEL }),
+      name: options.name ?? "Recorded demo",
+    });
     chat.setModel({ providerID: SCRIPTED_PROVIDER, modelID: SCRIPTED_MODEL });
     try {
       await chat.send({ text: file.prompt ?? REPLAY_PROMPT });
@@ -305,7 +319,8 @@ export class PageChats {
     const config = this.config(page);
     const providers = new Map(listProviders(config).map((provider) => [provider.id, provider]));
     const remembered = this.rememberedModel();
-    if (remembered && providers.get(remembered.providerID)?.models[remembered.modelID] && this.ready(providers.get(remembered.providerID)!)) return remembered;
+    if (remembered && providers.get(remembered.providerID)?.models[remembered.modelID] && this.ready(providers.get(remembered.providerID)!))
+      return remembered;
     return defaultModelRef(config, (id) => {
       const provider = providers.get(id);
       return provider !== undefined && this.ready(provider);

@@ -174,7 +174,12 @@ export class PageSessions {
   private async openSaved(id: string): Promise<PageTools | undefined> {
     const record = await this.store.load(id);
     if (!record) return undefined;
-    const page = await PageTools.open(this.runtime, { store: this.store, session: record, trusted: this.trusted(), ownProxy: this.options.ownProxy });
+    const page = await PageTools.open(this.runtime, {
+      store: this.store,
+      session: record,
+      trusted: this.trusted(),
+      ownProxy: this.options.ownProxy,
+    });
     this.keep(page);
     // Calls found interrupted stay so, with the time they were found, at the next reload too.
     if (this.options.remember) await page.save();

@@ -56,14 +56,21 @@ export class PageTools {
     private readonly ownProxy: boolean,
   ) {
     this.control = new CallControl(session, () =>
-      this.closed ? `the session "${this.record.title}" was closed (deleted, or reopened on another runtime): run the call in the current session` : undefined,
+      this.closed
+        ? `the session "${this.record.title}" was closed (deleted, or reopened on another runtime): run the call in the current session`
+        : undefined,
     );
     this.liveSave = new LiveSave(store, () => this.record);
     this.unsubscribe = store ? this.onChange(() => this.liveSave.schedule()) : () => {};
   }
 
   static open(runtime: Runtime, options: PageToolsOptions = {}): Promise<PageTools> {
-    return PageTools.openOn(runtime, { trusted: options.trusted ?? false, store: options.store, session: options.session, ownProxy: options.ownProxy ?? true });
+    return PageTools.openOn(runtime, {
+      trusted: options.trusted ?? false,
+      store: options.store,
+      session: options.session,
+      ownProxy: options.ownProxy ?? true,
+    });
   }
 
   /** `carried`: the page being replaced, whose transcript and listeners (bus) the new one continues. */
@@ -132,7 +139,11 @@ export class PageTools {
    */
   async reopen(options: PageToolsOptions = {}): Promise<PageTools> {
     if (this.busy()) throw new Error(`${BUSY} try again.`);
-    const next = await PageTools.openOn(this.session.runtime, { trusted: options.trusted ?? this.trusted, store: this.store, ownProxy: this.ownProxy }, this);
+    const next = await PageTools.openOn(
+      this.session.runtime,
+      { trusted: options.trusted ?? this.trusted, store: this.store, ownProxy: this.ownProxy },
+      this,
+    );
     // The new page saves the record from now on; this one, on the same bus, must stop.
     this.retire();
     next.session.permissions.loadApprovals(this.session.permissions.approved.map((rule) => ({ ...rule })));

@@ -73,7 +73,9 @@ export class Questions {
     const entry = this.waiting.get(id);
     if (!entry) throw new Error(`no question "${id}" is waiting (it was answered, dismissed or its call stopped)`);
     if (answers.length !== entry.request.questions.length) {
-      throw new Error(`${entry.request.questions.length} question(s) were asked but ${answers.length} answer(s) given: send one list per question`);
+      throw new Error(
+        `${entry.request.questions.length} question(s) were asked but ${answers.length} answer(s) given: send one list per question`,
+      );
     }
     entry.resolve(answers.map((answer) => [...answer]));
   }

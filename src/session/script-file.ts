@@ -25,13 +25,17 @@ export function parseScriptFile(text: string, source = "the script"): ScriptFile
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ScriptFileError(`${source} is not JSON (${error instanceof Error ? error.message : String(error)}): choose a file saved with "Save as script".`);
+    throw new ScriptFileError(
+      `${source} is not JSON (${error instanceof Error ? error.message : String(error)}): choose a file saved with "Save as script".`,
+    );
   }
   const result = ScriptFile.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const where = issue.path.length > 0 ? issue.path.map(String).join(".") : "(top level)";
-  throw new ScriptFileError(`${source}: ${where}: ${issue.message}. A script looks like {"version": 1, "prompt": "...", "steps": [{"text": "..."}]}.`);
+  throw new ScriptFileError(
+    `${source}: ${where}: ${issue.message}. A script looks like {"version": 1, "prompt": "...", "steps": [{"text": "..."}]}.`,
+  );
 }
 
 /** A session as a script file: the model's side of it, and the first thing the person asked. */

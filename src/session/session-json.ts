@@ -129,7 +129,9 @@ function checkDepth(data: unknown): void {
       return Array.isArray(children) ? children : [];
     });
     if (next.length > 0 && depth + 1 > MAX_CHILD_DEPTH) {
-      throw new SessionImportError(`This session file cannot be imported: its subagent sessions nest more than ${MAX_CHILD_DEPTH} deep. Export the session again.`);
+      throw new SessionImportError(
+        `This session file cannot be imported: its subagent sessions nest more than ${MAX_CHILD_DEPTH} deep. Export the session again.`,
+      );
     }
     level = next;
   }
@@ -145,14 +147,18 @@ export function importSession(json: string): SessionRecord {
   try {
     data = JSON.parse(json);
   } catch (error) {
-    throw new SessionImportError(`This is not a session file: it is not valid JSON (${error instanceof Error ? error.message : String(error)}). Choose a file made by Export.`);
+    throw new SessionImportError(
+      `This is not a session file: it is not valid JSON (${error instanceof Error ? error.message : String(error)}). Choose a file made by Export.`,
+    );
   }
   checkDepth(data);
   const parsed = SessionFile.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.length > 0 ? issue.path.join(".") : "the top level";
-    throw new SessionImportError(`This session file cannot be imported: at ${where}: ${issue.message}. Export the session again, or fix that field.`);
+    throw new SessionImportError(
+      `This session file cannot be imported: at ${where}: ${issue.message}. Export the session again, or fix that field.`,
+    );
   }
   const { session } = parsed.data;
   checkReferences(session);
@@ -188,7 +194,9 @@ function childRecord(body: SessionBodyShape): SessionRecord {
 }
 
 function refuse(where: string, problem: string): never {
-  throw new SessionImportError(`This session file cannot be imported: at ${where}: ${problem}. Export the session again, or fix that field.`);
+  throw new SessionImportError(
+    `This session file cannot be imported: at ${where}: ${problem}. Export the session again, or fix that field.`,
+  );
 }
 
 /** Remembers ids seen so far; the second use of one is refused, naming both places. */
@@ -221,12 +229,15 @@ function checkReferences(session: SessionBodyShape, at = "session"): void {
       toolPartFor(part.callID, `${at}.messages.${m}.parts.${p}.callID`);
     });
   });
-  const named = new Set(session.messages.flatMap((message) => message.parts.flatMap((part) => (part.type === "tool" ? [part.callID] : []))));
+  const named = new Set(
+    session.messages.flatMap((message) => message.parts.flatMap((part) => (part.type === "tool" ? [part.callID] : []))),
+  );
   session.calls.forEach((call, c) => {
     if (!named.has(call.id)) return;
     if (!messages.has(call.messageID)) refuse(`${at}.calls.${c}.messageID`, `no message has the id "${call.messageID}"`);
     call.attachments?.forEach((attachment, a) => {
-      if (!messages.has(attachment.messageID)) refuse(`${at}.calls.${c}.attachments.${a}.messageID`, `no message has the id "${attachment.messageID}"`);
+      if (!messages.has(attachment.messageID))
+        refuse(`${at}.calls.${c}.attachments.${a}.messageID`, `no message has the id "${attachment.messageID}"`);
     });
   });
 }
@@ -254,12 +265,22 @@ function renumber(session: SessionBodyShape): SessionRecord {
       ? { ...message, id, sessionID, parentID: message.parentID === "" ? "" : messageID(message.parentID), parts }
       : { ...message, id, sessionID, parts };
   });
-  const calls = session.calls.map((call): ToolCall => ({
-    ...call,
-    id: callIDs.get(call.id)!,
-    sessionID,
-    messageID: messageID(call.messageID),
-    ...(call.attachments ? { attachments: call.attachments.map((a) => ({ ...a, sessionID, messageID: messageID(a.messageID) })) } : {}),
-  }));
-  return { id: sessionID, title: session.title, agent: session.agent, createdAt: session.createdAt, messages, calls, ...(session.todos ? { todos: session.todos } : {}) };
+  const calls = session.calls.map(
+    (call): ToolCall => ({
+      ...call,
+      id: callIDs.get(call.id)!,
+      sessionID,
+      messageID: messageID(call.messageID),
+      ...(call.attachments ? { attachments: call.attachments.map((a) => ({ ...a, sessionID, messageID: messageID(a.messageID) })) } : {}),
+    }),
+  );
+  return {
+    id: sessionID,
+    title: session.title,
+    agent: session.agent,
+    createdAt: session.createdAt,
+    messages,
+    calls,
+    ...(session.todos ? { todos: session.todos } : {}),
+  };
 }

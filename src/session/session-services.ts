@@ -13,7 +13,16 @@ import type { ToolSession } from "./tool-session.js";
 import { disabledTools, permissionKeyOf } from "../tools/permission/disabled.js";
 import { evaluate } from "../tools/permission/evaluate.js";
 import type { Ruleset } from "../tools/permission/types.js";
-import type { BatchCallResult, QuestionItem, SessionServices, SubagentInfo, TaskProgress, TaskRequest, TaskResult, TodoItem } from "../tools/session/services.js";
+import type {
+  BatchCallResult,
+  QuestionItem,
+  SessionServices,
+  SubagentInfo,
+  TaskProgress,
+  TaskRequest,
+  TaskResult,
+  TodoItem,
+} from "../tools/session/services.js";
 
 /** What the running loop lends its calls' services. */
 export interface LoopHost {
@@ -116,7 +125,13 @@ export function manualServices(tools: ToolSession, agent: Agent, call: ToolCall,
       const callID = ascendingId("call");
       onStart?.(callID);
       return tools.runner
-        .run(tools.session, agent, tool, parameters, { ...refusal(agent, tool), signal, callID, messageID: call.messageID, services: (inner, innerSignal) => manualServices(tools, agent, inner, innerSignal) })
+        .run(tools.session, agent, tool, parameters, {
+          ...refusal(agent, tool),
+          signal,
+          callID,
+          messageID: call.messageID,
+          services: (inner, innerSignal) => manualServices(tools, agent, inner, innerSignal),
+        })
         .then((done) => ({
           callID: done.id,
           status: done.status === "completed" ? ("completed" as const) : ("error" as const),
@@ -141,7 +156,12 @@ export function sessionServices(host: LoopHost, call: ToolCall, signal: AbortSig
     task: (request, progress) => runTask(host, call, request, progress, signal),
     async ask(questions: QuestionItem[]) {
       // Recorded like a permission, so a dismissal stops the run as a rejected permission does.
-      const asked = { permission: "question", patterns: [] as string[], always: [] as string[], answer: "pending" as "pending" | "once" | "reject" };
+      const asked = {
+        permission: "question",
+        patterns: [] as string[],
+        always: [] as string[],
+        answer: "pending" as "pending" | "once" | "reject",
+      };
       call.permissions.push(asked);
       try {
         const answers = await tools.questions.ask({ sessionID: record.id, callID: call.id, questions }, signal);
@@ -198,7 +218,13 @@ export function sessionServices(host: LoopHost, call: ToolCall, signal: AbortSig
  */
 const runningChildren = new WeakSet<SessionRecord>();
 
-async function runTask(host: LoopHost, call: ToolCall, request: TaskRequest, progress: (progress: TaskProgress) => void, signal: AbortSignal): Promise<TaskResult> {
+async function runTask(
+  host: LoopHost,
+  call: ToolCall,
+  request: TaskRequest,
+  progress: (progress: TaskProgress) => void,
+  signal: AbortSignal,
+): Promise<TaskResult> {
   const { tools } = host;
   const parent = tools.session;
   const agent = tools.agents.find((candidate) => candidate.name === request.subagent && candidate.mode !== "primary" && !candidate.hidden);
@@ -208,10 +234,14 @@ async function runTask(host: LoopHost, call: ToolCall, request: TaskRequest, pro
     child = findChild(parent, request.taskID);
     if (!child) {
       const known = (parent.children ?? []).map((one) => one.id);
-      throw new Error(`No task "${request.taskID}" in this session (${known.length > 0 ? `its tasks: ${known.join(", ")}` : "it has started none"}): leave task_id out to start a new task.`);
+      throw new Error(
+        `No task "${request.taskID}" in this session (${known.length > 0 ? `its tasks: ${known.join(", ")}` : "it has started none"}): leave task_id out to start a new task.`,
+      );
     }
     if (runningChildren.has(child)) {
-      throw new Error(`The task ${request.taskID} is already running (another call resumed it): wait for that call's result, or leave task_id out to start a new task.`);
+      throw new Error(
+        `The task ${request.taskID} is already running (another call resumed it): wait for that call's result, or leave task_id out to start a new task.`,
+      );
     }
   } else {
     child = {
@@ -233,7 +263,14 @@ async function runTask(host: LoopHost, call: ToolCall, request: TaskRequest, pro
   }
 }
 
-async function runChildTask(host: LoopHost, child: SessionRecord, agent: Agent, request: TaskRequest, progress: (progress: TaskProgress) => void, signal: AbortSignal): Promise<TaskResult> {
+async function runChildTask(
+  host: LoopHost,
+  child: SessionRecord,
+  agent: Agent,
+  request: TaskRequest,
+  progress: (progress: TaskProgress) => void,
+  signal: AbortSignal,
+): Promise<TaskResult> {
   const { tools } = host;
   const childAgent: Agent = { ...agent, permission: [...agent.permission, ...childSessionRules(agent)] };
   const model = agent.model && host.resolveModel ? await host.resolveModel(agent.model) : host.model;
@@ -253,7 +290,12 @@ async function runChildTask(host: LoopHost, child: SessionRecord, agent: Agent, 
     const running = child!.calls.findLast((one) => one.status === "running" || one.status === "pending");
     // "asking" changes the card's metadata when a question starts or stops waiting, so the page redraws it.
     const asking = running !== undefined && tools.questions.forCall(running.id) !== undefined;
-    progress({ sessionID, calls: child!.calls.length, ...(running ? { tool: running.tool, callID: running.id } : {}), ...(asking ? { asking } : {}) });
+    progress({
+      sessionID,
+      calls: child!.calls.length,
+      ...(running ? { tool: running.tool, callID: running.id } : {}),
+      ...(asking ? { asking } : {}),
+    });
   };
   report();
   const off = tools.bus.subscribe("call.updated", (event) => {
@@ -261,12 +303,20 @@ async function runChildTask(host: LoopHost, child: SessionRecord, agent: Agent, 
   });
   let end: LoopEnd;
   try {
-    end = await host.runChild({ tools: childTools, agent: childAgent, model, system: await host.systemFor(childAgent, model.info), signal });
+    end = await host.runChild({
+      tools: childTools,
+      agent: childAgent,
+      model,
+      system: await host.systemFor(childAgent, model.info),
+      signal,
+    });
   } finally {
     off();
   }
-  if (signal.aborted || end === "aborted") throw new Error(`The task was stopped before the ${agent.name} subagent finished (task_id: ${sessionID}).`);
+  if (signal.aborted || end === "aborted")
+    throw new Error(`The task was stopped before the ${agent.name} subagent finished (task_id: ${sessionID}).`);
   const failed = child.messages.findLast((message) => message.role === "assistant");
-  if (end === "error" && failed?.role === "assistant" && failed.error) throw new Error(`The ${agent.name} subagent failed: ${failed.error.message} (task_id: ${sessionID})`);
+  if (end === "error" && failed?.role === "assistant" && failed.error)
+    throw new Error(`The ${agent.name} subagent failed: ${failed.error.message} (task_id: ${sessionID})`);
   return { sessionID, text: lastText(child), model: { providerID: model.info.providerID, modelID: model.info.modelID } };
 }

@@ -150,10 +150,15 @@ export class ShelfSessionStore implements SessionStore {
     const calls = texts.filter((call): call is string => call !== undefined).map((call) => JSON.parse(call) as ToolCall);
     for (const call of calls) if (ended(call)) this.writtenFinal.add(finalMark(callKey(id, call.id), call));
     // Sessions saved before the agent existed have no messages; older headers hold them inline.
-    const messageTexts = await Promise.all(messageOrder.map((entry) => (typeof entry === "string" ? this.shelf.get(messageKey(id, entry)) : JSON.stringify(entry))));
-    const messages = messageTexts.filter((message): message is string => message !== undefined).map((message) => JSON.parse(message) as Message);
+    const messageTexts = await Promise.all(
+      messageOrder.map((entry) => (typeof entry === "string" ? this.shelf.get(messageKey(id, entry)) : JSON.stringify(entry))),
+    );
+    const messages = messageTexts
+      .filter((message): message is string => message !== undefined)
+      .map((message) => JSON.parse(message) as Message);
     // Only records that were written finished count as written: one marked interrupted now must be saved again.
-    for (const message of messages) if (finished(message) && messageOrder.includes(message.id)) this.writtenFinal.add(messageKey(id, message.id));
+    for (const message of messages)
+      if (finished(message) && messageOrder.includes(message.id)) this.writtenFinal.add(messageKey(id, message.id));
     return markInterrupted({ ...rest, messages, calls });
   }
 

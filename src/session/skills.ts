@@ -36,7 +36,10 @@ async function skillFiles(runtime: Runtime, dir: string, depth = 0): Promise<str
   return files;
 }
 
-export async function discoverSkills(runtime: Runtime, folders: readonly string[]): Promise<{ skills: SkillInfo[]; problems: SkillProblem[] }> {
+export async function discoverSkills(
+  runtime: Runtime,
+  folders: readonly string[],
+): Promise<{ skills: SkillInfo[]; problems: SkillProblem[] }> {
   const byName = new Map<string, SkillInfo>();
   const problems: SkillProblem[] = [];
   for (const folder of folders) {
@@ -48,7 +51,10 @@ export async function discoverSkills(runtime: Runtime, folders: readonly string[
         if (typeof name !== "string" || name.trim() === "") throw new Error('the frontmatter needs a "name: ..." line naming the skill');
         // The name is the skill permission's pattern (an "always" for "*" would cover every skill) and an
         // attribute in the tool's output, so wildcards, quotes, angle brackets and control characters are out.
-        if (UNSAFE_NAME.test(name)) throw new Error(`the skill name ${JSON.stringify(name)} holds a character a name cannot have (* ? " < > or a control character): rename it`);
+        if (UNSAFE_NAME.test(name))
+          throw new Error(
+            `the skill name ${JSON.stringify(name)} holds a character a name cannot have (* ? " < > or a control character): rename it`,
+          );
         if (typeof description !== "string" || description.trim() === "") {
           throw new Error('the frontmatter needs a "description: ..." line saying when to use the skill');
         }

@@ -26,7 +26,10 @@ export interface ModelToolCall {
 export function rejectedByPerson(call: ToolCall): boolean {
   return (
     call.status === "error" &&
-    call.permissions.some((permission) => permission.answer === "reject" && (permission.message === undefined || permission.permission === DOOM_LOOP_PERMISSION))
+    call.permissions.some(
+      (permission) =>
+        permission.answer === "reject" && (permission.message === undefined || permission.permission === DOOM_LOOP_PERMISSION),
+    )
   );
 }
 

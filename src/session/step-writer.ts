@@ -22,7 +22,10 @@ export function tokensOf(usage: LanguageModelUsage): Tokens {
 
 /** US dollars for a step, from the model's prices per million tokens. */
 export function costOf(tokens: Tokens, cost: ModelInfo["cost"]): number {
-  return (tokens.input * cost.input + tokens.output * cost.output + tokens.cache.read * cost.cacheRead + tokens.cache.write * cost.cacheWrite) / 1_000_000;
+  return (
+    (tokens.input * cost.input + tokens.output * cost.output + tokens.cache.read * cost.cacheRead + tokens.cache.write * cost.cacheWrite) /
+    1_000_000
+  );
 }
 
 /** All the tokens a step's prompt and answer took: what counts against the context window. */
@@ -49,7 +52,9 @@ export class StepWriter {
   }
 
   start(kind: "text" | "reasoning", streamID: string): void {
-    const part = { id: this.newID(), messageID: this.message.id, type: kind, text: "", time: { start: Date.now() } } as TextPart | ReasoningPart;
+    const part = { id: this.newID(), messageID: this.message.id, type: kind, text: "", time: { start: Date.now() } } as
+      | TextPart
+      | ReasoningPart;
     this.open.set(`${kind}:${streamID}`, part);
     this.message.parts.push(part);
     this.changed();

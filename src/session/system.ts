@@ -56,7 +56,12 @@ export function modelFamily(model: Pick<ModelInfo, "providerID" | "modelID">): M
   return "other";
 }
 
-const FAMILY_NOTES: Record<ModelFamily, string> = { anthropic: anthropicNotes, openai: openaiNotes, gemini: geminiNotes, other: otherNotes };
+const FAMILY_NOTES: Record<ModelFamily, string> = {
+  anthropic: anthropicNotes,
+  openai: openaiNotes,
+  gemini: geminiNotes,
+  other: otherNotes,
+};
 
 /** The base prompt for a model: the shared text and its family's notes. */
 export function basePromptFor(model: Pick<ModelInfo, "providerID" | "modelID">): string {
@@ -65,7 +70,8 @@ export function basePromptFor(model: Pick<ModelInfo, "providerID" | "modelID">):
 
 /** The system prompt's parts, in order; the loop sends them joined or as separate system messages. */
 export async function systemPrompt(options: SystemPromptOptions): Promise<string[]> {
-  const base = options.agent.prompt !== undefined && options.agent.prompt.trim() !== "" ? options.agent.prompt : basePromptFor(options.model);
+  const base =
+    options.agent.prompt !== undefined && options.agent.prompt.trim() !== "" ? options.agent.prompt : basePromptFor(options.model);
   return [base, await environment(options), ...(await instructions(options))];
 }
 
@@ -101,7 +107,10 @@ export async function instructions(options: SystemPromptOptions): Promise<string
   const note = options.onNote ?? (() => {});
   const paths: string[] = [];
   // The workspace is both the working directory and the worktree here, so the walk up is one folder.
-  const project = await firstExisting(runtime, RULE_FILES.map((name) => join(runtime.root, name)));
+  const project = await firstExisting(
+    runtime,
+    RULE_FILES.map((name) => join(runtime.root, name)),
+  );
   if (project) paths.push(project);
   const global = await firstExisting(runtime, [
     ...(options.globalConfigDir ? [join(options.globalConfigDir, "AGENTS.md")] : []),
@@ -142,10 +151,13 @@ async function configured(options: SystemPromptOptions, note: (text: string) => 
       note(`instructions: ${entry} is a URL; only files in the workspace are read, so it was left out (save it as a file to use it)`);
       continue;
     }
-    const path = entry.startsWith("~/") && options.home ? join(options.home, entry.slice(2)) : isAbsolute(entry) ? entry : join(runtime.root, entry);
+    const path =
+      entry.startsWith("~/") && options.home ? join(options.home, entry.slice(2)) : isAbsolute(entry) ? entry : join(runtime.root, entry);
     const allowed = async (file: string) => {
       if (options.trusted === true || (await insideWorkspace(runtime, file))) return true;
-      note(`instructions: ${file} is outside the workspace, which an untrusted workspace's config may not read; it was skipped (trust the workspace to use it)`);
+      note(
+        `instructions: ${file} is outside the workspace, which an untrusted workspace's config may not read; it was skipped (trust the workspace to use it)`,
+      );
       return false;
     };
     if (!/[*?[{]/.test(entry)) {

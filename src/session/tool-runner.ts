@@ -124,7 +124,13 @@ export class ToolRunner {
   }
 
   /** Runs one call to completion (or error) and returns its final record. */
-  async run(session: SessionRecord, agent: AgentInfo, toolID: string, input: Record<string, unknown>, runOptions: RunOptions = {}): Promise<ToolCall> {
+  async run(
+    session: SessionRecord,
+    agent: AgentInfo,
+    toolID: string,
+    input: Record<string, unknown>,
+    runOptions: RunOptions = {},
+  ): Promise<ToolCall> {
     const { registry, runtime, bus } = this.options;
     let tool = registry.get(toolID);
     let args: Record<string, unknown> = input;
@@ -188,7 +194,9 @@ export class ToolRunner {
       truncate: (text, options = {}) => this.options.truncate(text, options, { taskAvailable }),
       ...(this.options.web ? { web: this.options.web } : {}),
       ...(this.options.lsp ? { lsp: this.options.lsp } : {}),
-      ...(this.options.truncationStream ? { truncationStream: (options = {}) => this.options.truncationStream!(options, { taskAvailable }) } : {}),
+      ...(this.options.truncationStream
+        ? { truncationStream: (options = {}) => this.options.truncationStream!(options, { taskAvailable }) }
+        : {}),
       ...(services ? { session: services } : {}),
     };
 
@@ -204,12 +212,26 @@ export class ToolRunner {
       this.publish(call);
       const hookInput = { tool: name, sessionID: session.id, callID: call.id };
       const before = { args };
-      await triggerHook(this.options.plugins ?? [], "tool.execute.before", hookInput, before, this.options.hookTimeoutMs, controller.signal);
+      await triggerHook(
+        this.options.plugins ?? [],
+        "tool.execute.before",
+        hookInput,
+        before,
+        this.options.hookTimeoutMs,
+        controller.signal,
+      );
       if (controller.signal.aborted) throw new Error("The call was aborted before it started.");
       for (const request of runOptions.ask ?? []) await ctx.ask(request);
       const result = await initialized.execute(before.args, ctx);
       const after = { title: result.title, output: result.output, metadata: result.metadata as Record<string, unknown> };
-      await triggerHook(this.options.plugins ?? [], "tool.execute.after", { ...hookInput, args: before.args }, after, this.options.hookTimeoutMs, controller.signal);
+      await triggerHook(
+        this.options.plugins ?? [],
+        "tool.execute.after",
+        { ...hookInput, args: before.args },
+        after,
+        this.options.hookTimeoutMs,
+        controller.signal,
+      );
       call.status = "completed";
       call.title = after.title;
       call.output = after.output;
@@ -238,7 +260,12 @@ export class ToolRunner {
 
   /** ctx.ask: the engine decides; the call records what was asked and how it was settled. */
   private async ask(call: ToolCall, input: AskInput, ruleset: Ruleset, signal: AbortSignal): Promise<void> {
-    const record: CallPermission = { permission: input.permission, patterns: [...input.patterns], always: [...input.always], answer: "pending" };
+    const record: CallPermission = {
+      permission: input.permission,
+      patterns: [...input.patterns],
+      always: [...input.always],
+      answer: "pending",
+    };
     call.permissions.push(record);
     let requestID: string | undefined;
     const unsubscribeAsked = this.options.bus.subscribe("permission.asked", (request) => {
@@ -251,7 +278,10 @@ export class ToolRunner {
     });
     let asking: Promise<void>;
     try {
-      asking = this.options.permissions.ask({ ...input, sessionID: call.sessionID, tool: { messageID: call.messageID, callID: call.id } }, this.withCallers(input, ruleset));
+      asking = this.options.permissions.ask(
+        { ...input, sessionID: call.sessionID, tool: { messageID: call.messageID, callID: call.id } },
+        this.withCallers(input, ruleset),
+      );
     } catch (error) {
       asking = Promise.reject(error);
     }

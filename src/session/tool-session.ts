@@ -7,7 +7,14 @@ import type { Runtime } from "../runtime/types.js";
 import { Bus } from "../tools/bus.js";
 import { fromPlugin } from "../tools/custom/from-plugin.js";
 import { DEFAULT_CUSTOM_TOOL_TIMEOUT_MS, withTimeLimit } from "../tools/custom/time-limit.js";
-import { configDirectories, loadCustomTools, loadPlugins, workspaceCodeFiles, type LoadedPlugin, type LoadProblem } from "../tools/custom/loader.js";
+import {
+  configDirectories,
+  loadCustomTools,
+  loadPlugins,
+  workspaceCodeFiles,
+  type LoadedPlugin,
+  type LoadProblem,
+} from "../tools/custom/loader.js";
 import { createPluginShell } from "../tools/custom/plugin-api.js";
 import { FileTime } from "../tools/file-time.js";
 import { PermissionEngine } from "../tools/permission/engine.js";
@@ -112,7 +119,10 @@ function pickAgent(wanted: string | Agent | undefined, agents: Agent[], problems
   if (wanted === undefined) return defaultAgent(agents, typeof preferred === "string" ? preferred : undefined);
   const found = agents.find((agent) => agent.name === wanted);
   if (found) return found;
-  const why = problems.filter((problem) => problem.agent === wanted).map((problem) => ` (${problem.file}: ${problem.error})`).join("");
+  const why = problems
+    .filter((problem) => problem.agent === wanted)
+    .map((problem) => ` (${problem.file}: ${problem.error})`)
+    .join("");
   throw new Error(`unknown agent "${wanted}"${why}: use one of ${agents.map((agent) => agent.name).join(", ")}`);
 }
 
@@ -162,7 +172,12 @@ export class ToolSession {
       callerRules: [...this.runner.callerRules, caller.permission],
       // The child lives inside its root session's record: saving it means saving the root.
       store: store
-        ? { save: () => store.save(root), load: (id: string) => store.load(id), list: () => store.list(), delete: (id: string) => store.delete(id) }
+        ? {
+            save: () => store.save(root),
+            load: (id: string) => store.load(id),
+            list: () => store.list(),
+            delete: (id: string) => store.delete(id),
+          }
         : undefined,
     });
     return new ToolSession(
@@ -224,7 +239,11 @@ export class ToolSession {
     const lsp = options.languageService && !lspDisabled(config) ? options.languageService : undefined;
     const registry = new ToolRegistry(options.builtins, flags);
     const found = await discoverSkills(runtime, skillDirs);
-    const problems: Array<LoadProblem | AgentProblem | SkillProblem> = [...(problem ? [problem] : []), ...loaded.problems, ...found.problems];
+    const problems: Array<LoadProblem | AgentProblem | SkillProblem> = [
+      ...(problem ? [problem] : []),
+      ...loaded.problems,
+      ...found.problems,
+    ];
     const untrustedFiles: string[] = [];
     let plugins: LoadedPlugin[] = [];
     const dirs = configDirectories(runtime.root, options.globalConfigDir);
@@ -265,7 +284,14 @@ export class ToolSession {
       web: withExaUrl(options.web ?? nodeWebAccess(), options.trusted ? config.workbench?.exaUrl : undefined),
       ...(lsp ? { lsp } : {}),
     });
-    const session: SessionRecord = options.session ?? { id: ascendingId("ses"), title: "", agent: agent.name, createdAt: Date.now(), calls: [], messages: [] };
+    const session: SessionRecord = options.session ?? {
+      id: ascendingId("ses"),
+      title: "",
+      agent: agent.name,
+      createdAt: Date.now(),
+      calls: [],
+      messages: [],
+    };
     const mcp = new McpManager({
       registry,
       section: config.mcp,
@@ -332,6 +358,9 @@ export class ToolSession {
 
   /** Writes the session's "always" approvals into the workspace config, so they outlive the session. */
   saveApprovals(): Promise<string> {
-    return saveApprovals(this.runtime, this.permissions.approved.map(({ permission, pattern }) => ({ permission, pattern })));
+    return saveApprovals(
+      this.runtime,
+      this.permissions.approved.map(({ permission, pattern }) => ({ permission, pattern })),
+    );
   }
 }

@@ -26,7 +26,11 @@ const NAMES = ["opencode.json", "opencode.jsonc"];
 export const WorkspaceConfigSchema = ProvidersConfig.extend({
   $schema: z.string().optional(),
   permission: permissionSectionSchema.optional(),
-  tools: z.record(z.string(), z.boolean({ error: "must be true or false" }), { error: 'must be an object of tool names to true or false, e.g. { "bash": false }' }).optional(),
+  tools: z
+    .record(z.string(), z.boolean({ error: "must be true or false" }), {
+      error: 'must be an object of tool names to true or false, e.g. { "bash": false }',
+    })
+    .optional(),
   agent: z
     .record(z.string(), AgentEntrySchema.extend({ permission: permissionSectionSchema.optional() }), {
       error: "must be an object of agent names to their settings",
@@ -38,7 +42,11 @@ export const WorkspaceConfigSchema = ProvidersConfig.extend({
       {
         batch_tool: z.boolean({ error: "must be true or false" }).optional(),
         /** How long a custom tool may run, in milliseconds (default: the bash tool's 2 minutes). */
-        tool_timeout: z.number({ error: "must be a number of milliseconds" }).int({ error: "must be a whole number of milliseconds" }).positive({ error: "must be more than 0 milliseconds" }).optional(),
+        tool_timeout: z
+          .number({ error: "must be a number of milliseconds" })
+          .int({ error: "must be a whole number of milliseconds" })
+          .positive({ error: "must be more than 0 milliseconds" })
+          .optional(),
       },
       { error: "must be an object" },
     )
@@ -59,7 +67,9 @@ export const WorkspaceConfigSchema = ProvidersConfig.extend({
       { error: "must be an object of this app's own settings" },
     )
     .optional(),
-  instructions: z.array(z.string({ error: "must be a path or glob" }), { error: 'must be a list of paths or globs, e.g. ["CONTRIBUTING.md"]' }).optional(),
+  instructions: z
+    .array(z.string({ error: "must be a path or glob" }), { error: 'must be a list of paths or globs, e.g. ["CONTRIBUTING.md"]' })
+    .optional(),
 }).catchall(z.unknown());
 
 /** The file as checked: one type from the one schema (the parts' types come from their own schemas). */
@@ -104,7 +114,13 @@ async function findConfig(runtime: Runtime): Promise<string | undefined> {
   for (const name of NAMES) {
     const path = join(runtime.root, name);
     // lstat: a dangling link is still "there", and must not silently fall through to the next name.
-    if (await runtime.fs.lstat(path).then(() => true, () => false)) return path;
+    if (
+      await runtime.fs.lstat(path).then(
+        () => true,
+        () => false,
+      )
+    )
+      return path;
   }
   return undefined;
 }
@@ -132,7 +148,9 @@ async function configToWrite(runtime: Runtime): Promise<string> {
   const path = (await findConfig(runtime)) ?? join(runtime.root, "opencode.json");
   const entry = await runtime.fs.lstat(path).catch(() => undefined);
   if (entry?.type === "symlink" && !(await insideWorkspace(runtime, path))) {
-    throw new Error(`${path} is a link to a file outside the workspace, so nothing was saved into it: replace the link with the file itself, then save again.`);
+    throw new Error(
+      `${path} is a link to a file outside the workspace, so nothing was saved into it: replace the link with the file itself, then save again.`,
+    );
   }
   return path;
 }
@@ -151,16 +169,26 @@ export async function loadWorkspaceConfig(runtime: Runtime, options: LoadConfigO
       },
     };
   }
-  const kind = entry.type === "symlink" ? await runtime.fs.stat(path).then((stat) => stat.type, () => "missing") : entry.type;
-  if (kind === "missing") throw new Error(`${path} is a link to a file that does not exist: remove the link, or point it at an opencode.json.`);
-  if (kind === "directory") throw new Error(`${path} is a folder, not a file: the workspace config must be a JSON file. Rename or remove the folder.`);
+  const kind =
+    entry.type === "symlink"
+      ? await runtime.fs.stat(path).then(
+          (stat) => stat.type,
+          () => "missing",
+        )
+      : entry.type;
+  if (kind === "missing")
+    throw new Error(`${path} is a link to a file that does not exist: remove the link, or point it at an opencode.json.`);
+  if (kind === "directory")
+    throw new Error(`${path} is a folder, not a file: the workspace config must be a JSON file. Rename or remove the folder.`);
   const text = new TextDecoder().decode(await runtime.fs.readFile(path));
   const errors: ParseError[] = [];
   const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
   if (errors.length > 0) {
     const first = errors[0]!;
     const line = text.slice(0, first.offset).split("\n").length;
-    throw new Error(`${path} is not valid JSON: ${printParseErrorCode(first.error)} at line ${line}. Fix the file, or remove it to use the defaults.`);
+    throw new Error(
+      `${path} is not valid JSON: ${printParseErrorCode(first.error)} at line ${line}. Fix the file, or remove it to use the defaults.`,
+    );
   }
   const problems = configProblems(value);
   if (problems.length > 0) throw new WorkspaceConfigError(path, problems);
@@ -173,7 +201,10 @@ export async function loadWorkspaceConfig(runtime: Runtime, options: LoadConfigO
  */
 export async function saveApprovals(runtime: Runtime, approvals: Array<{ permission: string; pattern: string }>): Promise<string> {
   const path = await configToWrite(runtime);
-  let text = await runtime.fs.readFile(path).then((bytes) => new TextDecoder().decode(bytes), () => "{}\n");
+  let text = await runtime.fs.readFile(path).then(
+    (bytes) => new TextDecoder().decode(bytes),
+    () => "{}\n",
+  );
   const current = parse(text, [], { allowTrailingComma: true }) as WorkspaceConfig | undefined;
   const format = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: "\n" } };
   if (typeof current?.permission === "string") {
@@ -248,7 +279,10 @@ export function permissionSection(rules: readonly ConfigRule[]): Record<string, 
 export async function savePermissionRules(runtime: Runtime, rules: readonly ConfigRule[]): Promise<string> {
   const section = permissionSection(rules);
   const path = await configToWrite(runtime);
-  const text = await runtime.fs.readFile(path).then((bytes) => new TextDecoder().decode(bytes), () => "{}\n");
+  const text = await runtime.fs.readFile(path).then(
+    (bytes) => new TextDecoder().decode(bytes),
+    () => "{}\n",
+  );
   const errors: ParseError[] = [];
   const current = parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
   if (errors.length > 0 || typeof current !== "object" || current === null || Array.isArray(current)) {

@@ -121,7 +121,10 @@ export function untrustedSubstitution(runtime: Runtime, source: string) {
           `Trust the workspace (--trust, or Trust in the page), or keep the file inside the workspace.`,
         );
       }
-      return runtime.fs.readFile(path).then((bytes) => new TextDecoder().decode(bytes), () => undefined);
+      return runtime.fs.readFile(path).then(
+        (bytes) => new TextDecoder().decode(bytes),
+        () => undefined,
+      );
     },
   };
 }

@@ -82,7 +82,11 @@ export const ApplyPatchTool = define("apply_patch", {
             throw error;
           }
         },
-        isDirectory: (path) => ctx.runtime.fs.stat(path).then((s) => s.type === "directory", () => false),
+        isDirectory: (path) =>
+          ctx.runtime.fs.stat(path).then(
+            (s) => s.type === "directory",
+            () => false,
+          ),
       });
     } catch (error) {
       if (isPatchError(error)) {
@@ -119,7 +123,9 @@ export const ApplyPatchTool = define("apply_patch", {
     for (const change of changes) await writeChange(ctx, change, known);
     const summary = formatSummary(changes);
     // Deleted and moved-away files are touched too, so what imported them shows its new errors.
-    const diagnostics = await diagnosticsAfterWrite(ctx, [...new Set(changes.flatMap((c) => [c.path, ...(c.movePath ? [c.movePath] : [])]))]);
+    const diagnostics = await diagnosticsAfterWrite(ctx, [
+      ...new Set(changes.flatMap((c) => [c.path, ...(c.movePath ? [c.movePath] : [])])),
+    ]);
     let report = "";
     for (const change of changes) {
       if (change.type === "delete") continue;

@@ -119,7 +119,8 @@ function stringTarget(): OutputTarget {
 }
 
 async function askPermissions(ctx: Context, command: string, workdir: string): Promise<void> {
-  for (const ask of permissionAsks(await deriveBashPermissions(command, { workdir, root: ctx.directory, fs: ctx.runtime.fs }))) await ctx.ask(ask);
+  for (const ask of permissionAsks(await deriveBashPermissions(command, { workdir, root: ctx.directory, fs: ctx.runtime.fs })))
+    await ctx.ask(ask);
 }
 
 async function assertFolder(ctx: Context, workdir: string): Promise<void> {
@@ -167,7 +168,8 @@ export const BashTool = define("bash", {
     await assertFolder(ctx, workdir);
 
     const display = new DisplayCopy();
-    const publish = () => ctx.metadata({ title: args.description, metadata: { output: display.value, description: args.description, ...display.tail } });
+    const publish = () =>
+      ctx.metadata({ title: args.description, metadata: { output: display.value, description: args.description, ...display.tail } });
     publish();
     const target = ctx.truncationStream ? streamingTarget(ctx.truncationStream()) : stringTarget();
     // Past the limit only the tail moves: a tenth of a second between updates is live enough.

@@ -45,7 +45,10 @@ export const BatchTool = Tool.define("batch", {
     const entries: BatchEntry[] = args.tool_calls.map((call) => ({ tool: call.tool, status: "pending" }));
     const report = () => {
       const done = entries.filter((entry) => entry.status !== "pending").length;
-      ctx.metadata({ title: `Batch execution (${done}/${entries.length} done)`, metadata: { calls: entries.map((entry) => ({ ...entry })) } });
+      ctx.metadata({
+        title: `Batch execution (${done}/${entries.length} done)`,
+        metadata: { calls: entries.map((entry) => ({ ...entry })) },
+      });
     };
     const runOne = async (index: number): Promise<void> => {
       const entry = entries[index]!;
@@ -53,10 +56,13 @@ export const BatchTool = Tool.define("batch", {
       let result: BatchCallResult | undefined;
       try {
         if (index >= MAX_BATCH) throw new Error(`Maximum of ${MAX_BATCH} tools allowed in batch`);
-        if (DISALLOWED.has(call.tool)) throw new Error(`Tool '${call.tool}' is not allowed in batch. Disallowed tools: ${[...DISALLOWED].join(", ")}`);
+        if (DISALLOWED.has(call.tool))
+          throw new Error(`Tool '${call.tool}' is not allowed in batch. Disallowed tools: ${[...DISALLOWED].join(", ")}`);
         if (!known.includes(call.tool)) {
           const available = known.filter((id) => !NOT_SUGGESTED.has(id));
-          throw new Error(`Tool '${call.tool}' not in registry. External tools (MCP, environment) cannot be batched - call them directly. Available tools: ${available.join(", ")}`);
+          throw new Error(
+            `Tool '${call.tool}' not in registry. External tools (MCP, environment) cannot be batched - call them directly. Available tools: ${available.join(", ")}`,
+          );
         }
         result = await session.runTool(call.tool, call.parameters, (callID) => {
           entry.callID = callID;

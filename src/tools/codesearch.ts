@@ -21,7 +21,12 @@ export const CodeSearchTool = define("codesearch", {
   parameters,
   async execute(args, ctx) {
     if (!ctx.web) throw new Error("This session has no web access, so codesearch cannot run here: use the page or the workbench CLI.");
-    await ctx.ask({ permission: "codesearch", patterns: [args.query], always: ["*"], metadata: { query: args.query, tokensNum: args.tokensNum } });
+    await ctx.ask({
+      permission: "codesearch",
+      patterns: [args.query],
+      always: ["*"],
+      metadata: { query: args.query, tokensNum: args.tokensNum },
+    });
     const output = await callExa(ctx.web, {
       tool: "get_code_context_exa",
       arguments: { query: args.query, tokensNum: args.tokensNum },

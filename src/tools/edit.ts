@@ -23,7 +23,11 @@ export const EditTool = define("edit", {
       const notes: string[] = [];
       if (result.fuzzy) notes.push(describeMatch(result));
       if (args.replaceAll) notes.push(`(${result.occurrences} occurrence${result.occurrences === 1 ? "" : "s"} replaced.)`);
-      return { after: result.content, notes, metadata: { strategy: result.strategy, occurrences: result.occurrences, differing: result.differing.map((line) => line.model) } };
+      return {
+        after: result.content,
+        notes,
+        metadata: { strategy: result.strategy, occurrences: result.occurrences, differing: result.differing.map((line) => line.model) },
+      };
     });
   },
 });

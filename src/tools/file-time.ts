@@ -39,7 +39,8 @@ export class FileTime {
     // The time is when the look began, so a change made while it was reading counts as after it.
     const at = this.now();
     const stat = await this.fs.stat(path);
-    const seen = stat.type === "file" && stat.size <= FileTime.FINGERPRINT_MAX_BYTES ? fingerprint(await this.fs.readFile(path)) : undefined;
+    const seen =
+      stat.type === "file" && stat.size <= FileTime.FINGERPRINT_MAX_BYTES ? fingerprint(await this.fs.readFile(path)) : undefined;
     this.note(sessionID, path, at, seen);
   }
 

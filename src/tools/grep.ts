@@ -56,7 +56,12 @@ export const GrepTool = define("grep", {
   }),
   async execute(args, ctx) {
     if (args.pattern === "") throw new Error("pattern is required");
-    await ctx.ask({ permission: "grep", patterns: [args.pattern], always: ["*"], metadata: { pattern: args.pattern, path: args.path, include: args.include } });
+    await ctx.ask({
+      permission: "grep",
+      patterns: [args.pattern],
+      always: ["*"],
+      metadata: { pattern: args.pattern, path: args.path, include: args.include },
+    });
     const root = resolveToolPath(ctx, args.path ?? ".");
     await assertExternalDirectory(ctx, root, "directory");
     const stat = await ctx.runtime.fs.stat(root).catch((error: unknown) => {
@@ -86,11 +91,22 @@ export const GrepTool = define("grep", {
     }
     const skippedNote = outsideNote(outside);
     if (total === 0) {
-      return { title: args.pattern, output: `No files found${skippedNote}`, metadata: { matches: 0, truncated: false, skippedLinks: outside.length } };
+      return {
+        title: args.pattern,
+        output: `No files found${skippedNote}`,
+        metadata: { matches: 0, truncated: false, skippedLinks: outside.length },
+      };
     }
     const mtimes = new Map<string, number>();
     for (const match of kept) {
-      if (!mtimes.has(match.path)) mtimes.set(match.path, await ctx.runtime.fs.stat(match.path).then((s) => s.mtimeMs, () => 0));
+      if (!mtimes.has(match.path))
+        mtimes.set(
+          match.path,
+          await ctx.runtime.fs.stat(match.path).then(
+            (s) => s.mtimeMs,
+            () => 0,
+          ),
+        );
     }
     // Newest files first; a file's matches stay in line order.
     kept.sort((a, b) => mtimes.get(b.path)! - mtimes.get(a.path)! || (a.path === b.path ? a.lineNumber - b.lineNumber : 0));
@@ -107,9 +123,15 @@ export const GrepTool = define("grep", {
       lines.push(`  Line ${match.lineNumber}: ${cutAroundMatch(match.line, match.matches[0])}`);
     }
     if (truncated) {
-      lines.push("", `(Results truncated: showing ${LIMIT} of ${total} matches (${total - LIMIT} hidden). Consider using a more specific path or pattern.)`);
+      lines.push(
+        "",
+        `(Results truncated: showing ${LIMIT} of ${total} matches (${total - LIMIT} hidden). Consider using a more specific path or pattern.)`,
+      );
     }
-    return { title: args.pattern, output: lines.join("\n") + skippedNote, metadata: { matches: total, truncated, skippedLinks: outside.length } };
+    return {
+      title: args.pattern,
+      output: lines.join("\n") + skippedNote,
+      metadata: { matches: total, truncated, skippedLinks: outside.length },
+    };
   },
 });
-

@@ -25,7 +25,8 @@ export const MultiEditTool = define("multiedit", {
   }),
   async execute(args, ctx) {
     const total = args.edits.length;
-    const failed = (index: number, message: string) => new Error(`Edit ${index + 1} of ${total} failed, so no edit was applied: ${message}`);
+    const failed = (index: number, message: string) =>
+      new Error(`Edit ${index + 1} of ${total} failed, so no edit was applied: ${message}`);
     args.edits.forEach((e, i) => {
       if (e.oldString === e.newString) throw failed(i, IDENTICAL);
     });

@@ -13,7 +13,10 @@ export const PlanEnterTool = Tool.define("plan_enter", {
   async execute(_args, ctx) {
     const session = sessionOf(ctx, "plan_enter");
     // Refused before the person is asked: a subagent turned primary would shed its session's limits.
-    if (session.isSubagent()) throw new Error("plan_enter switches the main session's agent; a subagent cannot call it: finish the task you were given and answer with your result instead.");
+    if (session.isSubagent())
+      throw new Error(
+        "plan_enter switches the main session's agent; a subagent cannot call it: finish the task you were given and answer with your result instead.",
+      );
     // Denied to every agent but the one it belongs to; asked (not only hidden) so a batch cannot reach it.
     await ctx.ask({ permission: "plan_enter", patterns: ["*"], always: ["*"], metadata: {} });
     const plan = session.planPath();
@@ -33,6 +36,10 @@ export const PlanEnterTool = Tool.define("plan_enter", {
       "plan",
       `The user asked to plan first. You are the plan agent now: read what you need, then write the plan to ${plan} (the only file you may edit). Call plan_exit when it is complete.`,
     );
-    return { title: "Switching to plan agent", output: `User approved switching to the plan agent. Write the plan at ${plan}.`, metadata: { plan } };
+    return {
+      title: "Switching to plan agent",
+      output: `User approved switching to the plan agent. Write the plan at ${plan}.`,
+      metadata: { plan },
+    };
   },
 });

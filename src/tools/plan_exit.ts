@@ -13,7 +13,10 @@ export const PlanExitTool = Tool.define("plan_exit", {
   async execute(_args, ctx) {
     const session = sessionOf(ctx, "plan_exit");
     // Refused before the person is asked: a subagent turned primary would shed its session's limits.
-    if (session.isSubagent()) throw new Error("plan_exit switches the main session's agent; a subagent cannot call it: finish the task you were given and answer with your result instead.");
+    if (session.isSubagent())
+      throw new Error(
+        "plan_exit switches the main session's agent; a subagent cannot call it: finish the task you were given and answer with your result instead.",
+      );
     // Denied to every agent but the one it belongs to; asked (not only hidden) so a batch cannot reach it.
     await ctx.ask({ permission: "plan_exit", patterns: ["*"], always: ["*"], metadata: {} });
     const plan = session.planPath();
@@ -30,6 +33,10 @@ export const PlanExitTool = Tool.define("plan_exit", {
     ]);
     if (answer?.[0] !== "Yes") throw new QuestionDismissedError();
     session.switchAgent("build", `The plan at ${plan} has been approved, you can now edit files. Execute the plan`);
-    return { title: "Switching to build agent", output: "User approved switching to build agent. Wait for further instructions.", metadata: { plan } };
+    return {
+      title: "Switching to build agent",
+      output: "User approved switching to build agent. Wait for further instructions.",
+      metadata: { plan },
+    };
   },
 });

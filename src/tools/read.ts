@@ -22,7 +22,10 @@ const EMPTY_FILE_REMINDER = "<system-reminder>Warning: the file exists but its c
 function wholeNumber(min: number) {
   return z.preprocess(
     (value) => (typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value),
-    z.number({ error: (issue) => `must be a whole number, not ${JSON.stringify(issue.input) ?? String(issue.input)}` }).int({ error: "must be a whole number" }).min(min),
+    z
+      .number({ error: (issue) => `must be a whole number, not ${JSON.stringify(issue.input) ?? String(issue.input)}` })
+      .int({ error: "must be a whole number" })
+      .min(min),
   );
 }
 
@@ -53,7 +56,11 @@ async function readFolder(ctx: Context, path: string, offset: number, limit: num
     entries.map(async (entry) => {
       const isDir =
         entry.type === "directory" ||
-        (entry.type === "symlink" && (await ctx.runtime.fs.stat(join(path, entry.name)).then((s) => s.type === "directory", () => false)));
+        (entry.type === "symlink" &&
+          (await ctx.runtime.fs.stat(join(path, entry.name)).then(
+            (s) => s.type === "directory",
+            () => false,
+          )));
       return isDir ? `${entry.name}/` : entry.name;
     }),
   );
@@ -74,7 +81,9 @@ export const ReadTool = define("read", {
   parameters,
   async execute(args, ctx) {
     if (args.filePath.trim() === "") {
-      throw new Error("filePath is empty: give the path of the file (or folder) to read, e.g. src/index.ts, or . for the workspace's top folder.");
+      throw new Error(
+        "filePath is empty: give the path of the file (or folder) to read, e.g. src/index.ts, or . for the workspace's top folder.",
+      );
     }
     const path = resolveToolPath(ctx, args.filePath);
     const offset = args.offset ?? 0;

@@ -66,7 +66,10 @@ export class ToolRegistry {
   private readonly builtins: Info[];
   private readonly custom: Info[] = [];
 
-  constructor(builtins: Info[], private readonly flags: RegistryFlags = defaultFlags) {
+  constructor(
+    builtins: Info[],
+    private readonly flags: RegistryFlags = defaultFlags,
+  ) {
     const order = BUILTIN_ORDER as readonly string[];
     for (const tool of builtins) {
       if (!order.includes(tool.id)) throw new Error(`"${tool.id}" is not a built-in tool id; register it as a custom tool`);
@@ -135,7 +138,10 @@ export class ToolRegistry {
       return true;
     });
     if (agent) {
-      const hidden = disabledTools(candidates.map((t) => t.id), agent.permission);
+      const hidden = disabledTools(
+        candidates.map((t) => t.id),
+        agent.permission,
+      );
       candidates = candidates.filter((t) => !hidden.has(t.id));
     }
     return Promise.all(candidates.map(async (tool) => ({ id: tool.id, ...(await tool.init({ agent, ...(session ? { session } : {}) })) })));

@@ -25,12 +25,18 @@ function visible(skills: readonly SkillInfo[], permission: Parameters<typeof eva
 
 export const SkillTool = Tool.define("skill", async (init): Promise<Initialized<typeof parameters>> => {
   const skills = visible(init?.session?.skills() ?? [], init?.agent?.permission);
-  const list = skills.length === 0 ? NONE : `## Available Skills\n${skills.map((skill) => `- **${skill.name}**: ${skill.description}`).join("\n")}`;
+  const list =
+    skills.length === 0 ? NONE : `## Available Skills\n${skills.map((skill) => `- **${skill.name}**: ${skill.description}`).join("\n")}`;
   const description = DESCRIPTION.trim().replace("{skills}", list);
-  const examples = skills.slice(0, 3).map((skill) => `'${skill.name}'`).join(", ");
+  const examples = skills
+    .slice(0, 3)
+    .map((skill) => `'${skill.name}'`)
+    .join(", ");
   return {
     description,
-    parameters: examples ? parameters.extend({ name: z.string().describe(`The name of the skill from available_skills (e.g., ${examples}, ...)`) }) : parameters,
+    parameters: examples
+      ? parameters.extend({ name: z.string().describe(`The name of the skill from available_skills (e.g., ${examples}, ...)`) })
+      : parameters,
     async execute(args, ctx) {
       const all = sessionOf(ctx, "skill").skills();
       const skill = all.find((one) => one.name === args.name);

@@ -23,7 +23,10 @@ const UNDESCRIBED = "This subagent should only be called manually by the user.";
 
 export const TaskTool = Tool.define("task", async (init): Promise<Initialized<typeof parameters>> => {
   const agents = init?.session?.subagents() ?? [];
-  const list = agents.length > 0 ? agents.map((agent) => `- ${agent.name}: ${agent.description ?? UNDESCRIBED}`).join("\n") : "(none: no subagent is available to you)";
+  const list =
+    agents.length > 0
+      ? agents.map((agent) => `- ${agent.name}: ${agent.description ?? UNDESCRIBED}`).join("\n")
+      : "(none: no subagent is available to you)";
   return {
     description: DESCRIPTION.trim().replace("{agents}", list),
     parameters,
@@ -31,14 +34,26 @@ export const TaskTool = Tool.define("task", async (init): Promise<Initialized<ty
       const session = sessionOf(ctx, "task");
       const known = session.subagents().map((agent) => agent.name);
       if (!known.includes(args.subagent_type)) {
-        throw new Error(`Unknown agent type: ${args.subagent_type} is not a valid agent type (subagents you may start: ${known.join(", ") || "none"})`);
+        throw new Error(
+          `Unknown agent type: ${args.subagent_type} is not a valid agent type (subagents you may start: ${known.join(", ") || "none"})`,
+        );
       }
       if (ctx.extra?.bypassAgentCheck !== true) {
-        await ctx.ask({ permission: "task", patterns: [args.subagent_type], always: ["*"], metadata: { description: args.description, subagent_type: args.subagent_type } });
+        await ctx.ask({
+          permission: "task",
+          patterns: [args.subagent_type],
+          always: ["*"],
+          metadata: { description: args.description, subagent_type: args.subagent_type },
+        });
       }
       let calls = 0;
       const result = await session.task(
-        { description: args.description, prompt: args.prompt, subagent: args.subagent_type, ...(args.task_id !== undefined ? { taskID: args.task_id } : {}) },
+        {
+          description: args.description,
+          prompt: args.prompt,
+          subagent: args.subagent_type,
+          ...(args.task_id !== undefined ? { taskID: args.task_id } : {}),
+        },
         (progress) => {
           calls = progress.calls;
           ctx.metadata({

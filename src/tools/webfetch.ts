@@ -9,7 +9,10 @@ export const MAX_TIMEOUT_SECONDS = 120;
 
 export const parameters = z.object({
   url: z.string().describe("The URL to fetch content from"),
-  format: z.enum(["text", "markdown", "html"]).default("markdown").describe("The format to return the content in (text, markdown, or html). Defaults to markdown."),
+  format: z
+    .enum(["text", "markdown", "html"])
+    .default("markdown")
+    .describe("The format to return the content in (text, markdown, or html). Defaults to markdown."),
   timeout: z.number().positive().describe("Optional timeout in seconds (max 120)").optional(),
 });
 
@@ -59,15 +62,30 @@ export const WebFetchTool = define("webfetch", {
     }
     // Fetch refuses them anyway; and a person approving "https://docs.example.com@evil.example/" may read the wrong host.
     if (parsed.username || parsed.password) {
-      throw new Error(`The URL carries a user name or password before "@" (${parsed.host} is the real host): remove it; webfetch never sends credentials.`);
+      throw new Error(
+        `The URL carries a user name or password before "@" (${parsed.host} is the real host): remove it; webfetch never sends credentials.`,
+      );
     }
     const web: WebAccess | undefined = ctx.web;
     if (!web) throw new Error("This session has no web access, so webfetch cannot run here: use the page or the workbench CLI.");
-    await ctx.ask({ permission: "webfetch", patterns: [args.url], always: ["*"], metadata: { url: args.url, format: args.format, timeout: args.timeout } });
+    await ctx.ask({
+      permission: "webfetch",
+      patterns: [args.url],
+      always: ["*"],
+      metadata: { url: args.url, format: args.format, timeout: args.timeout },
+    });
 
     const seconds = Math.min(args.timeout ?? DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS);
     const timer = new AbortController();
-    const timeout = setTimeout(() => timer.abort(new Error(`The request timed out after ${seconds} s: try again with a longer timeout (at most ${MAX_TIMEOUT_SECONDS} s), or another URL.`)), seconds * 1000);
+    const timeout = setTimeout(
+      () =>
+        timer.abort(
+          new Error(
+            `The request timed out after ${seconds} s: try again with a longer timeout (at most ${MAX_TIMEOUT_SECONDS} s), or another URL.`,
+          ),
+        ),
+      seconds * 1000,
+    );
     const signal = AbortSignal.any([ctx.abort, timer.signal]);
     const headers = { "User-Agent": BROWSER_AGENT, Accept: ACCEPT[args.format], "Accept-Language": "en-US,en;q=0.9" };
     try {
@@ -92,12 +110,22 @@ export const WebFetchTool = define("webfetch", {
           title,
           metadata,
           output: "Image fetched successfully",
-          attachments: [{ id: `${ctx.callID ?? "webfetch"}-image`, sessionID: ctx.sessionID, messageID: ctx.messageID, type: "file", mime, url: `data:${mime};base64,${base64(body)}` }],
+          attachments: [
+            {
+              id: `${ctx.callID ?? "webfetch"}-image`,
+              sessionID: ctx.sessionID,
+              messageID: ctx.messageID,
+              type: "file",
+              mime,
+              url: `data:${mime};base64,${base64(body)}`,
+            },
+          ],
         };
       }
       const content = decode(body, contentType);
       const html = mime === "text/html" || mime === "application/xhtml+xml";
-      const converted = !html || args.format === "html" ? content : args.format === "markdown" ? await htmlToMarkdown(content) : await htmlToText(content);
+      const converted =
+        !html || args.format === "html" ? content : args.format === "markdown" ? await htmlToMarkdown(content) : await htmlToText(content);
       const output = fetched.url !== args.url ? `(redirected to ${fetched.url})\n\n${converted}` : converted;
       return { title, metadata, output };
     } catch (error) {

@@ -12,8 +12,16 @@ export const parameters = z.object({
     .enum(["fallback", "preferred"])
     .describe("Live crawl mode: 'fallback' crawls live only when the cache has nothing (default); 'preferred' crawls live first")
     .optional(),
-  type: z.enum(["auto", "fast", "deep"]).describe("Search type: 'auto' balanced (default), 'fast' quick results, 'deep' comprehensive search").optional(),
-  contextMaxCharacters: z.number().int().positive().describe("Maximum characters of context to return for the model (default: 10000)").optional(),
+  type: z
+    .enum(["auto", "fast", "deep"])
+    .describe("Search type: 'auto' balanced (default), 'fast' quick results, 'deep' comprehensive search")
+    .optional(),
+  contextMaxCharacters: z
+    .number()
+    .int()
+    .positive()
+    .describe("Maximum characters of context to return for the model (default: 10000)")
+    .optional(),
 });
 
 export const WebSearchTool = define("websearch", async () => ({

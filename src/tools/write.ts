@@ -29,7 +29,12 @@ export const WriteTool = define("write", {
       const relative = displayPath(ctx, path);
       const after = toLf(args.content);
       const { diff, additions, deletions } = fileDiff(relative, relative, displayText(before), displayText(after));
-      await ctx.ask({ permission: "edit", patterns: await editPatterns(ctx, path, real), always: ["*"], metadata: { filepath: path, diff } });
+      await ctx.ask({
+        permission: "edit",
+        patterns: await editPatterns(ctx, path, real),
+        always: ["*"],
+        metadata: { filepath: path, diff },
+      });
       // Content with CRLF is taken as written (every line CRLF); otherwise lines the file already had keep
       // their own endings. A BOM the file had is kept.
       const data =

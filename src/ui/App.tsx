@@ -128,7 +128,9 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
             <option value="webcontainer">webcontainer</option>
           </select>
         </label>
-        <span class="workspace-name" title="Workspace name">workspace: {workspace.options.name}</span>
+        <span class="workspace-name" title="Workspace name">
+          workspace: {workspace.options.name}
+        </span>
         <button
           type="button"
           class="button theme-toggle"
@@ -161,7 +163,12 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
           {(notice) => (
             <p class={`banner ${notice.tone}`} data-testid="notice">
               {notice.text}
-              <button type="button" class="dismiss" aria-label="Dismiss" onClick={() => setNotices((all) => all.filter((n) => n.id !== notice.id))}>
+              <button
+                type="button"
+                class="dismiss"
+                aria-label="Dismiss"
+                onClick={() => setNotices((all) => all.filter((n) => n.id !== notice.id))}
+              >
                 ×
               </button>
             </p>
@@ -186,7 +193,15 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
           files={files}
           runtime={runtime}
           readOnly={workspace.readOnly}
-          terminal={<TerminalView shell={shell} root={() => runtime().root} readOnly={workspace.readOnly} theme={theme} onOpen={restoreScrollback} />}
+          terminal={
+            <TerminalView
+              shell={shell}
+              root={() => runtime().root}
+              readOnly={workspace.readOnly}
+              theme={theme}
+              onOpen={restoreScrollback}
+            />
+          }
         />
         <RightPane
           runtime={runtime}

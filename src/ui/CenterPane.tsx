@@ -27,11 +27,15 @@ export function CenterPane(props: { files: OpenFiles; runtime: () => Runtime; re
     const all = tabs();
     const index = all.indexOf(files.active());
     const next =
-      event.key === "ArrowRight" ? (index + 1) % all.length
-      : event.key === "ArrowLeft" ? (index - 1 + all.length) % all.length
-      : event.key === "Home" ? 0
-      : event.key === "End" ? all.length - 1
-      : undefined;
+      event.key === "ArrowRight"
+        ? (index + 1) % all.length
+        : event.key === "ArrowLeft"
+          ? (index - 1 + all.length) % all.length
+          : event.key === "Home"
+            ? 0
+            : event.key === "End"
+              ? all.length - 1
+              : undefined;
     if (next === undefined) return;
     event.preventDefault();
     files.show(all[next]);
@@ -77,12 +81,24 @@ export function CenterPane(props: { files: OpenFiles; runtime: () => Runtime; re
           )}
         </For>
       </div>
-      <div class="center-panel terminal-pane" role="tabpanel" id={panelId(0)} aria-labelledby={tabId(0)} hidden={files.active() !== undefined}>
+      <div
+        class="center-panel terminal-pane"
+        role="tabpanel"
+        id={panelId(0)}
+        aria-labelledby={tabId(0)}
+        hidden={files.active() !== undefined}
+      >
         {props.terminal}
       </div>
       <For each={files.files()}>
         {(file, index) => (
-          <div class="center-panel" role="tabpanel" id={panelId(index() + 1)} aria-labelledby={tabId(index() + 1)} hidden={files.active() !== file.path}>
+          <div
+            class="center-panel"
+            role="tabpanel"
+            id={panelId(index() + 1)}
+            aria-labelledby={tabId(index() + 1)}
+            hidden={files.active() !== file.path}
+          >
             <FileEditor
               runtime={props.runtime}
               path={file.path}

@@ -54,23 +54,44 @@ export function DeskWelcome(props: { readOnly: boolean; onAddKey: () => void; on
         <div class="desk-welcome-text">
           <h2 id="desk-welcome-title">Welcome to Workbench: a coding agent's desk, all in this tab</h2>
           <p>
-            Files on the left, a terminal and editor in the middle, the agent and its tool calls on the right; nothing is installed. To start, add a key
-            for a model provider (it goes only to that provider), or watch a recorded demo without one, or open a sample project to try the desk on.
+            Files on the left, a terminal and editor in the middle, the agent and its tool calls on the right; nothing is installed. To
+            start, add a key for a model provider (it goes only to that provider), or watch a recorded demo without one, or open a sample
+            project to try the desk on.
           </p>
         </div>
         <div class="desk-welcome-actions">
           <button type="button" class="button primary" data-testid="desk-welcome-add-key" onClick={() => props.onAddKey()}>
             Add a provider key…
           </button>
-          <button type="button" class="button" data-testid="desk-welcome-demo" onClick={() => props.onWatchDemo()} title="Replays a recorded conversation: no key, no network">
+          <button
+            type="button"
+            class="button"
+            data-testid="desk-welcome-demo"
+            onClick={() => props.onWatchDemo()}
+            title="Replays a recorded conversation: no key, no network"
+          >
             Watch the recorded demo
           </button>
           <Show when={!props.readOnly}>
-            <button type="button" class="button" data-testid="desk-welcome-sample" disabled={adding()} onClick={() => void sample()} title="Adds a small project to this workspace, in sample-project/">
+            <button
+              type="button"
+              class="button"
+              data-testid="desk-welcome-sample"
+              disabled={adding()}
+              onClick={() => void sample()}
+              title="Adds a small project to this workspace, in sample-project/"
+            >
               Open a sample project
             </button>
           </Show>
-          <button type="button" class="dismiss desk-welcome-dismiss" data-testid="desk-welcome-dismiss" aria-label="Dismiss the welcome for good" title="Dismiss (it will not come back)" onClick={dismiss}>
+          <button
+            type="button"
+            class="dismiss desk-welcome-dismiss"
+            data-testid="desk-welcome-dismiss"
+            aria-label="Dismiss the welcome for good"
+            title="Dismiss (it will not come back)"
+            onClick={dismiss}
+          >
             ×
           </button>
         </div>

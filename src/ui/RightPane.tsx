@@ -43,7 +43,13 @@ async function openChats(): Promise<PageChats> {
 
 /** A file name from a session title: letters, digits and dashes. */
 function fileStem(title: string): string {
-  return title.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "session";
+  return (
+    title
+      .trim()
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") || "session"
+  );
 }
 
 /** Workspace paths under `prefix` for @ completion: one folder level at a time, folders ending with "/". */
@@ -104,7 +110,9 @@ export function RightPane(props: {
   };
 
   // The chat machinery loads once the page has painted, and once only.
-  const [chats] = createResource(() => new Promise<void>((ready) => requestAnimationFrame(() => setTimeout(ready, 0))).then(embedded?.chats ?? openChats));
+  const [chats] = createResource(() =>
+    new Promise<void>((ready) => requestAnimationFrame(() => setTimeout(ready, 0))).then(embedded?.chats ?? openChats),
+  );
   onCleanup(() => chats()?.dispose());
   const [providersVersion, setProvidersVersion] = createSignal(0);
   createEffect(on(chats, (hub) => hub && onCleanup(hub.onChange(() => setProvidersVersion((n) => n + 1)))));
@@ -176,7 +184,10 @@ export function RightPane(props: {
   };
   const watchDemo = () =>
     play(async () => {
-      const [{ default: demo }, { ScriptFile }] = await Promise.all([import("../session/demo/demo-script.json"), import("../session/script-file.js")]);
+      const [{ default: demo }, { ScriptFile }] = await Promise.all([
+        import("../session/demo/demo-script.json"),
+        import("../session/script-file.js"),
+      ]);
       return { file: ScriptFile.parse(demo), name: "Recorded demo" };
     });
   const replayScript = (file: File) =>
@@ -188,15 +199,24 @@ export function RightPane(props: {
     const current = page();
     if (!current) return;
     const { exportSession } = await import("../session/session-json.js");
-    saveBytes(new TextEncoder().encode(exportSession(current.record)), `${fileStem(current.record.title)}.session.json`, "application/json");
+    saveBytes(
+      new TextEncoder().encode(exportSession(current.record)),
+      `${fileStem(current.record.title)}.session.json`,
+      "application/json",
+    );
   };
   const saveScript = async () => {
     const current = page();
     if (!current) return;
     const { scriptFileFromSession } = await import("../session/script-file.js");
     const script = scriptFileFromSession(current.record);
-    if (script.steps.length === 0) return props.report("This session has no answers to save as a script yet: chat first, or import a session.", true);
-    saveBytes(new TextEncoder().encode(JSON.stringify(script, null, 2)), `${fileStem(current.record.title)}.script.json`, "application/json");
+    if (script.steps.length === 0)
+      return props.report("This session has no answers to save as a script yet: chat first, or import a session.", true);
+    saveBytes(
+      new TextEncoder().encode(JSON.stringify(script, null, 2)),
+      `${fileStem(current.record.title)}.script.json`,
+      "application/json",
+    );
   };
   const importFile = async (file: File) => {
     try {
@@ -300,7 +320,13 @@ export function RightPane(props: {
               ))}
             </select>
           </label>
-          <button type="button" class="button" data-testid="share-replay-start" disabled={!chats() || busy()} onClick={() => void replayShared()}>
+          <button
+            type="button"
+            class="button"
+            data-testid="share-replay-start"
+            disabled={!chats() || busy()}
+            onClick={() => void replayShared()}
+          >
             Replay
           </button>
         </div>
@@ -350,7 +376,15 @@ export function RightPane(props: {
         </Suspense>
       </div>
       <div class="right-panel" role="tabpanel" id="right-panel-tools" aria-labelledby="right-tab-tools" hidden={tab() !== "tools"}>
-        <ToolsPane runtime={props.runtime} readOnly={props.readOnly} place={props.place} controller={controller} sessionBar={false} onRun={() => setTab("tools")} visible={() => tab() === "tools"} />
+        <ToolsPane
+          runtime={props.runtime}
+          readOnly={props.readOnly}
+          place={props.place}
+          controller={controller}
+          sessionBar={false}
+          onRun={() => setTab("tools")}
+          visible={() => tab() === "tools"}
+        />
       </div>
     </section>
   );

@@ -81,7 +81,13 @@ export function SessionMenu(props: {
             items[(at + (event.key === "ArrowDown" ? 1 : items.length - 1)) % items.length]?.focus();
           }}
         >
-          <button type="button" role="menuitem" disabled={!props.chatReady()} data-testid="menu-replay-script" onClick={act(() => scriptInput?.click())}>
+          <button
+            type="button"
+            role="menuitem"
+            disabled={!props.chatReady()}
+            data-testid="menu-replay-script"
+            onClick={act(() => scriptInput?.click())}
+          >
             Replay a script…
           </button>
           <button type="button" role="menuitem" data-testid="menu-save-script" onClick={act(props.onSaveScript)}>
@@ -95,8 +101,22 @@ export function SessionMenu(props: {
           </button>
         </div>
       </Show>
-      <input ref={scriptInput} type="file" accept=".json,application/json" hidden data-testid="script-file" onChange={pick(props.onReplayScript)} />
-      <input ref={sessionInput} type="file" accept=".json,application/json" hidden data-testid="session-file" onChange={pick(props.onImport)} />
+      <input
+        ref={scriptInput}
+        type="file"
+        accept=".json,application/json"
+        hidden
+        data-testid="script-file"
+        onChange={pick(props.onReplayScript)}
+      />
+      <input
+        ref={sessionInput}
+        type="file"
+        accept=".json,application/json"
+        hidden
+        data-testid="session-file"
+        onChange={pick(props.onImport)}
+      />
     </div>
   );
 }

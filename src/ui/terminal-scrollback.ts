@@ -4,7 +4,14 @@
  * through the few calls below, so the terminal view only hands its terminal over.
  */
 export interface ScrollbackTerminal {
-  readonly buffer: { readonly active: { readonly length: number; readonly cursorY: number; readonly baseY: number; getLine(y: number): { isWrapped: boolean; translateToString(trimRight?: boolean): string } | undefined } };
+  readonly buffer: {
+    readonly active: {
+      readonly length: number;
+      readonly cursorY: number;
+      readonly baseY: number;
+      getLine(y: number): { isWrapped: boolean; translateToString(trimRight?: boolean): string } | undefined;
+    };
+  };
   write(data: string): void;
   onWriteParsed(listener: () => void): { dispose(): void };
 }
@@ -45,7 +52,11 @@ export function restoredScreen(text: string): string {
  * Writes back what was kept under `key` and keeps the scrollback there from now on (a second after
  * output settles, and when the page is hidden or left). Returns the function that stops it.
  */
-export function keepScrollback(term: ScrollbackTerminal, storage: Pick<Storage, "getItem" | "setItem"> | undefined, key: string): () => void {
+export function keepScrollback(
+  term: ScrollbackTerminal,
+  storage: Pick<Storage, "getItem" | "setItem"> | undefined,
+  key: string,
+): () => void {
   try {
     term.write(restoredScreen(storage?.getItem(key) ?? ""));
   } catch {

@@ -67,7 +67,10 @@ export function saveRuntimeSetting(storage: Storage | undefined, kind: RuntimeKi
  */
 export async function seedWorkspace(name: string, files: readonly IncomingFile[], options: LoadOptions = {}): Promise<void> {
   const storage = await openWorkspaceStorage(name);
-  if (!storage.persistent) throw new Error(`${storage.notice ?? "This browser keeps no storage"} A shared workspace cannot be opened here; use the workbench CLI (workbench open) instead.`);
+  if (!storage.persistent)
+    throw new Error(
+      `${storage.notice ?? "This browser keeps no storage"} A shared workspace cannot be opened here; use the workbench CLI (workbench open) instead.`,
+    );
   const runtime = await createEmbeddedRuntime({ workerFactory: browserShellWorkerFactory, backing: storage.backing });
   try {
     await loadFiles(runtime, runtime.root, files, options);

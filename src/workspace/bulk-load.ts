@@ -69,7 +69,12 @@ function* batches<T extends { data: Uint8Array }>(files: readonly T[]): Generato
  * Writes `files` (relative paths) into `folder`; returns the absolute paths written. Throws before writing
  * anything when a path would land outside `folder`; an abort stops between batches (what landed stays).
  */
-export async function loadFiles(runtime: Runtime, folder: string, files: readonly IncomingFile[], options: LoadOptions = {}): Promise<string[]> {
+export async function loadFiles(
+  runtime: Runtime,
+  folder: string,
+  files: readonly IncomingFile[],
+  options: LoadOptions = {},
+): Promise<string[]> {
   const targets = files.map((file) => ({ path: landingPath(folder, file.path), data: file.data }));
   let written = 0;
   if (isEmbedded(runtime)) {

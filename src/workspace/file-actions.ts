@@ -118,13 +118,19 @@ export async function deleteEntry(runtime: Runtime, path: string): Promise<void>
  * Files dropped from the desktop into `folder`. Every name is checked first (none may climb out), and
  * names already taken are reported together as one NameTaken-like list unless `overwrite`.
  */
-export async function dropFiles(runtime: Runtime, folder: string, files: IncomingFile[], options: { overwrite?: boolean } = {}): Promise<{ written: string[]; taken: string[] }> {
+export async function dropFiles(
+  runtime: Runtime,
+  folder: string,
+  files: IncomingFile[],
+  options: { overwrite?: boolean } = {},
+): Promise<{ written: string[]; taken: string[] }> {
   const into = folderIn(runtime, folder);
   const targets = files.map((file) => landingPath(into, file.path));
   const taken: string[] = [];
   for (const target of targets) {
     const kind = await kindAt(runtime, target);
-    if (kind === "folder") throw new Error(`a folder named "${basename(target)}" is already in ${dirname(target)}; a folder is never replaced by a file`);
+    if (kind === "folder")
+      throw new Error(`a folder named "${basename(target)}" is already in ${dirname(target)}; a folder is never replaced by a file`);
     if (kind) taken.push(target);
   }
   if (taken.length > 0 && !options.overwrite) return { written: [], taken };

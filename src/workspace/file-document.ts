@@ -81,7 +81,12 @@ export class SaveConflict extends Error {
  * refuses with a SaveConflict when the file changed or was deleted meanwhile; without it, it writes
  * regardless. Returns the file's mtime after the write.
  */
-export async function saveDocument(runtime: Runtime, path: string, text: string, options: { expectedMtimeMs?: number } = {}): Promise<number> {
+export async function saveDocument(
+  runtime: Runtime,
+  path: string,
+  text: string,
+  options: { expectedMtimeMs?: number } = {},
+): Promise<number> {
   if (options.expectedMtimeMs !== undefined) {
     const stat = await statOrMissing(runtime, path);
     if (!stat) throw new SaveConflict(path, "deleted");

@@ -45,7 +45,11 @@ export function runtimeFiles(runtime: Runtime): WorkspaceFiles {
       const listing: Listing = { files: [], dirs: [] };
       for (const entry of entries) {
         let type = entry.type;
-        if (type === "symlink") type = await runtime.fs.stat(`${dir === "/" ? "" : dir}/${entry.name}`).then((s) => s.type, () => "file" as const);
+        if (type === "symlink")
+          type = await runtime.fs.stat(`${dir === "/" ? "" : dir}/${entry.name}`).then(
+            (s) => s.type,
+            () => "file" as const,
+          );
         if (type === "directory") listing.dirs.push(entry.name);
         else if (type === "file") listing.files.push(entry.name);
       }
@@ -200,7 +204,10 @@ export class WorkspaceLanguageService {
     this.disposed = true;
     clearTimeout(this.timer);
     this.stopWatching();
-    void this.backend?.then((b) => b.dispose(), () => undefined);
+    void this.backend?.then(
+      (b) => b.dispose(),
+      () => undefined,
+    );
   }
 }
 

@@ -7,7 +7,26 @@ import { join, resolve } from "pathe";
 import type { Runtime } from "../runtime/types.js";
 
 /** Builtins of the shell that have no file on PATH. */
-const BUILTINS = ["alias", "break", "cd", "continue", "eval", "exec", "exit", "export", "local", "read", "return", "set", "shift", "shopt", "source", "type", "unalias", "unset"];
+const BUILTINS = [
+  "alias",
+  "break",
+  "cd",
+  "continue",
+  "eval",
+  "exec",
+  "exit",
+  "export",
+  "local",
+  "read",
+  "return",
+  "set",
+  "shift",
+  "shopt",
+  "source",
+  "type",
+  "unalias",
+  "unset",
+];
 
 export interface CompletionRequest {
   /** The line up to the cursor. */

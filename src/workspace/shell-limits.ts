@@ -82,7 +82,11 @@ export async function readLimitConfig(runtime: Runtime): Promise<{ limits: Shell
 }
 
 /** The limits in force from the three sources, each limit from the strongest that sets it. */
-export function combineLimits(options: { unlimited: boolean; config: ShellLimitsConfig; settings: ShellLimitsConfig }): Omit<LimitsInForce, "configProblem"> {
+export function combineLimits(options: {
+  unlimited: boolean;
+  config: ShellLimitsConfig;
+  settings: ShellLimitsConfig;
+}): Omit<LimitsInForce, "configProblem"> {
   const limits: ShellLimits = {};
   const sources = {} as Record<ShellLimitName, LimitSource>;
   for (const name of SHELL_LIMIT_NAMES) {
@@ -139,7 +143,8 @@ export class ShellLimitsControl {
     this.stops.push(() => settingsListeners.delete(onSettings));
     this.stops.push(
       this.runtime.onChange((paths) => {
-        if (paths === "unknown" || paths.some((path) => CONFIG_NAMES.some((name) => path === join(this.runtime.root, name)))) void this.refresh();
+        if (paths === "unknown" || paths.some((path) => CONFIG_NAMES.some((name) => path === join(this.runtime.root, name))))
+          void this.refresh();
       }),
     );
     await this.refresh();

@@ -20,7 +20,12 @@ export interface WorkspaceOptions {
 
 /** What opening the embedded runtime needs from the platform (the browser's, or a test's). */
 export interface WorkspacePlatform {
-  openEmbedded(options: { name: string; readOnly: boolean; memoryOnly: boolean; unlimited: boolean }): Promise<{ runtime: EmbeddedRuntime; storageNotice?: string }>;
+  openEmbedded(options: {
+    name: string;
+    readOnly: boolean;
+    memoryOnly: boolean;
+    unlimited: boolean;
+  }): Promise<{ runtime: EmbeddedRuntime; storageNotice?: string }>;
   bootWebContainer(from: Runtime, timeoutMs: number): Promise<BootOutcome>;
   acquireLock?: typeof acquireWorkspaceLock;
   /** Where this browser's settings are kept (the shell limits from Settings); none in tests that need none. */
@@ -97,7 +102,10 @@ export class Workspace {
     if (this.options.requested !== "webcontainer") return;
     const outcome = await this.platform.bootWebContainer(this.embedded, this.options.bootTimeoutMs);
     if (outcome.ok) {
-      this.setStatus({ phase: "ready", kind: "webcontainer", detail: "WebContainer (files copied from the workspace; changes stay in the container)" }, outcome.runtime);
+      this.setStatus(
+        { phase: "ready", kind: "webcontainer", detail: "WebContainer (files copied from the workspace; changes stay in the container)" },
+        outcome.runtime,
+      );
     } else {
       this.setStatus({ phase: "fallback", kind: "embedded", requested: "webcontainer", detail: outcome.message });
     }

@@ -17,13 +17,20 @@ export interface ImportEdge {
 
 /** Every import of a source text that names a relative module, resolved against `file`. */
 export function importsOf(file: string, text: string): ImportEdge[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const found: Array<{ specifier: string; typeOnly: boolean }> = [];
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       const clause = node.importClause;
       const named = clause?.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : undefined;
-      const allNamedTypes = clause !== undefined && !clause.name && named !== undefined && named.length > 0 && named.every((element) => element.isTypeOnly);
+      const allNamedTypes =
+        clause !== undefined && !clause.name && named !== undefined && named.length > 0 && named.every((element) => element.isTypeOnly);
       found.push({ specifier: node.moduleSpecifier.text, typeOnly: clause?.isTypeOnly === true || allNamedTypes });
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       const named = node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : undefined;
@@ -135,7 +142,10 @@ export function violations(edges: readonly ImportEdge[], exceptions: readonly Ex
     }
     if (from === to) {
       if (from === "runtime-backend" && backendOf(edge.from) !== backendOf(edge.to)) {
-        found.push({ ...edge, rule: `the ${backendOf(edge.from)} backend imports the ${backendOf(edge.to)} backend: backends share only src/runtime` });
+        found.push({
+          ...edge,
+          rule: `the ${backendOf(edge.from)} backend imports the ${backendOf(edge.to)} backend: backends share only src/runtime`,
+        });
       }
       continue;
     }

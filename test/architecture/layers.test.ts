@@ -18,7 +18,8 @@ describe("the layers of src", () => {
 
   it("reads a real graph (every layer has files that import)", () => {
     const layers = new Set(graph.map((edge) => layerOf(edge.from)));
-    for (const layer of ["entry", "ui", "cli", "session", "tools", "workspace", "runtime", "runtime-backend", "search", "lsp"]) expect(layers).toContain(layer);
+    for (const layer of ["entry", "ui", "cli", "session", "tools", "workspace", "runtime", "runtime-backend", "search", "lsp"])
+      expect(layers).toContain(layer);
     expect(graph.length).toBeGreaterThan(500);
   });
 
@@ -63,7 +64,9 @@ describe("the checker", () => {
   it("lets the UI name the types of lower layers but not load their code", () => {
     expect(violations([edge("src/ui/tools/PermissionPrompt.tsx", "src/tools/permission/types.ts", true)])).toEqual([]);
     const [found] = violations([edge("src/ui/tools/SettingsDialog.tsx", "src/tools/permission/evaluate.ts")]);
-    expect(found!.rule).toBe('ui may import only types from tools (use "import type"): src/ui/tools/SettingsDialog.tsx -> src/tools/permission/evaluate.ts');
+    expect(found!.rule).toBe(
+      'ui may import only types from tools (use "import type"): src/ui/tools/SettingsDialog.tsx -> src/tools/permission/evaluate.ts',
+    );
   });
 
   it("allows what the design allows", () => {

@@ -50,7 +50,10 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "wb-cli-data-"));
   globalDir = await mkdtemp(join(tmpdir(), "wb-cli-global-"));
   await mkdir(join(globalDir, "tool"));
-  await writeFile(join(globalDir, "tool", "everywhere.js"), 'export default { description: "from the global folder", args: {}, async execute() { return "global tool ran"; } };');
+  await writeFile(
+    join(globalDir, "tool", "everywhere.js"),
+    'export default { description: "from the global folder", args: {}, async execute() { return "global tool ran"; } };',
+  );
 });
 
 describe("workbench tool", () => {
@@ -88,7 +91,13 @@ describe("workbench tool", () => {
 
   it("exits 2 on usage errors, with the usage", async () => {
     const dir = await folder();
-    for (const args of [["tool"], ["tool", "note", "--dir", dir, "--args", "{nope"], ["tool", "note"], ["frobnicate"], ["tool", "x", "--bogus"]]) {
+    for (const args of [
+      ["tool"],
+      ["tool", "note", "--dir", dir, "--args", "{nope"],
+      ["tool", "note"],
+      ["frobnicate"],
+      ["tool", "x", "--bogus"],
+    ]) {
       const result = workbench(args);
       expect(result.code, args.join(" ")).toBe(2);
       expect(result.stderr).toMatch(/usage:/);
@@ -102,7 +111,18 @@ describe("workbench tool", () => {
   it("--runtime embedded works on a copy and writes changes back", async () => {
     const dir = await folder();
     await writeFile(join(dir, "kept.txt"), "kept");
-    const result = workbench(["tool", "note", "--dir", dir, "--trust", "--yes", "--runtime", "embedded", "--args", '{"name":"e","text":"t"}']);
+    const result = workbench([
+      "tool",
+      "note",
+      "--dir",
+      dir,
+      "--trust",
+      "--yes",
+      "--runtime",
+      "embedded",
+      "--args",
+      '{"name":"e","text":"t"}',
+    ]);
     expect(result).toMatchObject({ code: 0, stdout: "noted e\n" });
     expect(await readFile(join(dir, "kept.txt"), "utf8")).toBe("kept");
   });
@@ -125,9 +145,17 @@ describe("workbench calls", () => {
       { tool: "note", args: { name: 3 } },
     ];
     const result = workbench(["calls", "-", "--dir", dir, "--trust"], JSON.stringify(calls));
-    const lines = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatchObject({ tool: "note", state: "completed", output: "noted ok-1", permissions: [{ permission: "note", patterns: ["ok-1"], answer: "allow" }] });
+    expect(lines[0]).toMatchObject({
+      tool: "note",
+      state: "completed",
+      output: "noted ok-1",
+      permissions: [{ permission: "note", patterns: ["ok-1"], answer: "allow" }],
+    });
     expect(lines[1]).toMatchObject({ state: "error", permissions: [{ answer: "reject" }] });
     expect(lines[2]).toMatchObject({ tool: "invalid", state: "completed" });
     expect(String(lines[2]!.output)).toMatch(/Unknown tool "nope". Available tools: .*note, note_big/);
@@ -153,7 +181,9 @@ describe("workbench permission check", () => {
       'deny\ndeny, by the config rule bash "git push *": "deny" (last matching rule wins)\n',
     );
     expect(workbench(["permission", "check", "bash", "git", "--dir", dir]).stdout).toMatch(/^allow\n/);
-    expect(workbench(["permission", "check", "read", "/w/.env", "--dir", dir, "--agent", "build"]).stdout).toMatch(/^ask\nask, by the default rule read "\*\.env"/);
+    expect(workbench(["permission", "check", "read", "/w/.env", "--dir", dir, "--agent", "build"]).stdout).toMatch(
+      /^ask\nask, by the default rule read "\*\.env"/,
+    );
     expect(workbench(["permission", "check", "edit", "a.ts", "--dir", dir, "--agent", "plan"]).stdout).toMatch(/^deny\n/);
     expect(workbench(["permission", "check", "edit", "a.ts", "--dir", dir, "--agent", "nobody"]).code).toBe(1);
   });
@@ -164,7 +194,11 @@ describe("workbench permission check", () => {
     expect(untrusted.stdout).toBe(
       'ask\nask, by the default rule external_directory "*": "ask" (last matching rule wins); the workspace rule external_directory "*": "allow" is ignored until you trust this workspace\n',
     );
-    expect(untrusted.stderr).toContain('note: 1 permission rule(s) of the workspace would loosen protection and are ignored until you trust this workspace (--trust): external_directory "*": "allow"');
-    expect(workbench(["permission", "check", "external_directory", "/srv/x", "--dir", dir, "--trust"]).stdout).toMatch(/^allow\nallow, by the config rule/);
+    expect(untrusted.stderr).toContain(
+      'note: 1 permission rule(s) of the workspace would loosen protection and are ignored until you trust this workspace (--trust): external_directory "*": "allow"',
+    );
+    expect(workbench(["permission", "check", "external_directory", "/srv/x", "--dir", dir, "--trust"]).stdout).toMatch(
+      /^allow\nallow, by the config rule/,
+    );
   });
 });

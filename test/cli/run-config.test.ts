@@ -19,7 +19,13 @@ describe("loadRunProviders", () => {
     const global = await dirWith({
       "opencode.json": JSON.stringify({
         model: "anthropic/claude-sonnet-4-5",
-        provider: { local: { npm: "@ai-sdk/openai-compatible", options: { baseURL: "http://127.0.0.1:1/v1", apiKey: "{env:LOCAL_KEY}" }, models: { a: {} } } },
+        provider: {
+          local: {
+            npm: "@ai-sdk/openai-compatible",
+            options: { baseURL: "http://127.0.0.1:1/v1", apiKey: "{env:LOCAL_KEY}" },
+            models: { a: {} },
+          },
+        },
       }),
     });
     const workspace = await dirWith({
@@ -32,16 +38,29 @@ describe("loadRunProviders", () => {
       }`,
     });
     const runtime = createNodeRuntime({ root: workspace });
-    const config = await loadRunProviders({ runtime, configPath: join(workspace, "opencode.jsonc"), globalConfigDir: global, env: { LOCAL_KEY: "k-1" }, home: "/home/nobody", trusted: true });
+    const config = await loadRunProviders({
+      runtime,
+      configPath: join(workspace, "opencode.jsonc"),
+      globalConfigDir: global,
+      env: { LOCAL_KEY: "k-1" },
+      home: "/home/nobody",
+      trusted: true,
+    });
     expect(config.model).toBe("local/b");
-    expect(config.provider?.local?.options).toEqual({ baseURL: "http://127.0.0.1:1/v1", apiKey: "k-1", headers: { "x-team": "from-a-file" } });
+    expect(config.provider?.local?.options).toEqual({
+      baseURL: "http://127.0.0.1:1/v1",
+      apiKey: "k-1",
+      headers: { "x-team": "from-a-file" },
+    });
     expect(Object.keys(config.provider?.local?.models ?? {})).toEqual(["a", "b"]);
   });
 
   it("reports a config mistake with its path and what to fix", async () => {
     const workspace = await dirWith({ "opencode.json": JSON.stringify({ model: "no-slash" }) });
     const runtime = createNodeRuntime({ root: workspace });
-    const error = await loadRunProviders({ runtime, configPath: join(workspace, "opencode.json"), env: {}, home: "/" }).catch((e: unknown) => e);
+    const error = await loadRunProviders({ runtime, configPath: join(workspace, "opencode.json"), env: {}, home: "/" }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ProviderSetupError);
     expect((error as ProviderSetupError).message).toContain('model: must be "provider/model"');
   });
@@ -55,8 +74,14 @@ describe("chooseRunModel", () => {
 
   it("takes --model first, then the agent's model, then config, then a provider that can answer", () => {
     const agent = testAgent("build");
-    expect(chooseRunModel("openai/gpt-5", testAgent("build", { model: { providerID: "x", modelID: "y" } }), config, {})).toEqual({ providerID: "openai", modelID: "gpt-5" });
-    expect(chooseRunModel(undefined, testAgent("build", { model: { providerID: "x", modelID: "y" } }), config, {})).toEqual({ providerID: "x", modelID: "y" });
+    expect(chooseRunModel("openai/gpt-5", testAgent("build", { model: { providerID: "x", modelID: "y" } }), config, {})).toEqual({
+      providerID: "openai",
+      modelID: "gpt-5",
+    });
+    expect(chooseRunModel(undefined, testAgent("build", { model: { providerID: "x", modelID: "y" } }), config, {})).toEqual({
+      providerID: "x",
+      modelID: "y",
+    });
     expect(chooseRunModel(undefined, agent, { ...config, model: "local/small" }, {})).toEqual({ providerID: "local", modelID: "small" });
     // A local server needs no key.
     expect(chooseRunModel(undefined, agent, config, {})).toEqual({ providerID: "local", modelID: "small" });

@@ -6,10 +6,24 @@ import { errorText, printer, toolLine } from "../../src/cli/run-print.js";
 
 function toolEvent(call: Partial<ToolCall>): Extract<RunEvent, { type: "tool_use" }> {
   const state: ToolCall = {
-    id: "call_1", sessionID: "ses_1", messageID: "msg_1", tool: "edit", input: {}, status: "completed", title: "", metadata: {},
-    permissions: [], time: { created: 1 }, ...call,
+    id: "call_1",
+    sessionID: "ses_1",
+    messageID: "msg_1",
+    tool: "edit",
+    input: {},
+    status: "completed",
+    title: "",
+    metadata: {},
+    permissions: [],
+    time: { created: 1 },
+    ...call,
   };
-  return { type: "tool_use", timestamp: 1, sessionID: "ses_1", part: { id: "prt_1", messageID: "msg_1", type: "tool", callID: "call_1", tool: state.tool, state } as never };
+  return {
+    type: "tool_use",
+    timestamp: 1,
+    sessionID: "ses_1",
+    part: { id: "prt_1", messageID: "msg_1", type: "tool", callID: "call_1", tool: state.tool, state } as never,
+  };
 }
 
 function capture() {
@@ -24,12 +38,17 @@ describe("toolLine", () => {
   });
 
   it("marks a failed call with the first line of its error, naming its file relative to the folder", () => {
-    const line = toolLine(toolEvent({ status: "error", input: { filePath: "/w/src/a.ts" }, error: "oldString not found\nmore detail" }), "/w");
+    const line = toolLine(
+      toolEvent({ status: "error", input: { filePath: "/w/src/a.ts" }, error: "oldString not found\nmore detail" }),
+      "/w",
+    );
     expect(line).toBe("| edit  src/a.ts  error: oldString not found");
   });
 
   it("marks an interrupted call", () => {
-    expect(toolLine(toolEvent({ tool: "bash", status: "interrupted", input: { command: "sleep 100\necho" } }), "/w")).toBe("| bash  sleep 100  error: interrupted");
+    expect(toolLine(toolEvent({ tool: "bash", status: "interrupted", input: { command: "sleep 100\necho" } }), "/w")).toBe(
+      "| bash  sleep 100  error: interrupted",
+    );
   });
 });
 
@@ -70,7 +89,11 @@ describe("terminal escapes in the default format", () => {
 
   it("strips them from the model's text but keeps its newlines and tabs", () => {
     const { io, out } = capture();
-    printer("default", io, "/w")({ type: "text", timestamp: 1, sessionID: "s", part: { id: "p1", messageID: "m", type: "text", text: `a\tb\n${HOSTILE}\nend` } });
+    printer(
+      "default",
+      io,
+      "/w",
+    )({ type: "text", timestamp: 1, sessionID: "s", part: { id: "p1", messageID: "m", type: "text", text: `a\tb\n${HOSTILE}\nend` } });
     expect(out).toEqual(["a\tb\nclickokred\nend\n"]);
   });
 
@@ -82,7 +105,12 @@ describe("terminal escapes in the default format", () => {
 
   it("writes no control character in --format json, and the line still parses to the same event", () => {
     const { io, out } = capture();
-    const event: RunEvent = { type: "text", timestamp: 1, sessionID: "s", part: { id: "p1", messageID: "m", type: "text", text: `${HOSTILE}\n\u0085\u009d` } };
+    const event: RunEvent = {
+      type: "text",
+      timestamp: 1,
+      sessionID: "s",
+      part: { id: "p1", messageID: "m", type: "text", text: `${HOSTILE}\n\u0085\u009d` },
+    };
     printer("json", io, "/w")(event);
     const line = out[0]!;
     expect(line.endsWith("\n")).toBe(true);

@@ -46,8 +46,21 @@ describe("workbench run with todowrite and task", () => {
     );
     await writeFile(join(dir, "notes.txt"), "the colour is teal\n");
     server.enqueue(
-      { step: { toolCalls: [{ name: "todowrite", input: { todos: [{ content: "Find the colour", status: "in_progress", priority: "high" }] } }] } },
-      { step: { toolCalls: [{ name: "task", input: { description: "Find the colour", prompt: "Read notes.txt and say the colour.", subagent_type: "general" } }] } },
+      {
+        step: {
+          toolCalls: [{ name: "todowrite", input: { todos: [{ content: "Find the colour", status: "in_progress", priority: "high" }] } }],
+        },
+      },
+      {
+        step: {
+          toolCalls: [
+            {
+              name: "task",
+              input: { description: "Find the colour", prompt: "Read notes.txt and say the colour.", subagent_type: "general" },
+            },
+          ],
+        },
+      },
       { step: { toolCalls: [{ name: "read", input: { filePath: join(dir, "notes.txt") } }] } },
       { step: { text: "The colour is teal." } },
       { step: { text: "Teal, says the subagent." } },
@@ -61,7 +74,8 @@ describe("workbench run with todowrite and task", () => {
     expect(lines).toEqual(["| todowrite  1 todos", "| task  Find the colour"]);
     const requests = server.requests.slice(before);
     expect(requests).toHaveLength(5);
-    const tools = (index: number) => ((requests[index]!.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []).map((tool) => tool.function.name);
+    const tools = (index: number) =>
+      ((requests[index]!.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []).map((tool) => tool.function.name);
     // Standard input is not a terminal here: nobody could answer a question, so it is not offered.
     expect(tools(0)).toContain("task");
     expect(tools(0)).toContain("todowrite");

@@ -22,11 +22,17 @@ interface Result {
 }
 
 /** The bin, asynchronously: the provider server answers from this process meanwhile. */
-function workbench(args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string; onStart?: (pid: number) => void } = {}): Promise<Result> {
+function workbench(
+  args: string[],
+  options: { env?: Record<string, string>; input?: string; cwd?: string; onStart?: (pid: number) => void } = {},
+): Promise<Result> {
   // These folders are the person's own: their config's {env:} key and base URL only count with --trust
   // (test/security/config-trust.test.ts covers an untrusted one).
   const full = args[0] === "run" ? ["run", "--trust", ...args.slice(1)] : args;
-  return runWorkbench(full, { ...options, env: { WORKBENCH_DATA_DIR: dataDir, WORKBENCH_GLOBAL_CONFIG: globalDir, TEST_PROVIDER_KEY: KEY, ...options.env } });
+  return runWorkbench(full, {
+    ...options,
+    env: { WORKBENCH_DATA_DIR: dataDir, WORKBENCH_GLOBAL_CONFIG: globalDir, TEST_PROVIDER_KEY: KEY, ...options.env },
+  });
 }
 
 function openaiCompatible(extra: object = {}) {
@@ -102,28 +108,61 @@ describe("workbench run", () => {
     const dir = await folder(openaiCompatible());
     scriptFix(dir);
     const sessionFile = join(dir, "..", `${dir.split("/").pop()}-session.json`);
-    const result = await workbench(["run", "--dir", dir, "--format", "json", "--session-file", sessionFile, "fix the typo"], { input: "in a.txt please" });
+    const result = await workbench(["run", "--dir", dir, "--format", "json", "--session-file", sessionFile, "fix the typo"], {
+      input: "in a.txt please",
+    });
     expect(result.code).toBe(0);
-    const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; sessionID: string; timestamp: number; part?: { type: string; text?: string; tool?: string; state?: { status: string } } });
+    const events = result.stdout
+      .trim()
+      .split("\n")
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            type: string;
+            sessionID: string;
+            timestamp: number;
+            part?: { type: string; text?: string; tool?: string; state?: { status: string } };
+          },
+      );
     expect(events.map((event) => event.type)).toEqual([
-      "step_start", "text", "tool_use", "step_finish",
-      "step_start", "tool_use", "step_finish",
-      "step_start", "text", "step_finish",
+      "step_start",
+      "text",
+      "tool_use",
+      "step_finish",
+      "step_start",
+      "tool_use",
+      "step_finish",
+      "step_start",
+      "text",
+      "step_finish",
     ]);
     expect(new Set(events.map((event) => event.sessionID)).size).toBe(1);
     expect(events.every((event) => typeof event.timestamp === "number")).toBe(true);
     const tools = events.filter((event) => event.type === "tool_use").map((event) => [event.part!.tool, event.part!.state!.status]);
-    expect(tools).toEqual([["read", "completed"], ["edit", "completed"]]);
+    expect(tools).toEqual([
+      ["read", "completed"],
+      ["edit", "completed"],
+    ]);
     expect(events.at(-2)!.part!.text).toBe("Fixed the typo: teh -> the.");
     // The arguments and the piped text make one message.
-    const user = (server.requests.at(-3)!.body as { messages: Array<{ role: string; content: unknown }> }).messages.find((m) => m.role === "user");
+    const user = (server.requests.at(-3)!.body as { messages: Array<{ role: string; content: unknown }> }).messages.find(
+      (m) => m.role === "user",
+    );
     expect(JSON.stringify(user!.content)).toContain("fix the typo\\nin a.txt please");
-    const saved = JSON.parse(await readFile(sessionFile, "utf8")) as { format: string; session: { id: string; messages: unknown[]; calls: unknown[] } };
+    const saved = JSON.parse(await readFile(sessionFile, "utf8")) as {
+      format: string;
+      session: { id: string; messages: unknown[]; calls: unknown[] };
+    };
     expect(saved.session.id).toBe(events[0]!.sessionID);
     expect(saved.session.calls).toHaveLength(2);
     expect(JSON.stringify(saved)).not.toContain(KEY);
     // The page's import takes it back.
-    expect(importSession(await readFile(sessionFile, "utf8")).messages.map((m) => m.role)).toEqual(["user", "assistant", "assistant", "assistant"]);
+    expect(importSession(await readFile(sessionFile, "utf8")).messages.map((m) => m.role)).toEqual([
+      "user",
+      "assistant",
+      "assistant",
+      "assistant",
+    ]);
   }, 60_000);
 
   it("rejects a permission ask without --yes and tells the model why", async () => {
@@ -188,7 +227,9 @@ describe("workbench run", () => {
 
   it("exits 1 with the bad-key message on a 401", async () => {
     const dir = await folder(openaiCompatible());
-    server.enqueue({ error: { status: 401, body: errorBodies.openai("Incorrect API key provided: sk-te***", "invalid_request_error", "invalid_api_key") } });
+    server.enqueue({
+      error: { status: 401, body: errorBodies.openai("Incorrect API key provided: sk-te***", "invalid_request_error", "invalid_api_key") },
+    });
     const result = await workbench(["run", "hello"], { cwd: dir });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");

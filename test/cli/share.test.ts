@@ -45,7 +45,10 @@ beforeAll(async () => {
   await mkdir(join(source, "assets"), { recursive: true });
   await writeFile(join(source, "README.md"), "# Shared\n");
   await writeFile(join(source, "ünïcödé/名前/ファイル ✓.txt"), "non-ASCII name and text: ü ✓ 名前\n");
-  await writeFile(join(source, "assets/all-bytes.bin"), Uint8Array.from({ length: 1024 }, (_, i) => (i * 7 + 3) % 256));
+  await writeFile(
+    join(source, "assets/all-bytes.bin"),
+    Uint8Array.from({ length: 1024 }, (_, i) => (i * 7 + 3) % 256),
+  );
   await writeFile(join(source, "assets/nul.dat"), Uint8Array.of(104, 105, 0, 255, 0));
   await writeFile(join(source, "bom.txt"), Uint8Array.of(0xef, 0xbb, 0xbf, 0x68, 0x69, 0x0a));
   await writeFile(join(source, "crlf.txt"), "one\r\ntwo\r\n");
@@ -95,7 +98,14 @@ describe("workbench share / open", () => {
   });
 
   it("writes nothing for a hostile or damaged link, and says why", async () => {
-    const head = strToU8(JSON.stringify({ f: [["ok.txt", 2], ["../escaped.txt", 2]] }));
+    const head = strToU8(
+      JSON.stringify({
+        f: [
+          ["ok.txt", 2],
+          ["../escaped.txt", 2],
+        ],
+      }),
+    );
     const packed = new Uint8Array(4 + head.length + 4);
     new DataView(packed.buffer).setUint32(0, head.length);
     packed.set(head, 4);

@@ -4,7 +4,14 @@ import { Questions } from "../../src/session/questions.js";
 import { Bus } from "../../src/tools/bus.js";
 import { QuestionDismissedError, type QuestionItem } from "../../src/tools/session/services.js";
 
-const pick: QuestionItem = { question: "Which?", header: "Pick", options: [{ label: "Red", description: "r" }, { label: "Blue", description: "b" }] };
+const pick: QuestionItem = {
+  question: "Which?",
+  header: "Pick",
+  options: [
+    { label: "Red", description: "r" },
+    { label: "Blue", description: "b" },
+  ],
+};
 
 describe("questions on a terminal", () => {
   it("reads option numbers, several where allowed, and free text unless forbidden", () => {
@@ -20,7 +27,10 @@ describe("questions on a terminal", () => {
     const questions = new Questions(new Bus());
     const lines = ["9", "1", "my own"];
     const prompts: string[] = [];
-    const asked = questions.ask({ sessionID: "s", callID: "c", questions: [pick, { ...pick, question: "And?" }] }, new AbortController().signal);
+    const asked = questions.ask(
+      { sessionID: "s", callID: "c", questions: [pick, { ...pick, question: "And?" }] },
+      new AbortController().signal,
+    );
     await answerOnTerminal(questions, questions.pending()[0]!, async (prompt) => (prompts.push(prompt), lines.shift()));
     expect(await asked).toEqual([["Red"], ["my own"]]);
     expect(prompts[0]).toContain("? [Pick] Which?\n  1. Red: r\n  2. Blue: b");

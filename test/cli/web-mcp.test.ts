@@ -20,7 +20,9 @@ let dataDir: string;
 let globalDir: string;
 
 function workbench(args: string[]) {
-  return runWorkbench(args, { env: { WORKBENCH_DATA_DIR: dataDir, WORKBENCH_GLOBAL_CONFIG: globalDir, TEST_PROVIDER_KEY: "sk-test-web-mcp" } });
+  return runWorkbench(args, {
+    env: { WORKBENCH_DATA_DIR: dataDir, WORKBENCH_GLOBAL_CONFIG: globalDir, TEST_PROVIDER_KEY: "sk-test-web-mcp" },
+  });
 }
 
 async function folder(config: object): Promise<string> {
@@ -30,7 +32,9 @@ async function folder(config: object): Promise<string> {
 }
 
 beforeAll(async () => {
-  site = await startWebServer({ "/doc": (_q, r) => r.writeHead(200, { "content-type": "text/html" }).end("<h2>Docs</h2><p>Read <em>this</em>.</p>") });
+  site = await startWebServer({
+    "/doc": (_q, r) => r.writeHead(200, { "content-type": "text/html" }).end("<h2>Docs</h2><p>Read <em>this</em>.</p>"),
+  });
   mcp = await startTestMcpServer();
   provider = await startProviderServer();
   dataDir = await mkdtemp(join(tmpdir(), "wb-web-mcp-data-"));
@@ -58,7 +62,9 @@ describe("workbench with web tools and MCP servers", () => {
   });
 
   it("starts a local server's command in the folder, with its entry's environment", async () => {
-    const dir = await folder({ mcp: { here: { type: "local", command: [process.execPath, STDIO_SERVER], environment: { MCP_TEST_GREETING: "hi" } } } });
+    const dir = await folder({
+      mcp: { here: { type: "local", command: [process.execPath, STDIO_SERVER], environment: { MCP_TEST_GREETING: "hi" } } },
+    });
     const result = await workbench(["tool", "here_where", "--dir", dir, "--trust", "--yes", "--args", '{"prefix":">"}']);
     expect(result.stderr).toBe("");
     // `workbench tool` hides no variables (no provider is involved); `workbench run` does, below.
@@ -67,7 +73,16 @@ describe("workbench with web tools and MCP servers", () => {
 
   it("warns about a server that cannot connect and goes on", async () => {
     const dir = await folder({ mcp: { broken: { type: "local", command: [join(dir0(), "no-such-command")] } } });
-    const result = await workbench(["tool", "read", "--dir", dir, "--trust", "--yes", "--args", JSON.stringify({ filePath: join(dir, "opencode.json") })]);
+    const result = await workbench([
+      "tool",
+      "read",
+      "--dir",
+      dir,
+      "--trust",
+      "--yes",
+      "--args",
+      JSON.stringify({ filePath: join(dir, "opencode.json") }),
+    ]);
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/^warning: MCP server broken is not connected: /);
   });
@@ -86,7 +101,14 @@ describe("workbench with web tools and MCP servers", () => {
       mcp: { remote: { type: "remote", url: mcp.url }, here: { type: "local", command: [process.execPath, STDIO_SERVER] } },
     });
     provider.enqueue(
-      { step: { toolCalls: [{ name: "remote_echo", input: { text: "via the model" } }, { name: "here_where", input: { prefix: "run" } }] } },
+      {
+        step: {
+          toolCalls: [
+            { name: "remote_echo", input: { text: "via the model" } },
+            { name: "here_where", input: { prefix: "run" } },
+          ],
+        },
+      },
       { step: { text: "The server echoed it." } },
     );
     const before = provider.requests.length;
@@ -96,7 +118,10 @@ describe("workbench with web tools and MCP servers", () => {
     const echo = first.tools.find((tool) => tool.function.name === "remote_echo")!;
     expect(echo.function.parameters.properties).toEqual({ text: { type: "string", description: "what to echo" } });
     const second = provider.requests[before + 1]!.body as { messages: Array<{ role: string; content: unknown }> };
-    expect(second.messages.filter((m) => m.role === "tool").map((m) => m.content)).toEqual(["echo: via the model", `run ${dir} (no greeting) key=hidden`]);
+    expect(second.messages.filter((m) => m.role === "tool").map((m) => m.content)).toEqual([
+      "echo: via the model",
+      `run ${dir} (no greeting) key=hidden`,
+    ]);
   });
 });
 

@@ -6,7 +6,14 @@ import { frameUrl } from "../../src/embed/protocol.js";
 
 describe("frame address", () => {
   it("round-trips every option embed.js sets", () => {
-    const url = frameUrl("https://wb.example/app/", { view: "terminal", theme: "light", readOnly: true, clickToLoad: true, autoHeight: true, origins: ["https://docs.example", "http://localhost:3000"] });
+    const url = frameUrl("https://wb.example/app/", {
+      view: "terminal",
+      theme: "light",
+      readOnly: true,
+      clickToLoad: true,
+      autoHeight: true,
+      origins: ["https://docs.example", "http://localhost:3000"],
+    });
     expect(url.startsWith("https://wb.example/app/?embed=1&")).toBe(true);
     expect(readFrameParams(new URL(url).search)).toEqual({
       view: "terminal",
@@ -19,7 +26,14 @@ describe("frame address", () => {
   });
 
   it("unknown values fall back instead of failing", () => {
-    expect(readFrameParams("?embed=1&view=sideways&theme=sepia")).toEqual({ view: "chat", theme: undefined, readOnly: false, clickToLoad: false, autoHeight: false, origins: [] });
+    expect(readFrameParams("?embed=1&view=sideways&theme=sepia")).toEqual({
+      view: "chat",
+      theme: undefined,
+      readOnly: false,
+      clickToLoad: false,
+      autoHeight: false,
+      origins: [],
+    });
   });
 });
 

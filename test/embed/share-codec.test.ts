@@ -9,8 +9,19 @@ function state(): ShareState {
   files["ünïcödé/名前 with space.txt"] = "héllo wörld ✓\n";
   files["empty.txt"] = "";
   // Defined, not assigned: assigning __proto__ would set the object's prototype instead of adding a file.
-  Object.defineProperty(files, "__proto__", { value: "a file with an awkward name\n", enumerable: true, configurable: true, writable: true });
-  return { name: "My demo", files, config: '{ "model": "anthropic/claude-sonnet-4" }\n', session: fixtureSession(30, files), view: { panes: ["chat", "editor"], open: ["README.md"], theme: "dark" } };
+  Object.defineProperty(files, "__proto__", {
+    value: "a file with an awkward name\n",
+    enumerable: true,
+    configurable: true,
+    writable: true,
+  });
+  return {
+    name: "My demo",
+    files,
+    config: '{ "model": "anthropic/claude-sonnet-4" }\n',
+    session: fixtureSession(30, files),
+    view: { panes: ["chat", "editor"], open: ["README.md"], theme: "dark" },
+  };
 }
 
 function expectSameFiles(actual: ShareState["files"], expected: ShareState["files"]) {

@@ -19,7 +19,9 @@ async function open(files: Record<string, string>, config?: object) {
   return ws;
 }
 
-const TSCONFIG = JSON.stringify({ compilerOptions: { strict: true, target: "ES2022", module: "ESNext", moduleResolution: "Bundler", noEmit: true } });
+const TSCONFIG = JSON.stringify({
+  compilerOptions: { strict: true, target: "ES2022", module: "ESNext", moduleResolution: "Bundler", noEmit: true },
+});
 
 describe("diagnostics after an edit", () => {
   it("appends a type error the edit introduced, and nothing once it is fixed", async () => {
@@ -41,7 +43,11 @@ describe("diagnostics after an edit", () => {
     const call = await ws.session.run("edit", { filePath: "a.ts", oldString: "  return 1;\n}", newString: "  return 1;\n" });
     expect(call.output).toContain(`<diagnostics file="${ws.path("a.ts")}">\nERROR [4:1] '}' expected.`);
     // An unused local is a suggestion (severity 4) with these options: never shown.
-    const unused = await ws.session.run("edit", { filePath: "a.ts", oldString: "  return 1;\n", newString: "  const unused = 2;\n  return 1;\n}" });
+    const unused = await ws.session.run("edit", {
+      filePath: "a.ts",
+      oldString: "  return 1;\n",
+      newString: "  const unused = 2;\n  return 1;\n}",
+    });
     expect(unused.output).toBe("Edit applied successfully.");
   });
 
@@ -61,7 +67,10 @@ describe("diagnostics after an edit", () => {
       "lib.ts": "export function twice(n: number): number {\n  return n * 2;\n}\n",
       "use.ts": "import { twice } from './lib';\nexport const four: number = twice(2);\n",
     });
-    const call = await ws.session.run("write", { filePath: "lib.ts", content: "export function twice(n: number): string {\n  return String(n * 2);\n}\n" });
+    const call = await ws.session.run("write", {
+      filePath: "lib.ts",
+      content: "export function twice(n: number): string {\n  return String(n * 2);\n}\n",
+    });
     expect(call.output).toBe(
       `Wrote file successfully.\n\nLSP errors detected in other files:\n<diagnostics file="${ws.path("use.ts")}">\nERROR [2:14] Type 'string' is not assignable to type 'number'.\n</diagnostics>`,
     );
@@ -78,12 +87,23 @@ describe("diagnostics after an edit", () => {
     });
     const output = call.output!;
     expect(output.match(/LSP errors detected in this file/g)).toHaveLength(1);
-    expect(output).toContain("ERROR [1:14] Type 'number' is not assignable to type 'string'.\nERROR [2:14] Type 'number' is not assignable to type 'boolean'.\n</diagnostics>");
+    expect(output).toContain(
+      "ERROR [1:14] Type 'number' is not assignable to type 'string'.\nERROR [2:14] Type 'number' is not assignable to type 'boolean'.\n</diagnostics>",
+    );
   });
 
   it("apply_patch names each file with errors by its relative path", async () => {
     const ws = await open({ "tsconfig.json": TSCONFIG, "p.ts": "export const ok = 1;\n" });
-    const patch = ["*** Begin Patch", "*** Update File: p.ts", "@@", "-export const ok = 1;", "+export const ok: number = 'no';", "*** Add File: q.ts", "+export const q: string = 5;", "*** End Patch"].join("\n");
+    const patch = [
+      "*** Begin Patch",
+      "*** Update File: p.ts",
+      "@@",
+      "-export const ok = 1;",
+      "+export const ok: number = 'no';",
+      "*** Add File: q.ts",
+      "+export const q: string = 5;",
+      "*** End Patch",
+    ].join("\n");
     const call = await ws.session.run("apply_patch", { patchText: patch });
     expect(call.status).toBe("completed");
     expect(call.output).toBe(
@@ -98,8 +118,13 @@ describe("diagnostics after an edit", () => {
   it("gives JSON files syntax diagnostics (strict JSON; tsconfig may have comments)", async () => {
     const ws = await open({ "tsconfig.json": TSCONFIG, "data.json": '{ "a": 1 }\n' });
     const call = await ws.session.run("write", { filePath: "data.json", content: '{\n  "a": 1,\n  "b": \n}\n' });
-    expect(call.output).toBe(`Wrote file successfully.\n\nLSP errors detected in this file, please fix:\n<diagnostics file="${ws.path("data.json")}">\nERROR [4:1] Value expected\n</diagnostics>`);
-    const commented = await ws.session.run("write", { filePath: "tsconfig.json", content: '{\n  // strict on\n  "compilerOptions": { "strict": true, },\n}\n' });
+    expect(call.output).toBe(
+      `Wrote file successfully.\n\nLSP errors detected in this file, please fix:\n<diagnostics file="${ws.path("data.json")}">\nERROR [4:1] Value expected\n</diagnostics>`,
+    );
+    const commented = await ws.session.run("write", {
+      filePath: "tsconfig.json",
+      content: '{\n  // strict on\n  "compilerOptions": { "strict": true, },\n}\n',
+    });
     // data.json stays open with its error, so it is listed among the other files; tsconfig has none of its own.
     expect(commented.output).not.toContain(`<diagnostics file="${ws.path("tsconfig.json")}">`);
     expect(commented.output).toContain(`LSP errors detected in other files:\n<diagnostics file="${ws.path("data.json")}">`);

@@ -18,7 +18,10 @@ describe("a 2,000-file workspace", () => {
     await ws.session.run("read", { filePath: m1000 });
     await ws.session.run("read", { filePath: m1001 });
     const original = await ws.runtime.fs.readFile(ws.path(m1000)).then((b) => new TextDecoder().decode(b));
-    const broken = original.replace("export const v1000: number = v999 + 1;", 'export const v1000: string = "x" + v999;\nconst wrong: boolean = v1000;');
+    const broken = original.replace(
+      "export const v1000: number = v999 + 1;",
+      'export const v1000: string = "x" + v999;\nconst wrong: boolean = v1000;',
+    );
     const call = await ws.session.run("write", { filePath: m1000, content: broken });
     // The expected report is built from the oracle: real tsc on the same files after the write.
     const tsc = await runTsc(ws.root);

@@ -19,14 +19,17 @@ afterEach(async () => {
 
 const FILES = {
   "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, target: "ES2022", module: "ESNext", moduleResolution: "Bundler" } }),
-  "src/math.ts": "/** Adds two numbers. */\nexport function add(a: number, b: number): number {\n  return a + b;\n}\nexport interface Shape {\n  area(): number;\n}\n",
-  "src/main.ts": "import { add, type Shape } from './math';\n\nexport function run(): number {\n  return add(1, 2);\n}\nexport class Square implements Shape {\n  area() { return 4; }\n}\n",
+  "src/math.ts":
+    "/** Adds two numbers. */\nexport function add(a: number, b: number): number {\n  return a + b;\n}\nexport interface Shape {\n  area(): number;\n}\n",
+  "src/main.ts":
+    "import { add, type Shape } from './math';\n\nexport function run(): number {\n  return add(1, 2);\n}\nexport class Square implements Shape {\n  area() { return 4; }\n}\n",
 };
 
 async function open(flags = { experimentalLsp: true }) {
   const ws = await lspWorkspace(FILES, { flags });
   dispose = ws.dispose;
-  const lsp = (operation: string, filePath: string, line: number, character: number) => ws.session.run("lsp", { operation, filePath, line, character });
+  const lsp = (operation: string, filePath: string, line: number, character: number) =>
+    ws.session.run("lsp", { operation, filePath, line, character });
   return { ...ws, lsp };
 }
 
@@ -65,20 +68,37 @@ describe("the lsp tool", () => {
 
   it("finds references, implementations, symbols and calls", async () => {
     const ws = await open();
-    const references = parsed((await ws.lsp("findReferences", "src/math.ts", 2, 17)).output) as Array<{ uri: string; range: { start: { line: number } } }>;
-    expect(references.map((r) => `${r.uri.slice(r.uri.lastIndexOf("/") + 1)}:${r.range.start.line}`).sort()).toEqual(["main.ts:0", "main.ts:3", "math.ts:1"]);
+    const references = parsed((await ws.lsp("findReferences", "src/math.ts", 2, 17)).output) as Array<{
+      uri: string;
+      range: { start: { line: number } };
+    }>;
+    expect(references.map((r) => `${r.uri.slice(r.uri.lastIndexOf("/") + 1)}:${r.range.start.line}`).sort()).toEqual([
+      "main.ts:0",
+      "main.ts:3",
+      "math.ts:1",
+    ]);
 
-    const implementations = parsed((await ws.lsp("goToImplementation", "src/math.ts", 5, 18)).output) as Array<{ uri: string; range: { start: { line: number } } }>;
+    const implementations = parsed((await ws.lsp("goToImplementation", "src/math.ts", 5, 18)).output) as Array<{
+      uri: string;
+      range: { start: { line: number } };
+    }>;
     expect(implementations.map((r) => [r.uri.endsWith("/src/main.ts"), r.range.start.line])).toEqual([[true, 5]]);
 
-    const symbols = parsed((await ws.lsp("documentSymbol", "src/main.ts", 1, 1)).output) as Array<{ name: string; kind: number; children: Array<{ name: string }> }>;
+    const symbols = parsed((await ws.lsp("documentSymbol", "src/main.ts", 1, 1)).output) as Array<{
+      name: string;
+      kind: number;
+      children: Array<{ name: string }>;
+    }>;
     expect(symbols.map((s) => [s.name, s.kind])).toEqual([
       ["run", 12],
       ["Square", 5],
     ]);
     expect(symbols[1]!.children.map((c) => c.name)).toEqual(["area"]);
 
-    const workspace = parsed((await ws.lsp("workspaceSymbol", "src/main.ts", 6, 15)).output) as Array<{ name: string; location: { uri: string } }>;
+    const workspace = parsed((await ws.lsp("workspaceSymbol", "src/main.ts", 6, 15)).output) as Array<{
+      name: string;
+      location: { uri: string };
+    }>;
     expect(workspace.map((s) => s.name)).toContain("Square");
 
     const incoming = parsed((await ws.lsp("incomingCalls", "src/math.ts", 2, 17)).output) as Array<{ from: { name: string; uri: string } }>;

@@ -24,9 +24,16 @@ const FIXTURE: Record<string, string> = {
   "package.json": JSON.stringify({ name: "fixture", type: "module" }),
   "node_modules/@types/greeting/index.d.ts": "declare function greet(name: string): string;\n",
   "node_modules/@types/greeting/package.json": JSON.stringify({ name: "@types/greeting", types: "index.d.ts" }),
-  "node_modules/typed-lib/package.json": JSON.stringify({ name: "typed-lib", type: "module", types: "./lib/index.d.ts", exports: { ".": { types: "./lib/index.d.ts", default: "./lib/index.js" } } }),
-  "node_modules/typed-lib/lib/index.d.ts": "export declare function parse(text: string): number;\nexport interface Options { strict: boolean }\n",
-  "src/shapes.ts": "export interface Shape { kind: 'circle' | 'square'; size: number }\nexport function area(shape: Shape): number {\n  return shape.kind === 'circle' ? Math.PI * shape.size ** 2 : shape.size ** 2;\n}\n",
+  "node_modules/typed-lib/package.json": JSON.stringify({
+    name: "typed-lib",
+    type: "module",
+    types: "./lib/index.d.ts",
+    exports: { ".": { types: "./lib/index.d.ts", default: "./lib/index.js" } },
+  }),
+  "node_modules/typed-lib/lib/index.d.ts":
+    "export declare function parse(text: string): number;\nexport interface Options { strict: boolean }\n",
+  "src/shapes.ts":
+    "export interface Shape { kind: 'circle' | 'square'; size: number }\nexport function area(shape: Shape): number {\n  return shape.kind === 'circle' ? Math.PI * shape.size ** 2 : shape.size ** 2;\n}\n",
   "src/main.ts": [
     "import { area, type Shape } from './shapes.js';",
     "import { parse, type Options } from 'typed-lib';",
@@ -40,7 +47,8 @@ const FIXTURE: Record<string, string> = {
     "export const total = area(s) + n + g + String(o).length + loose(1) + missing;",
     "",
   ].join("\n"),
-  "src/util.ts": "export function first<T>(items: T[]): T | undefined {\n  return items[0];\n}\nconst x: string = first([1, 2]);\nexport { x };\n",
+  "src/util.ts":
+    "export function first<T>(items: T[]): T | undefined {\n  return items[0];\n}\nconst x: string = first([1, 2]);\nexport { x };\n",
   "outside/ignored.ts": "const notIncluded: number = 'tsconfig does not include this folder';\n",
 };
 
@@ -57,13 +65,16 @@ describe("diagnostics match tsc --noEmit", () => {
     const files = [ws.path("src/main.ts"), ws.path("src/util.ts"), ws.path("src/shapes.ts")];
     const found = await backend.diagnostics(files);
     const actual = files.flatMap((file) =>
-      (found[file] ?? []).filter((d) => d.severity === 1).map((d) => ({ file, line: d.line + 1, column: d.character + 1, code: d.code, message: d.message.split("\n")[0] })),
+      (found[file] ?? [])
+        .filter((d) => d.severity === 1)
+        .map((d) => ({ file, line: d.line + 1, column: d.character + 1, code: d.code, message: d.message.split("\n")[0] })),
     );
     const sort = <T extends { file: string; line: number; column: number }>(list: T[]) =>
       [...list].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
     // A union's members are printed in the order the checker first met their types, which depends on which
     // file was checked first (tsc checks all in order, an editor the open one): compared as sets.
-    const unionsSorted = (message: string | undefined) => (message ?? "").replace(/'([^']*\|[^']*)'/g, (_m, union: string) => `'${union.split(" | ").sort().join(" | ")}'`);
+    const unionsSorted = (message: string | undefined) =>
+      (message ?? "").replace(/'([^']*\|[^']*)'/g, (_m, union: string) => `'${union.split(" | ").sort().join(" | ")}'`);
     const normalise = <T extends { message?: string }>(list: T[]) => list.map((e) => ({ ...e, message: unionsSorted(e.message) }));
     expect(sort(normalise(actual))).toEqual(sort(normalise(expected)));
   });

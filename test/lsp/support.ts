@@ -28,7 +28,15 @@ export async function lspWorkspace(files: Record<string, string>, options: Parti
   await writeTree(root, files);
   const runtime: Runtime = createNodeRuntime({ root });
   const service = new WorkspaceLanguageService(runtime, inProcessBackend);
-  const session = await ToolSession.open({ runtime, dataDir: join(base, "data"), home: base, builtins: builtinTools, trusted: true, languageService: service, ...options });
+  const session = await ToolSession.open({
+    runtime,
+    dataDir: join(base, "data"),
+    home: base,
+    builtins: builtinTools,
+    trusted: true,
+    languageService: service,
+    ...options,
+  });
   return {
     root,
     runtime,
@@ -54,14 +62,25 @@ export interface TscError {
 /** Real `tsc --noEmit` on the folder: the oracle. Errors with 1-based line and column, files absolute. */
 export async function runTsc(root: string): Promise<TscError[]> {
   const output = await new Promise<string>((resolve) => {
-    execFile(process.execPath, [TSC, "--noEmit", "--pretty", "false", "-p", root], { cwd: root, maxBuffer: 64 * 1024 * 1024 }, (_error, stdout) => resolve(stdout));
+    execFile(
+      process.execPath,
+      [TSC, "--noEmit", "--pretty", "false", "-p", root],
+      { cwd: root, maxBuffer: 64 * 1024 * 1024 },
+      (_error, stdout) => resolve(stdout),
+    );
   });
   const errors: TscError[] = [];
   const pattern = /^(.+?)\((\d+),(\d+)\): error TS(\d+): (.*)$/;
   for (const line of output.split("\n")) {
     const match = pattern.exec(line);
     if (!match) continue;
-    errors.push({ file: join(root, match[1]!), line: Number(match[2]), column: Number(match[3]), code: Number(match[4]), message: match[5]! });
+    errors.push({
+      file: join(root, match[1]!),
+      line: Number(match[2]),
+      column: Number(match[3]),
+      code: Number(match[4]),
+      message: match[5]!,
+    });
   }
   return errors;
 }

@@ -134,7 +134,10 @@ function wrap(core: string, layers: Layer[], sep: string): string {
     const l = layers[i]!;
     const shellOnly = l.kind === "shell" || l.kind === "group" || l.kind === "assign" || (l.kind === "text" && l.how === "eval");
     const skip =
-      (shellOnly && !inShell) || (l.kind === "shell" && l.outermostOnly && i > 0) || (l.kind === "find" && inFind) || ((l.kind === "assign" || l.kind === "group") && !start);
+      (shellOnly && !inShell) ||
+      (l.kind === "shell" && l.outermostOnly && i > 0) ||
+      (l.kind === "find" && inFind) ||
+      ((l.kind === "assign" || l.kind === "group") && !start);
     if (skip) return apply(i + 1, inShell, inFind, start);
     switch (l.kind) {
       case "program":
@@ -205,7 +208,9 @@ async function decide(command: string): Promise<"deny" | "ask" | "allow"> {
 /** What real bash ran, as `name args` lines from the stand-ins. */
 async function bashRuns(command: string): Promise<string[]> {
   await writeFile(log, "");
-  await run("bash", ["-c", command], { cwd: work, env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, timeout: 10_000 }).catch(() => undefined);
+  await run("bash", ["-c", command], { cwd: work, env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, timeout: 10_000 }).catch(
+    () => undefined,
+  );
   return (await readFile(log, "utf8")).split("\n").filter(Boolean);
 }
 

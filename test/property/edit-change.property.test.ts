@@ -13,7 +13,9 @@ import { fileDiff, trimDiff } from "../../src/tools/shared/diff.js";
 const word = fc.constantFrom("alpha", "beta", "gamma", "(x)", '"q"', "'s'", "\\n", "=", "{", "}", ";", "’", "—");
 const body = fc.array(word, { minLength: 1, maxLength: 4 }).map((words) => words.join(" "));
 const indent = fc.constantFrom("", "  ", "    ", "\t", "\t\t");
-const fileLines = fc.array(fc.tuple(indent, body), { minLength: 3, maxLength: 20 }).map((lines) => lines.map(([i, b], k) => `${i}${b} #${k}`));
+const fileLines = fc
+  .array(fc.tuple(indent, body), { minLength: 3, maxLength: 20 })
+  .map((lines) => lines.map(([i, b], k) => `${i}${b} #${k}`));
 
 describe("edit engine, property-based", () => {
   it("an edit whose oldString is an unmangled block of the file equals the plain string replace", () => {
@@ -55,30 +57,41 @@ describe("edit engine, property-based", () => {
 
   it("fileDiff counts what a diff of the whole texts counts", () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom("a", "b", "c", "", "d e"), { maxLength: 30 }), fc.array(fc.constantFrom("a", "b", "c", "", "x"), { maxLength: 30 }), (before, after) => {
-        const [x, y] = [before.join("\n"), after.join("\n")];
-        let additions = 0;
-        let deletions = 0;
-        for (const part of diffLines(x, y)) {
-          if (part.added) additions += part.count;
-          else if (part.removed) deletions += part.count;
-        }
-        expect(fileDiff("f", "f", x, y)).toMatchObject({ additions, deletions });
-      }),
+      fc.property(
+        fc.array(fc.constantFrom("a", "b", "c", "", "d e"), { maxLength: 30 }),
+        fc.array(fc.constantFrom("a", "b", "c", "", "x"), { maxLength: 30 }),
+        (before, after) => {
+          const [x, y] = [before.join("\n"), after.join("\n")];
+          let additions = 0;
+          let deletions = 0;
+          for (const part of diffLines(x, y)) {
+            if (part.added) additions += part.count;
+            else if (part.removed) deletions += part.count;
+          }
+          expect(fileDiff("f", "f", x, y)).toMatchObject({ additions, deletions });
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
   it("fileDiff of distinct lines is the whole-text unified diff (hunk line numbers included)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 60 }), fc.nat(), fc.nat(), fc.array(fc.constantFrom("new", "other"), { maxLength: 4 }), fc.boolean(), (size, a, b, added, newline) => {
-        const lines = Array.from({ length: size }, (_, i) => `line ${i}`);
-        const start = a % size;
-        const removed = b % Math.min(4, size - start + 1);
-        const changed = [...lines.slice(0, start), ...added.map((w, i) => `${w} ${i}`), ...lines.slice(start + removed)];
-        const [x, y] = [lines.join("\n") + (newline ? "\n" : ""), changed.join("\n") + (newline ? "\n" : "")];
-        expect(fileDiff("f", "f", x, y).diff).toBe(trimDiff(createTwoFilesPatch("f", "f", x, y)));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 60 }),
+        fc.nat(),
+        fc.nat(),
+        fc.array(fc.constantFrom("new", "other"), { maxLength: 4 }),
+        fc.boolean(),
+        (size, a, b, added, newline) => {
+          const lines = Array.from({ length: size }, (_, i) => `line ${i}`);
+          const start = a % size;
+          const removed = b % Math.min(4, size - start + 1);
+          const changed = [...lines.slice(0, start), ...added.map((w, i) => `${w} ${i}`), ...lines.slice(start + removed)];
+          const [x, y] = [lines.join("\n") + (newline ? "\n" : ""), changed.join("\n") + (newline ? "\n" : "")];
+          expect(fileDiff("f", "f", x, y).diff).toBe(trimDiff(createTwoFilesPatch("f", "f", x, y)));
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -86,7 +86,26 @@ const bashNearMiss = fc.record(
 
 const jsonArgs = fc.oneof(
   nearMiss,
-  fc.dictionary(fc.constantFrom("path", "limit", "tags", "opts", "n", "mode", "tool", "error", "x", "filePath", "content", "offset", "pattern", "include"), fc.jsonValue(), { maxKeys: 5 }),
+  fc.dictionary(
+    fc.constantFrom(
+      "path",
+      "limit",
+      "tags",
+      "opts",
+      "n",
+      "mode",
+      "tool",
+      "error",
+      "x",
+      "filePath",
+      "content",
+      "offset",
+      "pattern",
+      "include",
+    ),
+    fc.jsonValue(),
+    { maxKeys: 5 },
+  ),
   fc.jsonValue(),
 );
 
@@ -96,7 +115,13 @@ const jsonArgs = fc.oneof(
 const surelyRuns: Record<string, Record<string, unknown>> = {
   // An empty oldString on a new file always fits; random ones rarely match what the file holds by then.
   edit: { filePath: "made-by-edit.txt", oldString: "", newString: "made\n" },
-  multiedit: { filePath: "made-by-multiedit.txt", edits: [{ oldString: "", newString: "made\n" }, { oldString: "made", newString: "edited" }] },
+  multiedit: {
+    filePath: "made-by-multiedit.txt",
+    edits: [
+      { oldString: "", newString: "made\n" },
+      { oldString: "made", newString: "edited" },
+    ],
+  },
   // A whole todo list, and the one skill of the fixtures: random values almost never make either.
   todowrite: { todos: [{ content: "a", status: "pending", priority: "high" }] },
   skill: { name: "demo" },

@@ -266,12 +266,19 @@ describe.each(backends)("runtime contract: $name", (backend) => {
 
     it("makes missing folders when asked, never through a link on the way", async () => {
       const base = await runtime.fs.realpath(root);
-      await runtime.fs.writeFileAtomic(`${base}/made/deeper/f.txt`, bytes("deep"), { expect: "absent", parent: `${base}/made/deeper`, makeParents: true });
+      await runtime.fs.writeFileAtomic(`${base}/made/deeper/f.txt`, bytes("deep"), {
+        expect: "absent",
+        parent: `${base}/made/deeper`,
+        makeParents: true,
+      });
       expect(text(await runtime.fs.readFile(p("made/deeper/f.txt")))).toBe("deep");
       if (!runtime.capabilities.symlinks) return;
       await runtime.fs.mkdir(p("elsewhere"));
       await runtime.fs.symlink(p("elsewhere"), p("via"));
-      await expectConflict(runtime.fs.writeFileAtomic(`${base}/via/new/f.txt`, bytes("x"), { expect: "absent", makeParents: true }), "moved");
+      await expectConflict(
+        runtime.fs.writeFileAtomic(`${base}/via/new/f.txt`, bytes("x"), { expect: "absent", makeParents: true }),
+        "moved",
+      );
       expect(await runtime.fs.readdir(p("elsewhere"))).toEqual([]);
     });
 
@@ -341,7 +348,7 @@ describe.each(backends)("runtime contract: $name", (backend) => {
     it("carries nothing from one call to the next", async () => {
       await runtime.fs.mkdir(p("elsewhere"));
       await runtime.exec("cd elsewhere; export WB_LEAK=1");
-      expect((await runtime.exec("pwd; echo \"[$WB_LEAK]\"")).stdout).toBe(`${root}\n[]\n`);
+      expect((await runtime.exec('pwd; echo "[$WB_LEAK]"')).stdout).toBe(`${root}\n[]\n`);
     });
 
     it("sees the same files as fs, both ways", async () => {
@@ -411,7 +418,9 @@ describe.each(backends)("runtime contract: $name", (backend) => {
     });
 
     it("reads /dev/null as empty with cat, head and wc, and lists it in /dev", async () => {
-      const read = await runtime.exec("cat /dev/null; echo rc=$?; head -c 5 /dev/null; echo rc=$?; wc -c /dev/null; cat < /dev/null; echo rc=$?");
+      const read = await runtime.exec(
+        "cat /dev/null; echo rc=$?; head -c 5 /dev/null; echo rc=$?; wc -c /dev/null; cat < /dev/null; echo rc=$?",
+      );
       expect(read.output).toMatch(/^rc=0\nrc=0\n\s*0 \/dev\/null\nrc=0\n$/);
       expect(read.exitCode).toBe(0);
       const listed = await runtime.exec("ls /dev");
@@ -452,22 +461,26 @@ describe.each(backends.filter((b) => b.streamsStatements))("runtime contract, ou
   beforeEach(async () => ({ runtime, cleanup } = await backend.create()));
   afterEach(async () => cleanup());
 
-  it.each(["echo first; sleep 30; echo never", "echo first && sleep 30 && echo never"])("hands over a command's output before the next one ends: %s", async (line) => {
-    const controller = new AbortController();
-    const seen: string[] = [];
-    const result = await runtime.exec(line, {
-      signal: controller.signal,
-      timeoutMs: 20_000,
-      onOutput: (chunk) => {
-        seen.push(chunk.text);
-        controller.abort();
-      },
-    });
-    expect(result.aborted).toBe(true);
-    expect(result.timedOut).toBe(false);
-    expect(seen.join("")).toBe("first\n");
-    expect(result.output).toBe("first\n");
-  }, 30_000);
+  it.each(["echo first; sleep 30; echo never", "echo first && sleep 30 && echo never"])(
+    "hands over a command's output before the next one ends: %s",
+    async (line) => {
+      const controller = new AbortController();
+      const seen: string[] = [];
+      const result = await runtime.exec(line, {
+        signal: controller.signal,
+        timeoutMs: 20_000,
+        onOutput: (chunk) => {
+          seen.push(chunk.text);
+          controller.abort();
+        },
+      });
+      expect(result.aborted).toBe(true);
+      expect(result.timedOut).toBe(false);
+      expect(seen.join("")).toBe("first\n");
+      expect(result.output).toBe("first\n");
+    },
+    30_000,
+  );
 
   it("keeps the line's meaning: variables, functions, cwd, set -e and the exit status", async () => {
     await runtime.fs.mkdir(`${runtime.root}/sub`);
@@ -500,5 +513,4 @@ describe.each(backends.filter((b) => b.streamsLive))("runtime contract, live str
     expect(result.stdout).toBe("first\nsecond\n");
     expect(firstAt - started).toBeLessThan(endedAt - started - 500);
   });
-
 });

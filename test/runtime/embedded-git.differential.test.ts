@@ -108,28 +108,28 @@ const moreSteps: string[] = [
   "cd more && chmod +x main.c && git diff main.c && git commit -qam 'all of it' && git log --oneline",
   "cd more && git log -1 --format='%s|%b|%an|%ae|%cn|%ce|%at|%ct|%P'",
   "cd more && printf 'ignored.log\\nbuild/\\n' > .gitignore && echo x > ignored.log && mkdir -p build && echo y > build/out && git status -s && git add ignored.log; echo \"exit $?\"",
-  "cd more && git add nothing-here; echo \"exit $?\"",
+  'cd more && git add nothing-here; echo "exit $?"',
   "cd more && git add",
   "cd more && mkdir -p pkg/sub && echo a > pkg/sub/a.txt && echo t > pkg/tracked.txt && git add pkg/tracked.txt && git commit -qm 'pkg' && echo b > pkg/sub/b.txt && echo c > pkg/c.txt && git status && git status -s",
   "cd more/pkg && git status && git add . && git status -s && git diff --cached --name-status",
   "cd more && git -C pkg status -s && git rev-parse --show-toplevel && cd pkg && git rev-parse --show-prefix",
   "cd more && git commit -qm 'more pkg' && echo changed > pkg/c.txt && git restore pkg/c.txt && git status -s",
   "cd more && echo staged > pkg/c.txt && git add pkg/c.txt && git restore --staged pkg/c.txt && git status -s && git diff",
-  "cd more && git checkout pkg/c.txt && git status -s && git checkout nope; echo \"exit $?\"",
+  'cd more && git checkout pkg/c.txt && git status -s && git checkout nope; echo "exit $?"',
   "cd more && git switch -c side && echo side > side.txt && git add side.txt && git commit -qm 'side work' && git switch main && ls",
   "cd more && git branch -v && git diff main side --stat && git log side --oneline -2",
   "cd more && git checkout side~1 2>&1 | tail -1 && git status | head -1 && git branch",
   "cd more && git checkout main && git branch -m side renamed && git branch",
-  "cd more && echo local > long.txt && git checkout renamed; echo \"exit $?\"",
-  "cd more && git checkout -- long.txt && echo untracked > side.txt && git checkout renamed; echo \"exit $?\"",
+  'cd more && echo local > long.txt && git checkout renamed; echo "exit $?"',
+  'cd more && git checkout -- long.txt && echo untracked > side.txt && git checkout renamed; echo "exit $?"',
   "cd more && rm side.txt && git commit --allow-empty -m 'empty one' && git log -1 --oneline",
   "cd more && echo amend > amend.txt && git add amend.txt && git commit --amend -m 'amended' && git log --oneline -2",
   "cd more && git log --oneline -- pkg/tracked.txt && git log -n 2 --format=%s",
-  "cd more && git commit; echo \"exit $?\"",
-  "cd more && git status --porcelain && git diff --quiet; echo \"exit $?\"",
-  "cd more && echo x >> long.txt && git diff --quiet; echo \"exit $?\"; git diff --exit-code --stat; echo \"exit $?\"",
+  'cd more && git commit; echo "exit $?"',
+  'cd more && git status --porcelain && git diff --quiet; echo "exit $?"',
+  'cd more && echo x >> long.txt && git diff --quiet; echo "exit $?"; git diff --exit-code --stat; echo "exit $?"',
   "cd more && git branch -d renamed; git branch -D renamed; git branch nope..name; git branch --show-current",
-  "cd more && git rev-parse --verify nope; echo \"exit $?\"; git rev-parse HEAD~1 HEAD~2",
+  'cd more && git rev-parse --verify nope; echo "exit $?"; git rev-parse HEAD~1 HEAD~2',
   "cd more && git commit --allow-empty -m 'by someone else' --author='Grace Hopper <grace@example.com>' && git log -1",
 ];
 
@@ -137,17 +137,17 @@ const moreSteps: string[] = [
 const thirdSteps: string[] = [
   "git init -q -b main third && cd third && echo a > a && echo b > b && git add . && git commit -qm one && echo a2 >> a && git commit -qam two && git show",
   "cd third && git show --stat HEAD~1 && git show -s --oneline && git show HEAD:a && git show --name-only && git show HEAD~1:./b",
-  "cd third && echo x >> a && git add a && echo y >> b && git reset; echo \"exit $?\"; git status -s",
+  'cd third && echo x >> a && git add a && echo y >> b && git reset; echo "exit $?"; git status -s',
   "cd third && git add a && git reset -q && git status -s && git add a && git reset HEAD a && git status -s",
   "cd third && git reset --hard; git status -s; ls",
   "cd third && git reset --soft HEAD~1 && git status -s && git log --oneline",
   "cd third && git reset --hard HEAD && git rm a && git status -s && git reset -q --hard && git status -s",
-  "cd third && git rm --cached b && git status -s && git reset -q && echo z >> a && git rm a; echo \"exit $?\"",
-  "cd third && git add a && git rm a; echo \"exit $?\"; echo w >> a; git rm a; echo \"exit $?\"; git rm --cached a; echo \"exit $?\"",
-  "cd third && git rm nope; echo \"exit $?\"; mkdir d && echo 1 > d/1 && git add d && git commit -qm d && git rm d; echo \"exit $?\"; git rm -r d && git rm -q -f a && git status -s && ls",
+  'cd third && git rm --cached b && git status -s && git reset -q && echo z >> a && git rm a; echo "exit $?"',
+  'cd third && git add a && git rm a; echo "exit $?"; echo w >> a; git rm a; echo "exit $?"; git rm --cached a; echo "exit $?"',
+  'cd third && git rm nope; echo "exit $?"; mkdir d && echo 1 > d/1 && git add d && git commit -qm d && git rm d; echo "exit $?"; git rm -r d && git rm -q -f a && git status -s && ls',
   "cd third && git commit -qm 'rm' && git reset --hard HEAD~1 && ls && git log --oneline",
   "cd third && git reset --mixed HEAD~1 && git status -s",
-  "cd third && git show nope; echo \"exit $?\"; git show HEAD:nope; echo \"exit $?\"",
+  'cd third && git show nope; echo "exit $?"; git show HEAD:nope; echo "exit $?"',
   "cd third && git log -p && git log --stat --oneline && git log --name-only -1 && git log --name-status --format=%s",
   "cd third && echo a > 'with space.txt' && echo b > 'café \"q\".txt' && git status && git status -s && git add . && git status && git diff --cached --stat && git diff --cached --name-status",
   "cd third && git commit -m 'odd names' && echo x >> 'with space.txt' && echo y >> 'café \"q\".txt' && git diff",
@@ -193,7 +193,11 @@ describe("embedded git against real git", () => {
       });
       real.push({ stdout: normalise(run.stdout, folder), stderr: normalise(run.stderr, folder), exitCode: run.status });
       const result = await runtime.exec(step, { env: identity });
-      embedded.push({ stdout: normalise(result.stdout, runtime.root), stderr: normalise(result.stderr, runtime.root), exitCode: result.exitCode });
+      embedded.push({
+        stdout: normalise(result.stdout, runtime.root),
+        stderr: normalise(result.stderr, runtime.root),
+        exitCode: result.exitCode,
+      });
     }
   }, 120_000);
 

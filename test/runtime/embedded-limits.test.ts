@@ -89,8 +89,12 @@ describe("adviseLimits", () => {
   });
 
   it("tells seq's two limits apart: the loop limit names its setting, the fixed one says to split the range", () => {
-    expect(adviseLimits("bash: seq: iteration limit exceeded (500)\n", 500)).toContain("seq: iteration limit exceeded (500). Raise it in Settings > Shell limits (Loop iterations)");
-    expect(adviseLimits("bash: seq: iteration limit exceeded (1000000)\n", 10_000_000)).toContain("seq writes at most 1,000,000 numbers here");
+    expect(adviseLimits("bash: seq: iteration limit exceeded (500)\n", 500)).toContain(
+      "seq: iteration limit exceeded (500). Raise it in Settings > Shell limits (Loop iterations)",
+    );
+    expect(adviseLimits("bash: seq: iteration limit exceeded (1000000)\n", 10_000_000)).toContain(
+      "seq writes at most 1,000,000 numbers here",
+    );
   });
 
   it("a seq past a million values says how to get them", { timeout: 30_000 }, async () => {

@@ -69,7 +69,9 @@ describe("embedded search worker", () => {
     expect(lines.some((l) => l.startsWith("f01.txt"))).toBe(false);
     expect(lines).toContain("sub/new.txt:1:needle new");
 
-    const shell = await runtime.exec("echo 'needle from shell' > f02.txt && mv sub moved && rm f03.txt && mkdir -p deep/er && echo needle deep > deep/er/d.txt");
+    const shell = await runtime.exec(
+      "echo 'needle from shell' > f02.txt && mv sub moved && rm f03.txt && mkdir -p deep/er && echo needle deep > deep/er/d.txt",
+    );
     expect(shell.exitCode).toBe(0);
     lines = await grep("needle");
     expect(lines).toContain("f02.txt:1:needle from shell");

@@ -72,7 +72,10 @@ describe("embedded runtime: runaway commands", () => {
   });
 
   it("keeps a loop limit when it is not lifted, with a clear message", async () => {
-    runtime = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory, limits: { maxLoopIterations: 1000, maxCommandCount: 5000 } });
+    runtime = await createEmbeddedRuntime({
+      workerFactory: nodeShellWorkerFactory,
+      limits: { maxLoopIterations: 1000, maxCommandCount: 5000 },
+    });
     const result = await runtime.exec("while true; do :; done");
     expect(result.exitCode).not.toBe(0);
     expect(result.stderr).toMatch(/too many (iterations|commands)/);
@@ -104,7 +107,9 @@ describe("embedded runtime: a read-only workspace", () => {
 describe("embedded runtime: /dev/null", () => {
   it("swallows what is redirected to it and reads as empty, without touching the workspace", async () => {
     runtime = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory });
-    const quiet = await runtime.exec("ls no-such-file 2>/dev/null; echo rc=$?; echo gone > /dev/null; echo more >> /dev/null; wc -c < /dev/null");
+    const quiet = await runtime.exec(
+      "ls no-such-file 2>/dev/null; echo rc=$?; echo gone > /dev/null; echo more >> /dev/null; wc -c < /dev/null",
+    );
     expect(quiet.stderr).toBe("");
     expect(quiet.stdout).toBe("rc=2\n0\n");
     expect((await runtime.exec("test -e /dev/null && echo exists")).stdout).toBe("exists\n");

@@ -70,7 +70,9 @@ describe("node file lock", () => {
       await symlink(join(outside, "victim"), join(dir, lockName("a.txt")));
       await writeFile(join(dir, "a.txt"), "base\n");
       const runtime = createNodeRuntime({ root: dir, searchThreads: 0 });
-      const error = await runtime.fs.writeFileAtomic(join(dir, "a.txt"), bytes("new\n"), { expect: fingerprint(bytes("base\n")) }).catch((e: unknown) => e);
+      const error = await runtime.fs
+        .writeFileAtomic(join(dir, "a.txt"), bytes("new\n"), { expect: fingerprint(bytes("base\n")) })
+        .catch((e: unknown) => e);
       expect(isRuntimeError(error, "EBUSY")).toBe(true);
       expect((error as Error).message).toContain("is not a regular file");
       expect(await readFile(join(outside, "victim"), "utf8")).toBe("keep\n");

@@ -14,7 +14,12 @@ describe("node runtime hiddenEnv", () => {
     const root = await mkdtemp(join(tmpdir(), "wb-hidden-env-"));
     folders.push(root);
     const hidden = new Set(["SECRET_ONE"]);
-    const runtime = createNodeRuntime({ root, env: { SECRET_ONE: "s1-value", SECRET_TWO: "s2-value", PLAIN: "plain-value", PATH: process.env.PATH ?? "" }, hiddenEnv: hidden, searchThreads: 0 });
+    const runtime = createNodeRuntime({
+      root,
+      env: { SECRET_ONE: "s1-value", SECRET_TWO: "s2-value", PLAIN: "plain-value", PATH: process.env.PATH ?? "" },
+      hiddenEnv: hidden,
+      searchThreads: 0,
+    });
     try {
       hidden.add("SECRET_TWO");
       const result = await runtime.exec("env", { env: { SECRET_ONE: "again" } });

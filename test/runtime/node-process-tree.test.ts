@@ -7,7 +7,6 @@ import { createNodeRuntime } from "../../src/runtime/node/index.js";
 import type { Runtime } from "../../src/runtime/types.js";
 import { gone } from "../support/processes.js";
 
-
 describe("node runtime: process trees", () => {
   let root: string;
   let runtime: Runtime;

@@ -104,7 +104,13 @@ async function run(service: SearchService, query: SearchQuery): Promise<Outcome>
  * results are compared as JSON, and only a differing file goes through expect (for a readable diff).
  */
 function expectSame(actual: Outcome, expected: Outcome, label: object): void {
-  expect({ ...label, messages: actual.messages, errored: actual.errored, filesSearched: actual.filesSearched, files: actual.results.length }).toEqual({
+  expect({
+    ...label,
+    messages: actual.messages,
+    errored: actual.errored,
+    filesSearched: actual.filesSearched,
+    files: actual.results.length,
+  }).toEqual({
     ...label,
     messages: expected.messages,
     errored: expected.errored,
@@ -112,7 +118,8 @@ function expectSame(actual: Outcome, expected: Outcome, label: object): void {
     files: expected.results.length,
   });
   for (let k = 0; k < expected.results.length; k++) {
-    if (JSON.stringify(actual.results[k]) !== JSON.stringify(expected.results[k])) expect({ ...label, k, result: actual.results[k] }).toEqual({ ...label, k, result: expected.results[k] });
+    if (JSON.stringify(actual.results[k]) !== JSON.stringify(expected.results[k]))
+      expect({ ...label, k, result: actual.results[k] }).toEqual({ ...label, k, result: expected.results[k] });
   }
 }
 
@@ -142,7 +149,17 @@ describe("search threads: the same results as one thread (property)", () => {
   });
   afterAll(() => pool.dispose());
 
-  const patterns = ["needle", "ne+dle|NEEDLE", "\\bneedle\\b", "(?i)needle", "^needle", "edle$", "na.ve|日本", "zzz_not_there", "[a-z]+ [a-z]+"];
+  const patterns = [
+    "needle",
+    "ne+dle|NEEDLE",
+    "\\bneedle\\b",
+    "(?i)needle",
+    "^needle",
+    "edle$",
+    "na.ve|日本",
+    "zzz_not_there",
+    "[a-z]+ [a-z]+",
+  ];
   const random = rng(2024);
   const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
   const queries: Array<Omit<SearchQuery, "root">> = [
@@ -180,9 +197,15 @@ describe("search threads: the same results as one thread (property)", () => {
   it("reports a file it cannot read, in its place, as one thread does", async () => {
     // The walk is told the socket is a file (as if it were swapped in after the listing): the read
     // must then fail at open, in this thread and in the search threads alike.
-    const stale = { ...fs, readdir: async (path: string) => (await fs.readdir(path)).map((entry) => (entry.type === "socket" ? { ...entry, type: "file" as const } : entry)) };
+    const stale = {
+      ...fs,
+      readdir: async (path: string) =>
+        (await fs.readdir(path)).map((entry) => (entry.type === "socket" ? { ...entry, type: "file" as const } : entry)),
+    };
     const expected = await run(createLocalSearchService(stale), { root, patterns: ["needle"] });
-    expect(expected.messages.some((m) => m.startsWith("error: d3/socket.txt: ") && m.includes("not a regular file: it is a socket"))).toBe(true);
+    expect(expected.messages.some((m) => m.startsWith("error: d3/socket.txt: ") && m.includes("not a regular file: it is a socket"))).toBe(
+      true,
+    );
     expect(expected.errored).toBe(true);
     expectSame(await run(createNodeSearchService(stale, pool, 2, { handOffAfter: 0 }), { root, patterns: ["needle"] }), expected, {});
     // Walked as it is, the socket is skipped, as ripgrep skips it: no error at all.

@@ -152,7 +152,14 @@ async function run(line: string, stream: boolean) {
   }
   const result = await bash.exec(line, { cwd: "/home" });
   const { PWD, ...env } = result.env;
-  return { stdout: streamed.stdout + result.stdout, stderr: streamed.stderr + result.stderr, exitCode: result.exitCode, cwd: PWD, env, streamed };
+  return {
+    stdout: streamed.stdout + result.stdout,
+    stderr: streamed.stderr + result.stderr,
+    exitCode: result.exitCode,
+    cwd: PWD,
+    env,
+    streamed,
+  };
 }
 
 describe("embedded per-statement streaming changes nothing", () => {
@@ -175,9 +182,21 @@ describe("embedded per-statement streaming changes nothing", () => {
     const bash = new Bash({ fs: withShellDevices(base, (name, text) => pieces.push(`${name}:${text}`)), cwd: "/" });
     let armed = true;
     bash.registerTransformPlugin(statementStreamPlugin(() => [armed, (armed = false)][0]!));
-    await bash.exec("for i in 1 2; do echo $i; echo e$i >&2; done; if true; then echo t; fi; { echo g; }; n=0; while [ $n -lt 2 ]; do n=$((n+1)); echo w$n; done", { cwd: "/" });
+    await bash.exec(
+      "for i in 1 2; do echo $i; echo e$i >&2; done; if true; then echo t; fi; { echo g; }; n=0; while [ $n -lt 2 ]; do n=$((n+1)); echo w$n; done",
+      { cwd: "/" },
+    );
     // One piece per inner command, in the order they ran (a whole loop at its end would be one "1\n2\n").
-    expect(pieces).toEqual(["stdout:1\n", "stderr:e1\n", "stdout:2\n", "stderr:e2\n", "stdout:t\n", "stdout:g\n", "stdout:w1\n", "stdout:w2\n"]);
+    expect(pieces).toEqual([
+      "stdout:1\n",
+      "stderr:e1\n",
+      "stdout:2\n",
+      "stderr:e2\n",
+      "stdout:t\n",
+      "stdout:g\n",
+      "stdout:w1\n",
+      "stdout:w2\n",
+    ]);
   });
 
   it("does not enter a function's body or a compound whose output goes elsewhere", async () => {

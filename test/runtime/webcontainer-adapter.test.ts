@@ -36,10 +36,16 @@ describe("webcontainer: booting", () => {
   });
 
   it("reports a boot that throws, and a module that fails to load", async () => {
-    const throwing = await bootWebContainer({ boot: () => Promise.reject(new Error("Only a single WebContainer instance can be booted")) }, { timeoutMs: 1_000, environment: ready });
+    const throwing = await bootWebContainer(
+      { boot: () => Promise.reject(new Error("Only a single WebContainer instance can be booted")) },
+      { timeoutMs: 1_000, environment: ready },
+    );
     expect(throwing).toMatchObject({ ok: false, reason: "error" });
     expect(throwing.ok ? "" : throwing.message).toMatch(/single WebContainer/);
-    const unloadable = await bootWebContainer(() => Promise.reject(new Error("Failed to fetch dynamically imported module")), { timeoutMs: 1_000, environment: ready });
+    const unloadable = await bootWebContainer(() => Promise.reject(new Error("Failed to fetch dynamically imported module")), {
+      timeoutMs: 1_000,
+      environment: ready,
+    });
     expect(unloadable).toMatchObject({ ok: false, reason: "error" });
   });
 

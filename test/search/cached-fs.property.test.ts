@@ -22,7 +22,11 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant("write" as const), path: fc.constantFrom(...names), text: fc.string({ maxLength: 8 }) }),
   fc.record({ kind: fc.constant("rm" as const), path: fc.constantFrom(...names) }),
   fc.record({ kind: fc.constant("rename" as const), from: fc.constantFrom(...names), to: fc.constantFrom(...names) }),
-  fc.record({ kind: fc.constant("link" as const), path: fc.constantFrom(...names), target: fc.constantFrom("d", "/w/e", "a", "../w/d", "loop") }),
+  fc.record({
+    kind: fc.constant("link" as const),
+    path: fc.constantFrom(...names),
+    target: fc.constantFrom("d", "/w/e", "a", "../w/d", "loop"),
+  }),
   fc.record({ kind: fc.constant("read" as const), path: fc.constantFrom(...names, "/w") }),
 );
 

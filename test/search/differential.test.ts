@@ -60,7 +60,11 @@ async function runOurs(c: DiffCase, runtime: Runtime): Promise<{ code: number; o
   const cwd = join(base, c.cwd);
   let out = "";
   let err = "";
-  const code = await rgMain(argsFor(c), { out: (t) => (out += t), err: (t) => (err += t) }, { search: runtime.search, fs: runtime.fs, cwd });
+  const code = await rgMain(
+    argsFor(c),
+    { out: (t) => (out += t), err: (t) => (err += t) },
+    { search: runtime.search, fs: runtime.fs, cwd },
+  );
   return { code, out, err };
 }
 
@@ -124,9 +128,17 @@ describe.skipIf(!hasRg && !process.env.CI)("search: differential against ripgrep
   for (const c of differentialCases) {
     it(`${c.what}: rg ${c.args.join(" ")}`, async () => {
       const theirs = runRg(c);
-      for (const [name, runtime] of [["node", node], ["node threads", threaded], ["embedded", embedded]] as const) {
+      for (const [name, runtime] of [
+        ["node", node],
+        ["node threads", threaded],
+        ["embedded", embedded],
+      ] as const) {
         const ours = await runOurs(c, runtime);
-        expect({ runtime: name, code: ours.code, out: lines(ours.out) }).toEqual({ runtime: name, code: theirs.code, out: lines(theirs.out) });
+        expect({ runtime: name, code: ours.code, out: lines(ours.out) }).toEqual({
+          runtime: name,
+          code: theirs.code,
+          out: lines(theirs.out),
+        });
         if (c.stderr) expect({ runtime: name, err: lines(ours.err) }).toEqual({ runtime: name, err: lines(theirs.err) });
       }
     });

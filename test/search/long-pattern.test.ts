@@ -44,7 +44,13 @@ function rgMatches(patternFile: string, file: string, caseInsensitive: boolean):
   return result.stdout
     .split("\n")
     .filter((row) => row !== "")
-    .map((row) => row.slice(file.length + 1).split(":").slice(0, 2).join(":"));
+    .map((row) =>
+      row
+        .slice(file.length + 1)
+        .split(":")
+        .slice(0, 2)
+        .join(":"),
+    );
 }
 
 async function ourMatches(pattern: string, file: string, caseInsensitive: boolean): Promise<string[]> {
@@ -116,45 +122,63 @@ describe("the literal scan", () => {
     return -1;
   };
   const toLit = (text: string, fold: boolean): Lit =>
-    [...text].map((c) => (fold && c.toLowerCase() !== c.toUpperCase() ? [c.toLowerCase().charCodeAt(0), c.toUpperCase().charCodeAt(0)] : [c.charCodeAt(0)]));
+    [...text].map((c) =>
+      fold && c.toLowerCase() !== c.toUpperCase() ? [c.toLowerCase().charCodeAt(0), c.toUpperCase().charCodeAt(0)] : [c.charCodeAt(0)],
+    );
   const small = fc.stringMatching(/^[abAB]{1,12}$/);
 
   it("agrees with a naive scan on texts full of near misses, whichever way it scans", () => {
     fc.assert(
-      fc.property(fc.array(small, { minLength: 1, maxLength: 3 }), fc.stringMatching(/^[abAB]{0,200}$/), fc.boolean(), fc.nat(20), (words, text, fold, from) => {
-        const lits = words.map((word) => toLit(word, fold));
-        const buf = new TextEncoder().encode(text);
-        const finder = new LiteralFinder(lits);
-        const start = Math.min(from, buf.length);
-        const expected = naiveFirst(buf, start, buf.length, lits);
-        expect(finder.find(buf, start, buf.length)).toBe(expected);
-        const span = finder.findSpan(buf, start, buf.length);
-        expect(span?.[0] ?? -1).toBe(expected);
-        if (lits.length === 1) expect(LinearLiteral.of(lits[0]!)!.find(buf, start, buf.length)).toBe(expected);
-      }),
+      fc.property(
+        fc.array(small, { minLength: 1, maxLength: 3 }),
+        fc.stringMatching(/^[abAB]{0,200}$/),
+        fc.boolean(),
+        fc.nat(20),
+        (words, text, fold, from) => {
+          const lits = words.map((word) => toLit(word, fold));
+          const buf = new TextEncoder().encode(text);
+          const finder = new LiteralFinder(lits);
+          const start = Math.min(from, buf.length);
+          const expected = naiveFirst(buf, start, buf.length, lits);
+          expect(finder.find(buf, start, buf.length)).toBe(expected);
+          const span = finder.findSpan(buf, start, buf.length);
+          expect(span?.[0] ?? -1).toBe(expected);
+          if (lits.length === 1) expect(LinearLiteral.of(lits[0]!)!.find(buf, start, buf.length)).toBe(expected);
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
   it("agrees with a naive scan where verifying runs long and the linear scan takes over (runs of one letter)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 6, max: 30 }), fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 8, maxLength: 40 }), fc.boolean(), (length, runs, fold) => {
-        // Every window ends in an `a`, so each is verified, at a cost of up to the whole literal.
-        const lit = toLit("a".repeat(length), fold);
-        const text = runs.map((run) => `${(run % 5 === 0 ? "A" : "a").repeat(run)}${run % 3 === 0 ? "B" : "b"}`).join("");
-        const buf = new TextEncoder().encode(text);
-        for (const from of [0, 3]) {
-          const expected = naiveFirst(buf, from, buf.length, [lit]);
-          expect(new LiteralFinder([lit]).find(buf, from, buf.length)).toBe(expected);
-          expect(new LiteralFinder([lit]).findSpan(buf, from, buf.length)?.[0] ?? -1).toBe(expected);
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 6, max: 30 }),
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 8, maxLength: 40 }),
+        fc.boolean(),
+        (length, runs, fold) => {
+          // Every window ends in an `a`, so each is verified, at a cost of up to the whole literal.
+          const lit = toLit("a".repeat(length), fold);
+          const text = runs.map((run) => `${(run % 5 === 0 ? "A" : "a").repeat(run)}${run % 3 === 0 ? "B" : "b"}`).join("");
+          const buf = new TextEncoder().encode(text);
+          for (const from of [0, 3]) {
+            const expected = naiveFirst(buf, from, buf.length, [lit]);
+            expect(new LiteralFinder([lit]).find(buf, from, buf.length)).toBe(expected);
+            expect(new LiteralFinder([lit]).findSpan(buf, from, buf.length)?.[0] ?? -1).toBe(expected);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it("has no linear form for byte sets that overlap without being equal", () => {
-    expect(LinearLiteral.of([[97, 98], [98, 99]])).toBeNull();
+    expect(
+      LinearLiteral.of([
+        [97, 98],
+        [98, 99],
+      ]),
+    ).toBeNull();
     expect(LinearLiteral.of([[97, 65], [65, 97], [98]])).not.toBeNull();
   });
 });

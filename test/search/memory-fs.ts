@@ -5,12 +5,14 @@
 import type { SearchDirEntry, SearchFs, SearchStat } from "../../src/search/index.js";
 import { normalizeAbsolute } from "../../src/search/path.js";
 
-type Node = { type: "file"; data: Uint8Array; mtimeMs: number } | { type: "directory"; mtimeMs: number } | { type: "symlink"; target: string; mtimeMs: number };
+type Node =
+  | { type: "file"; data: Uint8Array; mtimeMs: number }
+  | { type: "directory"; mtimeMs: number }
+  | { type: "symlink"; target: string; mtimeMs: number };
 
 function fsError(code: string, path: string): Error {
   return Object.assign(new Error(`${code}: ${path}`), { code });
 }
-
 
 export class MemoryFs implements SearchFs {
   readonly nodes = new Map<string, Node>([["/", { type: "directory", mtimeMs: 0 }]]);
@@ -27,8 +29,14 @@ export class MemoryFs implements SearchFs {
     const full = normalizeAbsolute(path);
     this.mkdirs(full.slice(0, full.lastIndexOf("/")) || "/");
     if (path.endsWith("/")) this.mkdirs(full);
-    else if (typeof value === "object" && "link" in value) this.nodes.set(full, { type: "symlink", target: value.link, mtimeMs: this.clock++ });
-    else this.nodes.set(full, { type: "file", data: typeof value === "string" ? new TextEncoder().encode(value) : value, mtimeMs: this.clock++ });
+    else if (typeof value === "object" && "link" in value)
+      this.nodes.set(full, { type: "symlink", target: value.link, mtimeMs: this.clock++ });
+    else
+      this.nodes.set(full, {
+        type: "file",
+        data: typeof value === "string" ? new TextEncoder().encode(value) : value,
+        mtimeMs: this.clock++,
+      });
   }
 
   private mkdirs(path: string): void {
@@ -75,7 +83,8 @@ export class MemoryFs implements SearchFs {
     const prefix = dir === "/" ? "/" : `${dir}/`;
     const out: SearchDirEntry[] = [];
     for (const [p, node] of this.nodes) {
-      if (p !== "/" && p.startsWith(prefix) && !p.slice(prefix.length).includes("/")) out.push({ name: p.slice(prefix.length), type: node.type });
+      if (p !== "/" && p.startsWith(prefix) && !p.slice(prefix.length).includes("/"))
+        out.push({ name: p.slice(prefix.length), type: node.type });
     }
     return out.reverse();
   }

@@ -99,7 +99,10 @@ describe("packed search results say what a line-by-line reading says", () => {
         });
         const { batch, transferables } = writer.finish();
         // Decoded by the sender (as a node search thread does) or by the reader: the same results.
-        const decoded = unpackResults(decodePacked(batch.packed), (index) => ({ path: batch.names[2 * index]!, displayPath: batch.names[2 * index + 1]! }));
+        const decoded = unpackResults(decodePacked(batch.packed), (index) => ({
+          path: batch.names[2 * index]!,
+          displayPath: batch.names[2 * index + 1]!,
+        }));
         const sent = structuredClone(batch, { transfer: transferables });
         expect(batch.packed.bytes.byteLength).toBe(0);
         expect(unpackFiles(sent)).toEqual(expected);

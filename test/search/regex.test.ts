@@ -6,7 +6,9 @@ import { propertyRanges } from "../../src/search/regex/unicode.js";
 import { utf8Sequences } from "../../src/search/regex/utf8.js";
 
 const spans = (pattern: string, text: string, caseInsensitive = false) =>
-  compilePattern([pattern], { caseInsensitive }).find(text).map((m) => text.slice(m.start, m.end));
+  compilePattern([pattern], { caseInsensitive })
+    .find(text)
+    .map((m) => text.slice(m.start, m.end));
 
 describe("regex dialect (Rust regex, as ripgrep 13)", () => {
   it("matches literals, classes, alternation and repetition leftmost-first", () => {
@@ -90,18 +92,44 @@ describe("regex dialect (Rust regex, as ripgrep 13)", () => {
 
   it("encodes code point ranges as UTF-8 byte sequences", () => {
     expect(utf8Sequences(0, 0x7f)).toEqual([[[0, 0x7f]]]);
-    expect(utf8Sequences(0x80, 0x7ff)).toEqual([[[0xc2, 0xdf], [0x80, 0xbf]]]);
+    expect(utf8Sequences(0x80, 0x7ff)).toEqual([
+      [
+        [0xc2, 0xdf],
+        [0x80, 0xbf],
+      ],
+    ]);
     expect(utf8Sequences(0x10000, 0x10ffff)).toEqual([
-      [[0xf0, 0xf0], [0x90, 0xbf], [0x80, 0xbf], [0x80, 0xbf]],
-      [[0xf1, 0xf3], [0x80, 0xbf], [0x80, 0xbf], [0x80, 0xbf]],
-      [[0xf4, 0xf4], [0x80, 0x8f], [0x80, 0xbf], [0x80, 0xbf]],
+      [
+        [0xf0, 0xf0],
+        [0x90, 0xbf],
+        [0x80, 0xbf],
+        [0x80, 0xbf],
+      ],
+      [
+        [0xf1, 0xf3],
+        [0x80, 0xbf],
+        [0x80, 0xbf],
+        [0x80, 0xbf],
+      ],
+      [
+        [0xf4, 0xf4],
+        [0x80, 0x8f],
+        [0x80, 0xbf],
+        [0x80, 0xbf],
+      ],
     ]);
   });
 });
 
 describe("Unicode property tables", () => {
   it("agree with the engine's \\p{...} over every plane", () => {
-    for (const property of ["General_Category=Private_Use", "General_Category=Unassigned", "Noncharacter_Code_Point", "Script_Extensions=Greek", "Variation_Selector"]) {
+    for (const property of [
+      "General_Category=Private_Use",
+      "General_Category=Unassigned",
+      "Noncharacter_Code_Point",
+      "Script_Extensions=Greek",
+      "Variation_Selector",
+    ]) {
       const ranges = propertyRanges(property);
       const re = new RegExp(`^\\p{${property}}$`, "u");
       let mismatches = 0;
@@ -158,9 +186,9 @@ describe("agrees with JavaScript's RegExp where the dialects agree", () => {
   // Small patterns over a two-letter alphabet: both engines are leftmost-first here.
   const atom = fc.constantFrom("a", "b", ".", "[ab]", "[^a]", "(?:a|b)", "(?:ab|a)", "(?:a|ab)");
   const quantified = fc.tuple(atom, fc.constantFrom("", "", "*", "+", "?", "{1,2}", "*?", "+?")).map(([a, q]) => a + q);
-  const pattern = fc.array(quantified, { minLength: 1, maxLength: 4 }).chain((parts) =>
-    fc.constantFrom("", "^").chain((pre) => fc.constantFrom("", "$").map((post) => pre + parts.join("") + post)),
-  );
+  const pattern = fc
+    .array(quantified, { minLength: 1, maxLength: 4 })
+    .chain((parts) => fc.constantFrom("", "^").chain((pre) => fc.constantFrom("", "$").map((post) => pre + parts.join("") + post)));
   const text = fc.stringMatching(/^[abc]{0,12}$/);
 
   it("finds the same first match and the same yes/no", () => {

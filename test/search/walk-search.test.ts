@@ -58,7 +58,12 @@ describe("walk", () => {
   });
 
   it("searches explicit paths as given, without filtering them", async () => {
-    expect(await files(repo(), { paths: ["x.log", "build", "/w/sub"] })).toEqual(["x.log", "build/out.txt", "/w/sub/b.txt", "/w/sub/top.txt"]);
+    expect(await files(repo(), { paths: ["x.log", "build", "/w/sub"] })).toEqual([
+      "x.log",
+      "build/out.txt",
+      "/w/sub/b.txt",
+      "/w/sub/top.txt",
+    ]);
   });
 
   it("follows links when asked, reporting loops and dangling links as rg does", async () => {
@@ -98,7 +103,17 @@ describe("search", () => {
     const found = [];
     for await (const m of search(fs, { root: "/w", patterns: ["needle"] })) found.push(m);
     expect(found).toEqual([
-      { path: "/w/a.txt", displayPath: "a.txt", lineNumber: 2, line: "two 😀 needle and needle", lineEnding: "\n", matches: [{ start: 7, end: 13 }, { start: 18, end: 24 }] },
+      {
+        path: "/w/a.txt",
+        displayPath: "a.txt",
+        lineNumber: 2,
+        line: "two 😀 needle and needle",
+        lineEnding: "\n",
+        matches: [
+          { start: 7, end: 13 },
+          { start: 18, end: 24 },
+        ],
+      },
       { path: "/w/a.txt", displayPath: "a.txt", lineNumber: 4, line: "needle", lineEnding: "", matches: [{ start: 0, end: 6 }] },
     ]);
   });
@@ -111,7 +126,10 @@ describe("search", () => {
 
   it("drops a UTF-8 BOM and reads UTF-16", async () => {
     const utf16 = new Uint8Array([0xff, 0xfe, ...Array.from("hi there\n").flatMap((c) => [c.charCodeAt(0), 0])]);
-    const fs = new MemoryFs({ "/w/bom.txt": new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode("hi bom\n")]), "/w/u16.txt": utf16 });
+    const fs = new MemoryFs({
+      "/w/bom.txt": new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode("hi bom\n")]),
+      "/w/u16.txt": utf16,
+    });
     const lines = (await collect(search(fs, { root: "/w", patterns: ["^hi"] }))).map((m) => m.line);
     expect(lines).toEqual(["hi bom", "hi there"]);
   });

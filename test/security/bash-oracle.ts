@@ -12,7 +12,13 @@ import { promisify } from "node:util";
 
 const run = promisify(execFile);
 
-const GIT_ENV = { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t", GIT_CONFIG_GLOBAL: "/dev/null" };
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@t",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@t",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+};
 
 async function scratch(): Promise<string> {
   return realpath(await mkdtemp(join(tmpdir(), "wb-oracle-")));

@@ -92,14 +92,19 @@ describe.each(backends)("bash: no way out through any command or a continuation 
     await sentinel.assertUntouched();
   });
 
-  it.each(["cat a.txt && head -n 1 a.txt", "grep -r inside .", "sed -n p a.txt", "awk '{print $1}' a.txt", "ls \\\n.", "echo ../../etc", "python3 --version > /dev/null || true"])(
-    "control: %j stays inside and runs without asking",
-    async (command) => {
-      const outcome = await runWithRules(runtime, command, defaults);
-      expect(outcome.kind).toBe("ran");
-      await sentinel.assertUntouched();
-    },
-  );
+  it.each([
+    "cat a.txt && head -n 1 a.txt",
+    "grep -r inside .",
+    "sed -n p a.txt",
+    "awk '{print $1}' a.txt",
+    "ls \\\n.",
+    "echo ../../etc",
+    "python3 --version > /dev/null || true",
+  ])("control: %j stays inside and runs without asking", async (command) => {
+    const outcome = await runWithRules(runtime, command, defaults);
+    expect(outcome.kind).toBe("ran");
+    await sentinel.assertUntouched();
+  });
 
   if (backend.name === "node") {
     it.each(attacks)("the attack is real: %j %s the sentinel when everything is allowed", async (command, effect) => {

@@ -89,9 +89,9 @@ const cases: [command: string, expected: Expect, oracle: Oracle][] = [
   ["git -c alias.ci=commit ci -m x", "asked", "commits"],
   ["git -c alias.x='!rm -rf OUT' x", "asked", "deletes"],
   ["git -c core.sshCommand='rm -rf OUT' fetch ssh://h/r", "asked", "none"],
-  ["eval \"$(echo rm) -rf OUT\"", "asked", "deletes"],
+  ['eval "$(echo rm) -rf OUT"', "asked", "deletes"],
   ["python3 -c 'import shutil; shutil.rmtree(\"OUT\")'", "asked", "deletes"],
-  ["perl -e 'unlink \"OUT/file\"; rmdir \"OUT\"'", "asked", "deletes"],
+  ['perl -e \'unlink "OUT/file"; rmdir "OUT"\'', "asked", "deletes"],
 ];
 
 const rules = {
@@ -141,9 +141,12 @@ describe.each(backends)("bash: deny rules hold against every spelling ($name)", 
     await sentinel.assertUntouched();
   });
 
-  it.each(["ls OUT", "git status || true", "find OUT -name x -print", "env A=1 ls OUT", "echo rm -rf OUT", "command -v rm"])("control: %j runs", async (command) => {
-    const outcome = await runWithRules(runtime, spell(command), rules);
-    expect(outcome.kind).toBe("ran");
-    await sentinel.assertUntouched();
-  });
+  it.each(["ls OUT", "git status || true", "find OUT -name x -print", "env A=1 ls OUT", "echo rm -rf OUT", "command -v rm"])(
+    "control: %j runs",
+    async (command) => {
+      const outcome = await runWithRules(runtime, spell(command), rules);
+      expect(outcome.kind).toBe("ran");
+      await sentinel.assertUntouched();
+    },
+  );
 });

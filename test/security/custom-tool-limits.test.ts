@@ -160,10 +160,14 @@ describe("custom tool limits: the CLI", () => {
   it("`workbench tool` with a tool that never settles reports the limit and exits 1, not 13", async () => {
     const s = await sessionOn("node", { "opencode.json": CONFIG, ".opencode/tool/hang.ts": HANG });
     cleanups.push(s.dispose);
-    const result = spawnSync(process.execPath, [join(import.meta.dirname, "../../bin/workbench.mjs"), "tool", "hang", "--dir", s.root, "--trust"], {
-      encoding: "utf8",
-      timeout: 60_000,
-    });
+    const result = spawnSync(
+      process.execPath,
+      [join(import.meta.dirname, "../../bin/workbench.mjs"), "tool", "hang", "--dir", s.root, "--trust"],
+      {
+        encoding: "utf8",
+        timeout: 60_000,
+      },
+    );
     expect(result.stderr).toContain("the custom tool hang did not finish within 0.4 s");
     expect(result.status).toBe(1);
   });

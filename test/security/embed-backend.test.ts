@@ -42,7 +42,9 @@ const sentinel = () => readFile(join(base, "sentinel.txt"), "utf8");
 describe("an embed's frame refuses what would reach outside its workspace", () => {
   it("start with a path that climbs out writes nothing at all, not even the good files", async () => {
     const backend = new FrameBackend(surface());
-    await expect(backend.handle("start", { files: { "good.txt": "ok", "../sentinel.txt": "owned" } })).rejects.toThrow('refused "../sentinel.txt"');
+    await expect(backend.handle("start", { files: { "good.txt": "ok", "../sentinel.txt": "owned" } })).rejects.toThrow(
+      'refused "../sentinel.txt"',
+    );
     expect(await workspaceFiles()).toEqual([]);
     expect(await sentinel()).toBe("untouched\n");
   });
@@ -56,7 +58,9 @@ describe("an embed's frame refuses what would reach outside its workspace", () =
   it("destroy outside the workspace is refused before anything is created or deleted", async () => {
     const backend = new FrameBackend(surface());
     await backend.handle("applyFsDiff", { create: { "a.txt": "a" } });
-    await expect(backend.handle("applyFsDiff", { create: { "b.txt": "b" }, destroy: ["a.txt", "../sentinel.txt"] })).rejects.toThrow('refused "../sentinel.txt"');
+    await expect(backend.handle("applyFsDiff", { create: { "b.txt": "b" }, destroy: ["a.txt", "../sentinel.txt"] })).rejects.toThrow(
+      'refused "../sentinel.txt"',
+    );
     expect(await workspaceFiles()).toEqual(["a.txt"]);
     expect(await sentinel()).toBe("untouched\n");
   });
@@ -90,7 +94,10 @@ describe("the snapshot gives files back as they were given", () => {
   it("text as text, non-UTF-8 bytes as bytes, nested paths relative to the workspace", async () => {
     let reopened = 0;
     const backend = new FrameBackend({ ...surface(), reopen: async () => void reopened++ });
-    await backend.handle("start", { files: { "src/é.ts": "export {};\n", "bin/raw": new Uint8Array([0xff, 0x00, 0xfe]) }, config: { permission: { bash: "ask" } } });
+    await backend.handle("start", {
+      files: { "src/é.ts": "export {};\n", "bin/raw": new Uint8Array([0xff, 0x00, 0xfe]) },
+      config: { permission: { bash: "ask" } },
+    });
     // A config from the host is put in force by reopening the session once it is written.
     expect(reopened).toBe(1);
     const snapshot = (await backend.handle("getFsSnapshot", undefined)) as Record<string, string | Uint8Array>;

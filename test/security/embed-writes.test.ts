@@ -42,7 +42,9 @@ describe("an embed's writes follow links in the workspace before judging a path"
   it("create through a link that points out of the workspace is refused, and nothing is written", async () => {
     await symlink(base, join(root, "out"));
     const backend = new FrameBackend(surface());
-    await expect(backend.handle("applyFsDiff", { create: { "good.txt": "ok", "out/sentinel.txt": "owned" } })).rejects.toThrow(/out\/sentinel\.txt/);
+    await expect(backend.handle("applyFsDiff", { create: { "good.txt": "ok", "out/sentinel.txt": "owned" } })).rejects.toThrow(
+      /out\/sentinel\.txt/,
+    );
     expect(await sentinel()).toBe("untouched\n");
     expect(await readdir(root)).toEqual(["out"]);
   });
@@ -90,7 +92,9 @@ describe("an embed's writes are checked whole before the first byte", () => {
 describe("share links refuse the same names", () => {
   it("a right-to-left override or a C1 control in a shared path is refused on making and on opening", async () => {
     const { encodeShareLink, fromShareFile } = await import("../../src/embed/share/index.js");
-    await expect(encodeShareLink({ files: { "invoice\u202Etxt.exe": "x" } }, "https://workbench.example/")).rejects.toThrow(/control character/);
+    await expect(encodeShareLink({ files: { "invoice\u202Etxt.exe": "x" } }, "https://workbench.example/")).rejects.toThrow(
+      /control character/,
+    );
     const file = JSON.stringify({ format: "workbench-share", version: 1, files: [{ path: "a\u0085b.txt", text: "x" }] });
     const opened = fromShareFile(file);
     expect(opened.ok).toBe(false);

@@ -60,7 +60,15 @@ describe.each(fileBackends)("encodings and line endings on %s", (backend) => {
   it("apply_patch moving a Latin-1 file keeps its bytes at the new place", async () => {
     const s = await open({ "l1.txt": latin1 });
     const call = await s.session.run("apply_patch", {
-      patchText: ["*** Begin Patch", "*** Update File: l1.txt", "*** Move to: moved.txt", "@@", "-line two", "+line 2", "*** End Patch"].join("\n"),
+      patchText: [
+        "*** Begin Patch",
+        "*** Update File: l1.txt",
+        "*** Move to: moved.txt",
+        "@@",
+        "-line two",
+        "+line 2",
+        "*** End Patch",
+      ].join("\n"),
     });
     expect(call.status).toBe("completed");
     // What is shown (diffs, before and after) names the bytes U+FFFD, as read does, never as lone surrogates.

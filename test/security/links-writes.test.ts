@@ -225,10 +225,14 @@ describe("a name flipped by another process (node)", () => {
   it("never writes outside while a folder on the way flips between a real folder and a link out", async () => {
     const s = (current = await attackedSession("node"));
     // rm -rf on the link removes the link only; on the real folder, whatever a tool wrote in it.
-    const flipper = spawn("bash", ["-c", 'while :; do rm -rf sub; mkdir sub; rm -rf sub; ln -s "$1" sub; done', "flipper", s.sentinel.dir], {
-      cwd: s.root,
-      stdio: "ignore",
-    });
+    const flipper = spawn(
+      "bash",
+      ["-c", 'while :; do rm -rf sub; mkdir sub; rm -rf sub; ln -s "$1" sub; done', "flipper", s.sentinel.dir],
+      {
+        cwd: s.root,
+        stdio: "ignore",
+      },
+    );
     const exited = new Promise((resolve) => flipper.once("exit", resolve));
     const tries = [
       () => s.session.run("write", { filePath: "sub/new.txt", content: "pwned\n" }),

@@ -29,7 +29,8 @@ afterEach(async () => {
   current = undefined;
 });
 
-const MODIFIED = /^File .*shared\.txt has been modified since it was last read\.\nLast modification: .*\nLast read: .*\n\nPlease read the file again before modifying it\.$/;
+const MODIFIED =
+  /^File .*shared\.txt has been modified since it was last read\.\nLast modification: .*\nLast read: .*\n\nPlease read the file again before modifying it\.$/;
 const lines = (round: number) => Array.from({ length: 6 }, (_, i) => `round ${round} line ${i + 1}`);
 
 describe.each(fileBackends)("lost updates on %s", (backend) => {
@@ -126,9 +127,13 @@ describe("lost updates across processes (node)", () => {
       await writeFile(file, "base\n");
       const expected = fingerprint(new TextEncoder().encode("base\n"));
       const release = await acquireFileLock(join(dir, lockName("shared.txt")));
-      const child = spawn(process.execPath, ["--import", "tsx", "test/security/fixtures/checked-write.ts", dir, file, JSON.stringify(expected), "theirs\n"], {
-        stdio: ["ignore", "pipe", "inherit"],
-      });
+      const child = spawn(
+        process.execPath,
+        ["--import", "tsx", "test/security/fixtures/checked-write.ts", dir, file, JSON.stringify(expected), "theirs\n"],
+        {
+          stdio: ["ignore", "pipe", "inherit"],
+        },
+      );
       const output: string[] = [];
       const reader = createInterface({ input: child.stdout! });
       const ready = new Promise<void>((resolve) => reader.on("line", (line) => (output.push(line), line === "ready" && resolve())));

@@ -24,13 +24,19 @@ describe("the language service stays inside the workspace", () => {
     await writeFile(join(base, "base.json"), JSON.stringify({ compilerOptions: { strict: false, noImplicitAny: false } }));
     const root = join(base, "ws");
     await mkdir(root);
-    await writeFile(join(root, "tsconfig.json"), JSON.stringify({ extends: "../base.json", compilerOptions: { strict: true, moduleResolution: "Bundler", module: "ESNext" } }));
+    await writeFile(
+      join(root, "tsconfig.json"),
+      JSON.stringify({ extends: "../base.json", compilerOptions: { strict: true, moduleResolution: "Bundler", module: "ESNext" } }),
+    );
     // A link inside the workspace that leads out of it is not followed either.
     await mkdir(join(base, "outside-pkg"));
     await writeFile(join(base, "outside-pkg", "index.ts"), "export const leaked: 'the-secret-value' = 'the-secret-value';\n");
     await symlink(join(base, "outside-pkg"), join(root, "linked"));
     await writeFile(join(root, "b.ts"), "import { leaked } from './linked/index';\nexport const l: number = leaked;\n");
-    await writeFile(join(root, "a.ts"), "import { secret } from '../secret';\nexport const shown: number = secret;\nexport function f(x) { return x; }\n");
+    await writeFile(
+      join(root, "a.ts"),
+      "import { secret } from '../secret';\nexport const shown: number = secret;\nexport function f(x) { return x; }\n",
+    );
     const backend = await inProcessBackend(root, runtimeFiles(createNodeRuntime({ root })));
     const found = (await backend.diagnostics([join(root, "a.ts")]))[join(root, "a.ts")] ?? [];
     const codes = found.filter((d) => d.severity === 1).map((d) => d.code);
@@ -42,7 +48,9 @@ describe("the language service stays inside the workspace", () => {
     const linked = (await backend.diagnostics([join(root, "b.ts")]))[join(root, "b.ts")] ?? [];
     expect(linked.map((d) => d.code)).toContain(2307);
     expect(linked.map((d) => d.message).join("\n")).not.toContain("the-secret-value");
-    const hover = (await backend.query({ operation: "hover", path: join(root, "a.ts"), line: 0, character: 10 })) as { contents: { value: string } } | null;
+    const hover = (await backend.query({ operation: "hover", path: join(root, "a.ts"), line: 0, character: 10 })) as {
+      contents: { value: string };
+    } | null;
     expect(hover?.contents.value ?? "").not.toContain("the-secret-value");
   });
 });

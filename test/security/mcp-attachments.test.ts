@@ -51,7 +51,9 @@ async function imageServer(): Promise<string> {
 describe("an MCP server's attachments are bounded", () => {
   it("an image over 5 MB is left out with a note; the small one and the text stay", async () => {
     const url = await imageServer();
-    const s = await sessionWith({ "opencode.json": JSON.stringify({ mcp: { img: { type: "remote", url } }, permission: { "*": "allow" } }) });
+    const s = await sessionWith({
+      "opencode.json": JSON.stringify({ mcp: { img: { type: "remote", url } }, permission: { "*": "allow" } }),
+    });
     cleanups.push(async () => {
       await s.session.mcp.close();
       await s.dispose();

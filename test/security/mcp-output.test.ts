@@ -25,7 +25,9 @@ describe("an MCP server's errors are bounded like outputs", () => {
     mcp.addTool("explode", () => {
       throw new Error(Array.from({ length: 40_000 }, (_, i) => `trace line ${i} ${"x".repeat(20)}`).join("\n"));
     });
-    const s = await sessionWith({ "opencode.json": JSON.stringify({ mcp: { srv: { type: "remote", url: mcp.url } }, permission: { "*": "allow" } }) });
+    const s = await sessionWith({
+      "opencode.json": JSON.stringify({ mcp: { srv: { type: "remote", url: mcp.url } }, permission: { "*": "allow" } }),
+    });
     cleanups.push(async () => {
       await s.session.mcp.close();
       await s.dispose();

@@ -69,6 +69,11 @@ describe("MCP tool ids cannot take over other tools", () => {
     // The other server reconnecting (or failing) must not take the id, nor remove the owner's tool.
     await session.mcp.retry(other);
     expect((await session.run("a_b_c", { text: "x" })).output).toBe(expected);
-    expect(session.mcp.servers().filter((view) => toolsOf(view.status).includes("a_b_c")).map((view) => view.name)).toEqual([owner]);
+    expect(
+      session.mcp
+        .servers()
+        .filter((view) => toolsOf(view.status).includes("a_b_c"))
+        .map((view) => view.name),
+    ).toEqual([owner]);
   });
 });

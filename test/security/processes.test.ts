@@ -102,7 +102,11 @@ describe("processes: node runtime", () => {
       });
       cleanups.push(unsubscribe);
       const command = `echo "marker=$${CALL_MARKER}"; setsid bash -c '( sleep ${sleep} >/dev/null 2>&1 & )'; sleep ${uniqueSleep()}`;
-      const call = await session.run("bash", { command, description: "escape", ...(stop === "timeout" ? { timeout: 1500 } : {}) }, { signal: controller.signal });
+      const call = await session.run(
+        "bash",
+        { command, description: "escape", ...(stop === "timeout" ? { timeout: 1500 } : {}) },
+        { signal: controller.signal },
+      );
       expect(call.output ?? call.error ?? "").toMatch(stop === "abort" ? /abort/i : /timeout|timed out/i);
       marker ||= /marker=(\S+)/.exec(call.output ?? "")?.[1] ?? "";
       await assertNothingLeft(marker, sleep, sentinel);
@@ -161,8 +165,14 @@ describe("processes: the CLI on the node runtime", () => {
       const escaped = uniqueSleep();
       const running = uniqueSleep();
       const command = `setsid bash -c '( sleep ${escaped} >/dev/null 2>&1 & )'; sleep ${running}`;
-      const cli = spawn(process.execPath, [BIN, "tool", "bash", "--dir", root, "--yes", "--args", JSON.stringify({ command, description: "escape" })], { stdio: "ignore" });
-      const exited = new Promise<{ code: number | null; signal: string | null }>((done) => cli.once("exit", (code, sig) => done({ code, signal: sig })));
+      const cli = spawn(
+        process.execPath,
+        [BIN, "tool", "bash", "--dir", root, "--yes", "--args", JSON.stringify({ command, description: "escape" })],
+        { stdio: "ignore" },
+      );
+      const exited = new Promise<{ code: number | null; signal: string | null }>((done) =>
+        cli.once("exit", (code, sig) => done({ code, signal: sig })),
+      );
       cleanups.push(() => void cli.kill("SIGKILL"));
       expect(await started(running), "the command started").toBe(true);
       expect(await started(escaped), "the escaped child started").toBe(true);
@@ -182,14 +192,19 @@ describe("processes: the CLI killed outright", () => {
     const escaped = uniqueSleep();
     const running = uniqueSleep();
     const command = `nohup setsid bash -c '( sleep ${escaped} >/dev/null 2>&1 & )' >/dev/null 2>&1; sleep ${running}`;
-    const cli = spawn(process.execPath, [BIN, "tool", "bash", "--dir", root, "--yes", "--args", JSON.stringify({ command, description: "escape" })], { stdio: "ignore" });
+    const cli = spawn(
+      process.execPath,
+      [BIN, "tool", "bash", "--dir", root, "--yes", "--args", JSON.stringify({ command, description: "escape" })],
+      { stdio: "ignore" },
+    );
     const exited = new Promise<void>((done) => cli.once("exit", () => done()));
     expect(await started(running), "the command started").toBe(true);
     expect(await started(escaped), "the escaped child started").toBe(true);
     cli.kill("SIGKILL");
     await exited;
     // The watchdog sweeps once it sees the CLI gone: wait for it, within a bound.
-    for (let i = 0; i < 100 && sleeping(running).length + sleeping(escaped).length > 0; i++) await new Promise((done) => setTimeout(done, 100));
+    for (let i = 0; i < 100 && sleeping(running).length + sleeping(escaped).length > 0; i++)
+      await new Promise((done) => setTimeout(done, 100));
     expect(sleeping(running), "the command").toEqual([]);
     expect(sleeping(escaped), "the escaped child").toEqual([]);
     await sentinel.assertUntouched();
@@ -205,11 +220,17 @@ describe("processes: embedded runtime", () => {
     return { ...s, sentinel };
   }
   const exists = (runtime: { fs: { lstat(path: string): Promise<unknown> } }, path: string) =>
-    runtime.fs.lstat(path).then(() => true, () => false);
+    runtime.fs.lstat(path).then(
+      () => true,
+      () => false,
+    );
 
   it("a background job is over when its call returns", async () => {
     const { session, text, sentinel } = await embeddedSession();
-    const started = await session.run("bash", { command: "(sleep 0.5; echo one >> log; sleep 0.5; echo two >> log) & echo started", description: "escape" });
+    const started = await session.run("bash", {
+      command: "(sleep 0.5; echo one >> log; sleep 0.5; echo two >> log) & echo started",
+      description: "escape",
+    });
     expect(started.status, started.error).toBe("completed");
     // The embedded shell waits for its jobs: both writes are in before the call returns, none after.
     expect(await text("log")).toBe("one\ntwo\n");
@@ -223,7 +244,11 @@ describe("processes: embedded runtime", () => {
     const { session, runtime, root, sentinel } = await embeddedSession();
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
-    const aborted = await session.run("bash", { command: "(sleep 1; echo late > late.txt) & sleep 100", description: "escape" }, { signal: controller.signal });
+    const aborted = await session.run(
+      "bash",
+      { command: "(sleep 1; echo late > late.txt) & sleep 100", description: "escape" },
+      { signal: controller.signal },
+    );
     expect(aborted.output ?? aborted.error ?? "").toMatch(/abort/i);
     // Longer than the job's delay: had it survived the abort, the file would be there now.
     const later = await session.run("bash", { command: "sleep 1.5; echo done", description: "look" });

@@ -105,7 +105,9 @@ for (const backend of fileBackends) {
       let stopSwapper: () => Promise<void>;
       if (backend === "node") {
         // Another process flips the link as fast as it can, as bash run by the agent would.
-        const child = spawn("bash", ["-c", `cd '${root}' && while :; do ln -sfn inside.txt flip; ln -sfn '${outsideTarget}' flip; done`], { stdio: "ignore" });
+        const child = spawn("bash", ["-c", `cd '${root}' && while :; do ln -sfn inside.txt flip; ln -sfn '${outsideTarget}' flip; done`], {
+          stdio: "ignore",
+        });
         stopSwapper = () =>
           new Promise<void>((done) => {
             child.once("exit", () => done());

@@ -31,11 +31,16 @@ export async function plantSentinel(runtime: Runtime): Promise<Sentinel> {
     const file = join(dir, name);
     await writeFile(file, SENTINEL_TEXT);
     await utimes(file, MTIME_S, MTIME_S);
-    return sentinel(dir, file, async () => ({
-      text: await readFile(file, "utf8"),
-      mtimeMs: (await stat(file)).mtimeMs,
-      names: await readdir(dir),
-    }), () => rm(dir, { recursive: true, force: true }));
+    return sentinel(
+      dir,
+      file,
+      async () => ({
+        text: await readFile(file, "utf8"),
+        mtimeMs: (await stat(file)).mtimeMs,
+        names: await readdir(dir),
+      }),
+      () => rm(dir, { recursive: true, force: true }),
+    );
   }
   const dir = `/outside-${Math.random().toString(36).slice(2, 8)}`;
   const file = `${dir}/${name}`;
@@ -44,11 +49,17 @@ export async function plantSentinel(runtime: Runtime): Promise<Sentinel> {
   const withTimes = runtime.fs as Partial<{ utimes(path: string, atimeMs: number, mtimeMs: number): Promise<void> }>;
   await withTimes.utimes?.(file, MTIME_S * 1000, MTIME_S * 1000);
   const planted = (await runtime.fs.lstat(file)).mtimeMs;
-  return sentinel(dir, file, async () => ({
-    text: new TextDecoder().decode(await runtime.fs.readFile(file)),
-    mtimeMs: (await runtime.fs.lstat(file)).mtimeMs,
-    names: (await runtime.fs.readdir(dir)).map((entry) => entry.name),
-  }), async () => {}, planted);
+  return sentinel(
+    dir,
+    file,
+    async () => ({
+      text: new TextDecoder().decode(await runtime.fs.readFile(file)),
+      mtimeMs: (await runtime.fs.lstat(file)).mtimeMs,
+      names: (await runtime.fs.readdir(dir)).map((entry) => entry.name),
+    }),
+    async () => {},
+    planted,
+  );
 }
 
 function sentinel(

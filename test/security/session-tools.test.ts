@@ -26,31 +26,60 @@ async function open(files: Record<string, string> = {}, options: Partial<ToolSes
     await runtime.fs.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
     await runtime.fs.writeFile(full, text);
   }
-  const session = await ToolSession.open({ runtime, dataDir: "/data", home: "/home/user", builtins: builtinTools, trusted: true, ...options });
+  const session = await ToolSession.open({
+    runtime,
+    dataDir: "/data",
+    home: "/home/user",
+    builtins: builtinTools,
+    trusted: true,
+    ...options,
+  });
   return { session, runtime };
 }
 
 async function run(session: ToolSession, model: LanguageModelV4, text: string) {
   userText(session, text, session.agent.name);
-  return runLoop({ tools: session, agent: session.agent, model: resolved(model), system: ["test"], signal: new AbortController().signal, changed: () => {}, status: () => {} });
+  return runLoop({
+    tools: session,
+    agent: session.agent,
+    model: resolved(model),
+    system: ["test"],
+    signal: new AbortController().signal,
+    changed: () => {},
+    status: () => {},
+  });
 }
 
 const callsOf = (record: SessionRecord, tool: string) => record.calls.filter((call) => call.tool === tool);
-const read = async (runtime: { fs: { readFile(path: string): Promise<Uint8Array> } }, path: string) => new TextDecoder().decode(await runtime.fs.readFile(path));
+const read = async (runtime: { fs: { readFile(path: string): Promise<Uint8Array> } }, path: string) =>
+  new TextDecoder().decode(await runtime.fs.readFile(path));
 
 describe("task: one child session, one loop at a time", () => {
   it("refuses to resume a child that is already running (two task calls with the same task_id in one step)", async () => {
     const { session } = await open();
     const first = new ScriptedLanguageModel({
       version: 1,
-      steps: [{ toolCalls: [{ tool: "task", input: { description: "start", prompt: "say hi", subagent_type: "general" } }] }, { text: "hi" }, { text: "started" }],
+      steps: [
+        { toolCalls: [{ tool: "task", input: { description: "start", prompt: "say hi", subagent_type: "general" } }] },
+        { text: "hi" },
+        { text: "started" },
+      ],
     });
     await run(session, first, "start one");
     const child = session.session.children![0]!;
     const resume = { description: "again", prompt: "say it again", subagent_type: "general", task_id: child.id };
     const twice = new ScriptedLanguageModel({
       version: 1,
-      steps: [{ toolCalls: [{ tool: "task", input: resume }, { tool: "task", input: resume }] }, { text: "hi again" }, { text: "finished" }],
+      steps: [
+        {
+          toolCalls: [
+            { tool: "task", input: resume },
+            { tool: "task", input: resume },
+          ],
+        },
+        { text: "hi again" },
+        { text: "finished" },
+      ],
     });
     expect(await run(session, twice, "resume it twice")).toBe("done");
     const [, a, b] = callsOf(session.session, "task");
@@ -58,7 +87,9 @@ describe("task: one child session, one loop at a time", () => {
     expect((a!.status === "error" ? a : b)!.error).toContain("already running");
     // The child got one follow-up, not two interleaved ones.
     expect(child.messages.filter((message) => message.role === "user")).toHaveLength(2);
-    expect(child.messages.filter((message) => message.role === "assistant").map((message) => message.parts.find((part) => part.type === "text"))).toHaveLength(2);
+    expect(
+      child.messages.filter((message) => message.role === "assistant").map((message) => message.parts.find((part) => part.type === "text")),
+    ).toHaveLength(2);
   });
 });
 
@@ -109,7 +140,9 @@ describe("plan agent: only its plan files", () => {
     const call = await session.run("write", { filePath: `${runtime.root}/.opencode/plans/new.md`, content: "pwned\n" });
     expect(call.status).toBe("error");
     expect((await runtime.fs.readdir(`${runtime.root}/src`)).map((entry) => entry.name)).toEqual(["a.ts"]);
-    const patch = await session.run("apply_patch", { patchText: ["*** Begin Patch", "*** Add File: .opencode/plans/other.md", "+pwned", "*** End Patch"].join("\n") });
+    const patch = await session.run("apply_patch", {
+      patchText: ["*** Begin Patch", "*** Add File: .opencode/plans/other.md", "+pwned", "*** End Patch"].join("\n"),
+    });
     expect(patch.status).toBe("error");
     const edit = await session.run("edit", { filePath: `${runtime.root}/.opencode/plans/third.md`, oldString: "", newString: "pwned\n" });
     expect(edit.status).toBe("error");
@@ -133,7 +166,15 @@ describe("stopping the parent while its child waits for the person", () => {
     });
     const offAsked = session.bus.subscribe("permission.asked", () => queueMicrotask(() => controller.abort()));
     try {
-      return await runLoop({ tools: session, agent: session.agent, model: resolved(model), system: ["test"], signal: controller.signal, changed: () => {}, status: () => {} });
+      return await runLoop({
+        tools: session,
+        agent: session.agent,
+        model: resolved(model),
+        system: ["test"],
+        signal: controller.signal,
+        changed: () => {},
+        status: () => {},
+      });
     } finally {
       off();
       offAsked();
@@ -167,7 +208,14 @@ describe("stopping the parent while its child waits for the person", () => {
       version: 1,
       steps: [
         { toolCalls: [{ tool: "task", input: { description: "ask", prompt: "ask the person", subagent_type: "asker" } }] },
-        { toolCalls: [{ tool: "question", input: { questions: [{ question: "Which?", header: "Pick", options: [{ label: "A", description: "a" }] }] } }] },
+        {
+          toolCalls: [
+            {
+              tool: "question",
+              input: { questions: [{ question: "Which?", header: "Pick", options: [{ label: "A", description: "a" }] }] },
+            },
+          ],
+        },
         { text: "never" },
         { text: "never either" },
       ],
@@ -185,7 +233,10 @@ describe("question: odd payloads", () => {
     const { session } = await open();
     const model = new ScriptedLanguageModel({
       version: 1,
-      steps: [{ toolCalls: [{ tool: "question", input: { questions: [{ question: "Which?", header: "Pick", options: [] }] } }] }, { text: "after" }],
+      steps: [
+        { toolCalls: [{ tool: "question", input: { questions: [{ question: "Which?", header: "Pick", options: [] }] } }] },
+        { text: "after" },
+      ],
     });
     const asked: string[] = [];
     session.questions.onAsked((request) => {
@@ -205,7 +256,14 @@ describe("question: odd payloads", () => {
 
 describe("skills: hostile files", () => {
   it("a deeply nested or huge frontmatter is reported, never fatal, and the other skills still load", async () => {
-    const deep = ["---", "name: deep", "description: d", ...Array.from({ length: 3000 }, (_, i) => `${"  ".repeat(i)}k${i}:`), "---", "body"].join("\n");
+    const deep = [
+      "---",
+      "name: deep",
+      "description: d",
+      ...Array.from({ length: 3000 }, (_, i) => `${"  ".repeat(i)}k${i}:`),
+      "---",
+      "body",
+    ].join("\n");
     const huge = ["---", "name: huge", `description: ${"x".repeat(2_000_000)}`, "---", "body"].join("\n");
     const { session } = await open({
       ".opencode/skills/deep/SKILL.md": deep,
@@ -234,10 +292,18 @@ export default tool({
   const marks = () => (globalThis as { __wbBatchMarks?: number }).__wbBatchMarks ?? 0;
 
   it("refuses a custom tool the agent's rules hide (it asks no permission of its own), by hand and from the loop", async () => {
-    const { session } = await open({ ".opencode/tool/mark.ts": MARK, "opencode.json": JSON.stringify({ permission: { mark: "deny" } }) }, { flags: { batchTool: true } });
+    const { session } = await open(
+      { ".opencode/tool/mark.ts": MARK, "opencode.json": JSON.stringify({ permission: { mark: "deny" } }) },
+      { flags: { batchTool: true } },
+    );
     expect(session.registry.ids()).toContain("mark");
     const before = marks();
-    const byHand = await session.run("batch", { tool_calls: [{ tool: "mark", parameters: {} }, { tool: "todoread", parameters: {} }] });
+    const byHand = await session.run("batch", {
+      tool_calls: [
+        { tool: "mark", parameters: {} },
+        { tool: "todoread", parameters: {} },
+      ],
+    });
     expect(byHand.output).toContain("1 failed");
     expect(byHand.output).toMatch(/mark: .*not available to the build agent/);
     const model = new ScriptedLanguageModel({
@@ -293,7 +359,10 @@ describe("task: a subagent can do no more than the agent that started it", () =>
     expect((await runtime.fs.readdir(`${runtime.root}/src`)).map((entry) => entry.name)).toEqual(["a.ts"]);
     const child = session.session.children![0]!;
     const [source, plan] = child.calls;
-    expect([source!.status, source!.permissions.map((permission) => [permission.permission, permission.answer])]).toEqual(["error", [["edit", "deny"]]]);
+    expect([source!.status, source!.permissions.map((permission) => [permission.permission, permission.answer])]).toEqual([
+      "error",
+      [["edit", "deny"]],
+    ]);
     expect(plan!.status).toBe("completed");
     expect(await read(runtime, `${runtime.root}/.opencode/plans/from-child.md`)).toBe("notes\n");
   });
@@ -311,7 +380,15 @@ describe("task: a subagent can do no more than the agent that started it", () =>
       ],
     });
     userText(session, "plan it", "plan");
-    await runLoop({ tools: session, agent: plan, model: resolved(model), system: ["test"], signal: new AbortController().signal, changed: () => {}, status: () => {} });
+    await runLoop({
+      tools: session,
+      agent: plan,
+      model: resolved(model),
+      system: ["test"],
+      signal: new AbortController().signal,
+      changed: () => {},
+      status: () => {},
+    });
     expect((await runtime.fs.readdir(`${runtime.root}/src`)).map((entry) => entry.name)).toEqual(["a.ts"]);
     expect(session.session.children![0]!.calls[0]!.permissions.map((permission) => permission.answer)).toEqual(["deny"]);
   });
@@ -341,7 +418,11 @@ describe("task: a subagent can do no more than the agent that started it", () =>
 
 describe("plan tools: a subagent cannot hand its session to a primary agent", () => {
   it("refuses plan_exit and plan_enter in a child session before asking the person, and the child keeps its agent", async () => {
-    const config = { agent: { planner: { mode: "subagent", description: "plans", permission: { plan_exit: "allow", plan_enter: "allow", question: "allow" } } } };
+    const config = {
+      agent: {
+        planner: { mode: "subagent", description: "plans", permission: { plan_exit: "allow", plan_enter: "allow", question: "allow" } },
+      },
+    };
     const { session } = await open({ "opencode.json": JSON.stringify(config) }, { flags: { planMode: true } });
     let asked = 0;
     session.questions.onAsked((request) => {
@@ -352,7 +433,12 @@ describe("plan tools: a subagent cannot hand its session to a primary agent", ()
       version: 1,
       steps: [
         { toolCalls: [{ tool: "task", input: { description: "plan", prompt: "plan then build", subagent_type: "planner" } }] },
-        { toolCalls: [{ tool: "plan_exit", input: {} }, { tool: "plan_enter", input: {} }] },
+        {
+          toolCalls: [
+            { tool: "plan_exit", input: {} },
+            { tool: "plan_enter", input: {} },
+          ],
+        },
         { text: "could not" },
         { text: "done" },
       ],
@@ -390,7 +476,14 @@ describe("task: a question the child waits on can be found from the parent's car
       version: 1,
       steps: [
         { toolCalls: [{ tool: "task", input: { description: "ask", prompt: "ask the person", subagent_type: "asker" } }] },
-        { toolCalls: [{ tool: "question", input: { questions: [{ question: "Which?", header: "Pick", options: [{ label: "A", description: "a" }] }] } }] },
+        {
+          toolCalls: [
+            {
+              tool: "question",
+              input: { questions: [{ question: "Which?", header: "Pick", options: [{ label: "A", description: "a" }] }] },
+            },
+          ],
+        },
         { text: "A was picked" },
         { text: "done" },
       ],

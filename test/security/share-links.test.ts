@@ -72,7 +72,20 @@ describe("share links: damaged links are refused with a reason", () => {
   });
 
   it("a path that is both a file and a folder", async () => {
-    await refused(rawLink(handPacked({ f: [["a", 1], ["a/b", 1]] }, strToU8("xy"))), /both a file and the folder/);
+    await refused(
+      rawLink(
+        handPacked(
+          {
+            f: [
+              ["a", 1],
+              ["a/b", 1],
+            ],
+          },
+          strToU8("xy"),
+        ),
+      ),
+      /both a file and the folder/,
+    );
   });
 
   it("a 20 MB decompression bomb, stopped while inflating", async () => {
@@ -97,7 +110,24 @@ describe("share links: damaged links are refused with a reason", () => {
     const session = {
       format: "workbench-session",
       version: 1,
-      session: { id: "s", title: "t", agent: "build", createdAt: 1, calls: [], messages: [{ id: "m", sessionID: "s", role: "user", time: { created: 1 }, agent: "build", model: { providerID: "p", modelID: "m" }, parts: [{ id: "p", messageID: "m", type: "file", mime: "image/png", url: "https://evil.example/beacon.png" }] }] },
+      session: {
+        id: "s",
+        title: "t",
+        agent: "build",
+        createdAt: 1,
+        calls: [],
+        messages: [
+          {
+            id: "m",
+            sessionID: "s",
+            role: "user",
+            time: { created: 1 },
+            agent: "build",
+            model: { providerID: "p", modelID: "m" },
+            parts: [{ id: "p", messageID: "m", type: "file", mime: "image/png", url: "https://evil.example/beacon.png" }],
+          },
+        ],
+      },
     };
     await refused(rawLink(handPacked({ f: [], s: session })), /data: or file:\/\/ URL/);
   });

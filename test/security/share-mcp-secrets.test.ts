@@ -39,7 +39,10 @@ describe("share links: MCP keys never travel", () => {
 describe("share links: keys in any opencode.json of the tree never travel", () => {
   it("an opencode.json in .opencode/ or a sub-project has its keys and approvals taken out too", async () => {
     const nested = '{ "provider": { "openai": { "options": { "apiKey": "sk-SECRET4" } } }, "permission": { "bash": "allow" } }';
-    const link = await encodeShareLink({ files: { ".opencode/opencode.jsonc": nested, "packages/app/opencode.json": nested, "notes/opencode.json.md": "apiKey sk-KEEP" } }, BASE);
+    const link = await encodeShareLink(
+      { files: { ".opencode/opencode.jsonc": nested, "packages/app/opencode.json": nested, "notes/opencode.json.md": "apiKey sk-KEEP" } },
+      BASE,
+    );
     const decoded = await decodeShareLink(link);
     if (!decoded.ok) throw new Error(decoded.error);
     expect(decoded.state.files[".opencode/opencode.jsonc"]).not.toMatch(/SECRET|"allow"/);

@@ -51,7 +51,13 @@ async function specialWorkspace(options: { searchThreads?: number } = {}) {
     const threaded = createNodeRuntime({ root, searchThreads: options.searchThreads, searchHandOffAfter: 0 });
     cleanups.push(() => threaded.dispose());
     runtime = threaded;
-    session = await ToolSession.open({ runtime, dataDir: join(root, "../data"), home: "/home/user", builtins: builtinTools, trusted: true });
+    session = await ToolSession.open({
+      runtime,
+      dataDir: join(root, "../data"),
+      home: "/home/user",
+      builtins: builtinTools,
+      trusted: true,
+    });
   }
   return { session, runtime, root, sentinel };
 }
@@ -107,7 +113,10 @@ describe("special files on the node runtime", () => {
   it("the runtime's reads refuse them too (a name swapped for a FIFO after a check is caught at open)", async () => {
     const { runtime, root, sentinel } = await specialWorkspace();
     for (const name of ["fifo", "sock", "zero"]) {
-      for (const attempt of [() => runtime.fs.readFile(join(root, name)), () => runtime.fs.read(join(root, name), { position: 0, length: 10 })]) {
+      for (const attempt of [
+        () => runtime.fs.readFile(join(root, name)),
+        () => runtime.fs.read(join(root, name), { position: 0, length: 10 }),
+      ]) {
         const error = await attempt().then(
           () => undefined,
           (caught: unknown) => caught,
@@ -140,7 +149,10 @@ describe("special files on the node runtime", () => {
   it("glob and list skip them as rg --files does", async () => {
     const { session, root, sentinel } = await specialWorkspace();
     const glob = await session.run("glob", { pattern: "**/*" });
-    const listed = (glob.output ?? "").split("\n").map((path) => path.slice(root.length + 1)).sort();
+    const listed = (glob.output ?? "")
+      .split("\n")
+      .map((path) => path.slice(root.length + 1))
+      .sort();
     expect(listed).toEqual(rgRows(root, ["--files", "--hidden"]));
     expect(listed).toEqual(["a.txt", "sub/b.txt"]);
     const list = await session.run("list", {});
@@ -153,7 +165,11 @@ describe("special files on the node runtime", () => {
     const run = async (args: string[]) => {
       let out = "";
       let err = "";
-      const code = await rgMain(args, { out: (t) => (out += t), err: (t) => (err += t) }, { search: runtime.search, fs: runtime.fs, cwd: root });
+      const code = await rgMain(
+        args,
+        { out: (t) => (out += t), err: (t) => (err += t) },
+        { search: runtime.search, fs: runtime.fs, cwd: root },
+      );
       return { code, out, err };
     };
     const walked = await run(["-L", "-n", "hello"]);
@@ -178,7 +194,13 @@ describe("special files and the embedded runtime (through the copy)", () => {
     const { skipped } = await copyFolder(folder, embedded);
     expect(skipped.sort()).toEqual(["fifo (a FIFO (named pipe))", "sock (a socket)", "sub/pipe (a FIFO (named pipe))"]);
     expect((await embedded.fs.readdir("/workspace")).map((e) => e.name).sort()).toEqual(["a.txt", "sub", "zero"]);
-    const session = await ToolSession.open({ runtime: embedded, dataDir: "/data", home: "/home/user", builtins: builtinTools, trusted: true });
+    const session = await ToolSession.open({
+      runtime: embedded,
+      dataDir: "/data",
+      home: "/home/user",
+      builtins: builtinTools,
+      trusted: true,
+    });
     const grep = await session.run("grep", { pattern: "hello" });
     expect(grepRows(grep.output ?? "", "/workspace")).toEqual(["a.txt:1", "sub/b.txt:1"]);
     session.bus.subscribe("permission.asked", (r) => queueMicrotask(() => session.permissions.reply(r.id, "once")));
@@ -194,13 +216,25 @@ describe("special files and the embedded runtime (through the copy)", () => {
     const result = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
       execFile(
         process.execPath,
-        [join(repoRoot, "bin/workbench.mjs"), "tool", "grep", "--dir", root, "--runtime", "embedded", "--args", JSON.stringify({ pattern: "hello" })],
+        [
+          join(repoRoot, "bin/workbench.mjs"),
+          "tool",
+          "grep",
+          "--dir",
+          root,
+          "--runtime",
+          "embedded",
+          "--args",
+          JSON.stringify({ pattern: "hello" }),
+        ],
         { timeout: 60_000 },
         (error, stdout, stderr) => done({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
       );
     });
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain("note: 3 special file(s) not copied into the embedded runtime (no content to copy): fifo (a FIFO (named pipe)), sock (a socket), sub/pipe (a FIFO (named pipe))");
+    expect(result.stderr).toContain(
+      "note: 3 special file(s) not copied into the embedded runtime (no content to copy): fifo (a FIFO (named pipe)), sock (a socket), sub/pipe (a FIFO (named pipe))",
+    );
     expect(result.stdout).toContain("/workspace/a.txt:");
     stillThere(root);
     await sentinel.assertUnchanged();

@@ -20,7 +20,10 @@ export interface Attacked {
   dispose(): Promise<void>;
 }
 
-export async function attackedSession(backend: (typeof fileBackends)[number], files: Record<string, string | Uint8Array> = {}): Promise<Attacked> {
+export async function attackedSession(
+  backend: (typeof fileBackends)[number],
+  files: Record<string, string | Uint8Array> = {},
+): Promise<Attacked> {
   const opened = await sessionOn(backend, files);
   const sentinel = await plantSentinel(opened.runtime);
   const asked: PermissionRequest[] = [];

@@ -39,7 +39,10 @@ describe("Chat", () => {
   it("sends a message, runs the agent, notifies, and saves the whole conversation", async () => {
     const { chat, runtime, shelf, systems } = await chatOn({
       version: 1,
-      steps: [{ toolCalls: [{ tool: "write", input: { filePath: "/workspace/hello.txt", content: "hi\n" } }] }, { text: "Wrote hello.txt." }],
+      steps: [
+        { toolCalls: [{ tool: "write", input: { filePath: "/workspace/hello.txt", content: "hi\n" } }] },
+        { text: "Wrote hello.txt." },
+      ],
     });
     const statuses: ChatStatus["type"][] = [];
     let completedBeforeItsStep = false;
@@ -112,7 +115,10 @@ describe("Chat", () => {
   });
 
   it("queues a message sent while busy and answers it after the current one", async () => {
-    const { chat } = await chatOn({ version: 1, steps: [{ text: "first answer with a few words" }, { text: "second answer" }] }, { speed: 1 });
+    const { chat } = await chatOn(
+      { version: 1, steps: [{ text: "first answer with a few words" }, { text: "second answer" }] },
+      { speed: 1 },
+    );
     const first = chat.send({ text: "one" });
     const second = chat.send({ text: "two" });
     await Promise.all([first, second]);
@@ -125,10 +131,16 @@ describe("Chat", () => {
   });
 
   it("answers with the reason when the model cannot be resolved", async () => {
-    const { chat } = await chatOn({ version: 1, steps: [] }, { resolveModel: async () => Promise.reject(new Error("No key for provider openai: add one in Providers.")) });
+    const { chat } = await chatOn(
+      { version: 1, steps: [] },
+      { resolveModel: async () => Promise.reject(new Error("No key for provider openai: add one in Providers.")) },
+    );
     await chat.send({ text: "hi" });
     const answer = chat.messages()[1]!;
-    expect(answer).toMatchObject({ role: "assistant", error: { kind: "model", message: "No key for provider openai: add one in Providers." } });
+    expect(answer).toMatchObject({
+      role: "assistant",
+      error: { kind: "model", message: "No key for provider openai: add one in Providers." },
+    });
     expect(chat.status().type).toBe("idle");
   });
 
@@ -141,8 +153,14 @@ describe("Chat", () => {
   });
 
   it("puts an attached workspace text file into the message as text", async () => {
-    const { chat, language } = await chatOn({ version: 1, steps: [{ text: "seen" }] }, { files: { "notes.md": "# Notes\nremember milk\n" } });
-    await chat.send({ text: "summarise", attachments: [{ mime: "text/markdown", filename: "notes.md", url: "file:///workspace/notes.md" }] });
+    const { chat, language } = await chatOn(
+      { version: 1, steps: [{ text: "seen" }] },
+      { files: { "notes.md": "# Notes\nremember milk\n" } },
+    );
+    await chat.send({
+      text: "summarise",
+      attachments: [{ mime: "text/markdown", filename: "notes.md", url: "file:///workspace/notes.md" }],
+    });
     const user = chat.messages()[0]!;
     expect(user.parts.map((p) => p.type)).toEqual(["text", "file", "text"]);
     expect(texts([user]).join("\n")).toContain("remember milk");
@@ -150,28 +168,47 @@ describe("Chat", () => {
   });
 
   it("answers a message whose attachment is gone with an attachment error, and the queue goes on", async () => {
-    const { chat } = await chatOn({ version: 1, steps: [{ text: "a long answer with many words in it to be slow" }, { text: "third answered" }] }, { speed: 1 });
+    const { chat } = await chatOn(
+      { version: 1, steps: [{ text: "a long answer with many words in it to be slow" }, { text: "third answered" }] },
+      { speed: 1 },
+    );
     const log: string[] = [];
-    const first = chat.send({ text: "A" }).then(() => log.push("A resolved"), (error: unknown) => log.push(`A rejected: ${String(error)}`));
+    const first = chat.send({ text: "A" }).then(
+      () => log.push("A resolved"),
+      (error: unknown) => log.push(`A rejected: ${String(error)}`),
+    );
     while (chat.status().type !== "busy") await new Promise((resolve) => setTimeout(resolve, 1));
     const second = chat.send({ text: "B", attachments: [{ mime: "text/plain", filename: "gone.txt", url: "file:///workspace/gone.txt" }] });
     const third = chat.send({ text: "C" });
     await Promise.all([first, second, third]);
     expect(log).toEqual(["A resolved"]);
     const answerToB = chat.messages().find((m) => m.role === "assistant" && m.error !== undefined);
-    expect(answerToB?.role === "assistant" && answerToB.error).toMatchObject({ kind: "attachment", message: "the attached file /workspace/gone.txt no longer exists" });
+    expect(answerToB?.role === "assistant" && answerToB.error).toMatchObject({
+      kind: "attachment",
+      message: "the attached file /workspace/gone.txt no longer exists",
+    });
     expect(answerToB?.role === "assistant" && answerToB.error?.hint).toMatch(/Attach it again/);
     expect(texts(chat.messages())).toContain("third answered");
     expect(texts(chat.messages().filter((m) => m.role === "user"))).toEqual(["A", "B", "C"]);
   });
 
   it("refuses attachments outside the workspace, through a link, or too large, with a clear answer", async () => {
-    const { chat, runtime, language } = await chatOn({ version: 1, steps: [] }, { files: { "a.txt": "hello\n", "big.txt": "x".repeat(300 * 1024) } });
+    const { chat, runtime, language } = await chatOn(
+      { version: 1, steps: [] },
+      { files: { "a.txt": "hello\n", "big.txt": "x".repeat(300 * 1024) } },
+    );
     await runtime.fs.mkdir("/elsewhere", { recursive: true });
     await runtime.fs.writeFile("/elsewhere/secret.txt", "TOP-SECRET-CONTENT\n");
     await runtime.fs.symlink("/elsewhere/secret.txt", "/workspace/link.txt");
     const errors: Array<string | undefined> = [];
-    const urls = ["file:///../elsewhere/secret.txt", "file:///workspace/../elsewhere/secret.txt", "file:///workspace/%2e%2e/elsewhere/secret.txt", "file:///link.txt", "file:///workspace/big.txt", "file:///etc/passwd"];
+    const urls = [
+      "file:///../elsewhere/secret.txt",
+      "file:///workspace/../elsewhere/secret.txt",
+      "file:///workspace/%2e%2e/elsewhere/secret.txt",
+      "file:///link.txt",
+      "file:///workspace/big.txt",
+      "file:///etc/passwd",
+    ];
     for (const url of urls) {
       await chat.send({ text: "look", attachments: [{ mime: "text/plain", filename: "x", url }] });
       const last = chat.messages().at(-1)!;
@@ -208,7 +245,10 @@ describe("Chat", () => {
       }
     }
     const language = new Recording({ version: 1, steps: [{ text: "seen" }] }, { speed: 0 });
-    const { chat, runtime } = await chatOn({ version: 1, steps: [] }, { files: { "docs/notes.md": "remember milk\n" }, resolveModel: async () => resolved(language, { attachment: true }) });
+    const { chat, runtime } = await chatOn(
+      { version: 1, steps: [] },
+      { files: { "docs/notes.md": "remember milk\n" }, resolveModel: async () => resolved(language, { attachment: true }) },
+    );
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
     await runtime.fs.writeFile(`${runtime.root}/logo.png`, png);
     await chat.send({
@@ -229,6 +269,9 @@ describe("Chat", () => {
     expect(file?.type === "file" ? file.mediaType : undefined).toBe("image/png");
     // However the SDK wraps the bytes, they are the file's own.
     const data = JSON.stringify(file);
-    expect(data.includes(Buffer.from(png).toString("base64")) || data.includes(JSON.stringify(Object.fromEntries([...png].map((byte, index) => [String(index), byte]))).slice(1, -1))).toBe(true);
+    expect(
+      data.includes(Buffer.from(png).toString("base64")) ||
+        data.includes(JSON.stringify(Object.fromEntries([...png].map((byte, index) => [String(index), byte]))).slice(1, -1)),
+    ).toBe(true);
   });
 });

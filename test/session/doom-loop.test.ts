@@ -4,14 +4,46 @@ import { doomLoopAsk } from "../../src/session/doom-loop.js";
 import { emptyTokens, type AssistantMessage, type Message } from "../../src/session/message.js";
 
 const call = (id: string, tool: string, input: Record<string, unknown>): ToolCall => ({
-  id, sessionID: "s", messageID: "m", tool, input, status: "completed", title: "", metadata: {}, permissions: [], time: { created: 1 },
+  id,
+  sessionID: "s",
+  messageID: "m",
+  tool,
+  input,
+  status: "completed",
+  title: "",
+  metadata: {},
+  permissions: [],
+  time: { created: 1 },
 });
 const step = (id: string, callIDs: string[]): AssistantMessage => ({
-  id, sessionID: "s", role: "assistant", parentID: "u", time: { created: 1, completed: 2 }, agent: "build", providerID: "p", modelID: "m",
-  parts: callIDs.map((callID) => ({ id: `p-${callID}`, messageID: id, type: "tool" as const, providerCallID: callID, callID, tool: "read" })),
-  tokens: emptyTokens(), cost: 0,
+  id,
+  sessionID: "s",
+  role: "assistant",
+  parentID: "u",
+  time: { created: 1, completed: 2 },
+  agent: "build",
+  providerID: "p",
+  modelID: "m",
+  parts: callIDs.map((callID) => ({
+    id: `p-${callID}`,
+    messageID: id,
+    type: "tool" as const,
+    providerCallID: callID,
+    callID,
+    tool: "read",
+  })),
+  tokens: emptyTokens(),
+  cost: 0,
 });
-const userMessage: Message = { id: "u", sessionID: "s", role: "user", time: { created: 0 }, agent: "build", model: { providerID: "p", modelID: "m" }, parts: [] };
+const userMessage: Message = {
+  id: "u",
+  sessionID: "s",
+  role: "user",
+  time: { created: 0 },
+  agent: "build",
+  model: { providerID: "p", modelID: "m" },
+  parts: [],
+};
 
 describe("doom-loop detection", () => {
   const same = { filePath: "/a" };
@@ -19,7 +51,10 @@ describe("doom-loop detection", () => {
 
   it("asks on the third identical call in a row, across steps", () => {
     expect(doomLoopAsk([userMessage, step("a1", ["c1"]), step("a2", ["c2"])], calls, "read", same)).toEqual({
-      permission: "doom_loop", patterns: ["read"], always: ["read"], metadata: { tool: "read", input: same },
+      permission: "doom_loop",
+      patterns: ["read"],
+      always: ["read"],
+      metadata: { tool: "read", input: same },
     });
   });
 
@@ -34,7 +69,11 @@ describe("doom-loop detection", () => {
       call("k1", "read", { filePath: "/a", limit: 5, extra: { b: 1, a: [{ y: 1, x: 2 }] } }),
       call("k2", "read", { extra: { a: [{ x: 2, y: 1 }], b: 1 }, limit: 5, filePath: "/a" }),
     ];
-    const ask = doomLoopAsk([userMessage, step("a1", ["k1"]), step("a2", ["k2"])], nested, "read", { limit: 5, extra: { a: [{ y: 1, x: 2 }], b: 1 }, filePath: "/a" });
+    const ask = doomLoopAsk([userMessage, step("a1", ["k1"]), step("a2", ["k2"])], nested, "read", {
+      limit: 5,
+      extra: { a: [{ y: 1, x: 2 }], b: 1 },
+      filePath: "/a",
+    });
     expect(ask?.permission).toBe("doom_loop");
     // Array order still matters: [2, 1] is another call than [1, 2].
     const arrays = [call("r1", "read", { list: [1, 2] }), call("r2", "read", { list: [1, 2] })];

@@ -29,7 +29,12 @@ describe("LocalProviders", () => {
   it("keeps a workspace entry of the same id, taking the base URL and adding the models typed here", () => {
     const local = new LocalProviders();
     local.set({ id: "lab", baseURL: "http://127.0.0.1:8000/v1", models: ["new-model"] }, { remember: false });
-    const config = local.over({ provider: { lab: { name: "Lab server", options: { baseURL: "http://old/v1", headers: { "x-team": "a" } }, models: { old: { name: "Old" } } } }, enabled_providers: ["lab"] });
+    const config = local.over({
+      provider: {
+        lab: { name: "Lab server", options: { baseURL: "http://old/v1", headers: { "x-team": "a" } }, models: { old: { name: "Old" } } },
+      },
+      enabled_providers: ["lab"],
+    });
     const lab = config.provider!.lab!;
     expect(lab.name).toBe("Lab server");
     expect(lab.options).toEqual({ baseURL: "http://127.0.0.1:8000/v1", headers: { "x-team": "a" } });
@@ -58,7 +63,9 @@ describe("LocalProviders", () => {
   it("refuses a bad entry with what to fix, and ignores damaged storage", () => {
     const local = new LocalProviders();
     expect(() => local.set({ id: "x", baseURL: "ftp://host/v1", models: ["m"] }, { remember: false })).toThrow(/baseURL must be an http/);
-    expect(() => local.set({ id: "x", baseURL: "http://host/v1", models: [] }, { remember: false })).toThrow(/models name at least one model/);
+    expect(() => local.set({ id: "x", baseURL: "http://host/v1", models: [] }, { remember: false })).toThrow(
+      /models name at least one model/,
+    );
     expect(() => local.set({ id: "Bad Id", baseURL: "http://host/v1", models: ["m"] }, { remember: false })).toThrow(/id use lowercase/);
     const storage = new MapStorage();
     storage.setItem("workbench-local-providers", "{not json");

@@ -25,7 +25,10 @@ describe("the loop", () => {
 
   it("repairs a tool name in the wrong case to the real tool", async () => {
     const { session, runtime } = await open({ "a.txt": "alpha\n" });
-    const model = mockModel([streamStep({ calls: [{ tool: "Read", input: { filePath: `${runtime.root}/a.txt` } }] }), streamStep({ text: ["ok"] })]);
+    const model = mockModel([
+      streamStep({ calls: [{ tool: "Read", input: { filePath: `${runtime.root}/a.txt` } }] }),
+      streamStep({ text: ["ok"] }),
+    ]);
     const { end } = await loopOnce(session, resolved(model), "read a");
     expect(end).toBe("done");
     expect(session.session.calls).toHaveLength(1);
@@ -90,7 +93,13 @@ describe("the loop", () => {
   it("stops on a doom_loop rejected with feedback, and on calls repeated in another key order", async () => {
     const { session, runtime } = await open({ "a.txt": "alpha\n" });
     const path = `${runtime.root}/a.txt`;
-    const inputs = [{ filePath: path, limit: 5 }, { limit: 5, filePath: path }, { filePath: path, limit: 5 }, { limit: 5, filePath: path }, { filePath: path, limit: 5 }];
+    const inputs = [
+      { filePath: path, limit: 5 },
+      { limit: 5, filePath: path },
+      { filePath: path, limit: 5 },
+      { limit: 5, filePath: path },
+      { filePath: path, limit: 5 },
+    ];
     const model = mockModel(inputs.map((input) => streamStep({ calls: [{ tool: "read", input }] })));
     const asked: string[] = [];
     session.bus.subscribe("permission.asked", (request) => {
@@ -114,7 +123,10 @@ describe("the loop", () => {
     const first = await loopOnce(session, resolved(model), "say hi", { agent });
     expect(first.end).toBe("blocked");
     expect(model.doStreamCalls).toHaveLength(1);
-    expect(session.session.calls[0]).toMatchObject({ status: "error", error: "The user rejected permission to use this specific tool call." });
+    expect(session.session.calls[0]).toMatchObject({
+      status: "error",
+      error: "The user rejected permission to use this specific tool call.",
+    });
     const second = await loopOnce(session, resolved(model), "why?", { agent });
     expect(second.end).toBe("done");
     expect(promptText(model.doStreamCalls[1]!)).toContain("The user rejected permission to use this specific tool call.");
@@ -153,7 +165,13 @@ describe("the loop", () => {
 
 describe("provider errors", () => {
   const rateLimited = () => {
-    throw new APICallError({ message: "Too many requests", url: "http://localhost/v1", requestBodyValues: {}, statusCode: 429, isRetryable: true });
+    throw new APICallError({
+      message: "Too many requests",
+      url: "http://localhost/v1",
+      requestBodyValues: {},
+      statusCode: 429,
+      isRetryable: true,
+    });
   };
   // The provider layer's classifier, through a seam the loop offers for tests that need another.
   const classified: ClassifiedError[] = [];
@@ -215,7 +233,9 @@ describe("provider errors", () => {
     expect(statuses.some((s) => s.type === "retry")).toBe(false);
     const answer = assistants(session.session.messages)[0]!;
     expect(answer.role === "assistant" && answer.error?.kind).toBe("rate");
-    expect(answer.role === "assistant" && answer.error?.hint).toBe("The provider asked to wait 1157 days before retrying (more than 10 min); try again later.");
+    expect(answer.role === "assistant" && answer.error?.hint).toBe(
+      "The provider asked to wait 1157 days before retrying (more than 10 min); try again later.",
+    );
   });
 
   it("after the last retry, the hint says it gave up rather than that it is retrying", async () => {
@@ -225,13 +245,21 @@ describe("provider errors", () => {
     expect(end).toBe("error");
     expect(model.doStreamCalls).toHaveLength(2);
     const answer = assistants(session.session.messages)[0]!;
-    expect(answer.role === "assistant" && answer.error?.hint).toBe("Gave up after 2 attempts; try again later, or check the provider's status page.");
+    expect(answer.role === "assistant" && answer.error?.hint).toBe(
+      "Gave up after 2 attempts; try again later, or check the provider's status page.",
+    );
   });
 
   it("sets the error on the message and stops when the error is not retryable", async () => {
     const { session } = await open();
     const unauthorized = () => {
-      throw new APICallError({ message: "Invalid API key", url: "http://localhost/v1", requestBodyValues: {}, statusCode: 401, isRetryable: false });
+      throw new APICallError({
+        message: "Invalid API key",
+        url: "http://localhost/v1",
+        requestBodyValues: {},
+        statusCode: 401,
+        isRetryable: false,
+      });
     };
     const model = mockModel([unauthorized, streamStep({ text: ["never"] })]);
     const { end } = await loopOnce(session, resolved(model), "hi", { classify });
@@ -246,7 +274,10 @@ describe("provider errors", () => {
 describe("stopping", () => {
   it("keeps the text streamed so far when stopped mid-stream", async () => {
     const { session } = await open();
-    const model = new ScriptedLanguageModel({ version: 1, steps: [{ text: "one two three four five six seven eight nine ten eleven twelve" }] }, { speed: 0.5 });
+    const model = new ScriptedLanguageModel(
+      { version: 1, steps: [{ text: "one two three four five six seven eight nine ten eleven twelve" }] },
+      { speed: 0.5 },
+    );
     const controller = new AbortController();
     const { end } = await loopOnce(session, resolved(model), "count", {
       signal: controller.signal,
@@ -265,7 +296,9 @@ describe("stopping", () => {
 
   it("aborts a running bash command with the stream", async () => {
     const { session } = await open();
-    const model = mockModel([streamStep({ text: ["Sleeping."], calls: [{ tool: "bash", input: { command: "sleep 20", description: "Wait" } }] })]);
+    const model = mockModel([
+      streamStep({ text: ["Sleeping."], calls: [{ tool: "bash", input: { command: "sleep 20", description: "Wait" } }] }),
+    ]);
     const controller = new AbortController();
     session.bus.subscribe("call.updated", ({ callID }) => {
       const call = session.session.calls.find((c) => c.id === callID);

@@ -62,7 +62,11 @@ describe("compaction", () => {
     const { session, steps } = await bigSession();
     const model = recorded({
       version: 1,
-      steps: [...steps, { text: "SUMMARY: read alpha.txt and beta.txt, both lists.", usage: { input: 4000, output: 20 } }, { text: "Done." }],
+      steps: [
+        ...steps,
+        { text: "SUMMARY: read alpha.txt and beta.txt, both lists.", usage: { input: 4000, output: 20 } },
+        { text: "Done." },
+      ],
     });
     const { end } = await loopOnce(session, resolved(model, small), "read the big files", {
       prune: { protect: 2000, minimum: 1_000_000, protectTurns: 0 },

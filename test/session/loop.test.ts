@@ -44,11 +44,15 @@ describe("the loop on a scripted model", () => {
 describe("the plan agent", () => {
   it("is reminded in every request that it may only look and plan, and the reminder is never stored", async () => {
     const { session } = await open({ "a.txt": "a\n" });
-    const model = new ScriptedLanguageModel({ version: 1, steps: [{ toolCalls: [{ tool: "list", input: {} }] }, { text: "Plan: nothing to change." }] });
+    const model = new ScriptedLanguageModel({
+      version: 1,
+      steps: [{ toolCalls: [{ tool: "list", input: {} }] }, { text: "Plan: nothing to change." }],
+    });
     const prompts: string[] = [];
     const spy = new Proxy(model, {
       get(target, key, receiver) {
-        if (key === "doStream") return (options: { prompt: unknown }) => (prompts.push(JSON.stringify(options.prompt)), target.doStream(options as never));
+        if (key === "doStream")
+          return (options: { prompt: unknown }) => (prompts.push(JSON.stringify(options.prompt)), target.doStream(options as never));
         return Reflect.get(target, key, receiver);
       },
     });
@@ -63,7 +67,8 @@ describe("the plan agent", () => {
     const plain = new ScriptedLanguageModel({ version: 1, steps: [{ text: "ok" }] });
     const spyBuild = new Proxy(plain, {
       get(target, key, receiver) {
-        if (key === "doStream") return (options: { prompt: unknown }) => (seen.push(JSON.stringify(options.prompt)), target.doStream(options as never));
+        if (key === "doStream")
+          return (options: { prompt: unknown }) => (seen.push(JSON.stringify(options.prompt)), target.doStream(options as never));
         return Reflect.get(target, key, receiver);
       },
     });

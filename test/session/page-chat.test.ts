@@ -38,7 +38,12 @@ describe("PageChats", () => {
     const chat = chats.chatFor(page);
     await chats.saveProvider(page, { providerID: "anthropic", key: "sk-ant-secret", remember: false });
     expect(chat.model()).toEqual({ providerID: "anthropic", modelID: expect.stringContaining("claude-sonnet-4") });
-    expect(chat.models().filter((model) => model.ready).every((model) => model.providerID === "anthropic")).toBe(true);
+    expect(
+      chat
+        .models()
+        .filter((model) => model.ready)
+        .every((model) => model.providerID === "anthropic"),
+    ).toBe(true);
     const listed = chats.providers(page).find((provider) => provider.id === "anthropic");
     expect(listed).toMatchObject({ hasKey: true });
     expect(JSON.stringify(chats.providers(page))).not.toContain("sk-ant-secret");
@@ -49,19 +54,35 @@ describe("PageChats", () => {
   it("the workspace's opencode.json names the model, and a broken model is refused at its path when the session opens", async () => {
     const page = await pageWith({ "opencode.json": JSON.stringify({ model: "openai/gpt-4.1" }) });
     expect(hub().chatFor(page).model()).toEqual({ providerID: "openai", modelID: "gpt-4.1" });
-    await expect(pageWith({ "opencode.json": JSON.stringify({ model: "no-slash" }) })).rejects.toThrow(/opencode\.json has a problem: model: must be "provider\/model"/);
+    await expect(pageWith({ "opencode.json": JSON.stringify({ model: "no-slash" }) })).rejects.toThrow(
+      /opencode\.json has a problem: model: must be "provider\/model"/,
+    );
   });
 
   it("an added OpenAI-compatible server is used with the key typed for it, sent only to that server", async () => {
     const server = await startProviderServer();
     servers.push(server);
-    server.enqueue({ step: { toolCalls: [{ name: "write", input: { filePath: "hello.txt", content: "hi\n" } }] } }, { step: { text: "Wrote it." } });
+    server.enqueue(
+      { step: { toolCalls: [{ name: "write", input: { filePath: "hello.txt", content: "hi\n" } }] } },
+      { step: { text: "Wrote it." } },
+    );
     const page = await pageWith({});
     const chats = hub();
     const chat = chats.chatFor(page);
-    await chats.saveProvider(page, { providerID: "local", key: "sk-local", remember: false, baseURL: server.openaiBaseURL, models: "coder, other" });
+    await chats.saveProvider(page, {
+      providerID: "local",
+      key: "sk-local",
+      remember: false,
+      baseURL: server.openaiBaseURL,
+      models: "coder, other",
+    });
     expect(chat.model()).toEqual({ providerID: "local", modelID: "coder" });
-    expect(chats.providers(page).find((provider) => provider.id === "local")).toMatchObject({ compatible: true, baseURL: server.openaiBaseURL, models: "coder, other", hasKey: true });
+    expect(chats.providers(page).find((provider) => provider.id === "local")).toMatchObject({
+      compatible: true,
+      baseURL: server.openaiBaseURL,
+      models: "coder, other",
+      hasKey: true,
+    });
     await chat.send({ text: "create hello.txt" });
     const runtime = page.session.runtime;
     expect(new TextDecoder().decode(await runtime.fs.readFile(`${runtime.root}/hello.txt`))).toBe("hi\n");
@@ -136,6 +157,8 @@ describe("PageChats", () => {
 
   it("a script file that is not one says where and what it should look like", () => {
     expect(() => parseScriptFile("{", "x.json")).toThrow(/x\.json is not JSON/);
-    expect(() => parseScriptFile(JSON.stringify({ version: 1, steps: [{ toolCalls: [{ tool: 1 }] }] }), "y.json")).toThrow(/y\.json: steps\.0\.toolCalls\.0\.tool: .*A script looks like/);
+    expect(() => parseScriptFile(JSON.stringify({ version: 1, steps: [{ toolCalls: [{ tool: 1 }] }] }), "y.json")).toThrow(
+      /y\.json: steps\.0\.toolCalls\.0\.tool: .*A script looks like/,
+    );
   });
 });

@@ -61,7 +61,10 @@ describe("contract: sessions are listed, switched and remembered across a reload
     expect(second.calls).toEqual([]);
     expect(second.record.title).toBe("Session 2");
     expect(sessions.current).toBe(second);
-    expect(sessions.list().map((s) => [s.title, s.calls])).toEqual([["Session 1", 1], ["Session 2", 0]]);
+    expect(sessions.list().map((s) => [s.title, s.calls])).toEqual([
+      ["Session 1", 1],
+      ["Session 2", 0],
+    ]);
     const back = await sessions.switchTo(first.record.id);
     expect(back).toBe(first);
     expect(back.calls.map((c) => [c.tool, c.status])).toEqual([["write", "completed"]]);

@@ -11,21 +11,32 @@ import { startProviderServer, type ProviderServer } from "../support/provider-se
 
 describe("model choice", () => {
   it("uses config.model, else the preferred model of the first usable provider", () => {
-    expect(defaultModelRef(parseProvidersConfig({ model: "anthropic/claude-haiku-4-5" }), () => false)).toEqual({ providerID: "anthropic", modelID: "claude-haiku-4-5" });
+    expect(defaultModelRef(parseProvidersConfig({ model: "anthropic/claude-haiku-4-5" }), () => false)).toEqual({
+      providerID: "anthropic",
+      modelID: "claude-haiku-4-5",
+    });
     const none = parseProvidersConfig({});
     expect(defaultModelRef(none, (id) => id === "anthropic")).toEqual({ providerID: "anthropic", modelID: "claude-sonnet-4-5" });
     expect(defaultModelRef(none, (id) => id === "openai")).toEqual({ providerID: "openai", modelID: "gpt-5" });
     expect(defaultModelRef(none, () => false)).toBeUndefined();
     // When the config lists providers, only those count.
-    const local = parseProvidersConfig({ provider: { lm: { npm: "@ai-sdk/openai-compatible", options: { baseURL: "http://localhost:1234/v1" }, models: { "qwen3-8b": {} } } } });
+    const local = parseProvidersConfig({
+      provider: { lm: { npm: "@ai-sdk/openai-compatible", options: { baseURL: "http://localhost:1234/v1" }, models: { "qwen3-8b": {} } } },
+    });
     expect(defaultModelRef(local, () => true)).toEqual({ providerID: "lm", modelID: "qwen3-8b" });
   });
 
   it("small model: small_model, else a small model of the session's provider, else the session's model", () => {
     const session = { providerID: "anthropic", modelID: "claude-sonnet-4-5" };
-    expect(smallModelRef(parseProvidersConfig({ small_model: "openai/gpt-5-nano" }), session)).toEqual({ providerID: "openai", modelID: "gpt-5-nano" });
+    expect(smallModelRef(parseProvidersConfig({ small_model: "openai/gpt-5-nano" }), session)).toEqual({
+      providerID: "openai",
+      modelID: "gpt-5-nano",
+    });
     expect(smallModelRef(parseProvidersConfig({}), session)).toEqual({ providerID: "anthropic", modelID: "claude-haiku-4-5" });
-    expect(smallModelRef(parseProvidersConfig({}), { providerID: "openai", modelID: "gpt-5" })).toEqual({ providerID: "openai", modelID: "gpt-5-nano" });
+    expect(smallModelRef(parseProvidersConfig({}), { providerID: "openai", modelID: "gpt-5" })).toEqual({
+      providerID: "openai",
+      modelID: "gpt-5-nano",
+    });
     const local = { providerID: "lm", modelID: "qwen3-8b" };
     expect(smallModelRef(parseProvidersConfig({ provider: { lm: { models: { "qwen3-8b": {} } } } }), local)).toEqual(local);
   });

@@ -50,7 +50,13 @@ describe("opencode.json providers", () => {
 
     const { provider, model } = findModel(config, parseModelRef(config.model!));
     expect(provider).toMatchObject({ id: "ollama", name: "Ollama (local)", npm: "@ai-sdk/openai-compatible", builtIn: false });
-    expect(model).toMatchObject({ key: "qwen2.5-coder:7b", wireID: "qwen2.5-coder:7b", limit: { context: 32768, output: 8192 }, toolCall: true, attachment: false });
+    expect(model).toMatchObject({
+      key: "qwen2.5-coder:7b",
+      wireID: "qwen2.5-coder:7b",
+      limit: { context: 32768, output: 8192 },
+      toolCall: true,
+      attachment: false,
+    });
 
     // The config's cost overrides the catalog's; what the config leaves out (limits, abilities) stays.
     const sonnet = findModel(config, parseModelRef(config.small_model!)).model;
@@ -95,7 +101,9 @@ describe("opencode.json providers", () => {
       throw new Error("expected a config error");
     };
     expect(bad({ provider: { local: { options: { baseURL: 7 } } } }).path).toBe("provider.local.options.baseURL");
-    expect(bad({ provider: { local: { models: { "m.1": { limit: { context: 100 } } } } } }).path).toBe('provider.local.models["m.1"].limit.output');
+    expect(bad({ provider: { local: { models: { "m.1": { limit: { context: 100 } } } } } }).path).toBe(
+      'provider.local.models["m.1"].limit.output',
+    );
     expect(bad({ disabled_providers: ["a", 3] }).path).toBe("disabled_providers[1]");
     const model = bad({ model: "gpt-5" });
     expect(model.path).toBe("model");
@@ -107,13 +115,18 @@ describe("opencode.json providers", () => {
   });
 
   it("splits model references at the first slash", () => {
-    expect(parseModelRef("openrouter/anthropic/claude-sonnet-4.5")).toEqual({ providerID: "openrouter", modelID: "anthropic/claude-sonnet-4.5" });
+    expect(parseModelRef("openrouter/anthropic/claude-sonnet-4.5")).toEqual({
+      providerID: "openrouter",
+      modelID: "anthropic/claude-sonnet-4.5",
+    });
     expect(() => parseModelRef("gpt-5")).toThrow(/not a model reference/);
     expect(() => parseModelRef("openai/")).toThrow(/not a model reference/);
   });
 
   it("says what exists when a provider or model is unknown", () => {
-    const config = parseProvidersConfig({ provider: { lm: { npm: "@ai-sdk/openai-compatible", options: { baseURL: "http://localhost:1234/v1" }, models: { "qwen3-8b": {} } } } });
+    const config = parseProvidersConfig({
+      provider: { lm: { npm: "@ai-sdk/openai-compatible", options: { baseURL: "http://localhost:1234/v1" }, models: { "qwen3-8b": {} } } },
+    });
     expect(() => findModel(config, { providerID: "nope", modelID: "x" })).toThrow(/unknown provider "nope"/);
     try {
       findModel(config, { providerID: "lm", modelID: "qwen3" });

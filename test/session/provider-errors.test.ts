@@ -49,60 +49,109 @@ const anthropic = errorBodies.anthropic;
 
 describe("classifyProviderError on real provider responses", () => {
   it("401: bad key, never retried (OpenAI-compatible and Anthropic)", async () => {
-    const a = await classified("local/m", { error: { status: 401, body: openai("Incorrect API key provided: sk-test.", "invalid_request_error", "invalid_api_key") } });
+    const a = await classified("local/m", {
+      error: { status: 401, body: openai("Incorrect API key provided: sk-test.", "invalid_request_error", "invalid_api_key") },
+    });
     expect(a).toMatchObject({ kind: "auth", status: 401, retryable: false, contextOverflow: false });
     expect(a.message).toContain("Incorrect API key provided");
     expect(a.hint).toMatch(/provider dialog/);
-    const b = await classified("anthropic/claude-sonnet-4-5", { error: { status: 401, body: anthropic("authentication_error", "invalid x-api-key") } });
+    const b = await classified("anthropic/claude-sonnet-4-5", {
+      error: { status: 401, body: anthropic("authentication_error", "invalid x-api-key") },
+    });
     expect(b).toMatchObject({ kind: "auth", retryable: false });
     // Even if a 401 came with a retry-after, it is not retried.
-    const c = await classified("local/m", { error: { status: 403, body: openai("forbidden", "permission_error"), headers: { "retry-after": "1" } } });
+    const c = await classified("local/m", {
+      error: { status: 403, body: openai("forbidden", "permission_error"), headers: { "retry-after": "1" } },
+    });
     expect(c).toMatchObject({ kind: "auth", retryable: false });
   });
 
   it("402 and insufficient_quota (even as a 429) and Anthropic's credit balance: no credit", async () => {
-    expect(await classified("local/m", { error: { status: 402, body: { error: { message: "Insufficient credits. Add more using https://openrouter.ai/settings/credits", code: 402 } } } })).toMatchObject({
+    expect(
+      await classified("local/m", {
+        error: {
+          status: 402,
+          body: { error: { message: "Insufficient credits. Add more using https://openrouter.ai/settings/credits", code: 402 } },
+        },
+      }),
+    ).toMatchObject({
       kind: "credit",
       retryable: false,
     });
     expect(
       await classified("local/m", {
-        error: { status: 429, body: openai("You exceeded your current quota, please check your plan and billing details.", "insufficient_quota", "insufficient_quota") },
+        error: {
+          status: 429,
+          body: openai(
+            "You exceeded your current quota, please check your plan and billing details.",
+            "insufficient_quota",
+            "insufficient_quota",
+          ),
+        },
       }),
     ).toMatchObject({ kind: "credit", retryable: false });
     expect(
       await classified("anthropic/claude-sonnet-4-5", {
-        error: { status: 400, body: anthropic("invalid_request_error", "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.") },
+        error: {
+          status: 400,
+          body: anthropic(
+            "invalid_request_error",
+            "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.",
+          ),
+        },
       }),
     ).toMatchObject({ kind: "credit", retryable: false });
   });
 
   it("404 / model_not_found: model not found", async () => {
-    const a = await classified("local/m", { error: { status: 404, body: openai("The model `gpt-9` does not exist or you do not have access to it.", "invalid_request_error", "model_not_found") } });
+    const a = await classified("local/m", {
+      error: {
+        status: 404,
+        body: openai("The model `gpt-9` does not exist or you do not have access to it.", "invalid_request_error", "model_not_found"),
+      },
+    });
     expect(a).toMatchObject({ kind: "model", status: 404, retryable: false });
     expect(a.message).toContain("gpt-9");
-    expect(await classified("anthropic/claude-sonnet-4-5", { error: { status: 404, body: anthropic("not_found_error", "model: claude-9") } })).toMatchObject({ kind: "model" });
+    expect(
+      await classified("anthropic/claude-sonnet-4-5", { error: { status: 404, body: anthropic("not_found_error", "model: claude-9") } }),
+    ).toMatchObject({ kind: "model" });
   });
 
   it("context too long: contextOverflow, not retried", async () => {
     const a = await classified("local/m", {
       error: {
         status: 400,
-        body: openai("This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens.", "invalid_request_error", "context_length_exceeded"),
+        body: openai(
+          "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens.",
+          "invalid_request_error",
+          "context_length_exceeded",
+        ),
       },
     });
     expect(a).toMatchObject({ kind: "context", contextOverflow: true, retryable: false });
-    const b = await classified("anthropic/claude-sonnet-4-5", { error: { status: 400, body: anthropic("invalid_request_error", "prompt is too long: 212345 tokens > 200000 maximum") } });
+    const b = await classified("anthropic/claude-sonnet-4-5", {
+      error: { status: 400, body: anthropic("invalid_request_error", "prompt is too long: 212345 tokens > 200000 maximum") },
+    });
     expect(b).toMatchObject({ kind: "context", contextOverflow: true });
   });
 
   it("429 with retry-after seconds, retry-after-ms, or an HTTP date: retryable, the wait honoured", async () => {
-    const seconds = await classified("local/m", { error: { status: 429, body: openai("Rate limit reached", "requests", "rate_limit_exceeded"), headers: { "retry-after": "7" } } });
+    const seconds = await classified("local/m", {
+      error: { status: 429, body: openai("Rate limit reached", "requests", "rate_limit_exceeded"), headers: { "retry-after": "7" } },
+    });
     expect(seconds).toMatchObject({ kind: "rate", retryable: true, retryAfterMs: 7000 });
-    const ms = await classified("local/m", { error: { status: 429, body: openai("Rate limit reached", "requests"), headers: { "retry-after-ms": "1500", "retry-after": "2" } } });
+    const ms = await classified("local/m", {
+      error: { status: 429, body: openai("Rate limit reached", "requests"), headers: { "retry-after-ms": "1500", "retry-after": "2" } },
+    });
     expect(ms.retryAfterMs).toBe(1500);
     const date = new Date(Date.UTC(2030, 0, 1, 0, 0, 45)).toUTCString();
-    const error = await failure("anthropic/claude-sonnet-4-5", { error: { status: 429, body: anthropic("rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"), headers: { "retry-after": date } } });
+    const error = await failure("anthropic/claude-sonnet-4-5", {
+      error: {
+        status: 429,
+        body: anthropic("rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"),
+        headers: { "retry-after": date },
+      },
+    });
     const fromDate = classifyProviderError(error, { now: Date.UTC(2030, 0, 1, 0, 0, 15) });
     expect(fromDate).toMatchObject({ kind: "rate", retryable: true, retryAfterMs: 30_000 });
     const none = await classified("local/m", { error: { status: 429, body: openai("Rate limit reached", "requests") } });
@@ -111,13 +160,19 @@ describe("classifyProviderError on real provider responses", () => {
   });
 
   it("500 and Anthropic's 529 overloaded (as a status and mid-stream): retryable server errors", async () => {
-    expect(await classified("local/m", { error: { status: 500, body: openai("The server had an error while processing your request.", "server_error") } })).toMatchObject({
+    expect(
+      await classified("local/m", {
+        error: { status: 500, body: openai("The server had an error while processing your request.", "server_error") },
+      }),
+    ).toMatchObject({
       kind: "server",
       status: 500,
       retryable: true,
       contextOverflow: false,
     });
-    expect(await classified("anthropic/claude-sonnet-4-5", { error: { status: 529, body: anthropic("overloaded_error", "Overloaded") } })).toMatchObject({
+    expect(
+      await classified("anthropic/claude-sonnet-4-5", { error: { status: 529, body: anthropic("overloaded_error", "Overloaded") } }),
+    ).toMatchObject({
       kind: "server",
       status: 529,
       retryable: true,
@@ -128,7 +183,9 @@ describe("classifyProviderError on real provider responses", () => {
   });
 
   it("a 400 it does not recognise keeps the provider's words and is not retried", async () => {
-    const a = await classified("local/m", { error: { status: 400, body: openai("Invalid value for 'temperature'", "invalid_request_error") } });
+    const a = await classified("local/m", {
+      error: { status: 400, body: openai("Invalid value for 'temperature'", "invalid_request_error") },
+    });
     expect(a).toMatchObject({ kind: "unknown", status: 400, retryable: false });
     expect(a.message).toContain("Invalid value for 'temperature'");
   });
@@ -184,7 +241,11 @@ describe("unreachable servers", () => {
 
   it("a stream that goes silent past options.chunkTimeout ends with a retryable error", async () => {
     server.enqueue({ hang: true });
-    const cfg = parseProvidersConfig({ provider: { slow: { npm: "@ai-sdk/openai-compatible", options: { baseURL: server.openaiBaseURL, chunkTimeout: 200 }, models: { m: {} } } } });
+    const cfg = parseProvidersConfig({
+      provider: {
+        slow: { npm: "@ai-sdk/openai-compatible", options: { baseURL: server.openaiBaseURL, chunkTimeout: 200 }, models: { m: {} } },
+      },
+    });
     const resolved = await resolveModel("slow/m", { config: cfg, keys: { get: () => undefined } });
     const result = streamText({ model: resolved.language, prompt: "hi", maxRetries: 0, onError: () => {} });
     let error: unknown;

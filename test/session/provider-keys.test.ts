@@ -50,7 +50,8 @@ describe("the provider SDK stays off the first paint", () => {
     const offenders: string[] = [];
     for (const file of readdirSync(folder).filter((name) => name.endsWith(".ts"))) {
       const text = readFileSync(join(folder, file), "utf8");
-      for (const match of text.matchAll(/^import\s+(?!type\b)[^;]*?from\s+"((?:@ai-sdk\/[^"]+)|ai)";/gm)) offenders.push(`${file}: ${match[1]}`);
+      for (const match of text.matchAll(/^import\s+(?!type\b)[^;]*?from\s+"((?:@ai-sdk\/[^"]+)|ai)";/gm))
+        offenders.push(`${file}: ${match[1]}`);
     }
     expect(offenders).toEqual([]);
     // And the factory does load the packages, lazily.

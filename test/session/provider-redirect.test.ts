@@ -18,7 +18,9 @@ interface Local {
   server: Server;
 }
 
-async function local(answer: (path: string, self: string) => { status: number; headers?: Record<string, string>; body?: string }): Promise<Local> {
+async function local(
+  answer: (path: string, self: string) => { status: number; headers?: Record<string, string>; body?: string },
+): Promise<Local> {
   const seen: Local["seen"] = [];
   let self = "";
   const server = createServer((request, response) => {

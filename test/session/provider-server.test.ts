@@ -15,7 +15,11 @@ describe("provider test server", () => {
   it("answers a CORS preflight with the origin and the asked-for headers", async () => {
     const response = await fetch(`${server.anthropicBaseURL}/messages`, {
       method: "OPTIONS",
-      headers: { origin: "http://localhost:4173", "access-control-request-method": "POST", "access-control-request-headers": "x-api-key,anthropic-dangerous-direct-browser-access" },
+      headers: {
+        origin: "http://localhost:4173",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "x-api-key,anthropic-dangerous-direct-browser-access",
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get("access-control-allow-origin")).toBe("http://localhost:4173");
@@ -25,7 +29,10 @@ describe("provider test server", () => {
 
   it("lets the page read retry-after on an error", async () => {
     server.enqueue({ error: { status: 429, body: errorBodies.openai("slow down", "requests"), headers: { "retry-after": "2" } } });
-    const response = await fetch(`${server.openaiBaseURL}/chat/completions`, { method: "POST", body: JSON.stringify({ model: "m", stream: true }) });
+    const response = await fetch(`${server.openaiBaseURL}/chat/completions`, {
+      method: "POST",
+      body: JSON.stringify({ model: "m", stream: true }),
+    });
     expect(response.status).toBe(429);
     expect(response.headers.get("access-control-expose-headers")).toContain("retry-after");
     expect(await response.json()).toEqual({ error: { message: "slow down", type: "requests", param: null, code: null } });
@@ -39,7 +46,8 @@ describe("provider test server", () => {
 
   it("streams OpenAI chunks ending in [DONE], usage only when asked", async () => {
     server.enqueue({ step: { text: "abcdefghij" } }, { step: { text: "x" } });
-    const read = async (body: unknown) => (await fetch(`${server.openaiBaseURL}/chat/completions`, { method: "POST", body: JSON.stringify(body) })).text();
+    const read = async (body: unknown) =>
+      (await fetch(`${server.openaiBaseURL}/chat/completions`, { method: "POST", body: JSON.stringify(body) })).text();
     const withUsage = await read({ model: "m", stream: true, stream_options: { include_usage: true } });
     const events = withUsage.split("\n\n").filter(Boolean);
     expect(events.at(-1)).toBe("data: [DONE]");

@@ -59,7 +59,15 @@ async function runStep(language: Parameters<typeof streamText>[0]["model"], mess
     if (part.type === "tool-input-delta") inputDeltas.push(part.delta);
     if (part.type === "error") throw part.error;
   }
-  return { types, text, reasoning, inputDeltas, usage: await result.usage, toolCalls: await result.toolCalls, finish: await result.finishReason };
+  return {
+    types,
+    text,
+    reasoning,
+    inputDeltas,
+    usage: await result.usage,
+    toolCalls: await result.toolCalls,
+    finish: await result.finishReason,
+  };
 }
 
 describe("resolveModel against the providers' streaming protocols", () => {
@@ -88,15 +96,27 @@ describe("resolveModel against the providers' streaming protocols", () => {
     expect(step.reasoning).toBe("The user wants a file.");
     expect(step.inputDeltas.length).toBeGreaterThan(1);
     expect(step.inputDeltas.join("")).toBe(JSON.stringify({ filePath: "/work/a.txt", limit: 20 }));
-    expect(step.toolCalls).toEqual([expect.objectContaining({ toolCallId: "call_abc", toolName: "read", input: { filePath: "/work/a.txt", limit: 20 } })]);
+    expect(step.toolCalls).toEqual([
+      expect.objectContaining({ toolCallId: "call_abc", toolName: "read", input: { filePath: "/work/a.txt", limit: 20 } }),
+    ]);
     expect(step.finish).toBe("tool-calls");
-    expect(step.usage).toMatchObject({ inputTokens: 321, outputTokens: 54, inputTokenDetails: { cacheReadTokens: 100 }, outputTokenDetails: { reasoningTokens: 7 } });
+    expect(step.usage).toMatchObject({
+      inputTokens: 321,
+      outputTokens: 54,
+      inputTokenDetails: { cacheReadTokens: 100 },
+      outputTokenDetails: { reasoningTokens: 7 },
+    });
 
     const request = server.requests[0]!;
     expect(request.path).toBe("/v1/chat/completions");
     expect(request.headers.authorization).toBe("Bearer sk-local");
     expect(request.headers["x-custom"]).toBe("yes");
-    const body = request.body as { model: string; stream: boolean; stream_options?: unknown; tools: Array<{ function: { name: string; parameters: unknown } }> };
+    const body = request.body as {
+      model: string;
+      stream: boolean;
+      stream_options?: unknown;
+      tools: Array<{ function: { name: string; parameters: unknown } }>;
+    };
     expect(body.model).toBe("qwen3-coder");
     expect(body.stream_options).toEqual({ include_usage: true });
     expect(body.tools[0]!.function).toMatchObject({
@@ -115,7 +135,10 @@ describe("resolveModel against the providers' streaming protocols", () => {
     const messages: ModelMessage[] = [
       { role: "user", content: "read /a.txt" },
       { role: "assistant", content: [{ type: "tool-call", toolCallId: "call_1", toolName: "read", input: { filePath: "/a.txt" } }] },
-      { role: "tool", content: [{ type: "tool-result", toolCallId: "call_1", toolName: "read", output: { type: "text", value: "hello" } }] },
+      {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "call_1", toolName: "read", output: { type: "text", value: "hello" } }],
+      },
     ];
     const step = await runStep(resolved.language, messages);
     expect(step.text).toBe("The file says hello.");
@@ -127,9 +150,17 @@ describe("resolveModel against the providers' streaming protocols", () => {
 
   it("Anthropic: streams thinking, text and a tool call, with usage and the key in x-api-key", async () => {
     server.enqueue({
-      step: { reasoning: "Need to look.", text: "Let me read it.", toolCalls: [{ name: "read", input: { filePath: "/work/b.txt" } }], usage: { input: 900, output: 40, cacheRead: 300, cacheWrite: 50 } },
+      step: {
+        reasoning: "Need to look.",
+        text: "Let me read it.",
+        toolCalls: [{ name: "read", input: { filePath: "/work/b.txt" } }],
+        usage: { input: 900, output: 40, cacheRead: 300, cacheWrite: 50 },
+      },
     });
-    const resolved = await resolveModel("anthropic/claude-sonnet-4-5", { config: localConfig(), keys: keysFromEnv({ ANTHROPIC_API_KEY: "sk-ant-1" }) });
+    const resolved = await resolveModel("anthropic/claude-sonnet-4-5", {
+      config: localConfig(),
+      keys: keysFromEnv({ ANTHROPIC_API_KEY: "sk-ant-1" }),
+    });
     expect(resolved.info.limit).toEqual({ context: 200_000, output: 64_000 });
     const step = await runStep(resolved.language);
     expect(step.reasoning).toBe("Need to look.");
@@ -173,7 +204,11 @@ describe("resolveModel against the providers' streaming protocols", () => {
 
   it("a key in options.apiKey wins over the key source", async () => {
     server.enqueue({ step: { text: "ok" } });
-    const config = parseProvidersConfig({ provider: { local: { npm: "@ai-sdk/openai-compatible", options: { baseURL: server.openaiBaseURL, apiKey: "from-config" }, models: { m: {} } } } });
+    const config = parseProvidersConfig({
+      provider: {
+        local: { npm: "@ai-sdk/openai-compatible", options: { baseURL: server.openaiBaseURL, apiKey: "from-config" }, models: { m: {} } },
+      },
+    });
     await runStep((await resolveModel("local/m", { config, keys: { get: () => "from-store" } })).language);
     expect(server.requests[0]!.headers.authorization).toBe("Bearer from-config");
   });
@@ -185,7 +220,11 @@ describe("keys go only where they belong", () => {
     try {
       other.enqueue({ step: { text: "should never be asked" } });
       const scoped = keyScopedFetch({ providerID: "local", baseURL: server.openaiBaseURL });
-      const refused = await scoped(`${other.url}/v1/chat/completions`, { method: "POST", headers: { authorization: "Bearer secret" }, body: "{}" }).then(
+      const refused = await scoped(`${other.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: "Bearer secret" },
+        body: "{}",
+      }).then(
         () => undefined,
         (error: unknown) => error,
       );
@@ -195,7 +234,10 @@ describe("keys go only where they belong", () => {
       expect(other.requests).toHaveLength(0);
 
       server.enqueue({ step: { text: "allowed" } });
-      const allowed = await scoped(`${server.openaiBaseURL}/chat/completions`, { method: "POST", body: JSON.stringify({ model: "m", stream: true }) });
+      const allowed = await scoped(`${server.openaiBaseURL}/chat/completions`, {
+        method: "POST",
+        body: JSON.stringify({ model: "m", stream: true }),
+      });
       expect(allowed.status).toBe(200);
       expect(server.requests).toHaveLength(1);
     } finally {
@@ -209,7 +251,13 @@ describe("keys go only where they belong", () => {
       // The provider's key is scoped to the provider's baseURL; a model claiming another API host cannot
       // pull the key there: the provider's options.baseURL wins, as in OpenCode.
       const config = parseProvidersConfig({
-        provider: { local: { npm: "@ai-sdk/openai-compatible", options: { baseURL: server.openaiBaseURL, apiKey: "k" }, models: { m: { provider: { api: `${other.url}/v1` } } } } },
+        provider: {
+          local: {
+            npm: "@ai-sdk/openai-compatible",
+            options: { baseURL: server.openaiBaseURL, apiKey: "k" },
+            models: { m: { provider: { api: `${other.url}/v1` } } },
+          },
+        },
       });
       server.enqueue({ step: { text: "here" } });
       const resolved = await resolveModel("local/m", { config, keys: noKeys });

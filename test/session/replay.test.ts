@@ -36,10 +36,13 @@ function manualStarter() {
 /** A session where edits ask, and a list that writes a file (so it asks) and then reads it. */
 async function writeThatAsksThenRead() {
   const page = await pageWith({ "opencode.json": '{"permission":{"edit":"ask"}}' });
-  const list = parseCallList(JSON.stringify([
-    { tool: "write", args: { filePath: "w.txt", content: "ok" } },
-    { tool: "read", args: { filePath: "w.txt" } },
-  ]), "f");
+  const list = parseCallList(
+    JSON.stringify([
+      { tool: "write", args: { filePath: "w.txt", content: "ok" } },
+      { tool: "read", args: { filePath: "w.txt" } },
+    ]),
+    "f",
+  );
   return { page, list };
 }
 
@@ -63,13 +66,20 @@ describe("contract: a replay runs the list in order, each call after the previou
 
   it("a write then a read of the same file: the read sees what the write wrote", async () => {
     const page = await pageWith({});
-    const list = parseCallList(JSON.stringify([
-      { tool: "write", args: { filePath: "r.txt", content: "replayed\n" } },
-      { tool: "read", args: { filePath: "r.txt" } },
-      { tool: "no_such_tool", args: {} },
-    ]), "f");
+    const list = parseCallList(
+      JSON.stringify([
+        { tool: "write", args: { filePath: "r.txt", content: "replayed\n" } },
+        { tool: "read", args: { filePath: "r.txt" } },
+        { tool: "no_such_tool", args: {} },
+      ]),
+      "f",
+    );
     const outcome = await replayCalls(page, list);
-    expect(page.calls.map((c) => [c.tool, c.status])).toEqual([["write", "completed"], ["read", "completed"], ["invalid", "completed"]]);
+    expect(page.calls.map((c) => [c.tool, c.status])).toEqual([
+      ["write", "completed"],
+      ["read", "completed"],
+      ["invalid", "completed"],
+    ]);
     expect(page.calls[1]?.output).toContain("00001| replayed");
     expect(outcome.calls).toEqual(page.calls);
   });

@@ -41,7 +41,14 @@ describe("security: only files inside the data folder can be read this way", () 
   it("refuses workspace files, relative paths and paths that climb out with ..", async () => {
     const tools = await page();
     await runtime!.fs.writeFile(`${runtime!.root}/secret.txt`, "secret");
-    for (const path of [`${runtime!.root}/secret.txt`, "secret.txt", `${DATA_DIR}/../${runtime!.root}/secret.txt`, `${DATA_DIR}/tool-output/../../etc/passwd`, DATA_DIR, `${DATA_DIR}x/a`]) {
+    for (const path of [
+      `${runtime!.root}/secret.txt`,
+      "secret.txt",
+      `${DATA_DIR}/../${runtime!.root}/secret.txt`,
+      `${DATA_DIR}/tool-output/../../etc/passwd`,
+      DATA_DIR,
+      `${DATA_DIR}x/a`,
+    ]) {
       await expect(tools.readSavedOutput(path), path).rejects.toThrow(/Only saved outputs under \/data/);
     }
   });

@@ -43,7 +43,12 @@ describe("the scripted provider", () => {
     const script: Script = {
       version: 1,
       steps: [
-        { reasoning: "Read it.", text: "Reading.", toolCalls: [{ tool: "read", input: { filePath: path } }], usage: { input: 20, output: 5 } },
+        {
+          reasoning: "Read it.",
+          text: "Reading.",
+          toolCalls: [{ tool: "read", input: { filePath: path } }],
+          usage: { input: 20, output: 5 },
+        },
         { text: "It says alpha.", usage: { input: 40, output: 4 } },
       ],
     };
@@ -60,6 +65,8 @@ describe("the scripted provider", () => {
     const second = await sessionWith({ "a.txt": "alpha\n" });
     disposers.push(second.dispose);
     await loopOnce(second.session, resolved(new ScriptedLanguageModel(saved)), "read a");
-    expect(second.session.session.calls.map((c) => [c.tool, c.status, c.output])).toEqual(first.session.session.calls.map((c) => [c.tool, c.status, c.output]));
+    expect(second.session.session.calls.map((c) => [c.tool, c.status, c.output])).toEqual(
+      first.session.session.calls.map((c) => [c.tool, c.status, c.output]),
+    );
   });
 });

@@ -21,11 +21,31 @@ function userMessage(sessionID: string, id: string, text: string) {
 }
 
 function handCall(sessionID: string, id: string, status: ToolCall["status"] = "completed"): ToolCall {
-  return { id, sessionID, messageID: `msg_for_${id}`, tool: "read", input: { filePath: "/a" }, status, title: "a", metadata: {}, output: "x", permissions: [], time: { created: 1, start: 1, end: 2 } };
+  return {
+    id,
+    sessionID,
+    messageID: `msg_for_${id}`,
+    tool: "read",
+    input: { filePath: "/a" },
+    status,
+    title: "a",
+    metadata: {},
+    output: "x",
+    permissions: [],
+    time: { created: 1, start: 1, end: 2 },
+  };
 }
 
 function withChild(): SessionRecord {
-  const grandchild: SessionRecord = { id: "ses_grand", title: "deeper", agent: "explore", createdAt: 3, calls: [handCall("ses_grand", "call_g", "running")], messages: [userMessage("ses_grand", "msg_g", "look")], parentID: "ses_child" };
+  const grandchild: SessionRecord = {
+    id: "ses_grand",
+    title: "deeper",
+    agent: "explore",
+    createdAt: 3,
+    calls: [handCall("ses_grand", "call_g", "running")],
+    messages: [userMessage("ses_grand", "msg_g", "look")],
+    parentID: "ses_child",
+  };
   const child: SessionRecord = {
     id: "ses_child",
     title: "Find the word (@general subagent)",
@@ -36,8 +56,22 @@ function withChild(): SessionRecord {
     parentID: "ses_root",
     children: [grandchild],
   };
-  const task = { ...handCall("ses_root", "call_t"), tool: "task", metadata: { sessionId: "ses_child", subagent: "general" }, output: "task_id: ses_child (for resuming to continue this task if needed)" };
-  return { id: "ses_root", title: "root", agent: "build", createdAt: 1, calls: [task], messages: [userMessage("ses_root", "msg_r", "go")], todos: [{ content: "a", status: "pending", priority: "high", id: "1" }], children: [child] };
+  const task = {
+    ...handCall("ses_root", "call_t"),
+    tool: "task",
+    metadata: { sessionId: "ses_child", subagent: "general" },
+    output: "task_id: ses_child (for resuming to continue this task if needed)",
+  };
+  return {
+    id: "ses_root",
+    title: "root",
+    agent: "build",
+    createdAt: 1,
+    calls: [task],
+    messages: [userMessage("ses_root", "msg_r", "go")],
+    todos: [{ content: "a", status: "pending", priority: "high", id: "1" }],
+    children: [child],
+  };
 }
 
 describe("session files keep the subagent sessions", () => {

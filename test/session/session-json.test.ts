@@ -14,7 +14,10 @@ async function recordedSession() {
   disposers.push(made.dispose);
   const model = new ScriptedLanguageModel({
     version: 1,
-    steps: [{ reasoning: "Look first.", toolCalls: [{ tool: "read", input: { filePath: `${made.runtime.root}/a.txt` } }] }, { text: "It says alpha." }],
+    steps: [
+      { reasoning: "Look first.", toolCalls: [{ tool: "read", input: { filePath: `${made.runtime.root}/a.txt` } }] },
+      { text: "It says alpha." },
+    ],
   });
   await loopOnce(made.session, resolved(model), "what is in a.txt?");
   made.session.session.title = "Reading a";
@@ -56,7 +59,13 @@ describe("session export and import", () => {
   it("refuses a hostile file, naming where the problem is", async () => {
     const original = await recordedSession();
     const file = JSON.parse(exportSession(original));
-    file.session.messages[0].parts.push({ id: "x", messageID: file.session.messages[0].id, type: "file", mime: "text/html", url: "javascript:alert(1)" });
+    file.session.messages[0].parts.push({
+      id: "x",
+      messageID: file.session.messages[0].id,
+      type: "file",
+      mime: "text/html",
+      url: "javascript:alert(1)",
+    });
     expect(() => importSession(JSON.stringify(file))).toThrow(/at session\.messages\.0\.parts\.1\.url: must be a data: or file:\/\/ URL/);
 
     const wrongType = JSON.parse(exportSession(original));
@@ -83,7 +92,9 @@ describe("session export and import", () => {
 
     const twoParts = exported();
     twoParts.session.messages[1].parts[1].id = twoParts.session.messages[0].parts[0].id;
-    expect(refused(twoParts)).toThrow(/at session\.messages\.1\.parts\.1\.id: the part id "prt_\w+" is also used at session\.messages\.0\.parts\.0\.id/);
+    expect(refused(twoParts)).toThrow(
+      /at session\.messages\.1\.parts\.1\.id: the part id "prt_\w+" is also used at session\.messages\.0\.parts\.0\.id/,
+    );
 
     const twoCalls = exported();
     twoCalls.session.calls.push({ ...twoCalls.session.calls[0], input: { filePath: "/elsewhere" } });
@@ -92,7 +103,9 @@ describe("session export and import", () => {
     const twoToolParts = exported();
     const tool = twoToolParts.session.messages[1].parts.find((p: { type: string }) => p.type === "tool");
     twoToolParts.session.messages[1].parts.push({ ...tool, id: "prt_another" });
-    expect(refused(twoToolParts)).toThrow(/parts\.\d+\.callID: the call id "call_\w+" is also used at session\.messages\.1\.parts\.\d+\.callID/);
+    expect(refused(twoToolParts)).toThrow(
+      /parts\.\d+\.callID: the call id "call_\w+" is also used at session\.messages\.1\.parts\.\d+\.callID/,
+    );
 
     const foreign = exported();
     foreign.session.calls[0].messageID = "msg_someone_elses";

@@ -39,7 +39,8 @@ export default tool({
 describe("contract: saving the permission section keeps the rest of the file", () => {
   it("replaces only `permission`, keeping other keys, their order and comments outside the section", async () => {
     const rt = await workspaceWith({
-      "opencode.jsonc": '{\n  // model settings stay\n  "model": "x/y",\n  "permission": { "edit": "ask" },\n  /* after */\n  "tools": { "webfetch": false },\n}\n',
+      "opencode.jsonc":
+        '{\n  // model settings stay\n  "model": "x/y",\n  "permission": { "edit": "ask" },\n  /* after */\n  "tools": { "webfetch": false },\n}\n',
     });
     const path = await savePermissionRules(rt, [
       { permission: "bash", pattern: "rm *", action: "deny" },
@@ -128,11 +129,20 @@ describe("contract: the page edits rules, explains them and keeps its transcript
   it("explains with the deciding rule and its source, or the default when nothing matches", async () => {
     const rt = await workspaceWith({ "opencode.json": '{"permission":{"bash":{"*":"ask","git status*":"allow"}}}' });
     const page = await PageTools.open(rt);
-    expect(page.explain("bash", "git status --short")).toMatchObject({ action: "allow", source: "config", rule: { pattern: "git status*" } });
+    expect(page.explain("bash", "git status --short")).toMatchObject({
+      action: "allow",
+      source: "config",
+      rule: { pattern: "git status*" },
+    });
     expect(page.explain("read", "app/.env")).toMatchObject({ action: "ask", source: "default", rule: { pattern: "*.env" } });
     const sources = page.rulesInForce().map((layer) => layer.source);
     expect(sources.slice(0, 3)).toEqual(["default", "agent", "config"]);
-    expect(page.rulesInForce().find((layer) => layer.source === "config")?.rules.map((rule) => rule.pattern)).toEqual(["*", "git status*"]);
+    expect(
+      page
+        .rulesInForce()
+        .find((layer) => layer.source === "config")
+        ?.rules.map((rule) => rule.pattern),
+    ).toEqual(["*", "git status*"]);
   });
 
   it("says a permission nothing asks for is unknown, and lists the known ones (a registered tool's id too)", async () => {
@@ -196,7 +206,9 @@ describe("security: workspace code runs only once trusted", () => {
   });
 
   it("shows the workspace's loosening rules as ignored until trusted; trusting puts them in force", async () => {
-    const rt = await workspaceWith({ "opencode.json": JSON.stringify({ permission: { external_directory: { "/srv/*": "allow" }, bash: { "rm *": "deny" } } }) });
+    const rt = await workspaceWith({
+      "opencode.json": JSON.stringify({ permission: { external_directory: { "/srv/*": "allow" }, bash: { "rm *": "deny" } } }),
+    });
     const page = await PageTools.open(rt);
     const layers = page.rulesInForce();
     expect(layers.at(-1)).toEqual({
@@ -204,7 +216,12 @@ describe("security: workspace code runs only once trusted", () => {
       ignored: "ignored until you trust this workspace",
       rules: [{ permission: "external_directory", pattern: "/srv/*", action: "allow", source: "config" }],
     });
-    expect(layers.slice(0, -1).flatMap((layer) => layer.rules)).toContainEqual({ permission: "bash", pattern: "rm *", action: "deny", source: "config" });
+    expect(layers.slice(0, -1).flatMap((layer) => layer.rules)).toContainEqual({
+      permission: "bash",
+      pattern: "rm *",
+      action: "deny",
+      source: "config",
+    });
     const held = page.explain("external_directory", "/srv/x");
     expect(held.action).toBe("ask");
     expect(held.sentence).toContain('the workspace rule external_directory "/srv/*": "allow" is ignored until you trust this workspace');

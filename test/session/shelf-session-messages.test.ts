@@ -25,7 +25,19 @@ const answer = (completed?: number): AssistantMessage => ({
   tokens: emptyTokens(),
   cost: 0,
 });
-const call: ToolCall = { id: "call_1", sessionID: "ses_1", messageID: "msg_2", tool: "read", input: {}, status: "completed", title: "", metadata: {}, output: "long", permissions: [], time: { created: 1 } };
+const call: ToolCall = {
+  id: "call_1",
+  sessionID: "ses_1",
+  messageID: "msg_2",
+  tool: "read",
+  input: {},
+  status: "completed",
+  title: "",
+  metadata: {},
+  output: "long",
+  permissions: [],
+  time: { created: 1 },
+};
 
 /** Counts writes per key. */
 class CountingShelf extends MemoryShelf {

@@ -3,7 +3,19 @@ import { INTERRUPTED_MESSAGE, type SessionRecord, type ToolCall } from "../../sr
 import { MemoryShelf, ShelfSessionStore } from "../../src/session/shelf-session-store.js";
 
 function call(id: string, status: ToolCall["status"], output?: string): ToolCall {
-  return { id, sessionID: "ses_1", messageID: "msg_1", tool: "bash", input: {}, status, title: "", metadata: {}, output, permissions: [], time: { created: 1 } };
+  return {
+    id,
+    sessionID: "ses_1",
+    messageID: "msg_1",
+    tool: "bash",
+    input: {},
+    status,
+    title: "",
+    metadata: {},
+    output,
+    permissions: [],
+    time: { created: 1 },
+  };
 }
 
 function session(id: string, createdAt: number, calls: ToolCall[] = []): SessionRecord {

@@ -109,7 +109,11 @@ describe.each(["embedded", "node"] as const)("on the %s runtime", (backend) => {
   });
 
   it("reads AGENTS.md, else CLAUDE.md, and the global AGENTS.md", async () => {
-    const both = await runtimeOn(backend, { "AGENTS.md": "agents rules", "CLAUDE.md": "claude rules", "~/.config/opencode/AGENTS.md": "global rules" });
+    const both = await runtimeOn(backend, {
+      "AGENTS.md": "agents rules",
+      "CLAUDE.md": "claude rules",
+      "~/.config/opencode/AGENTS.md": "global rules",
+    });
     const globalDir = `${both.outside}/.config/opencode`;
     expect((await systemPrompt(options(both.runtime, {}, { globalConfigDir: globalDir }))).slice(2)).toEqual([
       `Instructions from: ${both.runtime.root}/AGENTS.md\nagents rules`,
@@ -136,7 +140,15 @@ describe.each(["embedded", "node"] as const)("on the %s runtime", (backend) => {
     });
     const notes: string[] = [];
     const config = {
-      instructions: ["CONTRIBUTING.md", "docs/*.md", ".cursor/rules/*.mdc", "AGENTS.md", "missing.md", "nothing/*.md", "https://example.com/rules.md"],
+      instructions: [
+        "CONTRIBUTING.md",
+        "docs/*.md",
+        ".cursor/rules/*.mdc",
+        "AGENTS.md",
+        "missing.md",
+        "nothing/*.md",
+        "https://example.com/rules.md",
+      ],
     };
     const parts = (await systemPrompt(options(runtime, config, { onNote: (note) => notes.push(note) }))).slice(2);
     const root = runtime.root;
@@ -153,7 +165,11 @@ describe.each(["embedded", "node"] as const)("on the %s runtime", (backend) => {
       "instructions: https://example.com/rules.md is a URL; only files in the workspace are read, so it was left out (save it as a file to use it)",
     ]);
     const deep = (await systemPrompt(options(runtime, { instructions: ["docs/**/*.md"] }))).slice(3);
-    expect(deep.map((part) => part.split("\n")[0])).toEqual([`Instructions from: ${root}/docs/a.md`, `Instructions from: ${root}/docs/b.md`, `Instructions from: ${root}/docs/sub/c.md`]);
+    expect(deep.map((part) => part.split("\n")[0])).toEqual([
+      `Instructions from: ${root}/docs/a.md`,
+      `Instructions from: ${root}/docs/b.md`,
+      `Instructions from: ${root}/docs/sub/c.md`,
+    ]);
   });
 
   it("notes an instructions value that is not a list instead of failing", async () => {

@@ -12,7 +12,12 @@ const user = (id: string, parts: UserMessage["parts"]): UserMessage => ({
   model: { providerID: "p", modelID: "m" },
   parts,
 });
-const assistant = (id: string, parentID: string, parts: AssistantMessage["parts"], extra: Partial<AssistantMessage> = {}): AssistantMessage => ({
+const assistant = (
+  id: string,
+  parentID: string,
+  parts: AssistantMessage["parts"],
+  extra: Partial<AssistantMessage> = {},
+): AssistantMessage => ({
   id,
   sessionID: "s",
   role: "assistant",
@@ -39,13 +44,27 @@ const call = (id: string, extra: Partial<ToolCall>): ToolCall => ({
   time: { created: 1 },
   ...extra,
 });
-const toolPart = (n: string) => ({ id: `p${n}`, messageID: "a1", type: "tool" as const, providerCallID: `pc${n}`, callID: `c${n}`, tool: "read" });
+const toolPart = (n: string) => ({
+  id: `p${n}`,
+  messageID: "a1",
+  type: "tool" as const,
+  providerCallID: `pc${n}`,
+  callID: `c${n}`,
+  tool: "read",
+});
 
 describe("toModelMessages", () => {
   it("replays each call's state as OpenCode does", () => {
     const messages: Message[] = [
       user("u1", [{ id: "t", messageID: "u1", type: "text", text: "go" }]),
-      assistant("a1", "u1", [{ id: "x", messageID: "a1", type: "text", text: "Reading." }, toolPart("1"), toolPart("2"), toolPart("3"), toolPart("4"), toolPart("5")]),
+      assistant("a1", "u1", [
+        { id: "x", messageID: "a1", type: "text", text: "Reading." },
+        toolPart("1"),
+        toolPart("2"),
+        toolPart("3"),
+        toolPart("4"),
+        toolPart("5"),
+      ]),
     ];
     const calls = [
       call("c1", { output: "fresh output" }),
@@ -98,7 +117,11 @@ describe("toModelMessages", () => {
       ]),
     ];
     const withImages = toModelMessages(messages, [], { attachments: true })[0]!;
-    expect(withImages.role === "user" && Array.isArray(withImages.content) && withImages.content[1]).toEqual({ type: "image", image: "iVBORw0KGgo=", mediaType: "image/png" });
+    expect(withImages.role === "user" && Array.isArray(withImages.content) && withImages.content[1]).toEqual({
+      type: "image",
+      image: "iVBORw0KGgo=",
+      mediaType: "image/png",
+    });
     const without = toModelMessages(messages, [], { attachments: false })[0]!;
     expect(JSON.stringify(without)).toContain("this model does not take attachments");
     expect(JSON.stringify(without)).not.toContain("iVBORw0KGgo=");

@@ -31,7 +31,9 @@ const probe = define("probe", {
       return { title: "allowed", metadata: {}, output: "went ahead" };
     }
     if (args.mode === "wait") {
-      await new Promise((resolve, reject) => ctx.abort.addEventListener("abort", () => reject(new Error("stopped by abort")), { once: true }));
+      await new Promise((resolve, reject) =>
+        ctx.abort.addEventListener("abort", () => reject(new Error("stopped by abort")), { once: true }),
+      );
     }
     return { title: "fine", metadata: {}, output: "ok" };
   },
@@ -119,7 +121,10 @@ describe("tool runner", () => {
     const { session } = await withProbe();
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 30);
-    expect(await session.run("probe", { mode: "wait" }, { signal: controller.signal })).toMatchObject({ status: "error", error: "stopped by abort" });
+    expect(await session.run("probe", { mode: "wait" }, { signal: controller.signal })).toMatchObject({
+      status: "error",
+      error: "stopped by abort",
+    });
   });
 
   it("saves the session, and a call left running reads back as interrupted", async () => {

@@ -16,7 +16,9 @@ afterEach(async () => {
 
 describe("configProblems: every problem, each at its path", () => {
   it("names wrong types at the top level", () => {
-    expect(configProblems({ tools: "x" })).toEqual([{ path: "tools", message: 'must be an object of tool names to true or false, e.g. { "bash": false }' }]);
+    expect(configProblems({ tools: "x" })).toEqual([
+      { path: "tools", message: 'must be an object of tool names to true or false, e.g. { "bash": false }' },
+    ]);
     expect(configProblems({ agent: 5 })).toEqual([{ path: "agent", message: "must be an object of agent names to their settings" }]);
     expect(configProblems(null)).toEqual([{ path: "(top level)", message: 'must be a JSON object ({ "permission": ... }), not null' }]);
     expect(configProblems([1])).toEqual([{ path: "(top level)", message: 'must be a JSON object ({ "permission": ... }), not an array' }]);
@@ -34,16 +36,30 @@ describe("configProblems: every problem, each at its path", () => {
       some_future_key: { kept: true },
     });
     expect(problems.map((problem) => problem.path).sort()).toEqual(
-      ['permission.bash["rm *"]', "permission.edit", "tools.write", "provider.openai.options.timeout", "experimental.batch_tool", "model", "instructions", "default_agent"].sort(),
+      [
+        'permission.bash["rm *"]',
+        "permission.edit",
+        "tools.write",
+        "provider.openai.options.timeout",
+        "experimental.batch_tool",
+        "model",
+        "instructions",
+        "default_agent",
+      ].sort(),
     );
-    expect(problems.find((problem) => problem.path === 'permission.bash["rm *"]')?.message).toBe('must be "allow", "ask" or "deny", got "nope"');
+    expect(problems.find((problem) => problem.path === 'permission.bash["rm *"]')?.message).toBe(
+      'must be "allow", "ask" or "deny", got "nope"',
+    );
     expect(problems.find((problem) => problem.path === "model")?.message).toBe('must be "provider/model", for example "openai/gpt-5"');
   });
 
   it("leaves an agent entry's own problems to the agent loader unless asked for all", () => {
     const config = { agent: { review: { temperature: "hot", permission: { bash: "yes" } } } };
     expect(configProblems(config)).toEqual([]);
-    expect(configProblems(config, "all").map((problem) => problem.path)).toEqual(["agent.review.temperature", "agent.review.permission.bash"]);
+    expect(configProblems(config, "all").map((problem) => problem.path)).toEqual([
+      "agent.review.temperature",
+      "agent.review.permission.bash",
+    ]);
   });
 
   it("accepts a correct file with keys it does not know", () => {
@@ -72,11 +88,18 @@ describe.each(fileBackends)("opencode.json and read's arguments on %s", (backend
     sentinel.assertNotLeaked(text);
     await sentinel.assertUntouched();
   }
-  const loadError = (runtime: Runtime) => loadWorkspaceConfig(runtime).then(() => undefined, (error: unknown) => error as Error);
+  const loadError = (runtime: Runtime) =>
+    loadWorkspaceConfig(runtime).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
 
   it("a file with wrong types is refused with every path, not accepted", async () => {
     const { runtime, sentinel } = await open();
-    await runtime.fs.writeFile(`${runtime.root}/opencode.json`, JSON.stringify({ tools: "x", agent: 5, permission: { read: { "*.key": "never" } } }));
+    await runtime.fs.writeFile(
+      `${runtime.root}/opencode.json`,
+      JSON.stringify({ tools: "x", agent: 5, permission: { read: { "*.key": "never" } } }),
+    );
     const error = await loadError(runtime);
     expect(error).toBeInstanceOf(WorkspaceConfigError);
     expect(error!.message).toContain(`${runtime.root}/opencode.json has 3 problems: `);
@@ -92,11 +115,16 @@ describe.each(fileBackends)("opencode.json and read's arguments on %s", (backend
     const { runtime, sentinel } = await open();
     await runtime.fs.mkdir(`${runtime.root}/opencode.json`, { recursive: true });
     const folder = await loadError(runtime);
-    expect(folder!.message).toBe(`${runtime.root}/opencode.json is a folder, not a file: the workspace config must be a JSON file. Rename or remove the folder.`);
+    expect(folder!.message).toBe(
+      `${runtime.root}/opencode.json is a folder, not a file: the workspace config must be a JSON file. Rename or remove the folder.`,
+    );
     expect(folder!.message).not.toContain("EISDIR");
     await runtime.fs.rm(`${runtime.root}/opencode.json`, { recursive: true });
     await runtime.fs.symlink(`${runtime.root}/gone.json`, `${runtime.root}/opencode.json`);
-    const dangling = await loadWorkspaceConfig(runtime, { trusted: true }).then(() => undefined, (error: unknown) => error as Error);
+    const dangling = await loadWorkspaceConfig(runtime, { trusted: true }).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
     expect(dangling!.message).toContain("is a link to a file that does not exist");
     await held(sentinel);
   });

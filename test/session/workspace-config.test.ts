@@ -10,7 +10,10 @@ afterEach(async () => {
 
 describe("workspace config", () => {
   it("applies rules in key order: the last matching rule wins", async () => {
-    const s = await sessionWith({ "opencode.jsonc": '{\n  // secrets stay put\n  "permission": { "edit": { "*": "allow", "*.env": "deny" }, "bash": { "rm *": "deny", "*": "ask" } },\n}\n' });
+    const s = await sessionWith({
+      "opencode.jsonc":
+        '{\n  // secrets stay put\n  "permission": { "edit": { "*": "allow", "*.env": "deny" }, "bash": { "rm *": "deny", "*": "ask" } },\n}\n',
+    });
     dispose = s.dispose;
     expect(s.session.explain("edit", "src/.env").action).toBe("deny");
     expect(s.session.explain("edit", "src/a.ts").action).toBe("allow");

@@ -86,7 +86,13 @@ const usage = (input = 10, output = 5) => ({
 });
 
 /** One model step as a provider streams it. */
-export function streamStep(options: { text?: string[]; calls?: Array<{ tool: string; input: unknown; id?: string }>; finish?: "stop" | "tool-calls"; input?: number; output?: number }): LanguageModelV4StreamPart[] {
+export function streamStep(options: {
+  text?: string[];
+  calls?: Array<{ tool: string; input: unknown; id?: string }>;
+  finish?: "stop" | "tool-calls";
+  input?: number;
+  output?: number;
+}): LanguageModelV4StreamPart[] {
   const parts: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
   if (options.text) {
     parts.push({ type: "text-start", id: "t1" });
@@ -96,7 +102,12 @@ export function streamStep(options: { text?: string[]; calls?: Array<{ tool: str
   let n = 0;
   for (const call of options.calls ?? []) {
     const id = call.id ?? `call-${Math.random().toString(36).slice(2)}-${n++}`;
-    parts.push({ type: "tool-call", toolCallId: id, toolName: call.tool, input: typeof call.input === "string" ? call.input : JSON.stringify(call.input) });
+    parts.push({
+      type: "tool-call",
+      toolCallId: id,
+      toolName: call.tool,
+      input: typeof call.input === "string" ? call.input : JSON.stringify(call.input),
+    });
   }
   const finish = options.finish ?? (options.calls?.length ? "tool-calls" : "stop");
   parts.push({ type: "finish", finishReason: { unified: finish, raw: finish }, usage: usage(options.input, options.output) });

@@ -41,8 +41,24 @@ export async function startExaStandIn(answer: (tool: string, args: Record<string
       const text = answer(tool, args);
       return { content: text === undefined ? [] : [{ type: "text" as const, text }] };
     };
-    mcp.registerTool("web_search_exa", { inputSchema: { query: z.string(), numResults: z.number().optional(), type: z.string().optional(), livecrawl: z.string().optional(), contextMaxCharacters: z.number().optional() } }, respond("web_search_exa"));
-    mcp.registerTool("get_code_context_exa", { inputSchema: { query: z.string(), tokensNum: z.number().optional() } }, respond("get_code_context_exa"));
+    mcp.registerTool(
+      "web_search_exa",
+      {
+        inputSchema: {
+          query: z.string(),
+          numResults: z.number().optional(),
+          type: z.string().optional(),
+          livecrawl: z.string().optional(),
+          contextMaxCharacters: z.number().optional(),
+        },
+      },
+      respond("web_search_exa"),
+    );
+    mcp.registerTool(
+      "get_code_context_exa",
+      { inputSchema: { query: z.string(), tokensNum: z.number().optional() } },
+      respond("get_code_context_exa"),
+    );
     return mcp;
   };
   const server = createServer(async (request, response) => {
@@ -88,15 +104,34 @@ export async function startTestMcpServer(port = 0, options: { cors?: boolean } =
   const make = () => {
     const mcp = new McpServer({ name: "test-server", version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } });
     const tools = new Map<string, RegisteredTool>();
-    tools.set("echo", mcp.registerTool("echo", { description: "Echoes the text back", inputSchema: { text: z.string().describe("what to echo") } }, ({ text }) => ({ content: [{ type: "text", text: `echo: ${text}` }] })));
-    tools.set("fail", mcp.registerTool("fail", { description: "Always fails", inputSchema: { text: z.string() } }, () => {
-      throw new Error("the fail tool failed on purpose");
-    }));
-    tools.set("slow", mcp.registerTool("slow", { description: "Never answers", inputSchema: { text: z.string() } }, () => {
-      markSlow();
-      return new Promise<never>(() => {});
-    }));
-    for (const [name, run] of extra) tools.set(name, mcp.registerTool(name, { inputSchema: { text: z.string() } }, async (args) => ({ content: [{ type: "text", text: await run(args) }] })));
+    tools.set(
+      "echo",
+      mcp.registerTool(
+        "echo",
+        { description: "Echoes the text back", inputSchema: { text: z.string().describe("what to echo") } },
+        ({ text }) => ({ content: [{ type: "text", text: `echo: ${text}` }] }),
+      ),
+    );
+    tools.set(
+      "fail",
+      mcp.registerTool("fail", { description: "Always fails", inputSchema: { text: z.string() } }, () => {
+        throw new Error("the fail tool failed on purpose");
+      }),
+    );
+    tools.set(
+      "slow",
+      mcp.registerTool("slow", { description: "Never answers", inputSchema: { text: z.string() } }, () => {
+        markSlow();
+        return new Promise<never>(() => {});
+      }),
+    );
+    for (const [name, run] of extra)
+      tools.set(
+        name,
+        mcp.registerTool(name, { inputSchema: { text: z.string() } }, async (args) => ({
+          content: [{ type: "text", text: await run(args) }],
+        })),
+      );
     servers.push(mcp);
     registered.push(tools);
     return mcp;
@@ -127,7 +162,10 @@ export async function startTestMcpServer(port = 0, options: { cors?: boolean } =
         response.writeHead(404).end();
         return;
       }
-      const created = new StreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID(), onsessioninitialized: (sid) => void transports.set(sid, created) });
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => crypto.randomUUID(),
+        onsessioninitialized: (sid) => void transports.set(sid, created),
+      });
       transport = created;
       await make().connect(created);
     }
@@ -142,7 +180,14 @@ export async function startTestMcpServer(port = 0, options: { cors?: boolean } =
     headers,
     addTool(name, run) {
       extra.set(name, run);
-      servers.forEach((mcp, index) => registered[index]!.set(name, mcp.registerTool(name, { inputSchema: { text: z.string() } }, async (args) => ({ content: [{ type: "text", text: await run(args) }] }))));
+      servers.forEach((mcp, index) =>
+        registered[index]!.set(
+          name,
+          mcp.registerTool(name, { inputSchema: { text: z.string() } }, async (args) => ({
+            content: [{ type: "text", text: await run(args) }],
+          })),
+        ),
+      );
     },
     removeTool(name) {
       extra.delete(name);

@@ -6,6 +6,11 @@ import { z } from "zod";
 
 const server = new McpServer({ name: "stdio-test", version: "1.0.0" });
 server.registerTool("where", { description: "Says where it runs", inputSchema: { prefix: z.string() } }, ({ prefix }) => ({
-  content: [{ type: "text", text: `${prefix} ${process.cwd()} ${process.env.MCP_TEST_GREETING ?? "(no greeting)"} key=${process.env.TEST_PROVIDER_KEY ?? "hidden"}` }],
+  content: [
+    {
+      type: "text",
+      text: `${prefix} ${process.cwd()} ${process.env.MCP_TEST_GREETING ?? "(no greeting)"} key=${process.env.TEST_PROVIDER_KEY ?? "hidden"}`,
+    },
+  ],
 }));
 await server.connect(new StdioServerTransport());

@@ -125,7 +125,9 @@ function openaiChatStream(sse: SseWriter, step: ScriptedStep, model: string, inc
   for (const piece of fragments(step.reasoning ?? "")) chunk({ reasoning_content: piece });
   for (const piece of fragments(step.text ?? "")) chunk({ content: piece });
   (step.toolCalls ?? []).forEach((call, index) => {
-    chunk({ tool_calls: [{ index, id: call.id ?? `call_${id}_${index}`, type: "function", function: { name: call.name, arguments: "" } }] });
+    chunk({
+      tool_calls: [{ index, id: call.id ?? `call_${id}_${index}`, type: "function", function: { name: call.name, arguments: "" } }],
+    });
     for (const piece of fragments(argumentsText(call))) chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
   });
   chunk({}, step.finish ?? (step.toolCalls?.length ? "tool_calls" : "stop"));
@@ -158,13 +160,22 @@ function anthropicStream(sse: SseWriter, step: ScriptedStep, model: string, id: 
       model,
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: usage.input, output_tokens: 1, cache_creation_input_tokens: usage.cacheWrite ?? 0, cache_read_input_tokens: usage.cacheRead ?? 0 },
+      usage: {
+        input_tokens: usage.input,
+        output_tokens: 1,
+        cache_creation_input_tokens: usage.cacheWrite ?? 0,
+        cache_read_input_tokens: usage.cacheRead ?? 0,
+      },
     },
   });
   sse.event("ping", { type: "ping" });
   let index = 0;
   if (step.reasoning) {
-    sse.event("content_block_start", { type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } });
+    sse.event("content_block_start", {
+      type: "content_block_start",
+      index,
+      content_block: { type: "thinking", thinking: "", signature: "" },
+    });
     for (const piece of fragments(step.reasoning)) {
       sse.event("content_block_delta", { type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: piece } });
     }
@@ -200,7 +211,14 @@ function anthropicStream(sse: SseWriter, step: ScriptedStep, model: string, id: 
 
 function openaiResponsesStream(sse: SseWriter, step: ScriptedStep, model: string, id: number): void {
   const usage = usageOf(step);
-  const response = { id: `resp_${id}`, object: "response", created_at: 1_700_000_000, model, status: "in_progress", output: [] as unknown[] };
+  const response = {
+    id: `resp_${id}`,
+    object: "response",
+    created_at: 1_700_000_000,
+    model,
+    status: "in_progress",
+    output: [] as unknown[],
+  };
   let sequence = 0;
   const send = (type: string, value: Record<string, unknown>) => sse.event(type, { type, sequence_number: sequence++, ...value });
   send("response.created", { response });
@@ -208,7 +226,12 @@ function openaiResponsesStream(sse: SseWriter, step: ScriptedStep, model: string
   if (step.text) {
     const item = { id: `msg_${id}`, type: "message", status: "in_progress", role: "assistant", content: [] };
     send("response.output_item.added", { output_index: outputIndex, item });
-    send("response.content_part.added", { item_id: item.id, output_index: outputIndex, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
+    send("response.content_part.added", {
+      item_id: item.id,
+      output_index: outputIndex,
+      content_index: 0,
+      part: { type: "output_text", text: "", annotations: [] },
+    });
     for (const piece of fragments(step.text)) {
       send("response.output_text.delta", { item_id: item.id, output_index: outputIndex, content_index: 0, delta: piece, logprobs: [] });
     }
@@ -218,7 +241,14 @@ function openaiResponsesStream(sse: SseWriter, step: ScriptedStep, model: string
   }
   (step.toolCalls ?? []).forEach((call, callIndex) => {
     const args = argumentsText(call);
-    const item = { id: `fc_${id}_${callIndex}`, type: "function_call", status: "in_progress", call_id: call.id ?? `call_${id}_${callIndex}`, name: call.name, arguments: "" };
+    const item = {
+      id: `fc_${id}_${callIndex}`,
+      type: "function_call",
+      status: "in_progress",
+      call_id: call.id ?? `call_${id}_${callIndex}`,
+      name: call.name,
+      arguments: "",
+    };
     send("response.output_item.added", { output_index: outputIndex, item });
     for (const piece of fragments(args)) {
       send("response.function_call_arguments.delta", { item_id: item.id, output_index: outputIndex, delta: piece });
@@ -293,7 +323,11 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
     if ("error" in next) {
       const { status, body: errorBody, headers = {} } = next.error;
       const raw = typeof errorBody === "string" ? errorBody : JSON.stringify(errorBody);
-      response.writeHead(status, { "content-type": typeof errorBody === "string" ? "text/plain" : "application/json", ...headers, ...cors });
+      response.writeHead(status, {
+        "content-type": typeof errorBody === "string" ? "text/plain" : "application/json",
+        ...headers,
+        ...cors,
+      });
       response.end(raw);
       return;
     }
@@ -308,7 +342,8 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
       if (protocol === "openai-chat" && next.text) {
         const base = { id: `chatcmpl-${served}`, object: "chat.completion.chunk", created: 1_700_000_000, model };
         sse.data({ ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] });
-        for (const piece of fragments(next.text)) sse.data({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
+        for (const piece of fragments(next.text))
+          sse.data({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
       }
       // The response closes when the client goes away (an IncomingMessage's own close fires earlier).
       response.on("close", () => {
@@ -358,7 +393,16 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
 function anthropicStreamStartOnly(sse: SseWriter, model: string, id: number): void {
   sse.event("message_start", {
     type: "message_start",
-    message: { id: `msg_${id}`, type: "message", role: "assistant", content: [], model, stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } },
+    message: {
+      id: `msg_${id}`,
+      type: "message",
+      role: "assistant",
+      content: [],
+      model,
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 1, output_tokens: 1 },
+    },
   });
 }
 

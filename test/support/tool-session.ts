@@ -63,7 +63,8 @@ export async function sessionOn(
   }
   const dataDir = backend === "embedded" ? "/data" : runtime.root.replace(/\/workspace$/, "/data");
   const session = await ToolSession.open({ runtime, dataDir, home: "/home/user", builtins: builtinTools, trusted: true, ...options });
-  const text = async (path: string) => new TextDecoder().decode(await runtime.fs.readFile(path.startsWith("/") ? path : `${runtime.root}/${path}`));
+  const text = async (path: string) =>
+    new TextDecoder().decode(await runtime.fs.readFile(path.startsWith("/") ? path : `${runtime.root}/${path}`));
   return { session, runtime, root: runtime.root, text, dispose: cleanup };
 }
 

@@ -70,7 +70,11 @@ function createInstance(workdir: string, chunkSize: number): WcInstance & { torn
   }) as IFileSystem;
 
   const abs = (path: string) => resolve(workdir, path);
-  const isDir = (path: string) => store.stat(path).then((s) => s.isDirectory, () => false);
+  const isDir = (path: string) =>
+    store.stat(path).then(
+      (s) => s.isDirectory,
+      () => false,
+    );
   const exists = (path: string) => store.exists(path);
 
   const fs: WcFileSystem = {

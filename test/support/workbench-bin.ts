@@ -10,7 +10,10 @@ export interface BinResult {
   stderr: string;
 }
 
-export function runWorkbench(args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string; onStart?: (pid: number) => void } = {}): Promise<BinResult> {
+export function runWorkbench(
+  args: string[],
+  options: { env?: Record<string, string>; input?: string; cwd?: string; onStart?: (pid: number) => void } = {},
+): Promise<BinResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [WORKBENCH_BIN, ...args], {
       cwd: options.cwd,

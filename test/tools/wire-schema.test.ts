@@ -53,7 +53,11 @@ const pinned = (JSON.parse(readFileSync(SNAPSHOT, "utf8")) as { tools: Pinned[] 
 function withoutAdditionalProperties(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutAdditionalProperties);
   if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== "additionalProperties").map(([key, item]) => [key, withoutAdditionalProperties(item)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== "additionalProperties")
+      .map(([key, item]) => [key, withoutAdditionalProperties(item)]),
+  );
 }
 
 describe("wire schema of the built-in tools", () => {
@@ -67,7 +71,13 @@ describe("wire schema of the built-in tools", () => {
     // task's {agents} and skill's {skills} become lists, of several lines.
     const pattern = text
       .split(/(\{\w+\})/)
-      .map((piece) => (piece === "{agents}" || piece === "{skills}" ? "[\\s\\S]+" : /^\{\w+\}$/.test(piece) ? "[^\\s{}]+" : piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+      .map((piece) =>
+        piece === "{agents}" || piece === "{skills}"
+          ? "[\\s\\S]+"
+          : /^\{\w+\}$/.test(piece)
+            ? "[^\\s{}]+"
+            : piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+      )
       .join("");
     expect(wire.description).toMatch(new RegExp(`^${pattern}$`));
     expect(wire.description, "a {placeholder} was left unfilled").not.toMatch(/\{\w+\}/);

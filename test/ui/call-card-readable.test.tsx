@@ -50,7 +50,12 @@ describe("raw internals are put in words", () => {
   });
 
   it("a timed-out bash card says the timeout in a person's units", () => {
-    mount(callOf({ output: "\n\n<bash_metadata>\nbash tool terminated command after exceeding timeout 120000 ms\n</bash_metadata>", metadata: { exit: null } }));
+    mount(
+      callOf({
+        output: "\n\n<bash_metadata>\nbash tool terminated command after exceeding timeout 120000 ms\n</bash_metadata>",
+        metadata: { exit: null },
+      }),
+    );
     expect(screen.getByTestId("call-note").textContent).toBe("Stopped: the command ran past its timeout of 2 min.");
   });
 
@@ -80,7 +85,12 @@ describe("raw internals are put in words", () => {
 
 describe("a running card says why a function's output waits", () => {
   it("notes it while a command that defines a function runs, and not after", () => {
-    const running = callOf({ status: "running", input: { command: "count() { for i in 1 2; do echo $i; sleep 1; done; }; count", description: "Counts" }, output: undefined, metadata: { output: "" } });
+    const running = callOf({
+      status: "running",
+      input: { command: "count() { for i in 1 2; do echo $i; sleep 1; done; }; count", description: "Counts" },
+      output: undefined,
+      metadata: { output: "" },
+    });
     mount(running);
     expect(screen.getByTestId("call-function-note").textContent).toContain("arrives when the function returns");
     cleanup();
@@ -103,7 +113,9 @@ describe("card-text helpers", () => {
     expect(deniedRules("The user rejected permission to use this specific tool call.")).toBeUndefined();
     expect(deniedRules(`${new DeniedError([]).message.slice(0, -2)}[{"permission":1}]`)).toBeUndefined();
     expect(cardTitle("grep", "TODO", { pattern: "TODO" })).toBe("TODO");
-    expect(exitLabel(126, "bash: too many commands executed (>5). Raise it in Settings > Shell limits (Commands per run)")).toBe("exit 126 · shell limit reached");
+    expect(exitLabel(126, "bash: too many commands executed (>5). Raise it in Settings > Shell limits (Commands per run)")).toBe(
+      "exit 126 · shell limit reached",
+    );
     expect(exitLabel(137, "")).toBe("exit 137 · killed by signal 9");
     expect(exitLabel(null, "")).toBeUndefined();
   });

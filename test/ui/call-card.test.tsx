@@ -11,7 +11,10 @@ import { callOf, layOutBoxes } from "./card-fixtures.js";
 beforeAll(() => layOutBoxes());
 afterEach(cleanup);
 
-function mount(call: ToolCall, options: { aborted?: boolean; now?: number; onAbort?: (id: string) => void; readSaved?: (path: string) => Promise<SavedOutput> } = {}) {
+function mount(
+  call: ToolCall,
+  options: { aborted?: boolean; now?: number; onAbort?: (id: string) => void; readSaved?: (path: string) => Promise<SavedOutput> } = {},
+) {
   const [version, bump] = createSignal(0, { equals: false });
   const result = render(() => (
     <CallCard
@@ -59,7 +62,9 @@ describe("contract: a card shows its call in every state", () => {
     });
     mount(call);
     expect(lineTexts("call-live")).toEqual(["9998", "9999"]);
-    expect(screen.getByTestId("call-live-skipped").textContent).toBe("Showing the latest output: 48,870 earlier characters are not shown live (the whole output is kept).");
+    expect(screen.getByTestId("call-live-skipped").textContent).toBe(
+      "Showing the latest output: 48,870 earlier characters are not shown live (the whole output is kept).",
+    );
   });
 
   it("running with an unanswered permission reads as pending permission", () => {
@@ -68,7 +73,14 @@ describe("contract: a card shows its call in every state", () => {
   });
 
   it("waiting for permission before the tool titled it: named from its input, input unfolded, a link to the prompt", () => {
-    mount(callOf({ status: "running", title: "", input: { command: "rm -rf build", description: "Clean the build" }, permissions: [{ permission: "bash", patterns: ["rm -rf build"], always: ["rm *"], answer: "pending" }] }));
+    mount(
+      callOf({
+        status: "running",
+        title: "",
+        input: { command: "rm -rf build", description: "Clean the build" },
+        permissions: [{ permission: "bash", patterns: ["rm -rf build"], always: ["rm *"], answer: "pending" }],
+      }),
+    );
     expect(document.querySelector(".call-title")?.textContent).toBe("Clean the build");
     expect(document.querySelector<HTMLDetailsElement>("details.call-input")?.open).toBe(true);
     expect(screen.getByTestId("card-show-prompt").textContent).toContain("show the prompt");
@@ -103,13 +115,21 @@ describe("contract: a card shows its call in every state", () => {
   });
 
   it("aborted: a call the user aborted reads as aborted even though bash completed it, with exit none", () => {
-    mount(callOf({ output: "partial\n\n<bash_metadata>\nUser aborted the command\n</bash_metadata>", metadata: { exit: null } }), { aborted: true });
+    mount(callOf({ output: "partial\n\n<bash_metadata>\nUser aborted the command\n</bash_metadata>", metadata: { exit: null } }), {
+      aborted: true,
+    });
     expect(stateText()).toBe("aborted");
     expect(screen.getByTestId("call-exit").textContent).toBe("exit none (killed)");
   });
 
   it("a rejected permission is spelled out with the user's message", () => {
-    mount(callOf({ status: "error", error: "rejected", permissions: [{ permission: "edit", patterns: ["a.txt"], always: ["*"], answer: "reject", message: "not now" }] }));
+    mount(
+      callOf({
+        status: "error",
+        error: "rejected",
+        permissions: [{ permission: "edit", patterns: ["a.txt"], always: ["*"], answer: "reject", message: "not now" }],
+      }),
+    );
     expect(screen.getByTestId("call-rejection").textContent).toBe('Rejected by the user: edit a.txt — "not now"');
   });
 });
@@ -144,7 +164,14 @@ describe("contract: truncated output", () => {
 
   it("finds the saved path in the notice text when the metadata does not carry it", async () => {
     const readSaved = vi.fn(async () => saved("x"));
-    mount(callOf({ output: "kept\n\n...5 lines truncated...\n\nThe tool call succeeded but the output was truncated. Full output saved to: /data/tool-output/tool_2\n", metadata: { truncated: true } }), { readSaved });
+    mount(
+      callOf({
+        output:
+          "kept\n\n...5 lines truncated...\n\nThe tool call succeeded but the output was truncated. Full output saved to: /data/tool-output/tool_2\n",
+        metadata: { truncated: true },
+      }),
+      { readSaved },
+    );
     fireEvent.click(screen.getByRole("button", { name: "Open full output" }));
     expect(readSaved).toHaveBeenCalledWith("/data/tool-output/tool_2");
   });
@@ -166,10 +193,24 @@ describe("contract: truncated output", () => {
 });
 
 describe("security: attachments and output never become markup", () => {
-  const part = (mime: string, url: string, filename?: string): FilePart => ({ id: "p", sessionID: "s", messageID: "m", type: "file", mime, url, filename });
+  const part = (mime: string, url: string, filename?: string): FilePart => ({
+    id: "p",
+    sessionID: "s",
+    messageID: "m",
+    type: "file",
+    mime,
+    url,
+    filename,
+  });
 
   it("a data:image attachment is an <img> whose alt text is the file name", () => {
-    mount(callOf({ tool: "read", output: "Image read successfully", attachments: [part("image/png", "data:image/png;base64,iVBORw0KGgo=", "logo.png")] }));
+    mount(
+      callOf({
+        tool: "read",
+        output: "Image read successfully",
+        attachments: [part("image/png", "data:image/png;base64,iVBORw0KGgo=", "logo.png")],
+      }),
+    );
     const image = screen.getByTestId("attachment-image") as HTMLImageElement;
     expect(image.getAttribute("src")).toBe("data:image/png;base64,iVBORw0KGgo=");
     expect(image.getAttribute("alt")).toBe("logo.png");

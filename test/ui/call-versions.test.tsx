@@ -14,7 +14,12 @@ function fakePage(calls: ToolCall[]) {
     onCallUpdated: (listener) => (callListeners.add(listener), () => callListeners.delete(listener)),
     onPromptsChanged: (listener) => (promptListeners.add(listener), () => promptListeners.delete(listener)),
   };
-  return { page, update: (id: string) => callListeners.forEach((l) => l(id)), prompt: () => promptListeners.forEach((l) => l()), listeners: () => callListeners.size + promptListeners.size };
+  return {
+    page,
+    update: (id: string) => callListeners.forEach((l) => l(id)),
+    prompt: () => promptListeners.forEach((l) => l()),
+    listeners: () => callListeners.size + promptListeners.size,
+  };
 }
 
 /** How many times a computation that reads each call's version has run. */

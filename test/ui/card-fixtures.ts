@@ -29,7 +29,12 @@ export function layOutBoxes(height = 400, width = 600): void {
   HTMLElement.prototype.getBoundingClientRect = function getBoundingClientRect() {
     return rect as DOMRect;
   };
-  for (const [name, value] of [["offsetHeight", height], ["offsetWidth", width], ["clientHeight", height], ["clientWidth", width]] as const) {
+  for (const [name, value] of [
+    ["offsetHeight", height],
+    ["offsetWidth", width],
+    ["clientHeight", height],
+    ["clientWidth", width],
+  ] as const) {
     Object.defineProperty(HTMLElement.prototype, name, { configurable: true, get: () => value });
   }
 }

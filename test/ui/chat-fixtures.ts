@@ -18,7 +18,13 @@ export interface FakeChat extends ChatView {
 
 export const gpt: ModelChoice = { providerID: "openai", modelID: "gpt-5", name: "GPT-5", attachment: true, ready: true };
 export const local: ModelChoice = { providerID: "local", modelID: "llama3", name: "Llama 3", attachment: false, ready: true };
-export const claude: ModelChoice = { providerID: "anthropic", modelID: "claude-sonnet", name: "Claude Sonnet", attachment: true, ready: false };
+export const claude: ModelChoice = {
+  providerID: "anthropic",
+  modelID: "claude-sonnet",
+  name: "Claude Sonnet",
+  attachment: true,
+  ready: false,
+};
 
 export function fakeChat(overrides: Partial<Pick<FakeChat, "list" | "state" | "choices" | "chosen">> = {}): FakeChat {
   const listeners = new Set<() => void>();
@@ -63,9 +69,30 @@ export function fakeChat(overrides: Partial<Pick<FakeChat, "list" | "state" | "c
 }
 
 export function userMessage(id: string, text: string, extra: UserMessage["parts"] = []): UserMessage {
-  return { id, sessionID: "ses_chat", role: "user", time: { created: 1 }, agent: "build", model: { providerID: "openai", modelID: "gpt-5" }, parts: [{ id: `${id}_t`, messageID: id, type: "text", text }, ...extra] };
+  return {
+    id,
+    sessionID: "ses_chat",
+    role: "user",
+    time: { created: 1 },
+    agent: "build",
+    model: { providerID: "openai", modelID: "gpt-5" },
+    parts: [{ id: `${id}_t`, messageID: id, type: "text", text }, ...extra],
+  };
 }
 
 export function assistantMessage(id: string, parts: AssistantMessage["parts"], extra: Partial<AssistantMessage> = {}): AssistantMessage {
-  return { id, sessionID: "ses_chat", role: "assistant", parentID: "msg_u", time: { created: 2 }, agent: "build", providerID: "openai", modelID: "gpt-5", parts, tokens: emptyTokens(), cost: 0, ...extra };
+  return {
+    id,
+    sessionID: "ses_chat",
+    role: "assistant",
+    parentID: "msg_u",
+    time: { created: 2 },
+    agent: "build",
+    providerID: "openai",
+    modelID: "gpt-5",
+    parts,
+    tokens: emptyTokens(),
+    cost: 0,
+    ...extra,
+  };
 }

@@ -12,10 +12,44 @@ afterEach(cleanup);
 // Pieces of the markdown a model writes, including ones that change what came before when more follows
 // (a fence opened then closed, a setext underline, a table's delimiter row, a lazy continuation line).
 const PIECES = [
-  "# Heading\n", "## Sub", "#", "x", " ", "word ", "more text", "\n", "\n\n", "para with `code` and **bold**",
-  "- item\n", "- [ ] task\n", "1. one\n", "2) two", "  nested\n", "    indented code\n", "```ts\n", "```\n", "~~~", "let a = 1;\n",
-  "| a | b |\n", "|---|:-:|\n", "| 1 | 2 |\n", "> quote\n", ">", "---\n", "===\n", "***", "*em*", "_", "`", "<div>\n", "</div>\n",
-  "[link](https://example.com)", "![img](https://example.com/p.png)", "\t", "&amp; ", "\\*",
+  "# Heading\n",
+  "## Sub",
+  "#",
+  "x",
+  " ",
+  "word ",
+  "more text",
+  "\n",
+  "\n\n",
+  "para with `code` and **bold**",
+  "- item\n",
+  "- [ ] task\n",
+  "1. one\n",
+  "2) two",
+  "  nested\n",
+  "    indented code\n",
+  "```ts\n",
+  "```\n",
+  "~~~",
+  "let a = 1;\n",
+  "| a | b |\n",
+  "|---|:-:|\n",
+  "| 1 | 2 |\n",
+  "> quote\n",
+  ">",
+  "---\n",
+  "===\n",
+  "***",
+  "*em*",
+  "_",
+  "`",
+  "<div>\n",
+  "</div>\n",
+  "[link](https://example.com)",
+  "![img](https://example.com/p.png)",
+  "\t",
+  "&amp; ",
+  "\\*",
 ];
 // Rarer pieces that make the lexer fall back to full lexes: a reference definition, and a carriage return.
 const RARE = ["[r]: https://example.com/r\n", "[see][r] ", "\r\n"];
@@ -50,9 +84,15 @@ describe("contract: incremental lexing equals a full lex", () => {
   it("where more text changes blocks before the last one", () => {
     // Found by the property above: a list item across a blank line, a lazy continuation, and a paragraph
     // that marked splits into lists until one more character joins them again.
-    for (const full of ["1. a\n\n\n2.", "- a\n#x", "let a = 1;\n2) two# Heading\n-# Heading\n", "1. one\n\t>2) two# Heading\n*em*# Heading\n"]) {
+    for (const full of [
+      "1. a\n\n\n2.",
+      "- a\n#x",
+      "let a = 1;\n2) two# Heading\n-# Heading\n",
+      "1. one\n\t>2) two# Heading\n*em*# Heading\n",
+    ]) {
       const lexer = new StreamingLexer();
-      for (let end = 1; end <= full.length; end++) expect(tokensOf(lexer.lex(full.slice(0, end)))).toBe(tokensOf(lexBlocks(full.slice(0, end))));
+      for (let end = 1; end <= full.length; end++)
+        expect(tokensOf(lexer.lex(full.slice(0, end)))).toBe(tokensOf(lexBlocks(full.slice(0, end))));
     }
   });
 

@@ -10,7 +10,9 @@ const view = (text: string) => render(() => <Markdown text={text} />).container.
 
 describe("contract: markdown renders the common blocks and inlines as elements", () => {
   it("headings, emphasis, strong, inline code, code blocks, lists, quotes, tables and rules", () => {
-    const md = view("# Title\n\nSome *soft* and **bold** and `x < y` text.\n\n```ts\nconst a = 1 < 2;\n```\n\n- one\n- two\n\n3. three\n4. four\n\n> quoted\n\n| a | b |\n|:-|-:|\n| 1 | 2 |\n\n---\n");
+    const md = view(
+      "# Title\n\nSome *soft* and **bold** and `x < y` text.\n\n```ts\nconst a = 1 < 2;\n```\n\n- one\n- two\n\n3. three\n4. four\n\n> quoted\n\n| a | b |\n|:-|-:|\n| 1 | 2 |\n\n---\n",
+    );
     expect(md.querySelector("h1")?.textContent).toBe("Title");
     expect(md.querySelector("em")?.textContent).toBe("soft");
     expect(md.querySelector("strong")?.textContent).toBe("bold");
@@ -54,7 +56,9 @@ describe("contract: hostile input stays text", () => {
   });
 
   it("javascript:, data: and reference-style javascript: links get no href", () => {
-    const md = view("[a](javascript:alert(1)) [b](data:text/html,<script>x</script>) [c][r] [d](JaVaScRiPt:alert(2))\n\n[r]: javascript:alert(3)");
+    const md = view(
+      "[a](javascript:alert(1)) [b](data:text/html,<script>x</script>) [c][r] [d](JaVaScRiPt:alert(2))\n\n[r]: javascript:alert(3)",
+    );
     expect(md.querySelectorAll("a").length).toBe(0);
     expect(md.textContent).toContain("a b c d");
     expect(md.querySelector("[href]")).toBeNull();

@@ -42,7 +42,9 @@ describe("contract: the transcript shows the conversation as it streams", () => 
   it("user text and attachments, then assistant text as markdown", () => {
     const chat = fakeChat({
       list: [
-        userMessage("msg_u", "Fix <b>the</b> bug", [{ id: "p_f", messageID: "msg_u", type: "file", mime: "text/x-typescript", filename: "src/a.ts", url: "file:///src/a.ts" }]),
+        userMessage("msg_u", "Fix <b>the</b> bug", [
+          { id: "p_f", messageID: "msg_u", type: "file", mime: "text/x-typescript", filename: "src/a.ts", url: "file:///src/a.ts" },
+        ]),
         assistantMessage("msg_a", [{ id: "p_t", messageID: "msg_a", type: "text", text: "Done: **fixed** it." }]),
       ],
     });
@@ -56,7 +58,13 @@ describe("contract: the transcript shows the conversation as it streams", () => 
 
   it("a text delta re-renders the text, and the message's other parts stay as they were", async () => {
     const text: TextPart = { id: "p_t", messageID: "msg_a", type: "text", text: "Reading" };
-    const chat = fakeChat({ list: [userMessage("msg_u", "hi"), assistantMessage("msg_a", [{ id: "p_r", messageID: "msg_a", type: "reasoning", text: "hmm", time: { start: 1, end: 2 } }, text])], state: { type: "busy", step: 1 } });
+    const chat = fakeChat({
+      list: [
+        userMessage("msg_u", "hi"),
+        assistantMessage("msg_a", [{ id: "p_r", messageID: "msg_a", type: "reasoning", text: "hmm", time: { start: 1, end: 2 } }, text]),
+      ],
+      state: { type: "busy", step: 1 },
+    });
     pane(chat);
     const reasoning = screen.getByTestId("reasoning");
     expect(screen.getByTestId("assistant-message").textContent).toContain("Reading");
@@ -82,19 +90,48 @@ describe("contract: the transcript shows the conversation as it streams", () => 
   });
 
   it("a prompt asked mid-turn shows up under its call when the chat announces the change", () => {
-    const call = callOf({ id: "call_w", tool: "write", status: "running", output: undefined, input: { filePath: "a.ts", content: "x" }, time: { created: 1, start: 1 } });
-    const chat = fakeChat({ list: [assistantMessage("msg_a", [{ id: "p_tool", messageID: "msg_a", type: "tool", providerCallID: "tc_1", callID: "call_w", tool: "write" }])], state: { type: "busy", step: 1 } });
+    const call = callOf({
+      id: "call_w",
+      tool: "write",
+      status: "running",
+      output: undefined,
+      input: { filePath: "a.ts", content: "x" },
+      time: { created: 1, start: 1 },
+    });
+    const chat = fakeChat({
+      list: [
+        assistantMessage("msg_a", [
+          { id: "p_tool", messageID: "msg_a", type: "tool", providerCallID: "tc_1", callID: "call_w", tool: "write" },
+        ]),
+      ],
+      state: { type: "busy", step: 1 },
+    });
     chat.calls.set(call.id, call);
     const waiting: PermissionRequest[] = [];
     pane(chat, { prompts: () => waiting });
     expect(screen.queryByTestId("permission-prompt")).toBeNull();
-    waiting.push({ id: "per_w", sessionID: "ses_chat", permission: "edit", patterns: ["a.ts"], always: ["*"], metadata: {}, tool: { messageID: "msg_a", callID: "call_w" } });
+    waiting.push({
+      id: "per_w",
+      sessionID: "ses_chat",
+      permission: "edit",
+      patterns: ["a.ts"],
+      always: ["*"],
+      metadata: {},
+      tool: { messageID: "msg_a", callID: "call_w" },
+    });
     chat.emit();
     expect(within(screen.getByTestId("tool-part")).getByTestId("permission-prompt")).toBeTruthy();
   });
 
   it("reasoning is folded, says it is thinking while it streams, and keeps its text inside", () => {
-    const chat = fakeChat({ list: [assistantMessage("msg_a", [{ id: "p_r", messageID: "msg_a", type: "reasoning", text: "Check the tests first", time: { start: 1 } }])], state: { type: "busy", step: 1 } });
+    const chat = fakeChat({
+      list: [
+        assistantMessage("msg_a", [
+          { id: "p_r", messageID: "msg_a", type: "reasoning", text: "Check the tests first", time: { start: 1 } },
+        ]),
+      ],
+      state: { type: "busy", step: 1 },
+    });
     pane(chat);
     const details = screen.getByTestId("reasoning") as HTMLDetailsElement;
     expect(details.tagName).toBe("DETAILS");
@@ -102,7 +139,13 @@ describe("contract: the transcript shows the conversation as it streams", () => 
     expect(details.querySelector("summary")?.textContent).toContain("Thinking…");
     expect(details.textContent).toContain("Check the tests first");
     chat.state = { type: "idle" };
-    chat.list[0]!.parts[0] = { id: "p_r", messageID: "msg_a", type: "reasoning", text: "Check the tests first", time: { start: 1, end: 3 } };
+    chat.list[0]!.parts[0] = {
+      id: "p_r",
+      messageID: "msg_a",
+      type: "reasoning",
+      text: "Check the tests first",
+      time: { start: 1, end: 3 },
+    };
     (chat.list[0] as { time: { created: number; completed?: number } }).time.completed = 4;
     chat.emit();
     expect(screen.getByTestId("reasoning").querySelector("summary")?.textContent).toBe("Reasoning");
@@ -113,7 +156,16 @@ describe("contract: the transcript shows the conversation as it streams", () => 
       list: [
         assistantMessage(
           "msg_a",
-          [{ id: "p_s", messageID: "msg_a", type: "step-finish", reason: "tool-calls", cost: 0.0123, tokens: { input: 1200, output: 80, reasoning: 0, cache: { read: 0, write: 0 } } }],
+          [
+            {
+              id: "p_s",
+              messageID: "msg_a",
+              type: "step-finish",
+              reason: "tool-calls",
+              cost: 0.0123,
+              tokens: { input: 1200, output: 80, reasoning: 0, cache: { read: 0, write: 0 } },
+            },
+          ],
           { error: { kind: "auth", message: "Incorrect API key provided", hint: "Check the key in Keys…", status: 401 } },
         ),
       ],
@@ -129,10 +181,31 @@ describe("contract: the transcript shows the conversation as it streams", () => 
 
 describe("contract: tool calls sit in the transcript as cards, with their prompts where they wait", () => {
   it("the tool part shows the call's card, and its pending prompt under it answers through onReply", () => {
-    const call = callOf({ id: "call_bash", status: "running", output: undefined, input: { command: "rm -rf build", description: "Cleans" }, time: { created: 1, start: 1 } });
-    const chat = fakeChat({ list: [assistantMessage("msg_a", [{ id: "p_tool", messageID: "msg_a", type: "tool", providerCallID: "tc_1", callID: "call_bash", tool: "bash" }])], state: { type: "busy", step: 1 } });
+    const call = callOf({
+      id: "call_bash",
+      status: "running",
+      output: undefined,
+      input: { command: "rm -rf build", description: "Cleans" },
+      time: { created: 1, start: 1 },
+    });
+    const chat = fakeChat({
+      list: [
+        assistantMessage("msg_a", [
+          { id: "p_tool", messageID: "msg_a", type: "tool", providerCallID: "tc_1", callID: "call_bash", tool: "bash" },
+        ]),
+      ],
+      state: { type: "busy", step: 1 },
+    });
     chat.calls.set(call.id, call);
-    const request: PermissionRequest = { id: "per_1", sessionID: "ses_chat", permission: "bash", patterns: ["rm -rf build"], always: ["rm *"], metadata: {}, tool: { messageID: "msg_a", callID: "call_bash" } };
+    const request: PermissionRequest = {
+      id: "per_1",
+      sessionID: "ses_chat",
+      permission: "bash",
+      patterns: ["rm -rf build"],
+      always: ["rm *"],
+      metadata: {},
+      tool: { messageID: "msg_a", callID: "call_bash" },
+    };
     const props = pane(chat, { prompts: () => [request] });
     const part = screen.getByTestId("tool-part");
     expect(within(part).getByTestId("call-card").getAttribute("data-tool")).toBe("bash");
@@ -144,7 +217,14 @@ describe("contract: tool calls sit in the transcript as cards, with their prompt
 
   it("the card follows its call: a finished call shows its output", () => {
     const call = callOf({ id: "call_ls", status: "running", output: undefined, time: { created: 1, start: 1 } });
-    const chat = fakeChat({ list: [assistantMessage("msg_a", [{ id: "p_tool", messageID: "msg_a", type: "tool", providerCallID: "tc_1", callID: "call_ls", tool: "bash" }])], state: { type: "busy", step: 1 } });
+    const chat = fakeChat({
+      list: [
+        assistantMessage("msg_a", [
+          { id: "p_tool", messageID: "msg_a", type: "tool", providerCallID: "tc_1", callID: "call_ls", tool: "bash" },
+        ]),
+      ],
+      state: { type: "busy", step: 1 },
+    });
     chat.calls.set(call.id, call);
     pane(chat);
     expect(screen.getByTestId("call-state").textContent).toBe("running");
@@ -156,7 +236,15 @@ describe("contract: tool calls sit in the transcript as cards, with their prompt
   });
 
   it("a prompt whose call is not in the transcript is still shown", () => {
-    const request: PermissionRequest = { id: "per_2", sessionID: "ses_chat", permission: "edit", patterns: ["a.ts"], always: ["*"], metadata: {}, tool: { messageID: "m", callID: "call_by_hand" } };
+    const request: PermissionRequest = {
+      id: "per_2",
+      sessionID: "ses_chat",
+      permission: "edit",
+      patterns: ["a.ts"],
+      always: ["*"],
+      metadata: {},
+      tool: { messageID: "m", callID: "call_by_hand" },
+    };
     pane(fakeChat({ list: [userMessage("msg_u", "hi")] }), { prompts: () => [request] });
     expect(within(screen.getByTestId("chat-loose-prompts")).getByTestId("permission-prompt")).toBeTruthy();
   });

@@ -84,7 +84,9 @@ describe("contract: keys in the prompt box", () => {
 
 describe("contract: @path completion attaches a workspace file", () => {
   it("lists files for the prefix, arrows move, Enter picks, and the file is sent as an attachment with its mime", async () => {
-    const listFiles = vi.fn(async (prefix: string) => ["src/app.ts", "src/logo.png", "src/util/"].filter((path) => path.startsWith(prefix)));
+    const listFiles = vi.fn(async (prefix: string) =>
+      ["src/app.ts", "src/logo.png", "src/util/"].filter((path) => path.startsWith(prefix)),
+    );
     const { input, type, sent } = box({ listFiles });
     type("look at @src/");
     await screen.findByTestId("file-suggestions");
@@ -98,7 +100,9 @@ describe("contract: @path completion attaches a workspace file", () => {
     expect(screen.getByTestId("prompt-attachment").textContent).toContain("src/logo.png");
     expect(sent).toEqual([]);
     fireEvent.keyDown(input, { key: "Enter" });
-    expect(sent).toEqual([{ text: "look at @src/logo.png", attachments: [{ mime: "image/png", filename: "src/logo.png", url: "file:///src/logo.png" }] }]);
+    expect(sent).toEqual([
+      { text: "look at @src/logo.png", attachments: [{ mime: "image/png", filename: "src/logo.png", url: "file:///src/logo.png" }] },
+    ]);
   });
 
   it("Tab picks too, and Escape closes the list without stopping anything", async () => {

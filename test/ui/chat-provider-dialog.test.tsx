@@ -64,7 +64,13 @@ describe("contract: the provider dialog collects a key and hands it over", () =>
     type("provider-models", "llama3.2, qwen2.5-coder");
     fireEvent.click(screen.getByTestId("provider-save"));
     await waitFor(() =>
-      expect(onSave).toHaveBeenCalledWith({ providerID: "ollama", key: "", remember: false, baseURL: "http://localhost:11434/v1", models: "llama3.2, qwen2.5-coder" }),
+      expect(onSave).toHaveBeenCalledWith({
+        providerID: "ollama",
+        key: "",
+        remember: false,
+        baseURL: "http://localhost:11434/v1",
+        models: "llama3.2, qwen2.5-coder",
+      }),
     );
   });
 

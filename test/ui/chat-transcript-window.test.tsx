@@ -17,7 +17,9 @@ const MESSAGES = 500;
 /** A conversation of `count` messages, user and assistant by turns, each saying its own number. */
 function longChat(count: number): FakeChat {
   const list: Message[] = Array.from({ length: count }, (_, n) =>
-    n % 2 === 0 ? userMessage(`msg_${n}`, `question ${n}`) : assistantMessage(`msg_${n}`, [{ id: `p_${n}`, messageID: `msg_${n}`, type: "text", text: `answer ${n}` }]),
+    n % 2 === 0
+      ? userMessage(`msg_${n}`, `question ${n}`)
+      : assistantMessage(`msg_${n}`, [{ id: `p_${n}`, messageID: `msg_${n}`, type: "text", text: `answer ${n}` }]),
   );
   return fakeChat({ list });
 }
@@ -68,10 +70,29 @@ describe("the transcript draws only the messages near the view", () => {
 
   it("a call waiting for permission stays drawn with its prompt, however far the view is from it", () => {
     const chat = longChat(MESSAGES);
-    const call = callOf({ id: "call_w", tool: "write", status: "running", output: undefined, input: { filePath: "a.ts", content: "x" }, time: { created: 1, start: 1 } });
+    const call = callOf({
+      id: "call_w",
+      tool: "write",
+      status: "running",
+      output: undefined,
+      input: { filePath: "a.ts", content: "x" },
+      time: { created: 1, start: 1 },
+    });
     chat.calls.set(call.id, call);
-    chat.list[MESSAGES - 1] = assistantMessage(`msg_${MESSAGES - 1}`, [{ id: "p_tool", messageID: `msg_${MESSAGES - 1}`, type: "tool", providerCallID: "tc_1", callID: "call_w", tool: "write" }]);
-    const waiting: PermissionRequest[] = [{ id: "per_w", sessionID: "ses_chat", permission: "edit", patterns: ["a.ts"], always: ["*"], metadata: {}, tool: { messageID: `msg_${MESSAGES - 1}`, callID: "call_w" } }];
+    chat.list[MESSAGES - 1] = assistantMessage(`msg_${MESSAGES - 1}`, [
+      { id: "p_tool", messageID: `msg_${MESSAGES - 1}`, type: "tool", providerCallID: "tc_1", callID: "call_w", tool: "write" },
+    ]);
+    const waiting: PermissionRequest[] = [
+      {
+        id: "per_w",
+        sessionID: "ses_chat",
+        permission: "edit",
+        patterns: ["a.ts"],
+        always: ["*"],
+        metadata: {},
+        tool: { messageID: `msg_${MESSAGES - 1}`, callID: "call_w" },
+      },
+    ];
     pane(chat, () => waiting);
     scrollTo(0);
     expect(drawnTexts()).toContain("question 0");
@@ -81,7 +102,11 @@ describe("the transcript draws only the messages near the view", () => {
 
   it("a reasoning fold opened, scrolled away and drawn again is still open", () => {
     const chat = longChat(MESSAGES);
-    chat.list[1] = assistantMessage("msg_1", [{ id: "p_r", messageID: "msg_1", type: "reasoning", text: "Look at the tests", time: { start: 1, end: 2 } }], { time: { created: 2, completed: 3 } });
+    chat.list[1] = assistantMessage(
+      "msg_1",
+      [{ id: "p_r", messageID: "msg_1", type: "reasoning", text: "Look at the tests", time: { start: 1, end: 2 } }],
+      { time: { created: 2, completed: 3 } },
+    );
     pane(chat);
     scrollTo(0);
     const fold = screen.getByTestId("reasoning") as HTMLDetailsElement;
@@ -104,7 +129,9 @@ describe("the transcript draws only the messages near the view", () => {
     scrollTo(0);
     // What read the message is gone; its memo is let go a microtask later.
     await Promise.resolve();
-    chat.list[MESSAGES - 1] = assistantMessage(last.id, [{ id: `p_${MESSAGES - 1}`, messageID: last.id, type: "text", text: "answer rewritten" }]);
+    chat.list[MESSAGES - 1] = assistantMessage(last.id, [
+      { id: `p_${MESSAGES - 1}`, messageID: last.id, type: "text", text: "answer rewritten" },
+    ]);
     chat.emit();
     scrollTo((MESSAGES - 1) * VIEW_PX);
     expect(drawnTexts()).toContain("answer rewritten");
@@ -115,7 +142,10 @@ describe("the transcript draws only the messages near the view", () => {
     pane(chat);
     const box = screen.getByTestId("chat-transcript");
     // happy-dom lays nothing out: the scroll height is the virtual rows' height.
-    Object.defineProperty(box, "scrollHeight", { configurable: true, get: () => parseFloat((box.firstElementChild as HTMLElement).style.height) });
+    Object.defineProperty(box, "scrollHeight", {
+      configurable: true,
+      get: () => parseFloat((box.firstElementChild as HTMLElement).style.height),
+    });
     const frames = () => new Promise((resolve) => setTimeout(resolve, 50));
     chat.list.push(userMessage("msg_new", "one more question"));
     chat.emit();

@@ -5,7 +5,10 @@ import { sideBySideRows } from "../../src/ui/tools/diff-rows.js";
 const lineRows = (diff: string) =>
   sideBySideRows(diff)
     .filter((row) => row.type === "line")
-    .map((row) => [row.left ? `${row.left.no}${row.left.kind[0]}:${row.left.text}` : "", row.right ? `${row.right.no}${row.right.kind[0]}:${row.right.text}` : ""]);
+    .map((row) => [
+      row.left ? `${row.left.no}${row.left.kind[0]}:${row.left.text}` : "",
+      row.right ? `${row.right.no}${row.right.kind[0]}:${row.right.text}` : "",
+    ]);
 
 describe("contract: side-by-side rows from a unified diff", () => {
   it("pairs a run of removals with the run of additions after it, the longer run leaving blanks", () => {
@@ -23,9 +26,15 @@ describe("contract: side-by-side rows from a unified diff", () => {
     const next = [...old];
     next[2] = "changed";
     next[25] = "later";
-    const rows = sideBySideRows(createTwoFilesPatch("f", "f", old.join("\n") + "\n", next.join("\n") + "\n", undefined, undefined, { context: 1 }));
+    const rows = sideBySideRows(
+      createTwoFilesPatch("f", "f", old.join("\n") + "\n", next.join("\n") + "\n", undefined, undefined, { context: 1 }),
+    );
     expect(rows.filter((row) => row.type === "hunk").map((row) => row.header)).toEqual(["@@ -2,3 +2,3 @@", "@@ -25,3 +25,3 @@"]);
-    expect(rows).toContainEqual({ type: "line", left: { no: 26, text: "l26", kind: "del" }, right: { no: 26, text: "later", kind: "add" } });
+    expect(rows).toContainEqual({
+      type: "line",
+      left: { no: 26, text: "l26", kind: "del" },
+      right: { no: 26, text: "later", kind: "add" },
+    });
   });
 
   it("skips the no-newline marker, which is not a line of either file", () => {

@@ -2,9 +2,14 @@
 import { describe, expect, it } from "vitest";
 import { LineEditor, type EditorEffect } from "../../src/ui/terminal/line-editor.js";
 
-const written = (effects: EditorEffect[]) => effects.filter((e) => e.kind === "write").map((e) => (e as { text: string }).text).join("");
+const written = (effects: EditorEffect[]) =>
+  effects
+    .filter((e) => e.kind === "write")
+    .map((e) => (e as { text: string }).text)
+    .join("");
 const submitted = (effects: EditorEffect[]) => effects.filter((e) => e.kind === "submit").map((e) => (e as { line: string }).line);
-const completeRequest = (effects: EditorEffect[]) => effects.find((e) => e.kind === "complete") as Extract<EditorEffect, { kind: "complete" }>;
+const completeRequest = (effects: EditorEffect[]) =>
+  effects.find((e) => e.kind === "complete") as Extract<EditorEffect, { kind: "complete" }>;
 
 function editorWith(text: string): LineEditor {
   const editor = new LineEditor();

@@ -2,13 +2,14 @@ import { createRoot } from "solid-js";
 import { describe, expect, it } from "vitest";
 import { createOpenFiles, type TabsMemory } from "../../src/ui/files/open-files.js";
 
-const withFiles = <T>(fn: (files: ReturnType<typeof createOpenFiles>) => T): T => createRoot((dispose) => {
-  try {
-    return fn(createOpenFiles());
-  } finally {
-    dispose();
-  }
-});
+const withFiles = <T>(fn: (files: ReturnType<typeof createOpenFiles>) => T): T =>
+  createRoot((dispose) => {
+    try {
+      return fn(createOpenFiles());
+    } finally {
+      dispose();
+    }
+  });
 
 describe("contract: the middle column's tabs", () => {
   it("opens a file once, however often it is opened, and shows it", () => {
@@ -70,13 +71,14 @@ class MapStorage {
   }
 }
 
-const inRoot = <T>(fn: () => T): T => createRoot((dispose) => {
-  try {
-    return fn();
-  } finally {
-    dispose();
-  }
-});
+const inRoot = <T>(fn: () => T): T =>
+  createRoot((dispose) => {
+    try {
+      return fn();
+    } finally {
+      dispose();
+    }
+  });
 
 describe("contract: the open tabs survive a reload", () => {
   it("a reload brings back the same tabs in the same order, with the same one in front", () => {
@@ -103,7 +105,7 @@ describe("contract: the open tabs survive a reload", () => {
     const storage = new MapStorage();
     inRoot(() => createOpenFiles({ storage, key: "tabs:one" }).open("/w/a.ts"));
     inRoot(() => expect(createOpenFiles({ storage, key: "tabs:two" }).files()).toEqual([]));
-    for (const garbage of ["{", "null", '{"paths":"x"}', '[1,2]']) {
+    for (const garbage of ["{", "null", '{"paths":"x"}', "[1,2]"]) {
       storage.setItem("tabs:bad", garbage);
       inRoot(() => {
         const files = createOpenFiles({ storage, key: "tabs:bad" });
@@ -120,7 +122,12 @@ describe("contract: the open tabs survive a reload", () => {
   });
 
   it("storage that refuses writes loses the memory, not the tabs", () => {
-    const storage = { getItem: () => null, setItem: () => { throw new Error("QuotaExceededError"); } };
+    const storage = {
+      getItem: () => null,
+      setItem: () => {
+        throw new Error("QuotaExceededError");
+      },
+    };
     inRoot(() => {
       const files = createOpenFiles({ storage, key: "k" });
       files.open("/w/a.ts");

@@ -56,19 +56,35 @@ describe("contract: a prompt shows what is at stake", () => {
   });
 
   it("bash: the command itself, from the call's input", () => {
-    render(() => <PermissionPrompt request={request()} input={{ command: "rm -rf build && ls" }} position={1} total={1} onReply={() => undefined} />);
+    render(() => (
+      <PermissionPrompt request={request()} input={{ command: "rm -rf build && ls" }} position={1} total={1} onReply={() => undefined} />
+    ));
     expect(screen.getByTestId("prompt-command").textContent).toBe("rm -rf build && ls");
     expect(screen.getByTestId("prompt-patterns").textContent).toBe("rm -rf build");
   });
 
   it("external_directory: the folder outside the workspace", () => {
-    render(() => <PermissionPrompt request={request({ permission: "external_directory", patterns: ["/etc/*"], metadata: { parentDir: "/etc" } })} position={1} total={1} onReply={() => undefined} />);
+    render(() => (
+      <PermissionPrompt
+        request={request({ permission: "external_directory", patterns: ["/etc/*"], metadata: { parentDir: "/etc" } })}
+        position={1}
+        total={1}
+        onReply={() => undefined}
+      />
+    ));
     expect(screen.getByTestId("prompt-folder").textContent).toBe("/etc");
   });
 
   it("edit: the proposed diff, with markup in it kept as text", () => {
     const diff = "--- a.html\n+++ a.html\n@@ -1 +1 @@\n-<b>x</b>\n+<img src=x onerror=alert(1)>\n";
-    const { container } = render(() => <PermissionPrompt request={request({ permission: "edit", patterns: ["a.html"], metadata: { diff } })} position={1} total={1} onReply={() => undefined} />);
+    const { container } = render(() => (
+      <PermissionPrompt
+        request={request({ permission: "edit", patterns: ["a.html"], metadata: { diff } })}
+        position={1}
+        total={1}
+        onReply={() => undefined}
+      />
+    ));
     expect(screen.getByTestId("diff").textContent).toContain("+<img src=x onerror=alert(1)>");
     expect(container.querySelector("img, b")).toBeNull();
   });
@@ -115,7 +131,15 @@ describe("contract: a prompt says who asks", () => {
     const scrolled = vi.fn();
     card.scrollIntoView = scrolled;
     document.body.append(card);
-    render(() => <PermissionPrompt request={request({ tool: { messageID: "m", callID: "c9" } })} call={{ id: "c9", tool: "bash", title: "t", input: { command: "ls" } }} position={1} total={1} onReply={() => undefined} />);
+    render(() => (
+      <PermissionPrompt
+        request={request({ tool: { messageID: "m", callID: "c9" } })}
+        call={{ id: "c9", tool: "bash", title: "t", input: { command: "ls" } }}
+        position={1}
+        total={1}
+        onReply={() => undefined}
+      />
+    ));
     fireEvent.click(screen.getByTestId("prompt-show-call"));
     expect(scrolled).toHaveBeenCalled();
     expect(card.classList.contains("jumped-to")).toBe(true);

@@ -43,9 +43,25 @@ describe("contract: a filled form becomes arguments, and bad input errors by fie
   const fields = fieldsOf(schema);
 
   it("converts numbers, lines, JSON and checkboxes, and leaves empty fields out", () => {
-    const { args, errors } = argsFrom(fields, { filePath: "a.txt", content: "x\ny", limit: "20", replaceAll: true, mode: "fast", globs: "*.ts\n\n*.js", options: '{"depth":2}' });
+    const { args, errors } = argsFrom(fields, {
+      filePath: "a.txt",
+      content: "x\ny",
+      limit: "20",
+      replaceAll: true,
+      mode: "fast",
+      globs: "*.ts\n\n*.js",
+      options: '{"depth":2}',
+    });
     expect(errors).toEqual({});
-    expect(args).toEqual({ filePath: "a.txt", content: "x\ny", limit: 20, replaceAll: true, mode: "fast", globs: ["*.ts", "*.js"], options: { depth: 2 } });
+    expect(args).toEqual({
+      filePath: "a.txt",
+      content: "x\ny",
+      limit: 20,
+      replaceAll: true,
+      mode: "fast",
+      globs: ["*.ts", "*.js"],
+      options: { depth: 2 },
+    });
     expect(argsFrom(fields, { filePath: "a", limit: "", globs: "" }).args).toEqual({ filePath: "a" });
   });
 

@@ -38,6 +38,16 @@ describe("contract: the call list's place across a reload", () => {
       expect(readScroll(storage, "bad")).toBeUndefined();
     }
     expect(readScroll(undefined, "k")).toBeUndefined();
-    expect(() => writeScroll({ setItem: () => { throw new Error("quota"); } }, "k", { top: 1, atEnd: true })).not.toThrow();
+    expect(() =>
+      writeScroll(
+        {
+          setItem: () => {
+            throw new Error("quota");
+          },
+        },
+        "k",
+        { top: 1, atEnd: true },
+      ),
+    ).not.toThrow();
   });
 });

@@ -10,8 +10,24 @@ const request = {
   sessionID: "ses_1",
   callID: "call_1",
   questions: [
-    { question: "Which colours?", header: "Colours", multiple: true, options: [{ label: "Red", description: "warm" }, { label: "Blue", description: "cold" }] },
-    { question: "Go on?", header: "Go", custom: false, options: [{ label: "Yes", description: "y" }, { label: "No", description: "n" }] },
+    {
+      question: "Which colours?",
+      header: "Colours",
+      multiple: true,
+      options: [
+        { label: "Red", description: "warm" },
+        { label: "Blue", description: "cold" },
+      ],
+    },
+    {
+      question: "Go on?",
+      header: "Go",
+      custom: false,
+      options: [
+        { label: "Yes", description: "y" },
+        { label: "No", description: "n" },
+      ],
+    },
   ],
 };
 

@@ -101,7 +101,9 @@ describe("contract: the Tools pane's controller works without a DOM", () => {
 
   it("trusting reopens the session trusted; a browser that cannot remember it gets told", async () => {
     const asked: string[] = [];
-    const controller = controllerOf({ trust: { isTrusted: () => false, remember: (ws) => (asked.push(ws), false), forget: () => undefined } });
+    const controller = controllerOf({
+      trust: { isTrusted: () => false, remember: (ws) => (asked.push(ws), false), forget: () => undefined },
+    });
     await controller.open(await runtimeWith({}));
     const before = controller.page()!;
     await controller.setTrust(true);
@@ -115,7 +117,15 @@ describe("contract: the Tools pane's controller works without a DOM", () => {
 });
 
 describe("contract: the prompt queue follows the calls", () => {
-  const ask = (id: string, callID?: string) => ({ id, sessionID: "s", permission: "bash", patterns: [id], always: [], metadata: {}, ...(callID ? { tool: { messageID: "m", callID } } : {}) });
+  const ask = (id: string, callID?: string) => ({
+    id,
+    sessionID: "s",
+    permission: "bash",
+    patterns: [id],
+    always: [],
+    metadata: {},
+    ...(callID ? { tool: { messageID: "m", callID } } : {}),
+  });
 
   it("prompts come in the order their calls started, whatever order they were asked in", () => {
     const calls = [{ id: "c1" }, { id: "c2" }, { id: "c3" }];
@@ -131,7 +141,11 @@ describe("contract: the prompt queue follows the calls", () => {
     const { call, done } = controller.run("write", { filePath: "n.txt", content: "new" })!;
     await nextPrompt(controller.page()!);
     const [request] = controller.pending();
-    expect(controller.callOf(request!.tool?.callID)).toMatchObject({ id: call.id, tool: "write", input: { filePath: "n.txt", content: "new" } });
+    expect(controller.callOf(request!.tool?.callID)).toMatchObject({
+      id: call.id,
+      tool: "write",
+      input: { filePath: "n.txt", content: "new" },
+    });
     expect(controller.callOf(undefined)).toBeUndefined();
     await controller.answer(request!, "reject");
     await done;

@@ -12,13 +12,14 @@ class MapStorage {
   }
 }
 
-const inRoot = <T>(fn: () => T): T => createRoot((dispose) => {
-  try {
-    return fn();
-  } finally {
-    dispose();
-  }
-});
+const inRoot = <T>(fn: () => T): T =>
+  createRoot((dispose) => {
+    try {
+      return fn();
+    } finally {
+      dispose();
+    }
+  });
 
 describe("contract: the file tree remembers its open folders", () => {
   it("a reload opens the same folders; a closed one stays closed", () => {
@@ -62,7 +63,15 @@ describe("contract: the file tree remembers its open folders", () => {
       inRoot(() => expect(createTreeState({ storage, key: "k" }).openPaths()).toEqual([]));
     }
     inRoot(() => {
-      const tree = createTreeState({ storage: { getItem: () => null, setItem: () => { throw new Error("quota"); } }, key: "k" });
+      const tree = createTreeState({
+        storage: {
+          getItem: () => null,
+          setItem: () => {
+            throw new Error("quota");
+          },
+        },
+        key: "k",
+      });
       tree.toggle("/w/x");
       expect(tree.isOpen("/w/x")).toBe(true);
     });

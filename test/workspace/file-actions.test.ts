@@ -2,7 +2,16 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createEmbeddedRuntime, type EmbeddedRuntime } from "../../src/runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../../src/runtime/embedded/node-worker-factory.js";
-import { checkName, createFile, createFolder, deleteEntry, dropFiles, moveEntry, NameTaken, renameEntry } from "../../src/workspace/file-actions.js";
+import {
+  checkName,
+  createFile,
+  createFolder,
+  deleteEntry,
+  dropFiles,
+  moveEntry,
+  NameTaken,
+  renameEntry,
+} from "../../src/workspace/file-actions.js";
 
 let runtime: EmbeddedRuntime | undefined;
 afterEach(async () => {
@@ -14,7 +23,11 @@ async function setUp() {
   runtime = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory });
   const root = runtime.root;
   const text = async (path: string) => new TextDecoder().decode(await runtime!.fs.readFile(`${root}/${path}`));
-  const exists = (path: string) => runtime!.fs.lstat(`${root}/${path}`).then(() => true, () => false);
+  const exists = (path: string) =>
+    runtime!.fs.lstat(`${root}/${path}`).then(
+      () => true,
+      () => false,
+    );
   return { rt: runtime, root, text, exists };
 }
 
@@ -100,10 +113,21 @@ describe("file actions: through the runtime's file operations", () => {
     await rt.fs.mkdir(`${root}/in`);
     await rt.fs.writeFile(`${root}/in/old.txt`, "old");
     const bytes = (s: string) => new TextEncoder().encode(s);
-    const first = await dropFiles(rt, `${root}/in`, [{ path: "old.txt", data: bytes("new") }, { path: "fresh.txt", data: bytes("fresh") }]);
+    const first = await dropFiles(rt, `${root}/in`, [
+      { path: "old.txt", data: bytes("new") },
+      { path: "fresh.txt", data: bytes("fresh") },
+    ]);
     expect(first).toEqual({ written: [], taken: [`${root}/in/old.txt`] });
     expect(await text("in/old.txt")).toBe("old");
-    const second = await dropFiles(rt, `${root}/in`, [{ path: "old.txt", data: bytes("new") }, { path: "fresh.txt", data: bytes("fresh") }], { overwrite: true });
+    const second = await dropFiles(
+      rt,
+      `${root}/in`,
+      [
+        { path: "old.txt", data: bytes("new") },
+        { path: "fresh.txt", data: bytes("fresh") },
+      ],
+      { overwrite: true },
+    );
     expect(second.written).toEqual([`${root}/in/old.txt`, `${root}/in/fresh.txt`]);
     expect(await text("in/old.txt")).toBe("new");
     await expect(dropFiles(rt, `${root}/in`, [{ path: "../up.txt", data: bytes("x") }])).rejects.toThrow("outside");

@@ -35,7 +35,11 @@ describe.each(fileBackends)("contract (%s): opening a file for the editor says w
   });
 
   it("refuses a binary file, by its bytes or by its extension, without decoding it", async () => {
-    const { runtime, at } = await on(backend, { "blob.dat2": new Uint8Array([1, 0, 2, 3]), "x.zip": "text in a zip name", "latin1.txt": new Uint8Array([0x63, 0x61, 0x66, 0xe9]) });
+    const { runtime, at } = await on(backend, {
+      "blob.dat2": new Uint8Array([1, 0, 2, 3]),
+      "x.zip": "text in a zip name",
+      "latin1.txt": new Uint8Array([0x63, 0x61, 0x66, 0xe9]),
+    });
     expect(await openDocument(runtime, at("blob.dat2"))).toMatchObject({ kind: "binary", reason: "it looks binary" });
     expect(await openDocument(runtime, at("x.zip"))).toMatchObject({ kind: "binary" });
     expect(await openDocument(runtime, at("latin1.txt"))).toMatchObject({ kind: "binary", reason: "it is not UTF-8 text" });
@@ -94,7 +98,10 @@ describe.each(fileBackends)("contract (%s): a save never silently overwrites a c
 
     const changed = await saveDocument(runtime, at("a.txt"), "mine\n", { expectedMtimeMs: a.mtimeMs }).catch((error: unknown) => error);
     expect(changed).toBeInstanceOf(SaveConflict);
-    expect(changed).toMatchObject({ reason: "changed", message: expect.stringContaining("changed on disk since you opened it. Reload it") });
+    expect(changed).toMatchObject({
+      reason: "changed",
+      message: expect.stringContaining("changed on disk since you opened it. Reload it"),
+    });
     expect(await text("a.txt")).toBe("by a tool\n");
 
     const deleted = await saveDocument(runtime, at("b.txt"), "mine\n", { expectedMtimeMs: b.mtimeMs }).catch((error: unknown) => error);
@@ -121,7 +128,9 @@ describe.each(fileBackends)("contract (%s): a hand edit counts for FileTime", (b
     await saveDocument(runtime, at("a.txt"), "alpha\nBETA by hand\n");
     const refused = await session.run("edit", { filePath: "a.txt", oldString: "alpha", newString: "ALPHA" });
     expect(refused.status).toBe("error");
-    expect(refused.error).toMatch(/^File .*a\.txt has been modified since it was last read\.\n.*\n.*\n\nPlease read the file again before modifying it\.$/);
+    expect(refused.error).toMatch(
+      /^File .*a\.txt has been modified since it was last read\.\n.*\n.*\n\nPlease read the file again before modifying it\.$/,
+    );
     expect(await text("a.txt")).toBe("alpha\nBETA by hand\n");
 
     await session.run("read", { filePath: "a.txt" });

@@ -16,7 +16,10 @@ describe("sample project", () => {
     const added = await addSampleProject(runtime);
     expect(added).toEqual({ folder: `${runtime.root}/sample-project`, readme: `${runtime.root}/sample-project/README.md`, created: true });
     const listed = await runtime.exec("cd sample-project && find . -type f && grep -rn TODO src");
-    const files = listed.stdout.split("\n").filter((line) => line.startsWith("./")).sort();
+    const files = listed.stdout
+      .split("\n")
+      .filter((line) => line.startsWith("./"))
+      .sort();
     expect(files).toEqual(["./README.md", "./notes/ideas.md", "./package.json", "./src/greet.test.ts", "./src/greet.ts"]);
     expect(listed.stdout).toContain("src/greet.ts:4:  // TODO: greet in other languages too");
   });

@@ -39,7 +39,11 @@ describe("ShellCompleter", () => {
 
   it("completes other words as paths from the cwd: folders with a slash, spaces escaped, dotfiles on request", async () => {
     expect(await completer.complete({ before: "cat sr", cwd: runtime.root })).toEqual({ word: "sr", candidates: ["src/"] });
-    expect((await completer.complete({ before: "cat src/", cwd: runtime.root })).candidates).toEqual(["src/b\\ dir/", "src/main.ts", "src/main.tsx"]);
+    expect((await completer.complete({ before: "cat src/", cwd: runtime.root })).candidates).toEqual([
+      "src/b\\ dir/",
+      "src/main.ts",
+      "src/main.tsx",
+    ]);
     expect((await completer.complete({ before: "cat ", cwd: runtime.root })).candidates).not.toContain(".hidden");
     expect((await completer.complete({ before: "cat .h", cwd: runtime.root })).candidates).toEqual([".hidden"]);
     expect((await completer.complete({ before: "cat ma", cwd: `${runtime.root}/src` })).candidates).toEqual(["main.ts", "main.tsx"]);

@@ -43,7 +43,11 @@ afterEach(async () => {
 
 describe("combineLimits", () => {
   it("takes each limit from the strongest source that sets it", () => {
-    const { limits, sources } = combineLimits({ unlimited: false, config: { maxCallDepth: 50 }, settings: { maxCallDepth: 70, maxLoopIterations: 9 } });
+    const { limits, sources } = combineLimits({
+      unlimited: false,
+      config: { maxCallDepth: 50 },
+      settings: { maxCallDepth: 70, maxLoopIterations: 9 },
+    });
     expect(limits).toEqual({ maxLoopIterations: 9, maxCommandCount: 100_000_000, maxCallDepth: 50 });
     expect(sources).toEqual({ maxLoopIterations: "settings", maxCommandCount: "default", maxCallDepth: "opencode.json" });
   });

@@ -23,7 +23,11 @@ function platform(over: Partial<WorkspacePlatform> = {}): WorkspacePlatform {
       storageNotice: "memory only",
     }),
     bootWebContainer: (from, timeoutMs) =>
-      bootWebContainer(createWebContainerStandin({ hang: true }), { timeoutMs, environment: { isolated: true, hasSharedMemory: true }, from }),
+      bootWebContainer(createWebContainerStandin({ hang: true }), {
+        timeoutMs,
+        environment: { isolated: true, hasSharedMemory: true },
+        from,
+      }),
     acquireLock: async () => ({ held: true, release() {} }),
     ...over,
   };
@@ -68,7 +72,10 @@ describe("workspace", () => {
   });
 
   it("opens read-only and says so when another tab holds the workspace", async () => {
-    const ws = await Workspace.open(options(), platform({ acquireLock: async () => ({ held: false, reason: "The workspace \"t\" is open in another tab." }) }));
+    const ws = await Workspace.open(
+      options(),
+      platform({ acquireLock: async () => ({ held: false, reason: 'The workspace "t" is open in another tab.' }) }),
+    );
     expect(ws.readOnly).toBe(true);
     expect(ws.notices.readOnly).toMatch(/open in another tab.*read-only/);
     await expect(ws.runtime.fs.writeFile(`${ws.runtime.root}/x`, "y")).rejects.toMatchObject({ code: "EROFS" });

@@ -24,7 +24,8 @@ export function toBase64Url(bytes: Uint8Array): string {
 
 /** The bytes, or a message saying where the text stops being base64url. */
 export function fromBase64Url(text: string): { ok: true; bytes: Uint8Array } | { ok: false; error: string } {
-  if (text.length % 4 === 1) return { ok: false, error: "its data has a length no base64url text can have: the link was cut short or edited." };
+  if (text.length % 4 === 1)
+    return { ok: false, error: "its data has a length no base64url text can have: the link was cut short or edited." };
   const out = new Uint8Array(Math.floor((text.length * 3) / 4));
   let bits = 0;
   let value = 0;
@@ -33,7 +34,10 @@ export function fromBase64Url(text: string): { ok: true; bytes: Uint8Array } | {
     const code = text.charCodeAt(i);
     const digit = code < 128 ? VALUES[code]! : -1;
     if (digit < 0) {
-      return { ok: false, error: `its data has a character that is not base64url at position ${i} (${JSON.stringify(text[i])}): the link was damaged when it was copied (a chat app may have changed it).` };
+      return {
+        ok: false,
+        error: `its data has a character that is not base64url at position ${i} (${JSON.stringify(text[i])}): the link was damaged when it was copied (a chat app may have changed it).`,
+      };
     }
     value = (value << 6) | digit;
     bits += 6;

@@ -13,9 +13,17 @@ import { ShareError } from "./state.js";
 
 export { openShareInNewWorkspace, readShareFromAddress, shareSourceOf } from "./open-share.js";
 
-export async function makeShare(runtime: Runtime, options: { name: string; session?: SessionRecord; theme: "light" | "dark"; base: string }) {
+export async function makeShare(
+  runtime: Runtime,
+  options: { name: string; session?: SessionRecord; theme: "light" | "dark"; base: string },
+) {
   const leftOut: string[] = [];
-  const state = await collectShare(runtime, { name: options.name, session: options.session, view: { theme: options.theme }, onLeftOut: (path) => leftOut.push(path) });
+  const state = await collectShare(runtime, {
+    name: options.name,
+    session: options.session,
+    view: { theme: options.theme },
+    onLeftOut: (path) => leftOut.push(path),
+  });
   const link = await encodeShareLink(state, options.base);
   const stem = options.name.replace(/[^\w.-]+/g, "-") || "share";
   return {
@@ -32,7 +40,9 @@ export async function makeShare(runtime: Runtime, options: { name: string; sessi
 export async function openShareFile(file: File, at: { origin: string; pathname: string }): Promise<string> {
   // By its size first: a mistaken pick of a huge file must not be read whole into the tab to be refused after.
   if (file.size > MAX_SHARE_FILE_BYTES) {
-    throw new ShareError(`${file.name} cannot be opened as a share: it is larger than ${MAX_SHARE_FILE_BYTES / 1024 / 1024} MB, the most a share file may be. Choose a .workbench.json made by Share or \`workbench share\`.`);
+    throw new ShareError(
+      `${file.name} cannot be opened as a share: it is larger than ${MAX_SHARE_FILE_BYTES / 1024 / 1024} MB, the most a share file may be. Choose a .workbench.json made by Share or \`workbench share\`.`,
+    );
   }
   const result = fromShareFile(new Uint8Array(await file.arrayBuffer()), file.name);
   if (!result.ok) throw new ShareError(result.error);

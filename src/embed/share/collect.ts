@@ -27,12 +27,21 @@ export async function collectShare(
       if (entry.type === "directory" && !SKIPPED.has(entry.name)) await walk(path, `${prefix}${entry.name}/`);
       else if (entry.type === "file" && isKeyFile(entry.name)) options.onLeftOut?.(`${prefix}${entry.name}`);
       else if (entry.type === "file") {
-        if (entries.length >= MAX_SHARE_FILES) throw new ShareError(`the workspace has more than ${MAX_SHARE_FILES} files, more than a share may hold.`);
+        if (entries.length >= MAX_SHARE_FILES)
+          throw new ShareError(`the workspace has more than ${MAX_SHARE_FILES} files, more than a share may hold.`);
         entries.push([`${prefix}${entry.name}`, shareContent(await runtime.fs.readFile(path))]);
       }
     }
   }
   await walk(runtime.root.replace(/\/$/, ""), "");
-  const session = options.session && options.session.messages.length + options.session.calls.length > 0 ? SessionFile.parse(JSON.parse(exportSession(options.session))) : undefined;
-  return { name: options.name.slice(0, 80), files: Object.fromEntries(entries), ...(session ? { session } : {}), ...(options.view ? { view: options.view } : {}) };
+  const session =
+    options.session && options.session.messages.length + options.session.calls.length > 0
+      ? SessionFile.parse(JSON.parse(exportSession(options.session)))
+      : undefined;
+  return {
+    name: options.name.slice(0, 80),
+    files: Object.fromEntries(entries),
+    ...(session ? { session } : {}),
+    ...(options.view ? { view: options.view } : {}),
+  };
 }

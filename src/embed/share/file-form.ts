@@ -32,7 +32,9 @@ export function toShareFile(state: ShareState): string {
     format: SHARE_FORMAT,
     version: 1,
     ...(safe.name !== undefined ? { name: safe.name } : {}),
-    files: Object.entries(safe.files).map(([path, content]) => (typeof content === "string" ? { path, text: content } : { path, base64url: toBase64Url(content) })),
+    files: Object.entries(safe.files).map(([path, content]) =>
+      typeof content === "string" ? { path, text: content } : { path, base64url: toBase64Url(content) },
+    ),
     ...(safe.config !== undefined ? { config: safe.config } : {}),
     ...(safe.session !== undefined ? { session: safe.session } : {}),
     ...(safe.view !== undefined ? { view: safe.view } : {}),
@@ -44,7 +46,8 @@ export function toShareFile(state: ShareState): string {
 export function fromShareFile(content: string | Uint8Array, source = "this file"): ShareResult {
   try {
     const size = typeof content === "string" ? content.length : content.length;
-    if (size > MAX_SHARE_FILE_BYTES) throw new ShareError(`it is larger than ${MAX_SHARE_FILE_BYTES / 1024 / 1024} MB, the most a share file may be.`);
+    if (size > MAX_SHARE_FILE_BYTES)
+      throw new ShareError(`it is larger than ${MAX_SHARE_FILE_BYTES / 1024 / 1024} MB, the most a share file may be.`);
     let text: string;
     try {
       text = typeof content === "string" ? content : new TextDecoder("utf-8", { fatal: true }).decode(content);
@@ -55,7 +58,9 @@ export function fromShareFile(content: string | Uint8Array, source = "this file"
     try {
       json = JSON.parse(text);
     } catch (error) {
-      throw new ShareError(`it is not valid JSON (${error instanceof Error ? error.message : String(error)}): it may be cut short. Download it again.`);
+      throw new ShareError(
+        `it is not valid JSON (${error instanceof Error ? error.message : String(error)}): it may be cut short. Download it again.`,
+      );
     }
     const parsed = ShareFile.safeParse(json);
     if (!parsed.success) throw new ShareError(`it is not a workbench share file: ${describeIssue(parsed.error)}.`);

@@ -15,7 +15,9 @@ export function inflateCapped(data: Uint8Array, maxBytes: number): Uint8Array {
   const inflater = new Inflate((piece, final) => {
     total += piece.length;
     if (total > maxBytes) {
-      throw new ShareError(`it unpacks to more than ${Math.round(maxBytes / 1024 / 1024)} MB, the most a link may hold: it may be hostile (a decompression bomb). Nothing was written.`);
+      throw new ShareError(
+        `it unpacks to more than ${Math.round(maxBytes / 1024 / 1024)} MB, the most a link may hold: it may be hostile (a decompression bomb). Nothing was written.`,
+      );
     }
     pieces.push(piece);
     if (final) ended = true;
@@ -25,9 +27,14 @@ export function inflateCapped(data: Uint8Array, maxBytes: number): Uint8Array {
     if (data.length === 0) inflater.push(new Uint8Array(), true);
   } catch (error) {
     if (error instanceof ShareError) throw error;
-    throw new ShareError(`its data is damaged (${error instanceof Error ? error.message : String(error)}): the link was probably cut short when it was copied. Ask for the whole link, or the .workbench.json file.`);
+    throw new ShareError(
+      `its data is damaged (${error instanceof Error ? error.message : String(error)}): the link was probably cut short when it was copied. Ask for the whole link, or the .workbench.json file.`,
+    );
   }
-  if (!ended) throw new ShareError("its data ends too early: the link was cut short when it was copied. Ask for the whole link, or the .workbench.json file.");
+  if (!ended)
+    throw new ShareError(
+      "its data ends too early: the link was cut short when it was copied. Ask for the whole link, or the .workbench.json file.",
+    );
   const out = new Uint8Array(total);
   let offset = 0;
   for (const piece of pieces) {

@@ -53,11 +53,16 @@ export async function decodeShareLink(urlOrHash: string): Promise<ShareResult> {
 
 function decodePayload(payload: string | undefined): ShareState {
   if (payload === undefined) throw new ShareError("the address has no #share= part. Copy the whole link.");
-  if (payload.length > MAX_LINK_PAYLOAD_CHARS) throw new ShareError(`it is longer than ${MAX_LINK_PAYLOAD_CHARS} characters; a share that big travels as a .workbench.json file.`);
+  if (payload.length > MAX_LINK_PAYLOAD_CHARS)
+    throw new ShareError(`it is longer than ${MAX_LINK_PAYLOAD_CHARS} characters; a share that big travels as a .workbench.json file.`);
   const dot = payload.indexOf(".");
   const version = dot < 0 ? "" : payload.slice(0, dot);
   if (version !== SHARE_VERSION) {
-    throw new ShareError(dot < 0 ? "it has no version (it should start #share=1.): it was cut or edited." : `it is version ${version}, which this workbench does not read (it reads ${SHARE_VERSION}). Open it in a newer workbench.`);
+    throw new ShareError(
+      dot < 0
+        ? "it has no version (it should start #share=1.): it was cut or edited."
+        : `it is version ${version}, which this workbench does not read (it reads ${SHARE_VERSION}). Open it in a newer workbench.`,
+    );
   }
   const data = fromBase64Url(payload.slice(dot + 1));
   if (!data.ok) throw new ShareError(data.error);

@@ -39,7 +39,8 @@ export async function fetchShareFile(address: string, base: string, options: { t
   } catch {
     return { ok: false, error: `The share file's address "${address}" is not a URL.` };
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return { ok: false, error: `The share file must be fetched over http or https, not ${url.protocol}` };
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    return { ok: false, error: `The share file must be fetched over http or https, not ${url.protocol}` };
   const timeoutMs = options.timeoutMs ?? SHARE_FETCH_TIMEOUT_MS;
   const signal = AbortSignal.timeout(timeoutMs);
   const stalled = (): ShareResult => ({
@@ -60,11 +61,18 @@ async function readShareFile(url: URL, signal: AbortSignal): Promise<ShareResult
     response = await fetch(url, { credentials: "omit", mode: "cors", referrerPolicy: "no-referrer", cache: "no-store", signal });
   } catch (error) {
     if (signal.aborted) throw error;
-    return { ok: false, error: `The share file at ${url.href} could not be fetched (${error instanceof Error ? error.message : String(error)}). Its site must allow it with Access-Control-Allow-Origin; or download it and drop it on the page.` };
+    return {
+      ok: false,
+      error: `The share file at ${url.href} could not be fetched (${error instanceof Error ? error.message : String(error)}). Its site must allow it with Access-Control-Allow-Origin; or download it and drop it on the page.`,
+    };
   }
   if (!response.ok) return { ok: false, error: `The share file at ${url.href} answered ${response.status} ${response.statusText}.` };
   const declared = Number(response.headers.get("content-length") ?? 0);
-  if (declared > MAX_SHARE_FILE_BYTES) return { ok: false, error: `The share file at ${url.href} is ${declared} bytes, more than a share file may be (${MAX_SHARE_FILE_BYTES}).` };
+  if (declared > MAX_SHARE_FILE_BYTES)
+    return {
+      ok: false,
+      error: `The share file at ${url.href} is ${declared} bytes, more than a share file may be (${MAX_SHARE_FILE_BYTES}).`,
+    };
   const chunks: Uint8Array[] = [];
   let total = 0;
   const reader = response.body?.getReader();
@@ -94,8 +102,15 @@ export function readShareFromAddress(source: ShareSource, base: string): Promise
 
 /** A workspace name of its own for a share: its name made URL-safe, and a random part so no two meet. */
 export function sharedWorkspaceName(state: ShareState): string {
-  const slug = (state.name ?? "share").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 30) || "share";
-  const random = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => b.toString(36).padStart(2, "0")).join("").slice(0, 6);
+  const slug =
+    (state.name ?? "share")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "")
+      .slice(0, 30) || "share";
+  const random = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => b.toString(36).padStart(2, "0"))
+    .join("")
+    .slice(0, 6);
   return `shared-${slug}-${random}`;
 }
 
@@ -103,7 +118,11 @@ export function sharedWorkspaceName(state: ShareState): string {
  * Writes the share into a new workspace and returns the address that opens it. The session gets new ids
  * (session-json's import) and becomes the workspace's current session.
  */
-export async function openShareInNewWorkspace(state: ShareState, at: { origin: string; pathname: string }, onProgress?: (written: number, total: number) => void): Promise<string> {
+export async function openShareInNewWorkspace(
+  state: ShareState,
+  at: { origin: string; pathname: string },
+  onProgress?: (written: number, total: number) => void,
+): Promise<string> {
   const name = sharedWorkspaceName(state);
   const record = state.session ? importSession(JSON.stringify(state.session)) : undefined;
   await seedWorkspace(name, filesOf(state), { onProgress });

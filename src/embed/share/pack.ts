@@ -15,7 +15,9 @@ import { ShareError, ShareState, ViewOptions } from "./state.js";
 const Manifest = z.strictObject({
   n: z.string().optional(),
   f: z
-    .array(z.union([z.tuple([z.string(), z.number().int().nonnegative()]), z.tuple([z.string(), z.number().int().nonnegative(), z.literal(1)])]))
+    .array(
+      z.union([z.tuple([z.string(), z.number().int().nonnegative()]), z.tuple([z.string(), z.number().int().nonnegative(), z.literal(1)])]),
+    )
     .max(MAX_SHARE_FILES, `it holds more than ${MAX_SHARE_FILES} files`),
   c: z.string().optional(),
   s: SessionFile.optional(),
@@ -54,19 +56,24 @@ export function pack(state: ShareState): Uint8Array {
 export function unpack(data: Uint8Array): ShareState {
   if (data.length < 4) throw new ShareError("its data is too short to be a share: the link was cut short when it was copied.");
   const headLength = new DataView(data.buffer, data.byteOffset, data.byteLength).getUint32(0);
-  if (4 + headLength > data.length) throw new ShareError("its data ends inside its list of files: the link was cut short when it was copied.");
+  if (4 + headLength > data.length)
+    throw new ShareError("its data ends inside its list of files: the link was cut short when it was copied.");
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(data.subarray(4, 4 + headLength)));
   } catch (error) {
-    throw new ShareError(`its list of files is not readable (${error instanceof Error ? error.message : String(error)}): the link is damaged.`);
+    throw new ShareError(
+      `its list of files is not readable (${error instanceof Error ? error.message : String(error)}): the link is damaged.`,
+    );
   }
   const parsed = Manifest.safeParse(json);
   if (!parsed.success) throw new ShareError(`it is not a workbench share: ${describeIssue(parsed.error)}.`);
   const manifest = parsed.data;
   const declared = manifest.f.reduce((sum, entry) => sum + entry[1], 0);
   if (4 + headLength + declared !== data.length) {
-    throw new ShareError(`its files add up to ${declared} bytes but it carries ${data.length - 4 - headLength}: the link is damaged or was cut short.`);
+    throw new ShareError(
+      `its files add up to ${declared} bytes but it carries ${data.length - 4 - headLength}: the link is damaged or was cut short.`,
+    );
   }
   const entries: [string, string | Uint8Array][] = [];
   const seen = new Set<string>();

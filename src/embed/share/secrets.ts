@@ -41,7 +41,8 @@ function allowsIn(section: Node | undefined, at: JSONPath): JSONPath[] {
 function secretPaths(root: Node | undefined): JSONPath[] {
   const paths: JSONPath[] = [];
   paths.push(...allowsIn(child(root, "permission"), ["permission"]));
-  for (const { key, value } of childrenOf(child(root, "agent"))) paths.push(...allowsIn(child(value, "permission"), ["agent", key, "permission"]));
+  for (const { key, value } of childrenOf(child(root, "agent")))
+    paths.push(...allowsIn(child(value, "permission"), ["agent", key, "permission"]));
   for (const { key, value } of childrenOf(child(root, "provider"))) {
     const options = child(value, "options");
     for (const name of ["apiKey", "headers"]) if (child(options, name)) paths.push(["provider", key, "options", name]);

@@ -15,7 +15,8 @@ export function checkedState(input: unknown): ShareState {
   if (!parsed.success) throw new ShareError(`it is not a workbench share: ${describeIssue(parsed.error as z.ZodError)}.`);
   const state = parsed.data;
   const paths = Object.keys(state.files);
-  if (paths.length > MAX_SHARE_FILES) throw new ShareError(`it holds ${paths.length} files, more than the ${MAX_SHARE_FILES} a share may hold. Share a smaller folder.`);
+  if (paths.length > MAX_SHARE_FILES)
+    throw new ShareError(`it holds ${paths.length} files, more than the ${MAX_SHARE_FILES} a share may hold. Share a smaller folder.`);
   const problem = sharePathsProblem(paths);
   if (problem) throw new ShareError(`it names a file the workbench will not write: ${problem}. Nothing was written.`);
   if (state.config !== undefined && CONFIG_FILES.some((name) => Object.hasOwn(state.files, name))) {
@@ -25,7 +26,10 @@ export function checkedState(input: unknown): ShareState {
     if (!Object.hasOwn(state.files, path)) throw new ShareError(`its view opens "${printable(path)}", which is not one of its files.`);
   }
   const files = Object.fromEntries(
-    Object.entries(state.files).map(([path, content]) => [path, isConfigFile(path) && typeof content === "string" ? withoutSecrets(content) : content]),
+    Object.entries(state.files).map(([path, content]) => [
+      path,
+      isConfigFile(path) && typeof content === "string" ? withoutSecrets(content) : content,
+    ]),
   );
   return { ...state, files, ...(state.config !== undefined ? { config: withoutSecrets(state.config) } : {}) };
 }
@@ -33,7 +37,10 @@ export function checkedState(input: unknown): ShareState {
 /** The files to write: the share's own, and its config as opencode.json. */
 export function filesOf(state: ShareState): Array<{ path: string; data: Uint8Array }> {
   const encoder = new TextEncoder();
-  const files = Object.entries(state.files).map(([path, content]) => ({ path, data: typeof content === "string" ? encoder.encode(content) : content }));
+  const files = Object.entries(state.files).map(([path, content]) => ({
+    path,
+    data: typeof content === "string" ? encoder.encode(content) : content,
+  }));
   if (state.config !== undefined) files.push({ path: "opencode.json", data: encoder.encode(state.config) });
   return files;
 }

@@ -123,4 +123,3 @@ export function createBashFs(fs: WorkspaceFs): IFileSystem {
     utimes: (path, atime, mtime) => fs.utimes(path, atime.getTime(), mtime.getTime()),
   };
 }
-

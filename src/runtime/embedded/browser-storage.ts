@@ -23,7 +23,9 @@ export async function openWorkspaceStorage(name: string, options: { memoryOnly?:
   if (options.memoryOnly) return memory("This workspace lives in memory only (asked for in the address): files are gone after a reload.");
   try {
     if (typeof indexedDB === "undefined" || !(await IndexedDB.isAvailable({}))) {
-      return memory("IndexedDB is not available in this browser (private mode or storage blocked): files live in memory and are gone after a reload. Download the workspace to keep them.");
+      return memory(
+        "IndexedDB is not available in this browser (private mode or storage blocked): files live in memory and are gone after a reload. Download the workspace to keep them.",
+      );
     }
     const backing = await resolveMountConfig({ backend: IndexedDB, storeName: `workbench:${name}` });
     void navigator.storage?.persist?.().catch(() => false);
@@ -31,6 +33,8 @@ export async function openWorkspaceStorage(name: string, options: { memoryOnly?:
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     const full = /quota/i.test(detail) ? "the browser's storage is full" : detail;
-    return memory(`Could not open the saved workspace (${full}): files live in memory and are gone after a reload. Download the workspace to keep them.`);
+    return memory(
+      `Could not open the saved workspace (${full}): files live in memory and are gone after a reload. Download the workspace to keep them.`,
+    );
   }
 }

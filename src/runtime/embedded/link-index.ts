@@ -14,7 +14,10 @@ import { RuntimeError } from "../errors.js";
 export const MAX_HOPS = 40;
 
 interface LinkFs {
-  readdir(path: string, options: { withFileTypes: true }): Promise<Array<{ name: string; isDirectory(): boolean; isSymbolicLink(): boolean }>>;
+  readdir(
+    path: string,
+    options: { withFileTypes: true },
+  ): Promise<Array<{ name: string; isDirectory(): boolean; isSymbolicLink(): boolean }>>;
   readlink(path: string): Promise<unknown>;
 }
 

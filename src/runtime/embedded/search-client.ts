@@ -190,7 +190,9 @@ export function createWorkerSearchService(
     search: (query, options = {}) => run<FileResult>("search", query, options, (message) => unpackFiles(message.items as PackedFiles)),
     // A listing runs in one worker: its items go out as they come, numbered here.
     list: (query, options = {}) =>
-      run<ListedFile>("list", query, options, (message, lane) => (message.items as ListedFile[]).map((result, k) => ({ seq: lane.walked + k, result }))),
+      run<ListedFile>("list", query, options, (message, lane) =>
+        (message.items as ListedFile[]).map((result, k) => ({ seq: lane.walked + k, result })),
+      ),
     invalidate(paths) {
       // Nothing is cached before the workers are up; messages after this one see the change.
       for (const worker of ready?.workers ?? []) worker.control.post({ kind: "invalidate", paths } satisfies ToSearch);

@@ -13,12 +13,21 @@ import { createLocalSearchService, type SearchStats } from "../../search/service
 import type { MessageKind } from "../../search/walk.js";
 import type { Endpoint } from "./endpoint.js";
 import { createFsClient } from "./fs-rpc.js";
-import { BATCH_ITEMS, BATCH_MS, MAX_UNACKED, PackedFilesWriter, type FromSearch, type SerializedSearchError, type ToSearch } from "./search-protocol.js";
+import {
+  BATCH_ITEMS,
+  BATCH_MS,
+  MAX_UNACKED,
+  PackedFilesWriter,
+  type FromSearch,
+  type SerializedSearchError,
+  type ToSearch,
+} from "./search-protocol.js";
 
 type MessageSink = (text: string, level: MessageKind) => void;
 
 function serialize(error: unknown): SerializedSearchError {
-  if (error instanceof SearchPatternError) return { name: error.name, message: error.message, reason: error.reason, pattern: error.pattern };
+  if (error instanceof SearchPatternError)
+    return { name: error.name, message: error.message, reason: error.reason, pattern: error.pattern };
   if (error instanceof GlobError) return { name: error.name, message: error.message, reason: error.reason, glob: error.glob };
   if (error instanceof Error) return { name: error.name, message: error.message };
   return { name: "Error", message: String(error) };

@@ -30,9 +30,7 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
   const customCommands = [createGitCommand(files)];
   // What `new Bash` registers without `commands`, network, python or javascript options, plus ours.
   const registered = [...getCommandNames(), ...customCommands.map((command) => command.name)];
-  const available = registered.filter(
-    (name, index, all) => all.indexOf(name) === index && !options.unavailable?.includes(name),
-  );
+  const available = registered.filter((name, index, all) => all.indexOf(name) === index && !options.unavailable?.includes(name));
   let bash: Bash | undefined;
   /** The loop limit in force, which tells which of its two limits stopped a seq. */
   let loopLimit = Number.POSITIVE_INFINITY;

@@ -64,7 +64,10 @@ export function withShellDevices(
     let text: string;
     if (typeof content !== "string") text = decoder.decode(content, { stream: true });
     else if (encoding === "binary" || encoding === "latin1") {
-      text = decoder.decode(Uint8Array.from(content, (c) => c.charCodeAt(0) & 0xff), { stream: true });
+      text = decoder.decode(
+        Uint8Array.from(content, (c) => c.charCodeAt(0) & 0xff),
+        { stream: true },
+      );
     } else text = decoder.decode() + content;
     if (text.length > 0) emit(stream, text);
   };

@@ -24,19 +24,13 @@ export interface ShellRun {
   env: Record<string, string>;
 }
 
-export type ShellOutcome =
-  | { kind: "done"; exitCode: number; stdout: string; stderr: string; state: ShellState }
-  | { kind: "killed" };
+export type ShellOutcome = { kind: "done"; exitCode: number; stdout: string; stderr: string; state: ShellState } | { kind: "killed" };
 
 /** How long a stopped command may take to end by itself before its worker is terminated. */
 const ABORT_GRACE_MS = 250;
 const START_TIMEOUT_MS = 20_000;
 
-function waitFor<T extends FromShell["kind"]>(
-  control: Endpoint,
-  kind: T,
-  timeoutMs: number,
-): Promise<Extract<FromShell, { kind: T }>> {
+function waitFor<T extends FromShell["kind"]>(control: Endpoint, kind: T, timeoutMs: number): Promise<Extract<FromShell, { kind: T }>> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       stop();
@@ -111,7 +105,13 @@ export class ShellPool {
         unlisten();
         resolve(result);
       };
-      const failed = (stderr: string): ShellOutcome => ({ kind: "done", exitCode: 1, stdout: "", stderr, state: { cwd: run.cwd, env: run.env } });
+      const failed = (stderr: string): ShellOutcome => ({
+        kind: "done",
+        exitCode: 1,
+        stdout: "",
+        stderr,
+        state: { cwd: run.cwd, env: run.env },
+      });
       const unlisten = worker.control.listen((data) => {
         const message = data as FromShell;
         if (message.kind === "output" && message.id === id) {

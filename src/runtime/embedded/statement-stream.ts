@@ -52,7 +52,8 @@ function literal(word: WordNode | null): string | undefined {
 /** Expansions whose errors just-bash writes to the statement, past any redirection. */
 const UNREDIRECTABLE = /"type":"(ProcessSubstitution|ArithmeticExpansion|ArithCommandSubst)"/;
 /** ...and, inside a `$( )`, these too: their errors leave the body through the substitution. */
-const UNREDIRECTABLE_IN_BODY = /"type":"(ProcessSubstitution|ArithmeticExpansion|ArithCommandSubst|ErrorIfUnset|BadSubstitution|LengthSliceError|Substring)"/;
+const UNREDIRECTABLE_IN_BODY =
+  /"type":"(ProcessSubstitution|ArithmeticExpansion|ArithCommandSubst|ErrorIfUnset|BadSubstitution|LengthSliceError|Substring)"/;
 const SUBSTITUTION = /"type":"CommandSubstitution"/;
 const PARAMETER = /"type":"ParameterExpansion"/;
 const GLOB = /"type":"Glob"/;
@@ -130,7 +131,11 @@ function streamCommand(command: Command, routes: Routes, seen: Seen): Command | 
     const text = JSON.stringify(command);
     // In a loop's body `i=$((i+1))` is everywhere; an arithmetic error in a bare assignment ends the
     // whole compound, so its message comes last either way and nothing is reordered.
-    const bareArithmetic = routes.inCompound === true && command.name === null && command.redirections.length === 0 && !/"type":"(ProcessSubstitution|CommandSubstitution)"/.test(text);
+    const bareArithmetic =
+      routes.inCompound === true &&
+      command.name === null &&
+      command.redirections.length === 0 &&
+      !/"type":"(ProcessSubstitution|CommandSubstitution)"/.test(text);
     if (!bareArithmetic && (routes.inBody ? UNREDIRECTABLE_IN_BODY : UNREDIRECTABLE).test(text)) return undefined;
     if (seen.failglob && GLOB.test(text)) return undefined;
     if (routes.inBody && seen.nounset && PARAMETER.test(text)) return undefined;
@@ -186,13 +191,17 @@ function streamList(statements: StatementNode[], seen: Seen): StatementNode[] | 
  */
 function streamCompound(command: Compound, seen: Seen): Compound | undefined {
   if (!COMPOUND_BODIES.has(command.type)) return undefined;
-  if (command.redirections.some((redirection) => !redirection.operator.startsWith("<") || (redirection.fd !== null && redirection.fd !== 0))) return undefined;
+  if (
+    command.redirections.some((redirection) => !redirection.operator.startsWith("<") || (redirection.fd !== null && redirection.fd !== 0))
+  )
+    return undefined;
   const text = JSON.stringify(command);
   if (OPTION_CHANGE.test(text)) return undefined;
   const list = (statements: StatementNode[]) => streamList(statements, seen);
   switch (command.type) {
     case "For": {
-      if (command.words && (SUBSTITUTION.test(JSON.stringify(command.words)) || UNREDIRECTABLE.test(JSON.stringify(command.words)))) return undefined;
+      if (command.words && (SUBSTITUTION.test(JSON.stringify(command.words)) || UNREDIRECTABLE.test(JSON.stringify(command.words))))
+        return undefined;
       const body = list(command.body);
       return body && { ...command, body };
     }

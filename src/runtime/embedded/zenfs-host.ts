@@ -89,7 +89,10 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
       if (mapped.code === "ENOTDIR" && (syscall === "open" || syscall === "read")) {
         const isDir = await real(path, syscall)
           .then((at) => fsp.stat(at))
-          .then((s) => s.isDirectory(), () => false);
+          .then(
+            (s) => s.isDirectory(),
+            () => false,
+          );
         if (isDir) throw new RuntimeError("EISDIR", syscall, path);
       }
       throw mapped;
@@ -137,7 +140,12 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
       throw error;
     });
     if (current?.isSymbolicLink()) {
-      throw new RuntimeError("ELOOP", "open", path, "is a symbolic link, which a checked write never follows (write to the path it leads to)");
+      throw new RuntimeError(
+        "ELOOP",
+        "open",
+        path,
+        "is a symbolic link, which a checked write never follows (write to the path it leads to)",
+      );
     }
     if (current?.isDirectory()) throw new RuntimeError("EISDIR", "open", path);
     if (opts.expect === "absent" && current) throw new WriteConflict(path, "created");
@@ -226,7 +234,8 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
     const pending = new Map<string, { name: string; data: Uint8Array }>();
     for (const file of files) {
       const path = normalize(file.path);
-      if (links.involves(path)) throw new RuntimeError("ELOOP", "open", file.path, "has a symbolic link on the way, which a bulk write never follows");
+      if (links.involves(path))
+        throw new RuntimeError("ELOOP", "open", file.path, "has a symbolic link on the way, which a bulk write never follows");
       const folder = dirname(path);
       const names = listing(folder);
       const name = basename(path);
@@ -257,7 +266,10 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
   }
 
   async function assertWritableTarget(path: string): Promise<void> {
-    const isDir = await fsp.stat(path).then((s) => s.isDirectory(), () => false);
+    const isDir = await fsp.stat(path).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
     if (isDir) throw new RuntimeError("EISDIR", "open", path);
   }
 
@@ -265,7 +277,13 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
     readFile: (path, opts) =>
       guard("open", path, async () => {
         const at = await real(path, "open", !opts?.noFollow);
-        if (opts?.noFollow && (await fsp.lstat(at).then((s) => s.isSymbolicLink(), () => false))) {
+        if (
+          opts?.noFollow &&
+          (await fsp.lstat(at).then(
+            (s) => s.isSymbolicLink(),
+            () => false,
+          ))
+        ) {
           throw new RuntimeError("ELOOP", "open", path, "is a symbolic link, which this read does not follow");
         }
         const stats = await fsp.stat(at);
@@ -331,7 +349,10 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
       mutate("rm", [path], async () => {
         // As node's fs.rm: a folder goes only with recursive, even an empty one.
         const at = await real(path, "rm", false);
-        const isDir = await fsp.lstat(at).then((s) => s.isDirectory(), () => false);
+        const isDir = await fsp.lstat(at).then(
+          (s) => s.isDirectory(),
+          () => false,
+        );
         if (isDir && !opts?.recursive) throw new RuntimeError("EISDIR", "rm", path);
         await fsp.rm(at, { recursive: opts?.recursive ?? false, force: opts?.force ?? false });
         links.removed(at);

@@ -36,7 +36,12 @@ export async function writeFileAtomicNode(path: string, data: Uint8Array, option
     const release = await acquireFileLock(at(lockName(name)), { label: join(folder.real, lockName(name)) }).catch((error: unknown) => {
       const found = code(error);
       if (found === "EACCES" || found === "EPERM" || found === "EROFS") {
-        throw new RuntimeError(found, "open", path, `cannot make files in the folder of ${path} (a checked write puts a lock and a temporary file beside the file)`);
+        throw new RuntimeError(
+          found,
+          "open",
+          path,
+          `cannot make files in the folder of ${path} (a checked write puts a lock and a temporary file beside the file)`,
+        );
       }
       throw error;
     });
@@ -90,7 +95,13 @@ interface HeldFolder {
 async function makeAndHold(path: string, folder: string): Promise<HeldFolder> {
   const missing: string[] = [];
   let existing = folder;
-  while (existing !== "/" && (await fsp.lstat(existing).then(() => false, (error: unknown) => code(error) === "ENOENT"))) {
+  while (
+    existing !== "/" &&
+    (await fsp.lstat(existing).then(
+      () => false,
+      (error: unknown) => code(error) === "ENOENT",
+    ))
+  ) {
     missing.unshift(basename(existing));
     existing = dirname(existing);
   }
@@ -136,7 +147,12 @@ async function holdFolder(folder: string, options: { noFollow?: boolean } = {}):
 
 function assertReplaceable(stat: Stats, path: string): void {
   if (stat.isSymbolicLink()) {
-    throw new RuntimeError("ELOOP", "open", path, "is a symbolic link, which a checked write never follows (write to the path it leads to)");
+    throw new RuntimeError(
+      "ELOOP",
+      "open",
+      path,
+      "is a symbolic link, which a checked write never follows (write to the path it leads to)",
+    );
   }
   if (stat.isDirectory()) throw new RuntimeError("EISDIR", "open", path);
   if (!stat.isFile()) throw new RuntimeError("EINVAL", "open", path, "not a regular file (a FIFO, socket or device)");
@@ -153,7 +169,8 @@ async function checkExpected(path: string, target: string, current: Stats | unde
   if (current.size !== expect.size) throw new WriteConflict(path, "changed", current.mtimeMs);
   // O_NONBLOCK: a FIFO swapped in after the lstat must not hang the write.
   const handle = await fsp.open(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((error: unknown) => {
-    if (code(error) === "ELOOP" || code(error) === "ENOENT") throw new WriteConflict(path, code(error) === "ENOENT" ? "deleted" : "changed");
+    if (code(error) === "ELOOP" || code(error) === "ENOENT")
+      throw new WriteConflict(path, code(error) === "ENOENT" ? "deleted" : "changed");
     throw error;
   });
   try {

@@ -102,7 +102,12 @@ export async function acquireFileLock(lockPath: string, options: FileLockOptions
     const held = await readOwner(lockPath);
     if (held === undefined) continue;
     if (!held.regular) {
-      throw new RuntimeError("EBUSY", "open", label, `the lock file ${label} is not a regular file (a link or folder was put there); remove it and try again`);
+      throw new RuntimeError(
+        "EBUSY",
+        "open",
+        label,
+        `the lock file ${label} is not a regular file (a link or folder was put there); remove it and try again`,
+      );
     }
     const old = Date.now() - held.mtimeMs > staleMs;
     const orphaned = held.owner !== undefined && held.owner.host === me.host && !processAlive(held.owner.pid);

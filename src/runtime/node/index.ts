@@ -3,16 +3,7 @@ import { constants as fsConstants, promises as fsp } from "node:fs";
 import { availableParallelism } from "node:os";
 import { RuntimeError, isWriteConflict, toRuntimeError } from "../errors.js";
 import { ChangeListeners, OutputCollector, StopControl } from "../output.js";
-import type {
-  Capabilities,
-  DirEntry,
-  ExecOptions,
-  ExecResult,
-  Runtime,
-  RuntimeFs,
-  ShellState,
-  Stat,
-} from "../types.js";
+import type { Capabilities, DirEntry, ExecOptions, ExecResult, Runtime, RuntimeFs, ShellState, Stat } from "../types.js";
 import { writeFileAtomicNode } from "./atomic-write.js";
 import { endGroup, newCallGroup, spawnInGroup } from "./call-cgroup.js";
 import { CALL_MARKER, callStarted, endCall, newCallId, type LiveCall } from "./call-sweep.js";
@@ -150,7 +141,6 @@ function parseState(raw: string): ShellState | undefined {
  * is passed as $1 and eval'd so its own quoting never interacts with the wrapper.
  */
 const stateWrapper = 'eval "$1"; __wb_status=$?; { pwd; env -0; } >&3; exit $__wb_status';
-
 
 export interface NodeRuntimeOptions {
   root: string;
@@ -292,4 +282,3 @@ export function createNodeRuntime(options: NodeRuntimeOptions): Runtime {
     },
   };
 }
-

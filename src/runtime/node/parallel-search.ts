@@ -12,7 +12,14 @@
 import { describeFsError, type SearchFs } from "../../search/fs.js";
 import type { BinaryMode } from "../../search/binary.js";
 import { Search, type FileResult } from "../../search/search.js";
-import { createLocalSearchService, type SearchCallOptions, type SearchQuery, type SearchRun, type SearchService, type SearchStats } from "../../search/service.js";
+import {
+  createLocalSearchService,
+  type SearchCallOptions,
+  type SearchQuery,
+  type SearchRun,
+  type SearchService,
+  type SearchStats,
+} from "../../search/service.js";
 import { abortError, readPathOf, type WalkedFile } from "../../search/walk.js";
 import { deserializeError } from "../errors.js";
 import { readReply, type BatchReply } from "./search-batch.js";
@@ -34,7 +41,12 @@ interface Slot {
   reply: Promise<BatchReply>;
 }
 
-export function createNodeSearchService(fs: SearchFs, pool: SearchPool | undefined, threads: number, options: ParallelSearchOptions): SearchService {
+export function createNodeSearchService(
+  fs: SearchFs,
+  pool: SearchPool | undefined,
+  threads: number,
+  options: ParallelSearchOptions,
+): SearchService {
   const local = createLocalSearchService(fs);
   if (!pool) return local;
   return {
@@ -93,7 +105,11 @@ async function* searchFiles(
       if (result) yield result;
     }
 
-    const job = pool.begin({ patterns: query.patterns, caseInsensitive: query.caseInsensitive ?? false, positions: query.positions ?? true });
+    const job = pool.begin({
+      patterns: query.patterns,
+      caseInsensitive: query.caseInsensitive ?? false,
+      positions: query.positions ?? true,
+    });
     const slots: Slot[] = [];
     let walkError: unknown;
     /** The producer has put out its last slot. */

@@ -201,7 +201,8 @@ export class SearchPool {
     return {
       dispatch: (paths, modes) => {
         const ready = this.threads.filter((thread) => thread.ready);
-        if (ready.length === 0) return Promise.reject(new SearchThreadError("No search thread is running (the runtime was disposed, or they stopped)."));
+        if (ready.length === 0)
+          return Promise.reject(new SearchThreadError("No search thread is running (the runtime was disposed, or they stopped)."));
         let thread = ready[0]!;
         for (const t of ready) if (t.pending.size < thread.pending.size) thread = t;
         if (!thread.begun.has(id)) {

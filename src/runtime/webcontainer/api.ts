@@ -38,10 +38,7 @@ export interface WcProcess {
 }
 
 export type WcFileSystemTree = {
-  [name: string]:
-    | { directory: WcFileSystemTree }
-    | { file: { contents: string | Uint8Array } }
-    | { file: { symlink: string } };
+  [name: string]: { directory: WcFileSystemTree } | { file: { contents: string | Uint8Array } } | { file: { symlink: string } };
 };
 
 export interface WcInstance {

@@ -5,9 +5,7 @@ import { createWebContainerRuntime } from "./runtime.js";
 
 export type BootFailureReason = "not-isolated" | "unsupported-browser" | "timeout" | "error";
 
-export type BootOutcome =
-  | { ok: true; runtime: Runtime; instance: WcInstance }
-  | { ok: false; reason: BootFailureReason; message: string };
+export type BootOutcome = { ok: true; runtime: Runtime; instance: WcInstance } | { ok: false; reason: BootFailureReason; message: string };
 
 export interface BootEnvironment {
   /** `crossOriginIsolated` of the page. */

@@ -227,10 +227,7 @@ export function createWebContainerRuntime(wc: WcInstance): Runtime {
         }
         collector.push("stdout", decoder.end());
       })();
-      const exitCode = await Promise.race([
-        process.exit,
-        new Promise<null>((resolveStop) => stop.onStop(() => resolveStop(null))),
-      ]);
+      const exitCode = await Promise.race([process.exit, new Promise<null>((resolveStop) => stop.onStop(() => resolveStop(null)))]);
       if (stop.reason) void reader.cancel().catch(() => {});
       else await pump;
       return { exitCode: stop.reason ? null : exitCode, ...collector.result(), ...stop.flags() };

@@ -10,16 +10,7 @@
  * rejected with ripgrep's wording, as is a literal line feed.
  */
 import { asciiCaseFold, caseFold, perlClasses, unicodeClass, UnicodeLookupError, ASCII_WORD } from "./unicode.js";
-import {
-  canonical,
-  difference,
-  intersect,
-  MAX_CODE_POINT,
-  negate,
-  symmetricDifference,
-  withoutSurrogates,
-  type Ranges,
-} from "./ranges.js";
+import { canonical, difference, intersect, MAX_CODE_POINT, negate, symmetricDifference, withoutSurrogates, type Ranges } from "./ranges.js";
 
 export type Look = "start" | "end" | "wordU" | "notWordU" | "wordA" | "notWordA";
 
@@ -195,7 +186,9 @@ class Parser {
       if (atom) concat.push(atom);
     }
     branches.push(concat);
-    const alts = branches.map((b) => (b.length === 0 ? ({ kind: "empty" } as Hir) : b.length === 1 ? b[0]! : ({ kind: "concat", subs: b } as Hir)));
+    const alts = branches.map((b) =>
+      b.length === 0 ? ({ kind: "empty" } as Hir) : b.length === 1 ? b[0]! : ({ kind: "concat", subs: b } as Hir),
+    );
     return alts.length === 1 ? alts[0]! : { kind: "alt", subs: alts };
   }
 
@@ -294,12 +287,7 @@ class Parser {
       if (next === ")") this.fail("repetition operator missing expression", this.pos);
       const after = this.peek(2);
       if (next === "=" || next === "!" || (next === "<" && (after === "=" || after === "!"))) {
-        this.fail(
-          "look-around, including look-ahead and look-behind, is not supported",
-          open,
-          open + (next === "<" ? 4 : 3),
-          PCRE_HINT,
-        );
+        this.fail("look-around, including look-ahead and look-behind, is not supported", open, open + (next === "<" ? 4 : 3), PCRE_HINT);
       }
       if (next === "P" && after === "<") {
         this.pos += 3;

@@ -113,7 +113,16 @@ export class PikeVm {
   }
 
   /** Adds `state` and its epsilon closure at `pos` to `list`, in priority order. */
-  private add(list: { ids: Int32Array; starts: Int32Array; len: number }, gen: number, state: number, threadStart: number, buf: Uint8Array, start: number, end: number, pos: number): void {
+  private add(
+    list: { ids: Int32Array; starts: Int32Array; len: number },
+    gen: number,
+    state: number,
+    threadStart: number,
+    buf: Uint8Array,
+    start: number,
+    end: number,
+    pos: number,
+  ): void {
     const nfa = this.nfa;
     const stack = this.stack;
     let sp = 0;

@@ -220,7 +220,9 @@ export function perlClasses(): { digit: Ranges; space: Ranges; word: Ranges } {
   const digit = propertyRanges("General_Category=Decimal_Number");
   const space = propertyRanges("White_Space");
   // One pass for the five parts of \\w.
-  const word = classRanges("\\p{Alphabetic}\\p{General_Category=Mark}\\p{General_Category=Decimal_Number}\\p{General_Category=Connector_Punctuation}\\p{Join_Control}");
+  const word = classRanges(
+    "\\p{Alphabetic}\\p{General_Category=Mark}\\p{General_Category=Decimal_Number}\\p{General_Category=Connector_Punctuation}\\p{Join_Control}",
+  );
   perl = { digit, space, word };
   return perl;
 }

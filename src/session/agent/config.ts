@@ -33,18 +33,30 @@ export const AgentEntrySchema = z
       .optional(),
     variant: z.string({ error: "must be a string naming one of the model's variants" }).optional(),
     temperature: z.number({ error: "must be a number, e.g. 0.2" }).optional(),
-    top_p: z.number({ error: "must be a number between 0 and 1" }).min(0, { error: "must be between 0 and 1" }).max(1, { error: "must be between 0 and 1" }).optional(),
-    prompt: z.string({ error: "must be a string (in opencode.json usually \"{file:./prompts/x.md}\")" }).optional(),
-    tools: z.record(z.string(), z.boolean({ error: "must be true or false" }), { error: "must be an object of tool names to true or false" }).optional(),
+    top_p: z
+      .number({ error: "must be a number between 0 and 1" })
+      .min(0, { error: "must be between 0 and 1" })
+      .max(1, { error: "must be between 0 and 1" })
+      .optional(),
+    prompt: z.string({ error: 'must be a string (in opencode.json usually "{file:./prompts/x.md}")' }).optional(),
+    tools: z
+      .record(z.string(), z.boolean({ error: "must be true or false" }), { error: "must be an object of tool names to true or false" })
+      .optional(),
     permission: z.unknown().optional(),
-    steps: z.number({ error: "must be a whole number above 0" }).int({ error: "must be a whole number above 0" }).positive({ error: "must be a whole number above 0" }).optional(),
+    steps: z
+      .number({ error: "must be a whole number above 0" })
+      .int({ error: "must be a whole number above 0" })
+      .positive({ error: "must be a whole number above 0" })
+      .optional(),
     maxSteps: z.number({ error: "must be a whole number above 0 (prefer steps)" }).int().positive().optional(),
     disable: z.boolean({ error: "must be true or false" }).optional(),
     hidden: z.boolean({ error: "must be true or false" }).optional(),
     // An unquoted `color: #fff` in frontmatter is a comment, so null; it means no color, as in OpenCode.
     color: z
       .string({ error: `must be "#RRGGBB" or one of ${THEME_COLORS.join(", ")}` })
-      .refine((value) => /^#[0-9a-fA-F]{6}$/.test(value) || THEME_COLORS.includes(value), { error: `must be "#RRGGBB" or one of ${THEME_COLORS.join(", ")}` })
+      .refine((value) => /^#[0-9a-fA-F]{6}$/.test(value) || THEME_COLORS.includes(value), {
+        error: `must be "#RRGGBB" or one of ${THEME_COLORS.join(", ")}`,
+      })
       .nullish(),
     options: z.record(z.string(), z.unknown(), { error: "must be an object of provider options" }).optional(),
   })
@@ -137,5 +149,7 @@ export function foldLegacyTools(
 }
 
 function pathText(path: readonly PropertyKey[]): string {
-  return path.map((key) => (typeof key === "string" && /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(String(key))}]`)).join("");
+  return path
+    .map((key) => (typeof key === "string" && /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(String(key))}]`))
+    .join("");
 }

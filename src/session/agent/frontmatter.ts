@@ -105,7 +105,10 @@ function splitKey(line: Line): { key: string; rest: string } {
   if (first === "-" && (text.length === 1 || text[1] === " ")) unsupported(line.number, "lists (- item)");
   if (first === "?") unsupported(line.number, "complex keys (?)");
   if (first === "*" || first === "&") {
-    throw new FrontmatterError(line.number, `YAML reads a key starting with ${first} as an alias or anchor: quote it, e.g. "${text.split(":")[0]}": ...`);
+    throw new FrontmatterError(
+      line.number,
+      `YAML reads a key starting with ${first} as an alias or anchor: quote it, e.g. "${text.split(":")[0]}": ...`,
+    );
   }
   if (first === '"' || first === "'") {
     const { value, end } = quoted(text, 0, line.number);
@@ -139,12 +142,14 @@ function scalar(value: string, lineNumber: number): FrontmatterValue {
   if (first === '"' || first === "'") {
     const { value: text, end } = quoted(value, 0, lineNumber);
     const after = value.slice(end).trim();
-    if (after !== "" && !after.startsWith("#")) throw new FrontmatterError(lineNumber, `unexpected text after the quoted value: ${JSON.stringify(after)}`);
+    if (after !== "" && !after.startsWith("#"))
+      throw new FrontmatterError(lineNumber, `unexpected text after the quoted value: ${JSON.stringify(after)}`);
     return text;
   }
   if (first === "[") unsupported(lineNumber, "lists ([a, b])");
   if (first === "{") unsupported(lineNumber, "flow maps ({a: b}); put each key on its own, more-indented line");
-  if (first === "|" || first === ">") unsupported(lineNumber, "block scalars (| and >); put the text on one line, in quotes if it holds a colon");
+  if (first === "|" || first === ">")
+    unsupported(lineNumber, "block scalars (| and >); put the text on one line, in quotes if it holds a colon");
   if (first === "&" || first === "*") unsupported(lineNumber, "anchors and aliases (& and *); quote the value");
   if (first === "!") unsupported(lineNumber, "tags (!)");
   if (/^(true|True|TRUE)$/.test(value)) return true;
@@ -173,7 +178,8 @@ function quoted(text: string, start: number, lineNumber: number): { value: strin
     if (char === "\\") {
       const next = text[i + 1];
       const escapes: Record<string, string> = { n: "\n", t: "\t", '"': '"', "\\": "\\", "/": "/", r: "\r", "0": "\0" };
-      if (next === undefined || !(next in escapes)) throw new FrontmatterError(lineNumber, `unknown escape \\${next ?? ""} in a double-quoted value`);
+      if (next === undefined || !(next in escapes))
+        throw new FrontmatterError(lineNumber, `unknown escape \\${next ?? ""} in a double-quoted value`);
       value += escapes[next];
       i++;
       continue;
@@ -181,7 +187,10 @@ function quoted(text: string, start: number, lineNumber: number): { value: strin
     if (char === '"') return { value, end: i + 1 };
     value += char;
   }
-  throw new FrontmatterError(lineNumber, `the ${quote === '"' ? "double" : "single"} quote is never closed (values cannot span lines here)`);
+  throw new FrontmatterError(
+    lineNumber,
+    `the ${quote === '"' ? "double" : "single"} quote is never closed (values cannot span lines here)`,
+  );
 }
 
 function unsupported(lineNumber: number, what: string): never {

@@ -2,5 +2,13 @@
 export { PLAN_REMINDER } from "./builtins.js";
 export { AGENT_MODES, AgentConfigError, parseAgentEntry, parseModelRef, type AgentEntry, type AgentMode } from "./config.js";
 export { FrontmatterError, parseFrontmatter, type Frontmatter, type FrontmatterMap, type FrontmatterValue } from "./frontmatter.js";
-export { defaultAgent, loadAgents, primaryAgents, subagents, type AgentProblem, type LoadAgentsOptions, type LoadedAgents } from "./load.js";
+export {
+  defaultAgent,
+  loadAgents,
+  primaryAgents,
+  subagents,
+  type AgentProblem,
+  type LoadAgentsOptions,
+  type LoadedAgents,
+} from "./load.js";
 export type { Agent } from "./types.js";

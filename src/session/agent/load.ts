@@ -84,8 +84,14 @@ export async function loadAgents(runtime: Runtime, config: WorkspaceConfig, opti
   const permission = config.permission === undefined ? undefined : validatePermissionConfig(config.permission);
   const user = rulesFromConfig(foldLegacyTools(tools.data, permission) ?? {}, { home: options.home, source: "config" });
   const trusted = options.trusted !== false;
-  const rulesOptions: AgentRulesOptions = { dataDir: options.dataDir, toolOutputGlob, worktree: runtime.root, skillDirs: options.skillDirs };
-  const builtInRules = (key: string) => (BUILT_IN_AGENTS.some((agent) => agent.name === key) ? agentRules(key as AgentName, rulesOptions) : defaultRules(rulesOptions));
+  const rulesOptions: AgentRulesOptions = {
+    dataDir: options.dataDir,
+    toolOutputGlob,
+    worktree: runtime.root,
+    skillDirs: options.skillDirs,
+  };
+  const builtInRules = (key: string) =>
+    BUILT_IN_AGENTS.some((agent) => agent.name === key) ? agentRules(key as AgentName, rulesOptions) : defaultRules(rulesOptions);
   // Per agent: the workspace's rules set aside because they would loosen its built-in ones.
   const ignored = new Map<string, Ruleset>();
   const holdBack = (key: string, entry: AgentEntry): AgentEntry => {
@@ -113,7 +119,8 @@ export async function loadAgents(runtime: Runtime, config: WorkspaceConfig, opti
       const at = `agent${/^[A-Za-z_$][\w$-]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}`;
       try {
         const entry = parseAgentEntry(raw, at);
-        if (entry.prompt !== undefined) entry.prompt = await substituteFiles(runtime, entry.prompt, dirname(configFile), options.home, `${at}.prompt`, trusted);
+        if (entry.prompt !== undefined)
+          entry.prompt = await substituteFiles(runtime, entry.prompt, dirname(configFile), options.home, `${at}.prompt`, trusted);
         add(key, holdBack(key, entry));
       } catch (error) {
         fail(key, configFile, error instanceof Error ? error.message : String(error));
@@ -131,7 +138,11 @@ export async function loadAgents(runtime: Runtime, config: WorkspaceConfig, opti
     for (const { key, entry, file } of markdown.agents) {
       // A workspace agent file that is a link out would put someone's outside file into a prompt.
       if (workspace && !trusted && !(await insideWorkspace(runtime, file))) {
-        fail(key, file, "is a link to a file outside the workspace, which an untrusted workspace's agents may not use: trust the workspace, or replace the link with the file itself");
+        fail(
+          key,
+          file,
+          "is a link to a file outside the workspace, which an untrusted workspace's agents may not use: trust the workspace, or replace the link with the file itself",
+        );
         continue;
       }
       add(key, workspace ? holdBack(key, entry) : entry);
@@ -211,9 +222,15 @@ export async function loadAgents(runtime: Runtime, config: WorkspaceConfig, opti
  * primary agent, else the first visible one that is not only a subagent (build, or plan if build is gone).
  */
 export function defaultAgent(agents: readonly Agent[], preferred?: string): Agent {
-  const chosen = preferred !== undefined && defaultAgentProblem(agents, preferred) === undefined ? agents.find((agent) => agent.name === preferred) : undefined;
+  const chosen =
+    preferred !== undefined && defaultAgentProblem(agents, preferred) === undefined
+      ? agents.find((agent) => agent.name === preferred)
+      : undefined;
   const agent = chosen ?? firstPrimary(agents);
-  if (!agent) throw new Error("no primary agent is left to start a session with: re-enable build or plan (remove disable: true), or add an agent with mode primary");
+  if (!agent)
+    throw new Error(
+      "no primary agent is left to start a session with: re-enable build or plan (remove disable: true), or add an agent with mode primary",
+    );
   return agent;
 }
 
@@ -250,19 +267,31 @@ async function substituteFiles(runtime: Runtime, text: string, base: string, hom
   for (const [token, raw] of tokens) {
     const path = raw!.startsWith("~/") ? join(home, raw!.slice(2)) : isAbsolute(raw!) ? raw! : join(base, raw!);
     if (!trusted && !(await insideWorkspace(runtime, path))) {
-      throw new AgentConfigError(`${at}: ${token} names ${path}, outside the workspace, which an untrusted workspace's config may not read: trust the workspace, or keep the file inside it`);
+      throw new AgentConfigError(
+        `${at}: ${token} names ${path}, outside the workspace, which an untrusted workspace's config may not read: trust the workspace, or keep the file inside it`,
+      );
     }
     const bytes = await runtime.fs.readFile(path).catch(() => undefined);
-    if (!bytes) throw new AgentConfigError(`${at}: ${token} names ${path}, which does not exist: create it or fix the path (relative paths start at the config file's folder)`);
+    if (!bytes)
+      throw new AgentConfigError(
+        `${at}: ${token} names ${path}, which does not exist: create it or fix the path (relative paths start at the config file's folder)`,
+      );
     result = result.replace(token, () => new TextDecoder().decode(bytes).trim());
   }
   return result;
 }
 
 /** `permission` without the given rules (matched by permission, pattern as written or expanded, and action). */
-function withoutRules(permission: NonNullable<AgentEntry["permission"]>, drop: Ruleset, home: string): NonNullable<AgentEntry["permission"]> {
+function withoutRules(
+  permission: NonNullable<AgentEntry["permission"]>,
+  drop: Ruleset,
+  home: string,
+): NonNullable<AgentEntry["permission"]> {
   const gone = (key: string, pattern: string, action: string) =>
-    drop.some((rule) => rule.permission === key && rule.action === action && (rule.pattern === pattern || rule.pattern === expandHome(pattern, home)));
+    drop.some(
+      (rule) =>
+        rule.permission === key && rule.action === action && (rule.pattern === pattern || rule.pattern === expandHome(pattern, home)),
+    );
   const result: Record<string, Action | Record<string, Action>> = {};
   for (const [key, value] of Object.entries(permission)) {
     if (typeof value === "string") {

@@ -24,7 +24,10 @@ export interface MarkdownProblem {
 }
 
 /** Every markdown agent in one config folder, in a stable order (by path). */
-export async function loadMarkdownAgents(runtime: Runtime, configDir: string): Promise<{ agents: MarkdownAgent[]; problems: MarkdownProblem[] }> {
+export async function loadMarkdownAgents(
+  runtime: Runtime,
+  configDir: string,
+): Promise<{ agents: MarkdownAgent[]; problems: MarkdownProblem[] }> {
   const agents: MarkdownAgent[] = [];
   const problems: MarkdownProblem[] = [];
   const sources = [

@@ -5,11 +5,16 @@
  */
 import { z } from "zod";
 
-const timeout = z.number({ error: "must be a number of milliseconds" }).int().positive({ error: "must be a positive number of milliseconds" });
+const timeout = z
+  .number({ error: "must be a number of milliseconds" })
+  .int()
+  .positive({ error: "must be a positive number of milliseconds" });
 
 export const LocalServerSchema = z.strictObject({
   type: z.literal("local"),
-  command: z.array(z.string(), { error: 'must be the command and its arguments as a list, e.g. ["npx", "-y", "my-mcp-server"]' }).min(1, { error: "must name a command" }),
+  command: z
+    .array(z.string(), { error: 'must be the command and its arguments as a list, e.g. ["npx", "-y", "my-mcp-server"]' })
+    .min(1, { error: "must name a command" }),
   environment: z.record(z.string(), z.string(), { error: "must be an object of variable names to strings" }).optional(),
   enabled: z.boolean({ error: "must be true or false" }).optional(),
   timeout: timeout.optional(),
@@ -20,7 +25,12 @@ export const RemoteServerSchema = z.strictObject({
   url: z.url({ protocol: /^https?$/, error: "must be an http or https URL" }),
   enabled: z.boolean({ error: "must be true or false" }).optional(),
   headers: z.record(z.string(), z.string(), { error: "must be an object of header names to strings" }).optional(),
-  oauth: z.union([z.literal(false), z.strictObject({ clientId: z.string().optional(), clientSecret: z.string().optional(), scope: z.string().optional() })]).optional(),
+  oauth: z
+    .union([
+      z.literal(false),
+      z.strictObject({ clientId: z.string().optional(), clientSecret: z.string().optional(), scope: z.string().optional() }),
+    ])
+    .optional(),
   timeout: timeout.optional(),
 });
 
@@ -45,7 +55,11 @@ export function serversOf(section: unknown): ServerConfig[] {
     if (typeof value === "object" && value !== null && !("type" in value)) continue;
     const parsed = McpEntrySchema.safeParse(value);
     if (parsed.success) servers.push({ name, entry: parsed.data });
-    else servers.push({ name, problem: `opencode.json mcp.${name}: ${parsed.error.issues.map((issue) => `${issue.path.length ? `${issue.path.join(".")} ` : ""}${issue.message}`).join("; ")}` });
+    else
+      servers.push({
+        name,
+        problem: `opencode.json mcp.${name}: ${parsed.error.issues.map((issue) => `${issue.path.length ? `${issue.path.join(".")} ` : ""}${issue.message}`).join("; ")}`,
+      });
   }
   return servers;
 }

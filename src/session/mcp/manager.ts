@@ -170,7 +170,10 @@ export class McpManager {
     try {
       const opening = this.open(connection, entry);
       // A connection that completes after its timeout must not linger: it is closed when it arrives.
-      opening.then((late) => abandoned && void late.close().catch(() => {}), () => {});
+      opening.then(
+        (late) => abandoned && void late.close().catch(() => {}),
+        () => {},
+      );
       client = await withTimeout(opening, timeoutMs, `connecting to the MCP server "${connection.name}"`);
       if (attempt !== connection.attempt || this.closed) {
         await client.close().catch(() => {});

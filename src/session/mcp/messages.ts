@@ -5,4 +5,5 @@
 export const LOCAL_NEEDS_NODE =
   "local MCP servers run a command on this computer, which a browser tab cannot do: run this workspace with the workbench CLI (workbench run / workbench tool), or use the server's remote (URL) form";
 
-export const NEEDS_TRUST = "not connected: the workspace is not trusted, and its MCP servers would run its commands or see the model's calls. Trust the workspace to connect them";
+export const NEEDS_TRUST =
+  "not connected: the workspace is not trusted, and its MCP servers would run its commands or see the model's calls. Trust the workspace to connect them";

@@ -34,7 +34,10 @@ function parametersOf(schema: McpTool["inputSchema"]): z.ZodType {
   try {
     return z.fromJSONSchema(objectSchema as Parameters<typeof z.fromJSONSchema>[0]);
   } catch {
-    return z.looseObject({}).meta({ properties: (rest.properties as object | undefined) ?? {}, ...(Array.isArray(rest.required) ? { required: rest.required } : {}) });
+    return z.looseObject({}).meta({
+      properties: (rest.properties as object | undefined) ?? {},
+      ...(Array.isArray(rest.required) ? { required: rest.required } : {}),
+    });
   }
 }
 
@@ -74,11 +77,21 @@ export function mcpTool(id: string, tool: McpTool, source: McpToolSource): Info 
           // As webfetch's bodies: a bigger one would sit in the record and go to the model on every turn.
           texts.push(`(${part.type} ${index + 1} (${part.mimeType}) left out: it is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MB)`);
         } else if (part.type === "image" || part.type === "audio") {
-          attachments.push({ id: `${ctx.callID ?? id}-${index}`, sessionID: ctx.sessionID, messageID: ctx.messageID, type: "file", mime: part.mimeType, url: `data:${part.mimeType};base64,${part.data}` });
+          attachments.push({
+            id: `${ctx.callID ?? id}-${index}`,
+            sessionID: ctx.sessionID,
+            messageID: ctx.messageID,
+            type: "file",
+            mime: part.mimeType,
+            url: `data:${part.mimeType};base64,${part.data}`,
+          });
         } else if (part.type === "resource" && "text" in part.resource) texts.push(part.resource.text);
       }
       const output = texts.join("\n\n");
-      if (result.isError) throw new Error(output ? boundedError(output) : `the MCP tool ${tool.name} of ${source.server} reported an error without a message`);
+      if (result.isError)
+        throw new Error(
+          output ? boundedError(output) : `the MCP tool ${tool.name} of ${source.server} reported an error without a message`,
+        );
       return { title: "", metadata: {}, output, ...(attachments.length ? { attachments } : {}) };
     },
   });

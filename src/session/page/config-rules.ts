@@ -16,5 +16,8 @@ export function writeConfigRules(runtime: Runtime, rules: readonly ConfigRule[])
 
 /** Writes the patterns an "always" answer remembers into the config, so they outlive the session. */
 export function saveAlwaysToConfig(runtime: Runtime, request: Pick<PermissionRequest, "permission" | "always">): Promise<string> {
-  return saveApprovals(runtime, request.always.map((pattern) => ({ permission: request.permission, pattern })));
+  return saveApprovals(
+    runtime,
+    request.always.map((pattern) => ({ permission: request.permission, pattern })),
+  );
 }

@@ -26,7 +26,9 @@ export class LiveSave {
   }
 
   now(): Promise<void> {
-    return this.store?.save(this.record()).catch((error: unknown) => console.error("could not save the session:", error)) ?? Promise.resolve();
+    return (
+      this.store?.save(this.record()).catch((error: unknown) => console.error("could not save the session:", error)) ?? Promise.resolve()
+    );
   }
 
   stop(): void {

@@ -24,9 +24,14 @@ const within = (path: string, dir: string) => path.startsWith(`${dir}/`);
 export async function readSavedOutput(fs: RuntimeFs, path: string): Promise<SavedOutput> {
   const wanted = normalize(path);
   if (!path.startsWith("/") || !within(wanted, DATA_DIR)) {
-    throw new Error(`Only saved outputs under ${DATA_DIR} can be opened here; ${JSON.stringify(path)} is not one. Open other files from the file tree.`);
+    throw new Error(
+      `Only saved outputs under ${DATA_DIR} can be opened here; ${JSON.stringify(path)} is not one. Open other files from the file tree.`,
+    );
   }
-  const gone = () => new Error(`The saved output ${wanted} no longer exists (saved outputs are removed after 7 days). Run the call again to see its output.`);
+  const gone = () =>
+    new Error(
+      `The saved output ${wanted} no longer exists (saved outputs are removed after 7 days). Run the call again to see its output.`,
+    );
   // A symlink inside the folder must not lead out of it.
   const real = await fs.realpath(wanted).catch(() => {
     throw gone();

@@ -121,7 +121,11 @@ export async function readProvidersConfig(text: string, context: SubstitutionCon
     const first = errors[0]!;
     const before = substituted.slice(0, first.offset).split("\n");
     const where = `line ${before.length}, column ${before.at(-1)!.length + 1}`;
-    throw new ProviderSetupError("config", `${source} is not valid JSON: ${printParseErrorCode(first.error)} at ${where}`, `Fix the JSON at ${where}.`);
+    throw new ProviderSetupError(
+      "config",
+      `${source} is not valid JSON: ${printParseErrorCode(first.error)} at ${where}`,
+      `Fix the JSON at ${where}.`,
+    );
   }
   return parseProvidersConfig(value, source);
 }

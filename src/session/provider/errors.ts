@@ -71,9 +71,12 @@ function describeBody(body: unknown): { message?: string; code?: string } {
   return { ...(message ? { message } : {}), ...(code ? { code } : {}) };
 }
 
-const CONTEXT = /context_length_exceeded|prompt is too long|maximum context length|context window|exceeds the maximum number of tokens|input is too long|too many tokens|reduce the length of the messages/i;
-const CREDIT = /insufficient_quota|credit balance|insufficient credits|billing|exceeded your current quota|payment required|out of credits/i;
-const MODEL = /model_not_found|model not found|does not exist|no such model|unknown model|not_found_error|is not found for api version|invalid model/i;
+const CONTEXT =
+  /context_length_exceeded|prompt is too long|maximum context length|context window|exceeds the maximum number of tokens|input is too long|too many tokens|reduce the length of the messages/i;
+const CREDIT =
+  /insufficient_quota|credit balance|insufficient credits|billing|exceeded your current quota|payment required|out of credits/i;
+const MODEL =
+  /model_not_found|model not found|does not exist|no such model|unknown model|not_found_error|is not found for api version|invalid model/i;
 const AUTH = /invalid_api_key|authentication_error|permission_error|incorrect api key|invalid x-api-key|api key not valid|unauthorized/i;
 const OVERLOADED = /overloaded/i;
 
@@ -90,9 +93,16 @@ function hostOf(url: string | undefined): string {
   }
 }
 
-const KEY_HINT = "Check the key: in the page, open the provider dialog and enter it again; in the CLI, check the environment variable (or the {env:...} reference in opencode.json).";
+const KEY_HINT =
+  "Check the key: in the page, open the provider dialog and enter it again; in the CLI, check the environment variable (or the {env:...} reference in opencode.json).";
 
-function fromStatus(status: number | undefined, text: string, detail: { message?: string; code?: string }, error: ApiCallErrorShape, context: ClassifyContext): ClassifiedError {
+function fromStatus(
+  status: number | undefined,
+  text: string,
+  detail: { message?: string; code?: string },
+  error: ApiCallErrorShape,
+  context: ClassifyContext,
+): ClassifiedError {
   const said = detail.message ?? error.message;
   const where = hostOf(error.url);
   const base = { message: said, status, contextOverflow: false, retryable: false };
@@ -109,7 +119,12 @@ function fromStatus(status: number | undefined, text: string, detail: { message?
     return { ...base, kind: "auth", message: `${where} refused the API key${status ? ` (${status})` : ""}: ${said}`, hint: KEY_HINT };
   }
   if (status === 402 || CREDIT.test(text)) {
-    return { ...base, kind: "credit", message: `No credit left at ${where}: ${said}`, hint: "Add credit or raise the spending limit in the provider's billing settings, or switch to another provider." };
+    return {
+      ...base,
+      kind: "credit",
+      message: `No credit left at ${where}: ${said}`,
+      hint: "Add credit or raise the spending limit in the provider's billing settings, or switch to another provider.",
+    };
   }
   if (status === 404 || MODEL.test(text)) {
     return {
@@ -122,18 +137,44 @@ function fromStatus(status: number | undefined, text: string, detail: { message?
   const after = retryAfterMs(error.responseHeaders, context.now);
   const wait = after === undefined ? {} : { retryAfterMs: after };
   if (status === 429) {
-    return { ...base, ...wait, kind: "rate", retryable: true, message: `Rate limited by ${where}: ${said}`, hint: "Waiting and retrying; if it keeps happening, slow down or raise the rate limit with the provider." };
+    return {
+      ...base,
+      ...wait,
+      kind: "rate",
+      retryable: true,
+      message: `Rate limited by ${where}: ${said}`,
+      hint: "Waiting and retrying; if it keeps happening, slow down or raise the rate limit with the provider.",
+    };
   }
   if (status === 529 || OVERLOADED.test(text)) {
-    return { ...base, ...wait, kind: "server", retryable: true, message: `${where} is overloaded: ${said}`, hint: "Waiting and retrying; the provider is busy, not your request." };
+    return {
+      ...base,
+      ...wait,
+      kind: "server",
+      retryable: true,
+      message: `${where} is overloaded: ${said}`,
+      hint: "Waiting and retrying; the provider is busy, not your request.",
+    };
   }
   if (status !== undefined && status >= 500) {
-    return { ...base, ...wait, kind: "server", retryable: true, message: `${where} had a server error (${status}): ${said}`, hint: "Waiting and retrying; if it persists, check the provider's status page." };
+    return {
+      ...base,
+      ...wait,
+      kind: "server",
+      retryable: true,
+      message: `${where} had a server error (${status}): ${said}`,
+      hint: "Waiting and retrying; if it persists, check the provider's status page.",
+    };
   }
   if (error.isRetryable) {
     return { ...base, ...wait, kind: "server", retryable: true, hint: "Waiting and retrying." };
   }
-  return { ...base, kind: "unknown", message: `${where} refused the request${status ? ` (${status})` : ""}: ${said}`, hint: "Read the provider's message above; the request or a model option may not suit this model." };
+  return {
+    ...base,
+    kind: "unknown",
+    message: `${where} refused the request${status ? ` (${status})` : ""}: ${said}`,
+    hint: "Read the provider's message above; the request or a model option may not suit this model.",
+  };
 }
 
 /** Could not reach the server at all (no HTTP answer). */
@@ -141,7 +182,13 @@ function unreachable(url: string | undefined, reason: string, retryable: boolean
   const base = { contextOverflow: false };
   const page = context.page ?? isPage();
   if (page && isLocalURL(url)) {
-    return { ...base, kind: "cors", retryable: false, message: `Could not reach the local server at ${hostOf(url)} from this page (${reason}).`, hint: localServerHint(url!) };
+    return {
+      ...base,
+      kind: "cors",
+      retryable: false,
+      message: `Could not reach the local server at ${hostOf(url)} from this page (${reason}).`,
+      hint: localServerHint(url!),
+    };
   }
   if (page) {
     return {
@@ -157,7 +204,9 @@ function unreachable(url: string | undefined, reason: string, retryable: boolean
     kind: "network",
     retryable,
     message: `Could not reach ${hostOf(url)}: ${reason}`,
-    hint: isLocalURL(url) ? `Start the server at ${hostOf(url)}, or fix options.baseURL in opencode.json.` : "Check the network connection (and options.baseURL in opencode.json).",
+    hint: isLocalURL(url)
+      ? `Start the server at ${hostOf(url)}, or fix options.baseURL in opencode.json.`
+      : "Check the network connection (and options.baseURL in opencode.json).",
   };
 }
 
@@ -185,7 +234,13 @@ function classify(error: unknown, context: ClassifyContext, depth: number): Clas
     };
   }
   if (record(error) && error.name === "TimeoutError") {
-    return { kind: "network", message: "The provider did not answer in time.", hint: "Retrying; options.timeout in opencode.json sets how long to wait.", retryable: true, contextOverflow: false };
+    return {
+      kind: "network",
+      message: "The provider did not answer in time.",
+      hint: "Retrying; options.timeout in opencode.json sets how long to wait.",
+      retryable: true,
+      contextOverflow: false,
+    };
   }
   if (isApiCallError(error)) {
     // "Failed to process successful response": the 200 answer broke off; the cause says why.

@@ -77,7 +77,12 @@ function baseURLOf(provider: ProviderEntry, model: ProviderModel, env: Readonly<
   try {
     new URL(url);
   } catch {
-    throw new ProviderSetupError("config", `provider "${provider.id}" has an invalid base URL "${url}"`, `Set provider.${provider.id}.options.baseURL to a full URL such as "https://host/v1".`, `provider.${provider.id}.options.baseURL`);
+    throw new ProviderSetupError(
+      "config",
+      `provider "${provider.id}" has an invalid base URL "${url}"`,
+      `Set provider.${provider.id}.options.baseURL to a full URL such as "https://host/v1".`,
+      `provider.${provider.id}.options.baseURL`,
+    );
   }
   return url.replace(/\/+$/, "");
 }

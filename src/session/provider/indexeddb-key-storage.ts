@@ -35,7 +35,9 @@ class IndexedDBKeyStorage implements KeyStorage {
 }
 
 /** The device's key storage, or undefined (with the reason) when this browser has no usable IndexedDB. */
-export async function openIndexedDBKeyStorage(factory: IDBFactory | undefined = globalThis.indexedDB): Promise<{ storage?: KeyStorage; notice?: string }> {
+export async function openIndexedDBKeyStorage(
+  factory: IDBFactory | undefined = globalThis.indexedDB,
+): Promise<{ storage?: KeyStorage; notice?: string }> {
   if (!factory) return { notice: "This browser has no IndexedDB: keys are kept only until the tab closes." };
   try {
     const request = factory.open(DATABASE, 1);
@@ -47,6 +49,8 @@ export async function openIndexedDBKeyStorage(factory: IDBFactory | undefined = 
     });
     return { storage: new IndexedDBKeyStorage(await Promise.race([done(request), blocked])) };
   } catch (error) {
-    return { notice: `Keys cannot be remembered on this device (${error instanceof Error ? error.message : String(error)}); they last until the tab closes.` };
+    return {
+      notice: `Keys cannot be remembered on this device (${error instanceof Error ? error.message : String(error)}); they last until the tab closes.`,
+    };
   }
 }

@@ -68,7 +68,8 @@ export function keyScopedFetch(options: KeyScopedFetchOptions): FetchFunction {
       const next = new URL(location, url).href;
       if (originOf(next) !== allowed) throw refuse(originOf(next), true);
       if (hop >= MAX_REDIRECTS) throw refuse(`${next} (more than ${MAX_REDIRECTS} redirects)`, true);
-      if (typeof target !== "string" && !(target instanceof URL)) throw refuse(`${next} (a redirected Request object cannot be replayed)`, true);
+      if (typeof target !== "string" && !(target instanceof URL))
+        throw refuse(`${next} (a redirected Request object cannot be replayed)`, true);
       await response.body?.cancel();
       // As fetch itself does: 303 (and 301/302 after a POST) turn into a GET without a body.
       const method = (call.method ?? "GET").toUpperCase();

@@ -48,7 +48,12 @@ function fromCatalog(model: CatalogModel): ProviderModel {
     wireID: model.id,
     name: model.name,
     limit: { ...model.limit },
-    cost: { input: model.cost.input, output: model.cost.output, cacheRead: model.cost.cache_read ?? 0, cacheWrite: model.cost.cache_write ?? 0 },
+    cost: {
+      input: model.cost.input,
+      output: model.cost.output,
+      cacheRead: model.cost.cache_read ?? 0,
+      cacheWrite: model.cost.cache_write ?? 0,
+    },
     attachment: model.attachment,
     reasoning: model.reasoning,
     temperature: model.temperature,
@@ -82,7 +87,12 @@ function overlay(base: ProviderModel, config: ModelConfig): ProviderModel {
     name: config.name ?? base.name,
     limit: config.limit ? { context: config.limit.context, output: config.limit.output } : base.limit,
     cost: config.cost
-      ? { input: config.cost.input, output: config.cost.output, cacheRead: config.cost.cache_read ?? 0, cacheWrite: config.cost.cache_write ?? 0 }
+      ? {
+          input: config.cost.input,
+          output: config.cost.output,
+          cacheRead: config.cost.cache_read ?? 0,
+          cacheWrite: config.cost.cache_write ?? 0,
+        }
       : base.cost,
     attachment: config.attachment ?? base.attachment,
     reasoning: config.reasoning ?? base.reasoning,
@@ -142,7 +152,9 @@ export function findModel(config: ProvidersConfig, ref: ModelRef): { provider: P
   const providers = listProviders(config);
   const provider = providers.find((entry) => entry.id === ref.providerID);
   if (!provider) {
-    const disabled = config.disabled_providers?.includes(ref.providerID) || (config.enabled_providers && !config.enabled_providers.includes(ref.providerID));
+    const disabled =
+      config.disabled_providers?.includes(ref.providerID) ||
+      (config.enabled_providers && !config.enabled_providers.includes(ref.providerID));
     throw new ProviderSetupError(
       "provider",
       disabled ? `provider "${ref.providerID}" is disabled in opencode.json` : `unknown provider "${ref.providerID}"`,

@@ -36,6 +36,7 @@ export function waitLabel(ms: number): string {
 
 /** Why the loop stopped retrying a retryable error, as the hint the person reads instead of "Waiting and retrying". */
 export function gaveUpHint(reason: { tooLong: number } | { attempts: number }): string {
-  if ("tooLong" in reason) return `The provider asked to wait ${waitLabel(reason.tooLong)} before retrying (more than ${waitLabel(RETRY_MAX_WAIT_MS)}); try again later.`;
+  if ("tooLong" in reason)
+    return `The provider asked to wait ${waitLabel(reason.tooLong)} before retrying (more than ${waitLabel(RETRY_MAX_WAIT_MS)}); try again later.`;
   return `Gave up after ${reason.attempts} attempts; try again later, or check the provider's status page.`;
 }

@@ -4,7 +4,13 @@
  * run offline with real tool execution. Each model call takes the next step of the script; when the
  * script runs out, the model ends with an empty stop.
  */
-import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4StreamPart, LanguageModelV4Usage } from "@ai-sdk/provider";
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Content,
+  LanguageModelV4StreamPart,
+  LanguageModelV4Usage,
+} from "@ai-sdk/provider";
 import { z } from "zod";
 import type { SessionRecord } from "../calls.js";
 import { ascendingId } from "../ids.js";
@@ -34,11 +40,13 @@ const CHUNK_MS = 15;
 
 /** Text as a model streams it: a few words at a time. */
 export function chunkText(text: string): string[] {
-  return text.match(/\S+\s*|\s+/g)?.reduce<string[]>((chunks, word, index) => {
-    if (index % 3 === 0) chunks.push(word);
-    else chunks[chunks.length - 1] += word;
-    return chunks;
-  }, []) ?? [];
+  return (
+    text.match(/\S+\s*|\s+/g)?.reduce<string[]>((chunks, word, index) => {
+      if (index % 3 === 0) chunks.push(word);
+      else chunks[chunks.length - 1] += word;
+      return chunks;
+    }, []) ?? []
+  );
 }
 
 const estimate = (text: string) => Math.ceil(text.length / 4);
@@ -64,7 +72,10 @@ export class ScriptedLanguageModel implements LanguageModelV4 {
   private next = 0;
   private readonly script: Script;
 
-  constructor(script: Script, private readonly options: ScriptedOptions = {}) {
+  constructor(
+    script: Script,
+    private readonly options: ScriptedOptions = {},
+  ) {
     this.script = Script.parse(script);
     this.modelId = options.modelId ?? "script";
   }
@@ -156,7 +167,9 @@ export function scriptFromSession(record: SessionRecord): Script {
     const join = (parts: string[]) => (parts.length > 0 ? parts.join("\n\n") : undefined);
     const reasoning = join(message.parts.flatMap((part) => (part.type === "reasoning" && part.text ? [part.text] : [])));
     const text = join(message.parts.flatMap((part) => (part.type === "text" && part.text && !part.synthetic ? [part.text] : [])));
-    const toolCalls = message.parts.flatMap((part) => (part.type === "tool" ? [{ tool: part.tool, input: calls.get(part.callID)?.input ?? {} }] : []));
+    const toolCalls = message.parts.flatMap((part) =>
+      part.type === "tool" ? [{ tool: part.tool, input: calls.get(part.callID)?.input ?? {} }] : [],
+    );
     if (reasoning) step.reasoning = reasoning;
     if (text) step.text = text;
     if (toolCalls.length > 0) step.toolCalls = toolCalls;

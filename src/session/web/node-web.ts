@@ -41,19 +41,25 @@ export function nodeWebAccess(options: NodeWebOptions = {}): WebAccess {
           });
         } catch (error) {
           if (request.signal.aborted) throw request.signal.reason ?? error;
-          throw new WebAccessError(`Could not reach ${new URL(url).host} (${describe(error)}): check the address and that the site is up and reachable from here.`);
+          throw new WebAccessError(
+            `Could not reach ${new URL(url).host} (${describe(error)}): check the address and that the site is up and reachable from here.`,
+          );
         }
         const location = response.headers.get("location");
-        if (response.status < 300 || response.status >= 400 || response.status === 304 || !location) return { response, url, via: "direct" };
+        if (response.status < 300 || response.status >= 400 || response.status === 304 || !location)
+          return { response, url, via: "direct" };
         await response.body?.cancel().catch(() => {});
         if (redirects >= MAX_REDIRECTS) {
-          throw new WebAccessError(`Too many redirects: ${request.url} redirected more than ${MAX_REDIRECTS} times (last to ${url}). Fetch the final address directly, if there is one.`);
+          throw new WebAccessError(
+            `Too many redirects: ${request.url} redirected more than ${MAX_REDIRECTS} times (last to ${url}). Fetch the final address directly, if there is one.`,
+          );
         }
         const next = new URL(location, url);
         if (next.protocol !== "http:" && next.protocol !== "https:") {
           throw new WebAccessError(`${url} redirected to ${next.protocol} (${next.href}), which is not fetched: only http and https are.`);
         }
-        if (next.origin !== new URL(url).origin) headers = Object.fromEntries(Object.entries(headers).filter(([name]) => PORTABLE.has(name.toLowerCase())));
+        if (next.origin !== new URL(url).origin)
+          headers = Object.fromEntries(Object.entries(headers).filter(([name]) => PORTABLE.has(name.toLowerCase())));
         if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === "POST")) {
           method = "GET";
           body = undefined;

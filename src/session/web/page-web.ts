@@ -27,7 +27,8 @@ export function proxyTemplateProblem(template: string): string | undefined {
   } catch {
     return `"${template}" is not a URL: write a full address such as https://your-proxy.example/?url={url}`;
   }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return `the fetch proxy must be an http or https address, not ${parsed.protocol}`;
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
+    return `the fetch proxy must be an http or https address, not ${parsed.protocol}`;
   return undefined;
 }
 
@@ -78,7 +79,10 @@ export function pageWebAccess(options: PageWebOptions): WebAccess {
         if (!proxy) {
           const held = options.heldProxy?.();
           const why = `${host} could not be read from the page: the site does not allow other sites' pages to read it (CORS), or it is unreachable.`;
-          if (held) throw new WebAccessError(`${why} This workspace's opencode.json names a fetch proxy (${held}), but it is used only once you trust the workspace: it would see every URL fetched. Trust the workspace, or set your own proxy in Settings → Web.`);
+          if (held)
+            throw new WebAccessError(
+              `${why} This workspace's opencode.json names a fetch proxy (${held}), but it is used only once you trust the workspace: it would see every URL fetched. Trust the workspace, or set your own proxy in Settings → Web.`,
+            );
           throw new WebAccessError(`${why} ${PROXY_HELP}`);
         }
         const via = proxiedUrl(proxy.template, request.url);

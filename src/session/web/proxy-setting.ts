@@ -31,7 +31,10 @@ export function saveFetchProxy(template: string): void {
   const problem = proxyTemplateProblem(value);
   if (problem) throw new Error(problem);
   const store = storage();
-  if (!store) throw new Error("this browser does not let the page remember settings (storage is off): allow site data, or use opencode.json's workbench.fetchProxy");
+  if (!store)
+    throw new Error(
+      "this browser does not let the page remember settings (storage is off): allow site data, or use opencode.json's workbench.fetchProxy",
+    );
   store.setItem(KEY, value);
 }
 
@@ -42,6 +45,7 @@ export function saveFetchProxy(template: string): void {
 export function proxyInForce(configured: unknown, trusted: boolean, ownAllowed = true): FetchProxy | undefined {
   const own = ownAllowed ? savedFetchProxy() : undefined;
   if (own) return { template: own, source: "settings" };
-  if (trusted && typeof configured === "string" && configured.trim() && !proxyTemplateProblem(configured.trim())) return { template: configured.trim(), source: "opencode.json" };
+  if (trusted && typeof configured === "string" && configured.trim() && !proxyTemplateProblem(configured.trim()))
+    return { template: configured.trim(), source: "opencode.json" };
   return undefined;
 }

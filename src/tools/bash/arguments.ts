@@ -29,12 +29,69 @@ export interface ArgumentContext {
 
 /** Commands whose arguments are never opened as files. */
 export const NEVER_PATHS: ReadonlySet<string> = new Set([
-  "echo", "printf", "true", "false", ":", "exit", "return", "break", "continue", "shift", "sleep", "kill", "wait",
-  "unset", "set", "let", "basename", "dirname", "seq", "expr", "type", "which", "jobs", "read", "getopts", "umask",
-  "local", "export", "declare", "typeset", "readonly", "alias", "unalias", "shopt", "help", "times", "disown", "fg", "bg",
+  "echo",
+  "printf",
+  "true",
+  "false",
+  ":",
+  "exit",
+  "return",
+  "break",
+  "continue",
+  "shift",
+  "sleep",
+  "kill",
+  "wait",
+  "unset",
+  "set",
+  "let",
+  "basename",
+  "dirname",
+  "seq",
+  "expr",
+  "type",
+  "which",
+  "jobs",
+  "read",
+  "getopts",
+  "umask",
+  "local",
+  "export",
+  "declare",
+  "typeset",
+  "readonly",
+  "alias",
+  "unalias",
+  "shopt",
+  "help",
+  "times",
+  "disown",
+  "fg",
+  "bg",
 ]);
 
-export const FILE_TESTS = new Set(["-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-u", "-w", "-x", "-G", "-L", "-N", "-O", "-S"]);
+export const FILE_TESTS = new Set([
+  "-a",
+  "-b",
+  "-c",
+  "-d",
+  "-e",
+  "-f",
+  "-g",
+  "-h",
+  "-k",
+  "-p",
+  "-r",
+  "-s",
+  "-u",
+  "-w",
+  "-x",
+  "-G",
+  "-L",
+  "-N",
+  "-O",
+  "-S",
+]);
 export const FILE_COMPARISONS = new Set(["-nt", "-ot", "-ef"]);
 
 interface ProgramFirst {
@@ -49,7 +106,10 @@ interface ProgramFirst {
   noPattern?: readonly string[];
 }
 
-const GREP: ProgramFirst = { replacedBy: ["-e", "--regexp", "-f", "--file"], valued: ["-e", "--regexp", "-A", "-B", "-C", "-m", "--max-count", "-d", "-D"] };
+const GREP: ProgramFirst = {
+  replacedBy: ["-e", "--regexp", "-f", "--file"],
+  valued: ["-e", "--regexp", "-A", "-B", "-C", "-m", "--max-count", "-d", "-D"],
+};
 const SED: ProgramFirst = {
   replacedBy: ["-e", "--expression", "-f", "--file"],
   inline: { options: ["-e", "--expression"], plain: sedIsPlain },
@@ -64,10 +124,22 @@ const AWK: ProgramFirst = {
 };
 
 const PROGRAM_FIRST: Readonly<Record<string, ProgramFirst>> = {
-  grep: GREP, egrep: GREP, fgrep: GREP, ag: GREP, ack: GREP,
-  rg: { ...GREP, noPattern: ["--files", "--type-list"], valued: [...GREP.valued, "-g", "--glob", "-t", "--type", "-T", "--type-not", "-j", "--threads", "-M"] },
-  sed: SED, gsed: SED,
-  awk: AWK, gawk: AWK, mawk: AWK, nawk: AWK,
+  grep: GREP,
+  egrep: GREP,
+  fgrep: GREP,
+  ag: GREP,
+  ack: GREP,
+  rg: {
+    ...GREP,
+    noPattern: ["--files", "--type-list"],
+    valued: [...GREP.valued, "-g", "--glob", "-t", "--type", "-T", "--type-not", "-j", "--threads", "-M"],
+  },
+  sed: SED,
+  gsed: SED,
+  awk: AWK,
+  gawk: AWK,
+  mawk: AWK,
+  nawk: AWK,
 };
 
 /** Judges every argument of `name` that may be a path. */
@@ -79,7 +151,8 @@ export async function judgeArguments(paths: PathJudge, context: ArgumentContext,
   if (name === "test" || name === "[") return fileTests(paths, context, args);
   const program = PROGRAM_FIRST[name];
   const words = args.map(literal);
-  const patternGiven = program !== undefined && words.some((w) => w !== null && program.replacedBy.some((o) => w === o || w.startsWith(`${o}=`)));
+  const patternGiven =
+    program !== undefined && words.some((w) => w !== null && program.replacedBy.some((o) => w === o || w.startsWith(`${o}=`)));
   const noPattern = program?.noPattern !== undefined && words.some((w) => w !== null && program.noPattern!.includes(w));
   let needsPattern = program !== undefined && !patternGiven && !noPattern;
   let options = true;
@@ -95,7 +168,11 @@ export async function judgeArguments(paths: PathJudge, context: ArgumentContext,
         const [option, glued] = splitOption(word);
         if (program.inline?.options.includes(option)) {
           const text = glued ?? (args[i + 1] ? literal(args[i + 1]!) : null);
-          if (text === null || !program.inline.plain(text)) context.unjudgeable(`${name} runs a program that may write files or run commands`, glued === undefined ? args[i + 1]?.text : word);
+          if (text === null || !program.inline.plain(text))
+            context.unjudgeable(
+              `${name} runs a program that may write files or run commands`,
+              glued === undefined ? args[i + 1]?.text : word,
+            );
         }
         if (program.valued.includes(option) && glued === undefined) {
           i++;
@@ -109,7 +186,8 @@ export async function judgeArguments(paths: PathJudge, context: ArgumentContext,
     if (needsPattern) {
       needsPattern = false;
       if (program?.plain) {
-        if (word === null || word === undefined || !program.plain(word)) context.unjudgeable(`${name} runs a program that may write files or run commands`, arg.text);
+        if (word === null || word === undefined || !program.plain(word))
+          context.unjudgeable(`${name} runs a program that may write files or run commands`, arg.text);
       } else if (word === null) context.unjudgeable(`${name} reads a pattern that is not known before it runs`, arg.text);
       continue;
     }
@@ -188,7 +266,8 @@ export function heredocIdiom(arg: Node): string | null {
   if (statements.length !== 1 || only?.type !== "redirected_statement") return null;
   const body = only.childForFieldName("body");
   const redirects = only.childrenForFieldName("redirect");
-  if (body?.type !== "command" || body.namedChildren.length !== 1 || literal(body.namedChildren[0]!) !== "cat" || redirects.length !== 1) return null;
+  if (body?.type !== "command" || body.namedChildren.length !== 1 || literal(body.namedChildren[0]!) !== "cat" || redirects.length !== 1)
+    return null;
   const heredoc = redirects[0]!;
   if (heredoc.type !== "heredoc_redirect") return null;
   const start = heredoc.namedChildren.find((c) => c?.type === "heredoc_start");

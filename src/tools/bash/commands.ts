@@ -5,10 +5,23 @@
 
 /** Commands whose operands are paths. The issue names the first nine; the rest close obvious side doors. */
 export const PATH_COMMANDS: ReadonlySet<string> = new Set([
-  "cd", "rm", "cp", "mv", "mkdir", "touch", "chmod", "chown", "cat",
+  "cd",
+  "rm",
+  "cp",
+  "mv",
+  "mkdir",
+  "touch",
+  "chmod",
+  "chown",
+  "cat",
   // Beyond the list: `ln` makes links out of the workspace that a later command walks through; `tee` and
   // `truncate` write, `rmdir` deletes, `pushd` is a cd, `chgrp` is chown's sibling.
-  "ln", "tee", "truncate", "rmdir", "pushd", "chgrp",
+  "ln",
+  "tee",
+  "truncate",
+  "rmdir",
+  "pushd",
+  "chgrp",
 ]);
 
 /** Commands that change the shell's folder for what follows. */
@@ -67,7 +80,18 @@ export const WRAPPERS: Readonly<Record<string, Wrapper>> = {
   },
   sudo: {
     valued: "ugChpDrtTU",
-    valuedLong: ["--user", "--group", "--close-from", "--host", "--prompt", "--chdir", "--role", "--type", "--command-timeout", "--other-user"],
+    valuedLong: [
+      "--user",
+      "--group",
+      "--close-from",
+      "--host",
+      "--prompt",
+      "--chdir",
+      "--role",
+      "--type",
+      "--command-timeout",
+      "--other-user",
+    ],
     assignments: true,
     chdir: { short: "D", long: ["--chdir"] },
   },
@@ -75,14 +99,23 @@ export const WRAPPERS: Readonly<Record<string, Wrapper>> = {
   busybox: { valued: "" },
   toybox: { valued: "" },
   // Less common launchers that would otherwise hide `rm` behind an unknown first word.
-  flock: { valued: "wE", valuedLong: ["--wait", "--timeout", "--conflict-exit-code"], positional: 1, splitsString: { short: "c", long: ["--command"] } },
+  flock: {
+    valued: "wE",
+    valuedLong: ["--wait", "--timeout", "--conflict-exit-code"],
+    positional: 1,
+    splitsString: { short: "c", long: ["--command"] },
+  },
   taskset: { valued: "", positional: 1 },
   chrt: { valued: "T", positional: 1 },
   strace: { valued: "eoOpPsSuXIbaA", valuedLong: ["--output", "--trace", "--signal", "--attach", "--user", "--string-limit"] },
   ltrace: { valued: "eoOpsSuXIbaAnDlLTF", valuedLong: ["--output"] },
   unbuffer: { valued: "" },
   pkexec: { valued: "", valuedLong: ["--user"] },
-  runuser: { valued: "ugG", valuedLong: ["--user", "--group", "--supp-group", "--shell"], splitsString: { short: "c", long: ["--command"] } },
+  runuser: {
+    valued: "ugG",
+    valuedLong: ["--user", "--group", "--supp-group", "--shell"],
+    splitsString: { short: "c", long: ["--command"] },
+  },
   caffeinate: { valued: "tw" },
   "xvfb-run": { valued: "nsfepwl", valuedLong: ["--server-num", "--server-args", "--auth-file", "--error-file", "--wait"] },
 };

@@ -98,7 +98,13 @@ export class Derivation {
   async run(command: string): Promise<void> {
     const root = this.input.root;
     const workdir = this.input.workdir.startsWith("/") ? this.input.workdir : `${root}/${this.input.workdir}`;
-    await this.paths.path({ command: "(workdir)", argument: this.input.workdir, absolute: workdir, kind: "directory", why: "the workdir is outside the workspace" });
+    await this.paths.path({
+      command: "(workdir)",
+      argument: this.input.workdir,
+      absolute: workdir,
+      kind: "directory",
+      why: "the workdir is outside the workspace",
+    });
     const start = await this.paths.physical(workdir);
     await this.script(command, [{ path: start }], 0);
   }
@@ -195,7 +201,8 @@ export class Derivation {
       const operands = child.namedChildren.filter((c): c is Node => c !== null && c.type !== "test_operator");
       const judged = child.type === "unary_expression" ? FILE_TESTS.has(operator) : FILE_COMPARISONS.has(operator);
       if (!judged) continue;
-      for (const operand of operands) await this.paths.argument({ command: node.text, node: operand, cwds, kind: "file", commandName: null });
+      for (const operand of operands)
+        await this.paths.argument({ command: node.text, node: operand, cwds, kind: "file", commandName: null });
     }
   }
 
@@ -253,14 +260,20 @@ export class Derivation {
     for (const destination of joinContinuations(node.childrenForFieldName("destination"))) {
       await this.flow(destination, cwds, depth);
       // `>&2`, `<&0` and `>&-` copy or close descriptors; every other target (even `> 2`) is a file.
-      if ((operator === ">&" || operator === "<&" || operator === ">&-") && (destination.type === "number" || destination.text === "-")) continue;
+      if ((operator === ">&" || operator === "<&" || operator === ">&-") && (destination.type === "number" || destination.text === "-"))
+        continue;
       await this.paths.argument({ command: text, node: destination, cwds, kind: "file", commandName: null });
     }
   }
 
   private statementText(node: Node): string {
     let top = node;
-    while (top.parent && top.parent.type !== "program" && !["list", "pipeline", "subshell", "compound_statement", "do_group"].includes(top.parent.type)) top = top.parent;
+    while (
+      top.parent &&
+      top.parent.type !== "program" &&
+      !["list", "pipeline", "subshell", "compound_statement", "do_group"].includes(top.parent.type)
+    )
+      top = top.parent;
     return top.text;
   }
 
@@ -278,7 +291,8 @@ export class Derivation {
     const nameNode = words[0] ?? null;
     const args = words.slice(1);
     const assignments = node.namedChildren.filter((c): c is Node => c?.type === "variable_assignment");
-    const statement = node.parent?.type === "redirected_statement" && node.parent.childForFieldName("body")?.id === node.id ? node.parent : node;
+    const statement =
+      node.parent?.type === "redirected_statement" && node.parent.childForFieldName("body")?.id === node.id ? node.parent : node;
     const tokens = nameNode ? [nameNode, ...args] : [];
     if (nameNode) {
       this.addBashPattern(statement, statement.startIndex, tokens);
@@ -487,7 +501,14 @@ export class Derivation {
   private async unknownCommand(context: CommandContext, words: Node[], nameText: string): Promise<Flow> {
     this.bashPatterns.add(`${UNRESOLVED}${context.text}`);
     for (const word of words) {
-      await this.paths.argument({ command: context.text, node: word, cwds: context.cwds, kind: "file", commandName: null, why: `the command ${nameText} is not known before it runs` });
+      await this.paths.argument({
+        command: context.text,
+        node: word,
+        cwds: context.cwds,
+        kind: "file",
+        commandName: null,
+        why: `the command ${nameText} is not known before it runs`,
+      });
     }
     // It might be `cd`, or `eval`: the folder afterwards is not known either.
     return { ok: union(context.cwds, [{ unknown: `${nameText} may change folder` }]), fail: context.cwds };
@@ -521,7 +542,11 @@ export class Derivation {
     const landed: Cwds = [];
     for (const cwd of context.cwds) {
       if (!path.startsWith("/") && "unknown" in cwd) {
-        this.paths.unresolved({ command: context.text, argument: path, why: `a relative path from a folder not known before running (${cwd.unknown})` });
+        this.paths.unresolved({
+          command: context.text,
+          argument: path,
+          why: `a relative path from a folder not known before running (${cwd.unknown})`,
+        });
         landed.push({ unknown: cwd.unknown });
         continue;
       }
@@ -563,12 +588,15 @@ export class Derivation {
     }
     const after = await this.nested(context, text, true);
     // Only a trap that itself changes folder (`trap 'cd x' DEBUG`) makes the folder afterwards unknown.
-    return same(union(after.ok, after.fail), context.cwds) ? steady(context.cwds) : steady(union(context.cwds, [{ unknown: "a trap may change folder" }]));
+    return same(union(after.ok, after.fail), context.cwds)
+      ? steady(context.cwds)
+      : steady(union(context.cwds, [{ unknown: "a trap may change folder" }]));
   }
 
   private async source(context: CommandContext, args: Node[]): Promise<Flow> {
     const script = this.operands("source", args).find((o) => o.kind === "operand");
-    if (script) await this.paths.argument({ command: context.text, node: script.node, cwds: context.cwds, kind: "file", commandName: "source" });
+    if (script)
+      await this.paths.argument({ command: context.text, node: script.node, cwds: context.cwds, kind: "file", commandName: "source" });
     this.exitTrusted = false;
     // Its contents are not read here; it runs in this shell, so afterwards the folder is not known.
     return { ok: union(context.cwds, [{ unknown: "a sourced script may change folder" }]), fail: context.cwds };
@@ -596,7 +624,8 @@ export class Derivation {
     }
     if (strings.length > 0) return steady(context.cwds);
     let i = 0;
-    while (i < args.length && words[i] !== null && /^[-+]./.test(words[i]!) && words[i] !== "--") i += /^[-+][oO]$|^--(rcfile|init-file)$/.test(words[i]!) ? 2 : 1;
+    while (i < args.length && words[i] !== null && /^[-+]./.test(words[i]!) && words[i] !== "--")
+      i += /^[-+][oO]$|^--(rcfile|init-file)$/.test(words[i]!) ? 2 : 1;
     if (words[i] === "--") i++;
     const script = args[i];
     if (!script || words[i] === "-") {
@@ -662,8 +691,20 @@ export class Derivation {
     const first = rest[0];
     if (!first) return steady(context.cwds);
     const inner = literal(first);
-    if (inner === null || PATH_COMMANDS.has(inner) || SHELLS.has(inner) || inner === "eval" || inner === "source" || inner === "find" || WRAPPERS[inner]) {
-      this.paths.unresolved({ command: context.text, argument: context.text, why: "xargs adds arguments from its input, which are not known before it runs" });
+    if (
+      inner === null ||
+      PATH_COMMANDS.has(inner) ||
+      SHELLS.has(inner) ||
+      inner === "eval" ||
+      inner === "source" ||
+      inner === "find" ||
+      WRAPPERS[inner]
+    ) {
+      this.paths.unresolved({
+        command: context.text,
+        argument: context.text,
+        why: "xargs adds arguments from its input, which are not known before it runs",
+      });
     }
     // The command xargs runs is a pattern too, so `xargs git commit` meets the rules for `git commit`.
     this.addBashPattern(context.statement, first.startIndex, rest);
@@ -678,7 +719,8 @@ export class Derivation {
       const word = literal(args[i]!);
       if (word === null) break;
       if (word === "-H" || word === "-L" || word === "-P") {
-        if (word !== "-P") this.paths.unresolved({ command: context.text, argument: word, why: "find follows symlinks, which may lead anywhere" });
+        if (word !== "-P")
+          this.paths.unresolved({ command: context.text, argument: word, why: "find follows symlinks, which may lead anywhere" });
         continue;
       }
       if (word === "-D") {
@@ -706,7 +748,8 @@ export class Derivation {
       // The command of -exec (up to `;` or `+`) runs as its own command: its rules and paths hold.
       if (word === "-exec" || word === "-execdir" || word === "-ok" || word === "-okdir") {
         let end = i + 1;
-        while (end < args.length && !(literal(args[end]!) === ";" || (literal(args[end]!) === "+" && literal(args[end - 1]!) === "{}"))) end++;
+        while (end < args.length && !(literal(args[end]!) === ";" || (literal(args[end]!) === "+" && literal(args[end - 1]!) === "{}")))
+          end++;
         const run = args.slice(i + 1, end);
         if (run.length > 0) {
           this.addBashPattern(context.statement, run[0]!.startIndex, run);
@@ -714,7 +757,8 @@ export class Derivation {
           if (runName !== null) await this.effective(context, basename(runName), run.slice(1));
         }
       }
-      if (word === "-follow") this.paths.unresolved({ command: context.text, argument: word, why: "find follows symlinks, which may lead anywhere" });
+      if (word === "-follow")
+        this.paths.unresolved({ command: context.text, argument: word, why: "find follows symlinks, which may lead anywhere" });
       if (word === "-fprint" || word === "-fprint0" || word === "-fprintf" || word === "-fls") {
         const file = args[i + 1];
         if (file) await this.paths.argument({ command: context.text, node: file, cwds: context.cwds, kind: "file", commandName: null });
@@ -722,7 +766,11 @@ export class Derivation {
       if (word === "-exec" || word === "-execdir" || word === "-ok" || word === "-okdir") {
         const run = args[i + 1] ? literal(args[i + 1]!) : null;
         if (run === null || !LINK_SAFE.has(basename(run))) {
-          this.paths.unresolved({ command: context.text, argument: args[i + 1]?.text ?? word, why: "find runs a command on every path it finds, through symlinks too" });
+          this.paths.unresolved({
+            command: context.text,
+            argument: args[i + 1]?.text ?? word,
+            why: "find runs a command on every path it finds, through symlinks too",
+          });
         }
       }
     }
@@ -767,7 +815,11 @@ export class Derivation {
     const operands = this.operands(name, args);
     if (FOLLOWS_LINKS_WHEN_RECURSING.has(name) && recursesThroughLinks(args.map(literal))) {
       // `chmod -RL`, `cp -rL`: every link anywhere below is followed, and we do not walk the tree to find them.
-      this.paths.unresolved({ command: context.text, argument: context.text, why: `${name} follows symlinks while recursing, which may lead anywhere` });
+      this.paths.unresolved({
+        command: context.text,
+        argument: context.text,
+        why: `${name} follows symlinks while recursing, which may lead anywhere`,
+      });
     }
     for (const operand of operands) {
       if (operand.kind === "glued") await this.paths.text(context, operand.glued!, operand.node.text, "file");
@@ -783,12 +835,17 @@ export class Derivation {
         const linkPath = linkText.startsWith("/") ? linkText : `${cwd.path}/${linkText}`;
         const places = [dirname(linkPath), linkPath];
         for (const target of operands.slice(0, -1)) {
-          await this.paths.argument({ command: context.text, node: target.node, cwds: places.map((p) => ({ path: p })), kind: "file", commandName: name });
+          await this.paths.argument({
+            command: context.text,
+            node: target.node,
+            cwds: places.map((p) => ({ path: p })),
+            kind: "file",
+            commandName: name,
+          });
         }
       }
     }
   }
-
 }
 
 interface CommandContext {

@@ -45,7 +45,9 @@ export function bashParser(): Promise<Parser> {
     // A failed load (offline, wrong base URL) must not stick: the next command tries again.
     loading = undefined;
     const reason = error instanceof Error ? error.message : String(error);
-    throw new BashParseError(`Failed to load the bash parser (tree-sitter wasm): ${reason}. Check that public/wasm is served, then try again.`);
+    throw new BashParseError(
+      `Failed to load the bash parser (tree-sitter wasm): ${reason}. Check that public/wasm is served, then try again.`,
+    );
   });
   return loading;
 }

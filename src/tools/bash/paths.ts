@@ -79,11 +79,19 @@ export class PathJudge {
       this.unresolved({ command: context.text, argument, why: "an option value that is not known before it runs" });
       return;
     }
-    for (const cwd of context.cwds) await this.from(cwd, text, { command: context.text, argument, kind, why: "an option names a path outside the workspace" });
+    for (const cwd of context.cwds)
+      await this.from(cwd, text, { command: context.text, argument, kind, why: "an option names a path outside the workspace" });
   }
 
   /** Judges one argument node, which may be unknown, a glob, or a plain path. */
-  async argument(input: { command: string; node: Node; cwds: Cwds; kind: "file" | "directory"; commandName: string | null; why?: string }): Promise<void> {
+  async argument(input: {
+    command: string;
+    node: Node;
+    cwds: Cwds;
+    kind: "file" | "directory";
+    commandName: string | null;
+    why?: string;
+  }): Promise<void> {
     const { command, node, cwds, kind } = input;
     const value = evaluateWord(node);
     if (!value.known) {
@@ -109,10 +117,18 @@ export class PathJudge {
     }
   }
 
-  private async from(cwd: Cwd, text: string, what: { command: string; argument: string; kind: "file" | "directory"; why: string }): Promise<void> {
+  private async from(
+    cwd: Cwd,
+    text: string,
+    what: { command: string; argument: string; kind: "file" | "directory"; why: string },
+  ): Promise<void> {
     if (text.startsWith("/")) return this.path({ ...what, absolute: text });
     if ("unknown" in cwd) {
-      this.unresolved({ command: what.command, argument: what.argument, why: `a relative path from a folder not known before running (${cwd.unknown})` });
+      this.unresolved({
+        command: what.command,
+        argument: what.argument,
+        why: `a relative path from a folder not known before running (${cwd.unknown})`,
+      });
       return;
     }
     return this.path({ ...what, absolute: `${cwd.path}/${text}` });
@@ -122,17 +138,29 @@ export class PathJudge {
    * A glob in the last component is expanded against the folder (a superset of what bash would match); one
    * in an earlier component could walk through any link below, so it is not followed and asks instead.
    */
-  private async glob(cwd: Cwd, chars: Char[], what: { command: string; argument: string; kind: "file" | "directory"; why: string }): Promise<void> {
+  private async glob(
+    cwd: Cwd,
+    chars: Char[],
+    what: { command: string; argument: string; kind: "file" | "directory"; why: string },
+  ): Promise<void> {
     const parts = splitComponents(chars);
     const last = parts.pop()!;
     if (parts.some(hasGlob)) {
-      this.unresolved({ command: what.command, argument: what.argument, why: "a glob in a folder name may match links out of the workspace" });
+      this.unresolved({
+        command: what.command,
+        argument: what.argument,
+        why: "a glob in a folder name may match links out of the workspace",
+      });
       return;
     }
     const prefix = parts.map(textOf).join("/");
     const absolutePrefix = chars[0]?.ch === "/" ? prefix || "/" : "path" in cwd ? (prefix ? `${cwd.path}/${prefix}` : cwd.path) : null;
     if (absolutePrefix === null) {
-      this.unresolved({ command: what.command, argument: what.argument, why: `a relative path from a folder not known before running (${"unknown" in cwd ? cwd.unknown : ""})` });
+      this.unresolved({
+        command: what.command,
+        argument: what.argument,
+        why: `a relative path from a folder not known before running (${"unknown" in cwd ? cwd.unknown : ""})`,
+      });
       return;
     }
     await this.path({ ...what, absolute: absolutePrefix, kind: "directory" });
@@ -166,7 +194,13 @@ export class PathJudge {
     if (!ask) return;
     for (const pattern of ask.patterns) {
       if (!this.external.has(pattern)) {
-        this.external.set(pattern, { pattern, command: input.command, argument: input.argument, path: ask.metadata.filepath, why: input.why });
+        this.external.set(pattern, {
+          pattern,
+          command: input.command,
+          argument: input.argument,
+          path: ask.metadata.filepath,
+          why: input.why,
+        });
       }
     }
   }
@@ -184,6 +218,7 @@ export class PathJudge {
   /** What cannot be judged: asked about as the text it was written as. */
   unresolved(input: { command: string; argument: string; why: string }): void {
     const pattern = `${UNRESOLVED}${input.argument}`;
-    if (!this.external.has(pattern)) this.external.set(pattern, { pattern, command: input.command, argument: input.argument, why: input.why });
+    if (!this.external.has(pattern))
+      this.external.set(pattern, { pattern, command: input.command, argument: input.argument, why: input.why });
   }
 }

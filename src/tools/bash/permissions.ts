@@ -19,7 +19,12 @@ export function permissionAsks(permissions: BashPermissions): AskInput[] {
   const asks: AskInput[] = [];
   const external = permissions.externalDirectory;
   if (external.patterns.length > 0) {
-    asks.push({ permission: "external_directory", patterns: external.patterns, always: external.always, metadata: { reasons: external.reasons } });
+    asks.push({
+      permission: "external_directory",
+      patterns: external.patterns,
+      always: external.always,
+      metadata: { reasons: external.reasons },
+    });
   }
   if (permissions.bash.patterns.length > 0) {
     asks.push({ permission: "bash", patterns: permissions.bash.patterns, always: permissions.bash.always, metadata: {} });

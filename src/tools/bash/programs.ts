@@ -64,7 +64,8 @@ export function inlineCode(interpreter: Interpreter, words: readonly (string | n
     }
     if (interpreter.runsNamed?.some((o) => word === o || (word.startsWith(o) && !word.startsWith("--")))) return null;
     if (interpreter.inlineLong?.some((o) => word === o || word.startsWith(`${o}=`))) return "an interpreter running code given inline";
-    if (/^-[^-]/.test(word) && [...word.slice(1)].some((letter) => interpreter.inline.includes(letter))) return "an interpreter running code given inline";
+    if (/^-[^-]/.test(word) && [...word.slice(1)].some((letter) => interpreter.inline.includes(letter)))
+      return "an interpreter running code given inline";
     if (!word.startsWith("-") || word === "-") {
       return word === "-" ? "an interpreter reading its program from its input" : null;
     }

@@ -12,7 +12,9 @@ import type { Node } from "web-tree-sitter";
 import { bashArityPrefix } from "./arity.js";
 import { evaluateWord, hasGlob, pathExpansion, textOf } from "./words.js";
 
-export type Reading = { known: true; text: string; prefix: string[]; also: { text: string; prefix: string[] }[] } | { known: false; why: string };
+export type Reading =
+  | { known: true; text: string; prefix: string[]; also: { text: string; prefix: string[] }[] }
+  | { known: false; why: string };
 
 const NEVER_A_COMMAND = "\u0000";
 
@@ -36,7 +38,10 @@ export function shellReading(tokens: readonly Node[]): Reading {
     const kept = gitWithoutGlobals(words);
     if (kept === "unresolved") return { known: false, why: "a git -c option may rename the command" };
     if (kept) {
-      const stripped = readingOf(kept.map((i) => words[i]!), kept.map((i) => written[i]!));
+      const stripped = readingOf(
+        kept.map((i) => words[i]!),
+        kept.map((i) => written[i]!),
+      );
       if (!stripped) return { known: false, why: "a word naming the command is made when it runs" };
       also.push(stripped);
     }
@@ -69,7 +74,8 @@ function gitWithoutGlobals(words: readonly (string | null)[]): number[] | "unres
     const word = words[i];
     if (word === null || word === undefined || !word.startsWith("-")) break;
     const option = word.split("=", 1)[0]!;
-    const value = word.includes("=") && option.startsWith("--") ? word.slice(option.length + 1) : GIT_VALUED.has(word) ? words[++i] : undefined;
+    const value =
+      word.includes("=") && option.startsWith("--") ? word.slice(option.length + 1) : GIT_VALUED.has(word) ? words[++i] : undefined;
     if (option === "-c" || option === "--config-env") {
       if (value === null || value === undefined || !HARMLESS_GIT_SETTING.test(value)) return "unresolved";
     }

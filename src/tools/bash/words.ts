@@ -77,7 +77,7 @@ function doubleQuoted(node: Node, inner: string): WordValue {
     const ch = inner[i]!;
     const next = inner[i + 1];
     // Inside double quotes a backslash only escapes these; before anything else it stays.
-    if (ch === "\\" && next !== undefined && "$`\"\\\n".includes(next)) {
+    if (ch === "\\" && next !== undefined && '$`"\\\n'.includes(next)) {
       if (next !== "\n") chars.push({ ch: next, quoted: true });
       i++;
       continue;
@@ -87,7 +87,21 @@ function doubleQuoted(node: Node, inner: string): WordValue {
   return { known: true, chars };
 }
 
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  a: "\x07",
+  b: "\b",
+  e: "\x1b",
+  E: "\x1b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+  v: "\v",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "?": "?",
+};
 
 /** The text of a `$'...'` string, or null when it holds an escape not decoded here (`\c`, a NUL). */
 export function decodeAnsiC(inner: string): string | null {

@@ -43,10 +43,18 @@ export function fromPlugin(id: string, def: ToolDefinition): Info {
 
 /** A `Tool.define(...)` result, as opposed to a `tool({...})` definition. */
 export function isToolInfo(value: unknown): value is Info {
-  return typeof value === "object" && value !== null && typeof (value as Info).init === "function" && typeof (value as Info).id === "string";
+  return (
+    typeof value === "object" && value !== null && typeof (value as Info).init === "function" && typeof (value as Info).id === "string"
+  );
 }
 
 export function isToolDefinition(value: unknown): value is ToolDefinition {
   const def = value as ToolDefinition;
-  return typeof value === "object" && value !== null && typeof def.execute === "function" && typeof def.description === "string" && typeof def.args === "object";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof def.execute === "function" &&
+    typeof def.description === "string" &&
+    typeof def.args === "object"
+  );
 }

@@ -35,12 +35,18 @@ export async function triggerHook<K extends "tool.execute.before" | "tool.execut
           ? []
           : [
               new Promise<never>((_, reject) => {
-                timer = setTimeout(() => reject(new Error(`did not finish within ${limitMs / 1000} s (experimental.tool_timeout)`)), limitMs);
+                timer = setTimeout(
+                  () => reject(new Error(`did not finish within ${limitMs / 1000} s (experimental.tool_timeout)`)),
+                  limitMs,
+                );
               }),
             ];
       await Promise.race([hook(input, output), ...limit, ...aborted]);
     } catch (error) {
-      throw new Error(`plugin ${plugin.name} (${plugin.file}) failed in ${name}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new Error(
+        `plugin ${plugin.name} (${plugin.file}) failed in ${name}: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     } finally {
       clearTimeout(timer);
       if (stop) signal?.removeEventListener("abort", stop);

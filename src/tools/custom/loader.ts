@@ -44,7 +44,10 @@ async function load(runtime: Runtime, file: string): Promise<Record<string, unkn
  * file, a named export `<file>_<export>`. Both shapes load: `tool({...})` and `Tool.define(...)`.
  * A file that fails to load is reported, never fatal.
  */
-export async function loadCustomTools(runtime: Runtime, dirs: string[]): Promise<{ tools: Info[]; problems: LoadProblem[]; files: string[] }> {
+export async function loadCustomTools(
+  runtime: Runtime,
+  dirs: string[],
+): Promise<{ tools: Info[]; problems: LoadProblem[]; files: string[] }> {
   const tools: Info[] = [];
   const problems: LoadProblem[] = [];
   const files = await moduleFiles(runtime, dirs, ["tool", "tools"]);

@@ -33,7 +33,10 @@ export const Tool = { define };
 
 /** The shell a plugin gets as `$`: a tagged template over the workspace runtime, values quoted. */
 export interface PluginShell {
-  (strings: TemplateStringsArray, ...values: unknown[]): Promise<{ stdout: string; stderr: string; exitCode: number | null; text(): string }>;
+  (
+    strings: TemplateStringsArray,
+    ...values: unknown[]
+  ): Promise<{ stdout: string; stderr: string; exitCode: number | null; text(): string }>;
 }
 
 export interface PluginInput {
@@ -47,7 +50,10 @@ export interface PluginInput {
 
 export interface Hooks {
   tool?: Record<string, ToolDefinition>;
-  "tool.execute.before"?: (input: { tool: string; sessionID: string; callID: string }, output: { args: Record<string, unknown> }) => Promise<void>;
+  "tool.execute.before"?: (
+    input: { tool: string; sessionID: string; callID: string },
+    output: { args: Record<string, unknown> },
+  ) => Promise<void>;
   "tool.execute.after"?: (
     input: { tool: string; sessionID: string; callID: string; args: Record<string, unknown> },
     output: { title: string; output: string; metadata: Record<string, unknown> },
@@ -61,7 +67,13 @@ const quote = (value: unknown) => `'${String(value).replace(/'/g, `'\\''`)}'`;
 
 export function createPluginShell(runtime: Runtime): PluginShell {
   return async (strings, ...values) => {
-    const command = strings.reduce((text, part, i) => text + part + (i < values.length ? (Array.isArray(values[i]) ? (values[i] as unknown[]).map(quote).join(" ") : quote(values[i])) : ""), "");
+    const command = strings.reduce(
+      (text, part, i) =>
+        text +
+        part +
+        (i < values.length ? (Array.isArray(values[i]) ? (values[i] as unknown[]).map(quote).join(" ") : quote(values[i])) : ""),
+      "",
+    );
     const result = await runtime.exec(command);
     return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode, text: () => result.stdout };
   };

@@ -61,7 +61,10 @@ export function closestLines(content: string, find: string): ClosestLines | unde
   const target = wanted.slice(0, size).join("\n").slice(0, RERANK_CHARS);
   let best: { start: number; similarity: number } | undefined;
   for (const { start } of cheap.slice(0, RERANKED)) {
-    const text = fileTrimmed.slice(start, start + size).join("\n").slice(0, RERANK_CHARS);
+    const text = fileTrimmed
+      .slice(start, start + size)
+      .join("\n")
+      .slice(0, RERANK_CHARS);
     const score = similarity(text, target);
     if (!best || score > best.similarity || (score === best.similarity && start < best.start)) best = { start, similarity: score };
   }

@@ -14,7 +14,8 @@ export const NOT_FOUND_MESSAGE =
 export const MULTIPLE_MESSAGE = "Found multiple matches for oldString. Provide more surrounding context to make the match unique.";
 export const TOO_BROAD_MESSAGE =
   "Refusing replacement because the matched span is much larger than oldString. Re-read the file and provide the full exact oldString for the intended replacement.";
-export const EMPTY_MESSAGE = "oldString is empty, so there is nothing to find. Provide the exact text to replace (an empty oldString only creates a new file).";
+export const EMPTY_MESSAGE =
+  "oldString is empty, so there is nothing to find. Provide the exact text to replace (an empty oldString only creates a new file).";
 export const MISREMEMBERED_MESSAGE =
   "Refusing the edit: oldString matched only loosely, and the change rewrites lines of oldString that are not in the file as written, so it cannot be made without guessing.";
 export const FILE_LINES_HEADING = "The file's lines (line numbers for reference, not part of the text):";
@@ -46,7 +47,9 @@ export function notFoundError(content: string, oldString: string): EditMatchErro
   const last = closest.startLine + closest.lines.length - 1;
   const width = String(last).length + 1;
   const shown = closest.lines.map((line, i) => `${String(closest.startLine + i).padStart(width)}| ${line}`);
-  return new EditMatchError("not-found", `${NOT_FOUND_MESSAGE}\n\n${CLOSEST_HEADING}\n${shown.join("\n")}`, [{ start: closest.startLine, end: last }]);
+  return new EditMatchError("not-found", `${NOT_FOUND_MESSAGE}\n\n${CLOSEST_HEADING}\n${shown.join("\n")}`, [
+    { start: closest.startLine, end: last },
+  ]);
 }
 
 /** `capped`: the matches were counted up to a limit, so there may be more than listed. */
@@ -81,12 +84,17 @@ export function misrememberedError(
   wrong: ReadonlyArray<{ readonly model: number; readonly file: number | undefined }>,
 ): EditMatchError {
   const which = wrong
-    .map(({ model, file }) => (file === undefined ? `oldString line ${model} has no counterpart in the file` : `oldString line ${model} differs from file line ${file}`))
+    .map(({ model, file }) =>
+      file === undefined
+        ? `oldString line ${model} has no counterpart in the file`
+        : `oldString line ${model} differs from file line ${file}`,
+    )
     .join("; ");
   const endLine = startLine + spanLines.length - 1;
   // Long spans: the lines from a little before the first wrong line.
   const firstWrong = wrong.find((w) => w.file !== undefined)?.file ?? startLine;
-  const from = spanLines.length <= SHOWN_SPAN_LINES ? 0 : Math.max(0, Math.min(firstWrong - startLine - 3, spanLines.length - SHOWN_SPAN_LINES));
+  const from =
+    spanLines.length <= SHOWN_SPAN_LINES ? 0 : Math.max(0, Math.min(firstWrong - startLine - 3, spanLines.length - SHOWN_SPAN_LINES));
   const shown = spanLines.slice(from, from + SHOWN_SPAN_LINES).map((line) => (line.length > 200 ? `${line.slice(0, 200)}…` : line));
   const message = [
     `${MISREMEMBERED_MESSAGE} (The ${strategy} strategy matched lines ${range({ start: startLine, end: endLine })}.)`,

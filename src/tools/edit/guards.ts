@@ -7,12 +7,7 @@
  */
 import { inkLength, isBlank, searchLines } from "./lines.js";
 import { lineSimilarity } from "./levenshtein.js";
-import {
-  SAFE_BLOCK_ANCHOR_THRESHOLD,
-  SAFE_INK_SLACK,
-  SAFE_MAX_INK_RATIO,
-  SAFE_MIDDLE_LINE_SIMILARITY,
-} from "./policy.js";
+import { SAFE_BLOCK_ANCHOR_THRESHOLD, SAFE_INK_SLACK, SAFE_MAX_INK_RATIO, SAFE_MIDDLE_LINE_SIMILARITY } from "./policy.js";
 import type { ReplacerName } from "./types.js";
 
 export type SpanVerdict =
@@ -25,8 +20,13 @@ const ANCHORED: ReadonlySet<ReplacerName> = new Set<ReplacerName>(["BlockAnchor"
 export function judgeSpan(strategy: ReplacerName, span: string, oldString: string): SpanVerdict {
   if (inkLength(span) > inkLength(oldString) * SAFE_MAX_INK_RATIO + SAFE_INK_SLACK) return { ok: false, reason: "too-broad" };
   if (!ANCHORED.has(strategy)) return { ok: true };
-  const wanted = searchLines(oldString).filter((line) => !isBlank(line)).map((line) => line.trim());
-  const found = span.split("\n").filter((line) => !isBlank(line)).map((line) => line.trim());
+  const wanted = searchLines(oldString)
+    .filter((line) => !isBlank(line))
+    .map((line) => line.trim());
+  const found = span
+    .split("\n")
+    .filter((line) => !isBlank(line))
+    .map((line) => line.trim());
   if (found.length > wanted.length) return { ok: false, reason: "too-broad" };
   if (found.length < wanted.length) return { ok: false, reason: "mismatch" };
   // Every line must resemble its counterpart; the middle ones (the anchors match by construction) must

@@ -23,6 +23,25 @@ export { describeMatch } from "./notes.js";
 export { applyChange, carryEditedLine, carryLineChange, modelStrings, type AppliedChange } from "./intent.js";
 export { normalizePunctuation } from "./punctuation.js";
 export { judgeSpan, type SpanVerdict } from "./guards.js";
-export { POLICIES, SAFE_BLOCK_ANCHOR_THRESHOLD, SAFE_INK_SLACK, SAFE_MAX_INK_RATIO, SAFE_MIDDLE_LINE_SIMILARITY, type PolicyRules } from "./policy.js";
+export {
+  POLICIES,
+  SAFE_BLOCK_ANCHOR_THRESHOLD,
+  SAFE_INK_SLACK,
+  SAFE_MAX_INK_RATIO,
+  SAFE_MIDDLE_LINE_SIMILARITY,
+  type PolicyRules,
+} from "./policy.js";
 export * from "./replacers/index.js";
-export { isFuzzy, REPLACER_NAMES, SAFE_ONLY_REPLACER_NAMES, type DifferingLine, type EditPolicy, type LineRange, type NamedReplacer, type Replacer, type ReplacerName, type ReplaceOptions, type ReplaceResult } from "./types.js";
+export {
+  isFuzzy,
+  REPLACER_NAMES,
+  SAFE_ONLY_REPLACER_NAMES,
+  type DifferingLine,
+  type EditPolicy,
+  type LineRange,
+  type NamedReplacer,
+  type Replacer,
+  type ReplacerName,
+  type ReplaceOptions,
+  type ReplaceResult,
+} from "./types.js";

@@ -194,7 +194,9 @@ export function carryEditedLine(before: string, after: string, fileLine: string,
   const [beforeIndent, afterIndent, fileIndent] = [before, after, fileLine].map(leadingWhitespace) as [string, string, string];
   const [beforeBody, afterBody] = [before.slice(beforeIndent.length), after.slice(afterIndent.length)];
   // A line rewritten rather than edited keeps nothing of the file's version.
-  const body = resembles(beforeBody.trim(), afterBody.trim()) ? carryLineChange(beforeBody, afterBody, fileLine.slice(fileIndent.length)) : afterBody;
+  const body = resembles(beforeBody.trim(), afterBody.trim())
+    ? carryLineChange(beforeBody, afterBody, fileLine.slice(fileIndent.length))
+    : afterBody;
   return (afterIndent === beforeIndent ? fileIndent : movedIndentation) + body;
 }
 
@@ -222,7 +224,11 @@ export function applyChange(
   end: number,
   oldString: string,
   newString: string,
-  where: { readonly startLine: number; readonly strategy: ReplacerName; /** oldString as the model wrote it (escaped). */ readonly written?: string },
+  where: {
+    readonly startLine: number;
+    readonly strategy: ReplacerName /** oldString as the model wrote it (escaped). */;
+    readonly written?: string;
+  },
 ): AppliedChange {
   const span = content.slice(start, end);
   const model = oldString.split("\n");

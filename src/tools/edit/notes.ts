@@ -25,12 +25,18 @@ export function describeMatch(result: ReplaceResult, subject = "oldString"): str
   const cosmetic = result.differing.filter((line) => line.cosmetic);
   const parts: string[] = [];
   if (wrong.length > 0) {
-    const pairs = wrong.map((line) => (line.file === undefined ? `${line.model} (not in the file)` : `${line.model} (file line ${line.file})`));
-    parts.push(`Your ${plural(wrong.length, "line", "lines")} ${list(pairs)} ${plural(wrong.length, "is", "are")} not what the file has; the file's text was kept.`);
+    const pairs = wrong.map((line) =>
+      line.file === undefined ? `${line.model} (not in the file)` : `${line.model} (file line ${line.file})`,
+    );
+    parts.push(
+      `Your ${plural(wrong.length, "line", "lines")} ${list(pairs)} ${plural(wrong.length, "is", "are")} not what the file has; the file's text was kept.`,
+    );
   }
   if (cosmetic.length > 0) {
     const numbers = cosmetic.map((line) => line.model);
-    parts.push(`Your ${plural(numbers.length, "line", "lines")} ${list(numbers)} differ${numbers.length === 1 ? "s" : ""} only in whitespace, escapes or punctuation.`);
+    parts.push(
+      `Your ${plural(numbers.length, "line", "lines")} ${list(numbers)} differ${numbers.length === 1 ? "s" : ""} only in whitespace, escapes or punctuation.`,
+    );
   }
   return parts.length === 0 ? `${head})` : `${head}\n${parts.join(" ")})`;
 }

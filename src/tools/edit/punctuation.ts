@@ -7,11 +7,5 @@ const SPACES = /[\u00A0\u2002-\u200A\u202F\u205F\u3000]/g;
 
 /** Typographic punctuation a model tends to type as ASCII (and the other way round), made ASCII. */
 export function normalizePunctuation(text: string): string {
-  return text
-    .replace(SINGLE_QUOTES, "'")
-    .replace(DOUBLE_QUOTES, '"')
-    .replace(DASHES, "-")
-    .replace(ELLIPSIS, "...")
-    .replace(SPACES, " ");
+  return text.replace(SINGLE_QUOTES, "'").replace(DOUBLE_QUOTES, '"').replace(DASHES, "-").replace(ELLIPSIS, "...").replace(SPACES, " ");
 }
-

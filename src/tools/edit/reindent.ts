@@ -234,7 +234,8 @@ export function adaptNewString(content: string, start: number, end: number, oldS
     if (!(atEnd ? endsMidLine : midLine)) continue;
     const wrote = spaceEdge(model, atEnd);
     const found = spaceEdge(span, atEnd);
-    if (wrote !== found && (atEnd ? replacement.endsWith(wrote) : replacement.startsWith(wrote))) replacement = swapEdge(replacement, wrote, found, atEnd);
+    if (wrote !== found && (atEnd ? replacement.endsWith(wrote) : replacement.startsWith(wrote)))
+      replacement = swapEdge(replacement, wrote, found, atEnd);
   }
 
   const modelLines = model.split("\n");

@@ -25,7 +25,9 @@ interface Edit extends Place {
 const LOCATED_LIMIT = 1000;
 
 // Built once per policy: the order is the seed's; BlockAnchor's tuning and PunctuationNormalized differ.
-const REPLACERS_BY_POLICY = new Map(Object.values(POLICIES).map((rules) => [rules, replacersWith(rules.blockAnchor, rules.punctuation)] as const));
+const REPLACERS_BY_POLICY = new Map(
+  Object.values(POLICIES).map((rules) => [rules, replacersWith(rules.blockAnchor, rules.punctuation)] as const),
+);
 
 function toRange(index: LineIndex, place: Place): LineRange {
   return { start: lineOf(index, place.start) + 1, end: lineOf(index, Math.max(place.start, place.end - 1)) + 1 };
@@ -39,7 +41,13 @@ function nonOverlapping(content: string, text: string): number[] {
 }
 
 /** Splices every edit in (they are sorted and disjoint); replacements are inserted literally, never as patterns. */
-function apply(content: string, index: LineIndex, edits: readonly Edit[], strategy: ReplacerName, differing: readonly DifferingLine[] = []): ReplaceResult {
+function apply(
+  content: string,
+  index: LineIndex,
+  edits: readonly Edit[],
+  strategy: ReplacerName,
+  differing: readonly DifferingLine[] = [],
+): ReplaceResult {
   let out = "";
   let cursor = 0;
   for (const edit of edits) {
@@ -49,7 +57,15 @@ function apply(content: string, index: LineIndex, edits: readonly Edit[], strate
   out += content.slice(cursor);
   const first = toRange(index, edits[0]!);
   const last = toRange(index, edits[edits.length - 1]!);
-  return { content: out, strategy, fuzzy: isFuzzy(strategy), occurrences: edits.length, startLine: first.start, endLine: last.end, differing };
+  return {
+    content: out,
+    strategy,
+    fuzzy: isFuzzy(strategy),
+    occurrences: edits.length,
+    startLine: first.start,
+    endLine: last.end,
+    differing,
+  };
 }
 
 export function replace(content: string, oldString: string, newString: string, options: ReplaceOptions = {}): ReplaceResult {

@@ -225,7 +225,11 @@ export function applyChunks(text: string, chunks: readonly UpdateChunk[], path: 
         part.value.forEach((raw, i) => {
           const line = found.strippedLineNumbers ? (stripLineNumberPrefix(raw) ?? raw) : raw;
           const at = removedAt[i]!;
-          const before = lineByLine ? (found.strippedLineNumbers ? (stripLineNumberPrefix(oldLines[at]!) ?? oldLines[at]!) : oldLines[at]!) : undefined;
+          const before = lineByLine
+            ? found.strippedLineNumbers
+              ? (stripLineNumberPrefix(oldLines[at]!) ?? oldLines[at]!)
+              : oldLines[at]!
+            : undefined;
           replacement.lines.push(before !== undefined ? carryEditedLine(before, line, lines[found.index + at] ?? "") : line);
           replacement.eols.push(file.eol);
         });

@@ -40,9 +40,7 @@ export function validatePermissionConfig(permission: unknown, at = "permission")
     return permission;
   }
   if (!isPlainObject(permission)) {
-    throw new Error(
-      `${at} must be ${ALLOWED}, or an object mapping permission names to actions, got ${describe(permission)}`,
-    );
+    throw new Error(`${at} must be ${ALLOWED}, or an object mapping permission names to actions, got ${describe(permission)}`);
   }
   for (const [key, value] of Object.entries(permission)) {
     const where = `${at}${member(key)}`;
@@ -132,7 +130,8 @@ export function permissionProblems(permission: unknown): Array<{ path: string[];
       continue;
     }
     for (const [pattern, action] of Object.entries(value)) {
-      if (!isAction(action)) problems.push({ path: [key, pattern], message: `must be ${ALLOWED}, got ${describe(action)}${caseHint(action)}` });
+      if (!isAction(action))
+        problems.push({ path: [key, pattern], message: `must be ${ALLOWED}, got ${describe(action)}${caseHint(action)}` });
     }
   }
   return problems;

@@ -58,7 +58,8 @@ export class PermissionEngine {
     if (!needsUser) return Promise.resolve();
 
     const id = this.newId();
-    if (this.waiting.has(id)) return Promise.reject(new Error(`permission request id ${id} is already pending; newId() must return unique ids`));
+    if (this.waiting.has(id))
+      return Promise.reject(new Error(`permission request id ${id} is already pending; newId() must return unique ids`));
     const request: PermissionRequest = {
       id,
       sessionID: input.sessionID,
@@ -114,9 +115,7 @@ export class PermissionEngine {
 
   /** Waiting requests, oldest first; only one session's when a session id is given. */
   pending(sessionID?: string): PermissionRequest[] {
-    return [...this.waiting.values()]
-      .map((w) => w.request)
-      .filter((request) => sessionID === undefined || request.sessionID === sessionID);
+    return [...this.waiting.values()].map((w) => w.request).filter((request) => sessionID === undefined || request.sessionID === sessionID);
   }
 
   /** The user's "always" grants, oldest first. A copy: approvals change only through reply() and loadApprovals(). */

@@ -43,7 +43,10 @@ export async function judgeExternal(input: ExternalDirectoryInput): Promise<{ re
   const root = toSlashes(input.root);
   const raw = toSlashes(input.target);
   const absolute = raw.startsWith("/") ? raw : `${root}/${raw}`;
-  const [realRoot, realTarget] = await Promise.all([physicalPath(root, input.realpath, input.readlink), physicalPath(absolute, input.realpath, input.readlink)]);
+  const [realRoot, realTarget] = await Promise.all([
+    physicalPath(root, input.realpath, input.readlink),
+    physicalPath(absolute, input.realpath, input.readlink),
+  ]);
   return { real: realTarget, ask: contains(realRoot, realTarget) ? null : outsideAsk(input, root, raw, realTarget) };
 }
 

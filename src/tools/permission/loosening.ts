@@ -38,7 +38,10 @@ export function loosens(rule: Rule, baseline: readonly Rule[]): boolean {
     if (!globsIntersect(rule.permission, base.permission) || !globsIntersect(rule.pattern, base.pattern)) continue;
     const overridden = layered
       .slice(index + 1)
-      .some((later) => RANK[later.action] <= RANK[rule.action] && covers(later.permission, rule.permission) && covers(later.pattern, rule.pattern));
+      .some(
+        (later) =>
+          RANK[later.action] <= RANK[rule.action] && covers(later.permission, rule.permission) && covers(later.pattern, rule.pattern),
+      );
     if (!overridden) return true;
   }
   return false;

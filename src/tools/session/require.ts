@@ -3,6 +3,7 @@ import type { SessionServices } from "./services.js";
 
 /** The call's session services, or a clear error when the tool is run outside a conversation. */
 export function sessionOf(ctx: Context, tool: string): SessionServices {
-  if (!ctx.session) throw new Error(`The ${tool} tool works only inside a conversation with an agent: run it from the chat, not on its own.`);
+  if (!ctx.session)
+    throw new Error(`The ${tool} tool works only inside a conversation with an agent: run it from the chat, not on its own.`);
   return ctx.session;
 }

@@ -33,7 +33,9 @@ export async function commitWrite(ctx: Context, commit: Commit): Promise<void> {
       case "changed":
         throw modifiedSinceRead(path, error.mtimeMs, readAt);
       case "deleted":
-        throw new Error(`File ${path} has been deleted since it was last read; nothing was written. Read the path again to see what is there now.`);
+        throw new Error(
+          `File ${path} has been deleted since it was last read; nothing was written. Read the path again to see what is there now.`,
+        );
       case "created":
         throw new Error(`File ${path} was created by someone else while this call ran; nothing was written. Read it, then edit it.`);
       case "moved":
@@ -62,7 +64,9 @@ export async function readExisting(ctx: Context, real: string, path: string): Pr
     if (error.code === "ENOENT" || error.code === "ENOTDIR") return undefined;
     if (error.code === "EISDIR") throw new Error(`Path is a directory, not a file: ${path}`);
     if (error.code === "ELOOP") {
-      throw new Error(`${path} is a symbolic link that loops, or one made while this call checked the path; nothing was read or written. Look at it with ls -l, then try again.`);
+      throw new Error(
+        `${path} is a symbolic link that loops, or one made while this call checked the path; nothing was read or written. Look at it with ls -l, then try again.`,
+      );
     }
     throw error;
   }

@@ -38,7 +38,19 @@ export async function diagnosticsAfterWrite(ctx: Context, paths: readonly string
     return await lsp.diagnostics();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { [covered[0]!]: [{ line: 0, character: 0, endLine: 0, endCharacter: 0, severity: 2, message: `language service failed: ${message}`, source: "workbench" }] };
+    return {
+      [covered[0]!]: [
+        {
+          line: 0,
+          character: 0,
+          endLine: 0,
+          endCharacter: 0,
+          severity: 2,
+          message: `language service failed: ${message}`,
+          source: "workbench",
+        },
+      ],
+    };
   }
 }
 

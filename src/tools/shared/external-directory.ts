@@ -10,7 +10,8 @@ import type { Context } from "../tool.js";
 export async function assertExternalDirectory(ctx: Context, target: string, kind: "file" | "directory" = "file"): Promise<string> {
   const realpath = (path: string) => ctx.runtime.fs.realpath(path);
   const readlink = (path: string) => ctx.runtime.fs.readlink(path);
-  if (ctx.extra?.bypassCwdCheck === true) return physicalPath(target.startsWith("/") ? target : `${ctx.directory}/${target}`, realpath, readlink);
+  if (ctx.extra?.bypassCwdCheck === true)
+    return physicalPath(target.startsWith("/") ? target : `${ctx.directory}/${target}`, realpath, readlink);
   const { real, ask } = await judgeExternal({ root: ctx.directory, target, kind, realpath, readlink });
   if (ask) await ctx.ask(ask);
   return real;

@@ -26,7 +26,12 @@ const decoder = new TextDecoder();
  * file never holds the file in memory: bytes are scanned for newlines, and only lines in the window
  * are decoded (a very long line only up to what will be shown).
  */
-export async function readLineWindow(fs: Pick<RuntimeFs, "read">, path: string, size: number, options: LineWindowOptions): Promise<LineWindow> {
+export async function readLineWindow(
+  fs: Pick<RuntimeFs, "read">,
+  path: string,
+  size: number,
+  options: LineWindowOptions,
+): Promise<LineWindow> {
   const chunkBytes = options.chunkBytes ?? 1 << 20;
   const keepBytes = options.maxLineLength * 4 + 4; // enough for maxLineLength characters of UTF-8
   const lines: string[] = [];

@@ -4,7 +4,10 @@ import type { Context } from "../tool.js";
 /** A path a tool was given, made absolute: relative paths are taken from the workspace. */
 export function resolveToolPath(ctx: Pick<Context, "directory">, path: string): string {
   // No file name holds a NUL, and echoing the raw byte into a terminal or a log garbles it: say so, escaped.
-  if (path.includes("\0")) throw new Error(`The path ${JSON.stringify(path)} contains a NUL character (\\u0000), which no file name can hold: give the path without it.`);
+  if (path.includes("\0"))
+    throw new Error(
+      `The path ${JSON.stringify(path)} contains a NUL character (\\u0000), which no file name can hold: give the path without it.`,
+    );
   return isAbsolute(path) ? resolve(path) : resolve(ctx.directory, path);
 }
 

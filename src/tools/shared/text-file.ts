@@ -91,7 +91,8 @@ function mapEndings(before: string[], after: string[], eols: Eol[]): Array<Eol |
   let head = 0;
   while (head < before.length && head < after.length && before[head] === after[head]) head++;
   let tail = 0;
-  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail])
+    tail++;
   const take = (to: number, from: number) => {
     if (to < endings.length && from < eols.length) endings[to] = eols[from];
   };
@@ -100,7 +101,8 @@ function mapEndings(before: string[], after: string[], eols: Eol[]): Array<Eol |
 
   const oldMiddle = before.slice(head, before.length - tail);
   const newMiddle = after.slice(head, after.length - tail);
-  const parts = oldMiddle.length + newMiddle.length <= MAX_DIFF * 2 ? diffArrays(oldMiddle, newMiddle, { maxEditLength: MAX_DIFF }) : undefined;
+  const parts =
+    oldMiddle.length + newMiddle.length <= MAX_DIFF * 2 ? diffArrays(oldMiddle, newMiddle, { maxEditLength: MAX_DIFF }) : undefined;
   if (!parts) {
     // Too different to diff cheaply (a whole file rewritten): the i-th new line takes the i-th old ending.
     for (let i = 0; i < newMiddle.length; i++) take(head + i, head + Math.min(i, oldMiddle.length - 1));

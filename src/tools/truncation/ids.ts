@@ -17,9 +17,7 @@ const SEQUENCE_LIMIT = 16 ** SEQUENCE_DIGITS;
 const RANDOM_DIGITS = 10;
 const RANDOM_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
 
-const pattern = new RegExp(
-  `^${ID_PREFIX}_([0-9a-f]{${TIME_DIGITS}})[0-9a-f]{${SEQUENCE_DIGITS}}[0-9a-z]{${RANDOM_DIGITS}}$`,
-);
+const pattern = new RegExp(`^${ID_PREFIX}_([0-9a-f]{${TIME_DIGITS}})[0-9a-f]{${SEQUENCE_DIGITS}}[0-9a-z]{${RANDOM_DIGITS}}$`);
 
 function randomTail(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(RANDOM_DIGITS));

@@ -27,7 +27,5 @@ export interface TruncatedParts {
 export function formatTruncated(parts: TruncatedParts): string {
   const marker = `...${parts.removed} ${parts.unit} truncated...`;
   const hint = truncationHint(parts.outputPath, parts.hint);
-  return parts.direction === "head"
-    ? `${parts.preview}\n\n${marker}\n\n${hint}`
-    : `${marker}\n\n${hint}\n\n${parts.preview}`;
+  return parts.direction === "head" ? `${parts.preview}\n\n${marker}\n\n${hint}` : `${marker}\n\n${hint}\n\n${parts.preview}`;
 }

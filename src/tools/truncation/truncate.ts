@@ -9,9 +9,7 @@ import type { OutputStore } from "./store.js";
 import { utf8Length } from "./utf8.js";
 
 /** Untouched outputs carry no `outputPath` key at all, as in OpenCode (metadata is built from it). */
-export type TruncationResult =
-  | { content: string; truncated: false }
-  | { content: string; truncated: true; outputPath: string };
+export type TruncationResult = { content: string; truncated: false } | { content: string; truncated: true; outputPath: string };
 
 export async function truncateOutput(
   text: string,

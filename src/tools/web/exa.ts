@@ -62,7 +62,8 @@ export async function callExa(web: WebAccess, call: ExaCall): Promise<string | u
     return undefined;
   } catch (error) {
     if (timer.signal.aborted && !call.signal.aborted) throw timer.signal.reason;
-    if (error instanceof WebAccessError) throw new Error(`${call.label} service at ${new URL(endpoint).host} is unreachable: ${error.message}`);
+    if (error instanceof WebAccessError)
+      throw new Error(`${call.label} service at ${new URL(endpoint).host} is unreachable: ${error.message}`);
     throw error;
   } finally {
     clearTimeout(timeout);

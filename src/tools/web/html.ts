@@ -22,8 +22,38 @@ const SKIPPED = ["script", "style", "noscript", "iframe", "object", "embed", "me
 const SKIPPED_NAMES = new Set(SKIPPED.map((name) => name.toUpperCase()));
 
 const BLOCKS = new Set([
-  "ADDRESS", "ARTICLE", "ASIDE", "BLOCKQUOTE", "BR", "DD", "DIV", "DL", "DT", "FIELDSET", "FIGCAPTION", "FIGURE", "FOOTER", "FORM",
-  "H1", "H2", "H3", "H4", "H5", "H6", "HEADER", "HR", "LI", "MAIN", "NAV", "OL", "P", "PRE", "SECTION", "TABLE", "TR", "UL",
+  "ADDRESS",
+  "ARTICLE",
+  "ASIDE",
+  "BLOCKQUOTE",
+  "BR",
+  "DD",
+  "DIV",
+  "DL",
+  "DT",
+  "FIELDSET",
+  "FIGCAPTION",
+  "FIGURE",
+  "FOOTER",
+  "FORM",
+  "H1",
+  "H2",
+  "H3",
+  "H4",
+  "H5",
+  "H6",
+  "HEADER",
+  "HR",
+  "LI",
+  "MAIN",
+  "NAV",
+  "OL",
+  "P",
+  "PRE",
+  "SECTION",
+  "TABLE",
+  "TR",
+  "UL",
 ]);
 
 /** Anything turndown's markdown escapes would change: the characters it escapes anywhere, the starts it escapes at the start. */
@@ -35,7 +65,13 @@ let textService: TurndownService | undefined;
 async function markdown(): Promise<TurndownService> {
   if (!markdownService) {
     const TurndownService = await load();
-    markdownService = new TurndownService({ headingStyle: "atx", hr: "---", bulletListMarker: "-", codeBlockStyle: "fenced", emDelimiter: "*" });
+    markdownService = new TurndownService({
+      headingStyle: "atx",
+      hr: "---",
+      bulletListMarker: "-",
+      codeBlockStyle: "fenced",
+      emDelimiter: "*",
+    });
     markdownService.remove([...SKIPPED]);
     // turndown escapes every text with thirteen replaces in turn; most texts hold nothing any of them matches
     // (this test is their union), and those are returned as they are.

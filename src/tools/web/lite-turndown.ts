@@ -37,7 +37,9 @@ interface Flags {
 export function liteTurndown(service: TurndownService, root: LiteElement): string {
   const options = service.options;
   const rules = service.rules as unknown as Rules;
-  const isPre = options.preformattedCode ? (node: LiteNode) => node.nodeName === "PRE" || node.nodeName === "CODE" : (node: LiteNode) => node.nodeName === "PRE";
+  const isPre = options.preformattedCode
+    ? (node: LiteNode) => node.nodeName === "PRE" || node.nodeName === "CODE"
+    : (node: LiteNode) => node.nodeName === "PRE";
   collapse(root, isPre);
   const output = walk(root);
   rules.forEach((rule) => {

@@ -39,7 +39,13 @@ export interface ChatPaneProps {
 export function ChatPane(props: ChatPaneProps) {
   // The subagent sessions opened from task cards, outermost first; empty while the main session shows.
   const [trail, setTrail] = createSignal<string[]>([]);
-  createEffect(on(() => props.chat, () => setTrail([]), { defer: true }));
+  createEffect(
+    on(
+      () => props.chat,
+      () => setTrail([]),
+      { defer: true },
+    ),
+  );
   const view = createMemo((): ChatView => {
     const last = trail().at(-1);
     return (last !== undefined ? props.chat.child?.(last) : undefined) ?? props.chat;
@@ -67,7 +73,13 @@ export function ChatPane(props: ChatPaneProps) {
     ),
   );
 
-  const agents = createMemo(() => (state.version(), props.chat.agents()), [], { equals: (a, b) => sameList(a.map((agent) => agent.name), b.map((agent) => agent.name)) });
+  const agents = createMemo(() => (state.version(), props.chat.agents()), [], {
+    equals: (a, b) =>
+      sameList(
+        a.map((agent) => agent.name),
+        b.map((agent) => agent.name),
+      ),
+  });
   // Read again on every chat change too: a tool asking is a change the chat announces.
   const prompts = () => (state.version(), props.prompts());
   const announcement = createMemo(() => {
@@ -102,7 +114,11 @@ export function ChatPane(props: ChatPaneProps) {
         {/* A subagent's session keeps its agent and model: the pickers are the main session's. */}
         <Show when={!view().readOnly}>
           <AgentPicker agents={agents()} current={state.agent()} onPick={(name) => props.chat.setAgent(name)} />
-          <ModelPicker models={state.models()} current={state.model() ?? (state.version(), props.chat.model())} onPick={(model) => props.chat.setModel(model)} />
+          <ModelPicker
+            models={state.models()}
+            current={state.model() ?? (state.version(), props.chat.model())}
+            onPick={(model) => props.chat.setModel(model)}
+          />
         </Show>
         <span class="spacer" />
         <button type="button" class="button" aria-haspopup="dialog" data-testid="open-keys" onClick={openKeys}>
@@ -133,7 +149,16 @@ export function ChatPane(props: ChatPaneProps) {
       <SessionToolsContext.Provider value={{ view, openChild: (id) => setTrail((all) => [...all, id]) }}>
         <Show
           when={noKey() && state.messageIDs().length === 0 && trail().length === 0}
-          fallback={<Transcript state={state} prompts={prompts} onReply={props.onReply} onStop={() => props.chat.stop()} now={now} calls={props.calls} />}
+          fallback={
+            <Transcript
+              state={state}
+              prompts={prompts}
+              onReply={props.onReply}
+              onStop={() => props.chat.stop()}
+              now={now}
+              calls={props.calls}
+            />
+          }
         >
           <Welcome onAddKey={openKeys} onWatchDemo={() => props.onWatchDemo()} />
         </Show>
@@ -151,20 +176,26 @@ export function ChatPane(props: ChatPaneProps) {
         </span>
       </div>
       <Show when={!view().readOnly}>
-      <PromptBox
-        busy={busy}
-        disabledReason={reason}
-        acceptsImages={() => state.model()?.attachment === true}
-        modelName={() => state.model()?.name}
-        agent={state.agent}
-        listFiles={(prefix) => props.listFiles(prefix)}
-        onSend={(input) => props.chat.send(input)}
-        onStop={() => props.chat.stop()}
-        onCycleAgent={cycleAgent}
-      />
+        <PromptBox
+          busy={busy}
+          disabledReason={reason}
+          acceptsImages={() => state.model()?.attachment === true}
+          modelName={() => state.model()?.name}
+          agent={state.agent}
+          listFiles={(prefix) => props.listFiles(prefix)}
+          onSend={(input) => props.chat.send(input)}
+          onStop={() => props.chat.stop()}
+          onCycleAgent={cycleAgent}
+        />
       </Show>
       <Show when={keysOpen()}>
-        <ProviderDialog providers={props.providers()} onSave={props.onSaveKey} onRemove={props.onRemoveKey} onClose={closeKeys} initial={state.model()?.providerID} />
+        <ProviderDialog
+          providers={props.providers()}
+          onSave={props.onSaveKey}
+          onRemove={props.onRemoveKey}
+          onClose={closeKeys}
+          initial={state.model()?.providerID}
+        />
       </Show>
     </section>
   );

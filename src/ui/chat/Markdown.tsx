@@ -18,7 +18,14 @@ type Inline = Token;
 function SafeLink(props: { href: string | null | undefined; title?: string | null; children: JSX.Element }) {
   const href = () => safeHref(props.href);
   return (
-    <Show when={href()} fallback={<span class="md-link-blocked" title={`Link not opened: ${props.href ?? ""}`}>{props.children}</span>}>
+    <Show
+      when={href()}
+      fallback={
+        <span class="md-link-blocked" title={`Link not opened: ${props.href ?? ""}`}>
+          {props.children}
+        </span>
+      }
+    >
       <a href={href()} title={props.title ?? undefined} target="_blank" rel="noopener noreferrer">
         {props.children}
       </a>
@@ -35,7 +42,11 @@ function InlineToken(props: { token: Inline }): JSX.Element {
   switch (token.type) {
     case "text": {
       const text = token as Tokens.Text;
-      return text.tokens && text.tokens.length > 0 ? <Inlines tokens={text.tokens} /> : <>{text.escaped ? text.text : decodeEntities(text.text)}</>;
+      return text.tokens && text.tokens.length > 0 ? (
+        <Inlines tokens={text.tokens} />
+      ) : (
+        <>{text.escaped ? text.text : decodeEntities(text.text)}</>
+      );
     }
     case "escape":
       return <>{(token as Tokens.Escape).text}</>;
@@ -241,7 +252,10 @@ function coalescedText(text: () => string, streaming: () => boolean): () => stri
  */
 export function Markdown(props: { text: string; streaming?: boolean; class?: string }) {
   const lexer = new StreamingLexer();
-  const shown = coalescedText(() => props.text, () => props.streaming === true);
+  const shown = coalescedText(
+    () => props.text,
+    () => props.streaming === true,
+  );
   const tokens = createMemo(() => lexer.lex(shown()));
   // The same string for the same token, so comparing a kept block's source costs nothing per delta.
   const sourceOf = new WeakMap<Token, string>();

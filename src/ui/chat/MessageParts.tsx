@@ -109,7 +109,11 @@ export function ToolPartView(props: {
       props.state.callVersion(props.callID)();
       const entries = call()?.metadata.calls;
       if (!Array.isArray(entries)) return undefined;
-      const ids = entries.flatMap((entry) => (entry && typeof entry === "object" && typeof (entry as { callID?: unknown }).callID === "string" ? [(entry as { callID: string }).callID] : []));
+      const ids = entries.flatMap((entry) =>
+        entry && typeof entry === "object" && typeof (entry as { callID?: unknown }).callID === "string"
+          ? [(entry as { callID: string }).callID]
+          : [],
+      );
       return ids.length > 0 ? ids : undefined;
     },
     undefined,
@@ -131,7 +135,9 @@ export function ToolPartView(props: {
           />
         )}
       </Show>
-      <Show when={props.tool === "task" && call()}>{(record) => <TaskProgress call={record()} version={() => props.state.callVersion(props.callID)()} />}</Show>
+      <Show when={props.tool === "task" && call()}>
+        {(record) => <TaskProgress call={record()} version={() => props.state.callVersion(props.callID)()} />}
+      </Show>
       <Show when={props.tool === "batch" && batchCalls()}>
         {(ids) => (
           <div class="chat-batch" data-testid="batch-calls">

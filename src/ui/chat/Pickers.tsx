@@ -25,7 +25,12 @@ export function ModelPicker(props: { models: readonly ModelChoice[]; current: Mo
   return (
     <label class="chat-picker">
       <span class="visually-hidden">Model</span>
-      <select data-testid="model-picker" aria-label="Model" onChange={(event) => pick(event.currentTarget.value)} disabled={props.models.length === 0}>
+      <select
+        data-testid="model-picker"
+        aria-label="Model"
+        onChange={(event) => pick(event.currentTarget.value)}
+        disabled={props.models.length === 0}
+      >
         <Show when={!props.current}>
           <option value="" disabled selected>
             {props.models.length === 0 ? "No models" : "Pick a model"}
@@ -36,7 +41,11 @@ export function ModelPicker(props: { models: readonly ModelChoice[]; current: Mo
             <optgroup label={group.providerID}>
               <For each={group.models}>
                 {(model) => (
-                  <option value={keyOf(model)} selected={props.current !== undefined && keyOf(props.current) === keyOf(model)} data-ready={model.ready ? "true" : "false"}>
+                  <option
+                    value={keyOf(model)}
+                    selected={props.current !== undefined && keyOf(props.current) === keyOf(model)}
+                    data-ready={model.ready ? "true" : "false"}
+                  >
                     {model.name}
                     {model.ready ? "" : " (no key)"}
                     {model.attachment ? " · images" : ""}
@@ -55,7 +64,13 @@ export function AgentPicker(props: { agents: readonly AgentChoice[]; current: st
   return (
     <label class="chat-picker">
       <span class="visually-hidden">Agent</span>
-      <select data-testid="agent-picker" aria-label="Agent (Tab in the message box switches)" title="Tab in the message box switches to the next agent" aria-keyshortcuts="Tab" onChange={(event) => props.onPick(event.currentTarget.value)}>
+      <select
+        data-testid="agent-picker"
+        aria-label="Agent (Tab in the message box switches)"
+        title="Tab in the message box switches to the next agent"
+        aria-keyshortcuts="Tab"
+        onChange={(event) => props.onPick(event.currentTarget.value)}
+      >
         <For each={props.agents}>
           {(agent) => (
             <option value={agent.name} title={agent.description} selected={agent.name === props.current}>

@@ -65,7 +65,8 @@ export function PromptBox(props: PromptBoxProps) {
       },
     );
   };
-  const attach = (attachment: Attachment) => setAttachments((all) => (all.some((a) => a.url === attachment.url) ? all : [...all, attachment]));
+  const attach = (attachment: Attachment) =>
+    setAttachments((all) => (all.some((a) => a.url === attachment.url) ? all : [...all, attachment]));
   const pick = (path: string) => {
     if (!box) return;
     const caret = box.selectionStart ?? box.value.length;
@@ -135,7 +136,10 @@ export function PromptBox(props: PromptBoxProps) {
   };
 
   const onPaste = (event: ClipboardEvent) => {
-    const files = [...(event.clipboardData?.items ?? [])].filter((item) => item.kind === "file" && item.type.startsWith("image/")).map((item) => item.getAsFile()).filter((file): file is File => file !== null);
+    const files = [...(event.clipboardData?.items ?? [])]
+      .filter((item) => item.kind === "file" && item.type.startsWith("image/"))
+      .map((item) => item.getAsFile())
+      .filter((file): file is File => file !== null);
     if (files.length === 0) return;
     event.preventDefault();
     if (!props.acceptsImages()) {
@@ -159,7 +163,12 @@ export function PromptBox(props: PromptBoxProps) {
             {(attachment) => (
               <li class="chat-chip" data-testid="prompt-attachment">
                 <code>{attachment.filename}</code>
-                <button type="button" class="chat-chip-remove" aria-label={`Remove ${attachment.filename}`} onClick={() => setAttachments((all) => all.filter((a) => a !== attachment))}>
+                <button
+                  type="button"
+                  class="chat-chip-remove"
+                  aria-label={`Remove ${attachment.filename}`}
+                  onClick={() => setAttachments((all) => all.filter((a) => a !== attachment))}
+                >
                   ×
                 </button>
               </li>
@@ -224,7 +233,12 @@ export function PromptBox(props: PromptBoxProps) {
           </For>
         </ul>
       </Show>
-      <p id="chat-prompt-reason" class="chat-prompt-note" role={props.disabledReason() || notice() ? "status" : undefined} data-testid="prompt-note">
+      <p
+        id="chat-prompt-reason"
+        class="chat-prompt-note"
+        role={props.disabledReason() || notice() ? "status" : undefined}
+        data-testid="prompt-note"
+      >
         {props.disabledReason() ?? notice() ?? ""}
       </p>
     </div>

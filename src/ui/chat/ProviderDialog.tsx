@@ -43,7 +43,10 @@ function validBaseURL(value: string): string | undefined {
 
 export function ProviderDialog(props: ProviderDialogProps) {
   const [selected, setSelected] = createSignal(
-    props.providers.find((entry) => entry.id === props.initial)?.id ?? props.providers.find((entry) => !entry.hasKey)?.id ?? props.providers[0]?.id ?? NEW_COMPATIBLE,
+    props.providers.find((entry) => entry.id === props.initial)?.id ??
+      props.providers.find((entry) => !entry.hasKey)?.id ??
+      props.providers[0]?.id ??
+      NEW_COMPATIBLE,
   );
   const provider = createMemo(() => props.providers.find((entry) => entry.id === selected()));
   const compatible = () => selected() === NEW_COMPATIBLE || provider()?.compatible === true;
@@ -62,20 +65,32 @@ export function ProviderDialog(props: ProviderDialogProps) {
     setBaseURL(props.providers.find((entry) => entry.id === id)?.baseURL ?? (id === NEW_COMPATIBLE ? "http://localhost:11434/v1" : ""));
     setModels(props.providers.find((entry) => entry.id === id)?.models ?? "");
   };
-  const destination = () => (compatible() ? baseURL() || "its base URL" : (provider()?.baseURL ?? `${provider()?.name ?? selected()}'s own API`));
+  const destination = () =>
+    compatible() ? baseURL() || "its base URL" : (provider()?.baseURL ?? `${provider()?.name ?? selected()}'s own API`);
 
   const save = async (event: Event) => {
     event.preventDefault();
     const providerID = selected() === NEW_COMPATIBLE ? newID().trim() : selected();
     let error: string | undefined;
-    if (selected() === NEW_COMPATIBLE && !PROVIDER_ID.test(providerID)) error = "Name the provider with lowercase letters, digits, - or _ (it becomes the provider id in model names: local/llama3).";
-    else if (compatible()) error = validBaseURL(baseURL().trim()) ?? (models().trim() === "" ? "Name the model (or models, comma-separated) the server runs, e.g. llama3.2 or qwen2.5-coder." : undefined);
+    if (selected() === NEW_COMPATIBLE && !PROVIDER_ID.test(providerID))
+      error = "Name the provider with lowercase letters, digits, - or _ (it becomes the provider id in model names: local/llama3).";
+    else if (compatible())
+      error =
+        validBaseURL(baseURL().trim()) ??
+        (models().trim() === ""
+          ? "Name the model (or models, comma-separated) the server runs, e.g. llama3.2 or qwen2.5-coder."
+          : undefined);
     else if (key().trim() === "") error = `Paste the ${provider()?.name ?? providerID} API key first.`;
     if (error) return setProblem(error);
     setSaving(true);
     setProblem(undefined);
     try {
-      await props.onSave({ providerID, key: key().trim(), remember: remember(), ...(compatible() ? { baseURL: baseURL().trim(), models: models().trim() } : {}) });
+      await props.onSave({
+        providerID,
+        key: key().trim(),
+        remember: remember(),
+        ...(compatible() ? { baseURL: baseURL().trim(), models: models().trim() } : {}),
+      });
       props.onClose();
     } catch (failure) {
       setProblem(`Not saved: ${failure instanceof Error ? failure.message : String(failure)}`);
@@ -131,33 +146,69 @@ export function ProviderDialog(props: ProviderDialogProps) {
         <Show when={selected() === NEW_COMPATIBLE}>
           <label class="chat-field">
             <span>Provider id</span>
-            <input type="text" data-testid="provider-id" value={newID()} onInput={(event) => setNewID(event.currentTarget.value)} spellcheck={false} />
+            <input
+              type="text"
+              data-testid="provider-id"
+              value={newID()}
+              onInput={(event) => setNewID(event.currentTarget.value)}
+              spellcheck={false}
+            />
           </label>
         </Show>
         <Show when={compatible()}>
           <label class="chat-field">
             <span>Base URL</span>
-            <input type="url" data-testid="provider-base-url" value={baseURL()} placeholder="http://localhost:11434/v1" onInput={(event) => setBaseURL(event.currentTarget.value)} spellcheck={false} />
+            <input
+              type="url"
+              data-testid="provider-base-url"
+              value={baseURL()}
+              placeholder="http://localhost:11434/v1"
+              onInput={(event) => setBaseURL(event.currentTarget.value)}
+              spellcheck={false}
+            />
           </label>
           <label class="chat-field">
             <span>Models (comma-separated)</span>
-            <input type="text" data-testid="provider-models" value={models()} placeholder="llama3.2, qwen2.5-coder" onInput={(event) => setModels(event.currentTarget.value)} spellcheck={false} />
+            <input
+              type="text"
+              data-testid="provider-models"
+              value={models()}
+              placeholder="llama3.2, qwen2.5-coder"
+              onInput={(event) => setModels(event.currentTarget.value)}
+              spellcheck={false}
+            />
           </label>
           <p class="tools-note">
-            A local server must allow this page's origin ({typeof location === "undefined" ? "this page" : location.origin}): for Ollama set OLLAMA_ORIGINS to it and restart; in LM Studio turn on CORS in the server settings.
+            A local server must allow this page's origin ({typeof location === "undefined" ? "this page" : location.origin}): for Ollama set
+            OLLAMA_ORIGINS to it and restart; in LM Studio turn on CORS in the server settings.
           </p>
         </Show>
         <label class="chat-field">
           <span>{compatible() ? "API key (optional for local servers)" : "API key"}</span>
-          <input type="password" data-testid="provider-key" autocomplete="off" spellcheck={false} value={key()} placeholder={provider()?.hasKey ? "A key is set: paste a new one to replace it" : ""} onInput={(event) => setKey(event.currentTarget.value)} />
+          <input
+            type="password"
+            data-testid="provider-key"
+            autocomplete="off"
+            spellcheck={false}
+            value={key()}
+            placeholder={provider()?.hasKey ? "A key is set: paste a new one to replace it" : ""}
+            onInput={(event) => setKey(event.currentTarget.value)}
+          />
         </label>
         <label class="chat-check">
-          <input type="checkbox" data-testid="provider-remember" checked={remember()} onChange={(event) => setRemember(event.currentTarget.checked)} />
+          <input
+            type="checkbox"
+            data-testid="provider-remember"
+            checked={remember()}
+            onChange={(event) => setRemember(event.currentTarget.checked)}
+          />
           Remember on this device
         </label>
         <p class="tools-note" data-testid="provider-key-note">
           The key is sent only to {destination()}, never into the workspace, an export or a share link.{" "}
-          {remember() ? "It is kept in this browser's storage until you remove it." : "Unticked, it is kept in this tab's memory only and forgotten on reload."}
+          {remember()
+            ? "It is kept in this browser's storage until you remove it."
+            : "Unticked, it is kept in this tab's memory only and forgotten on reload."}
         </p>
         <Show when={problem()}>
           <p class="settings-error" role="alert" data-testid="provider-problem">

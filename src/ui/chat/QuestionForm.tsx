@@ -11,7 +11,11 @@ export function QuestionForm(props: { request: QuestionRequest; onAnswer: (answe
   const [typed, setTyped] = createSignal<string[]>(props.request.questions.map(() => ""));
   const [problem, setProblem] = createSignal("");
   const toggle = (index: number, label: string, multiple: boolean, on: boolean) =>
-    setPicked((all) => all.map((list, i) => (i !== index ? list : multiple ? (on ? [...list, label] : list.filter((one) => one !== label)) : on ? [label] : [])));
+    setPicked((all) =>
+      all.map((list, i) =>
+        i !== index ? list : multiple ? (on ? [...list, label] : list.filter((one) => one !== label)) : on ? [label] : [],
+      ),
+    );
   const send = () => {
     const answers = props.request.questions.map((_, index) => {
       const own = typed()[index]!.trim();

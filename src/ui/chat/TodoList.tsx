@@ -12,7 +12,10 @@ export function TodoList(props: { todos: readonly TodoItem[] }) {
     <Show when={props.todos.length > 0}>
       <details class="chat-todos" open data-testid="todo-list">
         <summary>
-          Todos <span class="chat-todos-count">{done()}/{props.todos.length} done</span>
+          Todos{" "}
+          <span class="chat-todos-count">
+            {done()}/{props.todos.length} done
+          </span>
         </summary>
         <ul role="list">
           <For each={props.todos}>

@@ -11,7 +11,15 @@ import type { PermissionRequest } from "../../tools/permission/types.js";
 import { PermissionPrompt } from "../tools/PermissionPrompt.js";
 import { sameList, type ChatState } from "./chat-state.js";
 import { Markdown } from "./Markdown.js";
-import { AttachmentChip, MessageErrorNote, ReasoningBlock, StepSummary, ToolPartView, type CallControls, type ReplyToPrompt } from "./MessageParts.js";
+import {
+  AttachmentChip,
+  MessageErrorNote,
+  ReasoningBlock,
+  StepSummary,
+  ToolPartView,
+  type CallControls,
+  type ReplyToPrompt,
+} from "./MessageParts.js";
 
 export interface TranscriptProps {
   state: ChatState;
@@ -32,10 +40,11 @@ function PartView(props: TranscriptProps & Folds & { messageID: string; partID: 
     const current = part();
     return current && (current.type === "text" || current.type === "reasoning") ? current.text : "";
   });
-  const field = <T,>(read: (part: Part) => T | undefined) => createMemo(() => {
-    const current = part();
-    return current ? read(current) : undefined;
-  });
+  const field = <T,>(read: (part: Part) => T | undefined) =>
+    createMemo(() => {
+      const current = part();
+      return current ? read(current) : undefined;
+    });
   const synthetic = field((p) => (p.type === "text" ? p.synthetic === true : false));
   const reasoningLive = field((p) => (p.type === "reasoning" ? p.time?.end === undefined : false));
   const callID = field((p) => (p.type === "tool" ? p.callID : undefined));
@@ -48,10 +57,26 @@ function PartView(props: TranscriptProps & Folds & { messageID: string; partID: 
         <Markdown text={text()} streaming={props.streaming()} />
       </Match>
       <Match when={kind() === "reasoning"}>
-        <ReasoningBlock text={text()} live={props.streaming() && reasoningLive() === true} open={props.folds.get(props.partID) === true} onToggle={(open) => props.folds.set(props.partID, open)} />
+        <ReasoningBlock
+          text={text()}
+          live={props.streaming() && reasoningLive() === true}
+          open={props.folds.get(props.partID) === true}
+          onToggle={(open) => props.folds.set(props.partID, open)}
+        />
       </Match>
       <Match when={callID()}>
-        {(id) => <ToolPartView callID={id()} tool={toolName() ?? ""} state={props.state} now={props.now} calls={props.calls} prompts={props.prompts} onReply={props.onReply} onStop={props.onStop} />}
+        {(id) => (
+          <ToolPartView
+            callID={id()}
+            tool={toolName() ?? ""}
+            state={props.state}
+            now={props.now}
+            calls={props.calls}
+            prompts={props.prompts}
+            onReply={props.onReply}
+            onStop={props.onStop}
+          />
+        )}
       </Match>
       <Match when={step()}>{(finish) => <StepSummary tokens={finish().tokens} cost={finish().cost} reason={finish().reason} />}</Match>
       <Match when={file()}>{(attached) => <AttachmentChip file={attached()} />}</Match>
@@ -60,8 +85,14 @@ function PartView(props: TranscriptProps & Folds & { messageID: string; partID: 
 }
 
 function UserMessageView(props: { message: () => Message | undefined }) {
-  const texts = createMemo(() => (props.message()?.parts ?? []).flatMap((part) => (part.type === "text" && !part.synthetic ? [part.text] : [])), [], { equals: sameList });
-  const files = createMemo(() => (props.message()?.parts ?? []).flatMap((part) => (part.type === "file" ? [part] : [])), [], { equals: sameList });
+  const texts = createMemo(
+    () => (props.message()?.parts ?? []).flatMap((part) => (part.type === "text" && !part.synthetic ? [part.text] : [])),
+    [],
+    { equals: sameList },
+  );
+  const files = createMemo(() => (props.message()?.parts ?? []).flatMap((part) => (part.type === "file" ? [part] : [])), [], {
+    equals: sameList,
+  });
   const compaction = createMemo(() => (props.message()?.parts ?? []).some((part) => part.type === "compaction"));
   return (
     <article class="chat-message user" data-testid="user-message" aria-label="You">
@@ -83,7 +114,9 @@ function AssistantMessageView(props: TranscriptProps & Folds & { id: string }) {
   const partIDs = createMemo(() => (message()?.parts ?? []).map((part) => part.id), [], { equals: sameList });
   const streaming = createMemo(() => {
     const current = message();
-    return current !== undefined && current.time.completed === undefined && current.error === undefined && props.state.status().type !== "idle";
+    return (
+      current !== undefined && current.time.completed === undefined && current.error === undefined && props.state.status().type !== "idle"
+    );
   });
   const error = createMemo(() => message()?.error, undefined, { equals: (a, b) => JSON.stringify(a) === JSON.stringify(b) });
   const summary = createMemo(() => message()?.summary === true);
@@ -92,7 +125,13 @@ function AssistantMessageView(props: TranscriptProps & Folds & { id: string }) {
     return current ? `${current.agent} · ${current.modelID}` : "";
   });
   return (
-    <article class="chat-message assistant" classList={{ streaming: streaming() }} data-testid="assistant-message" aria-label={`Assistant (${label()})`} aria-busy={streaming()}>
+    <article
+      class="chat-message assistant"
+      classList={{ streaming: streaming() }}
+      data-testid="assistant-message"
+      aria-label={`Assistant (${label()})`}
+      aria-busy={streaming()}
+    >
       <Show when={summary()}>
         <p class="chat-step">Summary of the conversation so far (the model sees this instead of the messages above).</p>
       </Show>
@@ -124,9 +163,18 @@ export function Transcript(props: TranscriptProps) {
     });
     return at;
   });
-  const loose = createMemo(() => props.prompts().filter((request) => !request.tool || !waitingAt().has(request.tool.callID)), [], { equals: sameList });
+  const loose = createMemo(() => props.prompts().filter((request) => !request.tool || !waitingAt().has(request.tool.callID)), [], {
+    equals: sameList,
+  });
   const kept = createMemo(
-    () => [...new Set(props.prompts().flatMap((request) => (request.tool && waitingAt().has(request.tool.callID) ? [waitingAt().get(request.tool.callID)!] : [])))].sort((a, b) => a - b),
+    () =>
+      [
+        ...new Set(
+          props
+            .prompts()
+            .flatMap((request) => (request.tool && waitingAt().has(request.tool.callID) ? [waitingAt().get(request.tool.callID)!] : [])),
+        ),
+      ].sort((a, b) => a - b),
     [],
     { equals: sameList },
   );

@@ -4,8 +4,8 @@ export function Welcome(props: { onAddKey: () => void; onWatchDemo: () => void }
     <section class="chat-welcome" data-testid="chat-welcome" aria-labelledby="chat-welcome-title">
       <h2 id="chat-welcome-title">Talk to a coding agent about this workspace</h2>
       <p>
-        The agent runs in this tab with your own key: it reads and edits the files here, runs commands in the page's runtime, and asks you before anything the
-        permission rules do not allow.
+        The agent runs in this tab with your own key: it reads and edits the files here, runs commands in the page's runtime, and asks you
+        before anything the permission rules do not allow.
       </p>
       <ol>
         <li>Get an API key from OpenAI, Anthropic, Google or OpenRouter, or start a local server (Ollama, LM Studio, llama.cpp, vLLM).</li>

@@ -9,7 +9,7 @@ import type { ToolCall } from "../../session/calls.js";
 import type { ChatStatus, ChatView, ModelChoice } from "../../session/chat-types.js";
 import type { Message, Part } from "../../session/message.js";
 
-export const sameList = <T,>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((item, index) => item === b[index]);
+export const sameList = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((item, index) => item === b[index]);
 
 export interface ChatState {
   /** Moves on every change the view announces. */
@@ -40,8 +40,15 @@ function shapeOf(value: unknown): string {
 /** What changes in a message as it streams: its parts (ids, text lengths, ends) and its outcome. */
 export function messageFingerprint(message: Message | undefined): string {
   if (!message) return "";
-  const parts = message.parts.map((part) => (part.type === "text" || part.type === "reasoning" ? `${part.id}:${part.text.length}:${part.time?.end ?? ""}` : `${part.id}:${part.type}`));
-  const outcome = message.role === "assistant" ? `${message.time.completed ?? ""}|${message.finish ?? ""}|${message.error?.kind ?? ""}:${message.error?.message ?? ""}|${message.summary ?? ""}` : "";
+  const parts = message.parts.map((part) =>
+    part.type === "text" || part.type === "reasoning"
+      ? `${part.id}:${part.text.length}:${part.time?.end ?? ""}`
+      : `${part.id}:${part.type}`,
+  );
+  const outcome =
+    message.role === "assistant"
+      ? `${message.time.completed ?? ""}|${message.finish ?? ""}|${message.error?.kind ?? ""}:${message.error?.message ?? ""}|${message.summary ?? ""}`
+      : "";
   return `${outcome}|${parts.join(",")}`;
 }
 
@@ -52,7 +59,17 @@ export function callFingerprint(call: ToolCall | undefined): string {
     .map(([key, value]) => `${key}:${shapeOf(value)}`)
     .join(",");
   const asks = call.permissions.map((p) => p.answer).join(",");
-  return [call.status, call.title, call.output?.length ?? -1, call.error ?? "", meta, asks, call.time.start ?? "", call.time.end ?? "", call.attachments?.length ?? 0].join("|");
+  return [
+    call.status,
+    call.title,
+    call.output?.length ?? -1,
+    call.error ?? "",
+    meta,
+    asks,
+    call.time.start ?? "",
+    call.time.end ?? "",
+    call.attachments?.length ?? 0,
+  ].join("|");
 }
 
 /** A per-id memo and how many live owners read it; the last one going releases it. */
@@ -125,7 +142,9 @@ export function createChatState(chat: Accessor<ChatView>): ChatState {
     holdFor(messageReaders, id, owner, () => {
       // A finished assistant message no longer changes: its memos stop following the version, so a
       // long transcript costs each delta nothing per finished message.
-      const print = createMemo<string>((previous) => (previous !== undefined && settledMessages.has(id) ? previous : fingerprintMessage(id)));
+      const print = createMemo<string>((previous) =>
+        previous !== undefined && settledMessages.has(id) ? previous : fingerprintMessage(id),
+      );
       return createMemo(() => (print(), untrack(() => byID().get(id))), undefined, { equals: false });
     })();
   const models = createMemo(() => (version(), chat().models()), [], { equals: (a, b) => JSON.stringify(a) === JSON.stringify(b) });

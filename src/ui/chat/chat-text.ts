@@ -10,11 +10,32 @@ export function nextAgent(agents: readonly AgentChoice[], current: string): stri
 }
 
 const MIME_BY_EXTENSION: Record<string, string> = {
-  png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", webp: "image/webp", svg: "image/svg+xml",
-  pdf: "application/pdf", json: "application/json", md: "text/markdown", html: "text/html", css: "text/css",
-  js: "text/javascript", mjs: "text/javascript", ts: "text/x-typescript", tsx: "text/x-typescript", jsx: "text/javascript",
-  py: "text/x-python", rs: "text/x-rust", go: "text/x-go", sh: "text/x-shellscript", yaml: "text/yaml", yml: "text/yaml",
-  toml: "text/x-toml", csv: "text/csv", xml: "application/xml", txt: "text/plain",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  svg: "image/svg+xml",
+  pdf: "application/pdf",
+  json: "application/json",
+  md: "text/markdown",
+  html: "text/html",
+  css: "text/css",
+  js: "text/javascript",
+  mjs: "text/javascript",
+  ts: "text/x-typescript",
+  tsx: "text/x-typescript",
+  jsx: "text/javascript",
+  py: "text/x-python",
+  rs: "text/x-rust",
+  go: "text/x-go",
+  sh: "text/x-shellscript",
+  yaml: "text/yaml",
+  yml: "text/yaml",
+  toml: "text/x-toml",
+  csv: "text/csv",
+  xml: "application/xml",
+  txt: "text/plain",
 };
 
 /** The mime type an attached workspace file is sent with, from its extension; text/plain when unknown. */

@@ -81,7 +81,8 @@ export class StreamingLexer {
     if (text === this.text && this.fullLexes > 0) return this.tokens;
     if (!this.reusable || text.length < this.text.length || !text.startsWith(this.text)) return this.full(text);
     const tail = lexWithLinks(text.slice(this.stableEnd));
-    if (tail.failed || tail.hasLinks || rawLength(tail.tokens, 0, tail.tokens.length) !== text.length - this.stableEnd) return this.full(text);
+    if (tail.failed || tail.hasLinks || rawLength(tail.tokens, 0, tail.tokens.length) !== text.length - this.stableEnd)
+      return this.full(text);
     const tokens = this.tokens.slice(0, this.stableCount);
     for (const token of tail.tokens) tokens.push(token);
     this.reusable = this.remember(text, tokens, this.stableCount, this.stableEnd);

@@ -76,7 +76,12 @@ const VIEWS: { id: EmbedView; label: string }[] = [
   { id: "terminal", label: "Terminal" },
 ];
 
-export function EmbedApp(props: { workspace: Workspace; settings: EmbedSettings; workbenchHref: () => Promise<string>; bind: (surface: EmbedAppSurface) => void }) {
+export function EmbedApp(props: {
+  workspace: Workspace;
+  settings: EmbedSettings;
+  workbenchHref: () => Promise<string>;
+  bind: (surface: EmbedAppSurface) => void;
+}) {
   const workspace = props.workspace;
   const runtime = () => workspace.runtime;
   const readOnly = props.settings.readOnly || workspace.readOnly;
@@ -200,12 +205,25 @@ export function EmbedApp(props: { workspace: Workspace; settings: EmbedSettings;
   // An embed remembers no open folders: its workspace is gone with the frame.
   const tree = createTreeState();
   return (
-    <div class="app embed-app" classList={{ "embed-auto": props.settings.autoHeight }} ref={root} data-testid="embed-app" data-view={view()}>
+    <div
+      class="app embed-app"
+      classList={{ "embed-auto": props.settings.autoHeight }}
+      ref={root}
+      data-testid="embed-app"
+      data-view={view()}
+    >
       <header class="top embed-top">
         <div role="tablist" aria-label="Views" class="right-tabs">
           <For each={VIEWS}>
             {(item) => (
-              <button type="button" role="tab" class="right-tab" aria-selected={view() === item.id} data-testid={`embed-view-${item.id}`} onClick={() => show(item.id)}>
+              <button
+                type="button"
+                role="tab"
+                class="right-tab"
+                aria-selected={view() === item.id}
+                data-testid={`embed-view-${item.id}`}
+                onClick={() => show(item.id)}
+              >
                 {item.label}
               </button>
             )}
@@ -235,13 +253,24 @@ export function EmbedApp(props: { workspace: Workspace; settings: EmbedSettings;
       </Show>
       <main class="embed-body">
         <div class="embed-panel" hidden={pane() === undefined}>
-          <RightPane runtime={runtime} readOnly={readOnly} place={place} report={report} embedded={{ controller, chats: () => chats, tab: () => pane() ?? "chat" }} />
+          <RightPane
+            runtime={runtime}
+            readOnly={readOnly}
+            place={place}
+            report={report}
+            embedded={{ controller, chats: () => chats, tab: () => pane() ?? "chat" }}
+          />
         </div>
         <div class="embed-panel embed-files" hidden={pane() !== undefined}>
           <aside class="sidebar" hidden={view() !== "editor"}>
             <FileTree runtime={runtime} tree={tree} readOnly={readOnly} onError={(message) => report(message, true)} onOpen={files.open} />
           </aside>
-          <CenterPane files={files} runtime={runtime} readOnly={readOnly} terminal={<TerminalView shell={shell} root={() => runtime().root} readOnly={readOnly} theme={theme} />} />
+          <CenterPane
+            files={files}
+            runtime={runtime}
+            readOnly={readOnly}
+            terminal={<TerminalView shell={shell} root={() => runtime().root} readOnly={readOnly} theme={theme} />}
+          />
         </div>
       </main>
     </div>

@@ -10,12 +10,7 @@ import type { RevealTarget } from "./open-files.js";
 type Unopenable = Exclude<OpenedDocument, { kind: "text" }>;
 type View = { state: "loading" } | { state: "failed"; message: string } | { state: "unopenable"; doc: Unopenable } | { state: "text" };
 
-type Notice =
-  | { kind: "changed" }
-  | { kind: "deleted" }
-  | { kind: "reloaded" }
-  | { kind: "saved" }
-  | { kind: "error"; message: string };
+type Notice = { kind: "changed" } | { kind: "deleted" } | { kind: "reloaded" } | { kind: "saved" } | { kind: "error"; message: string };
 
 const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -132,7 +127,9 @@ export function FileEditor(props: {
       if (editor.text() === text) editor.markClean();
       setNotice({ kind: "saved" });
     } catch (error) {
-      setNotice(error instanceof SaveConflict ? { kind: error.reason } : { kind: "error", message: `Could not save ${name}: ${messageOf(error)}` });
+      setNotice(
+        error instanceof SaveConflict ? { kind: error.reason } : { kind: "error", message: `Could not save ${name}: ${messageOf(error)}` },
+      );
     } finally {
       saving = false;
       if (recheck) {
@@ -210,7 +207,14 @@ export function FileEditor(props: {
           </span>
         </Show>
         <Show when={view().state === "text" && !props.readOnly}>
-          <button type="button" class="button primary" onClick={() => void save()} disabled={!props.dirty()} aria-keyshortcuts="Control+S" data-testid="save-file">
+          <button
+            type="button"
+            class="button primary"
+            onClick={() => void save()}
+            disabled={!props.dirty()}
+            aria-keyshortcuts="Control+S"
+            data-testid="save-file"
+          >
             Save <kbd>Ctrl+S</kbd>
           </button>
         </Show>
@@ -220,7 +224,12 @@ export function FileEditor(props: {
       </div>
       <Show when={notice()}>
         {(current) => (
-          <div class={`editor-notice ${current().kind === "reloaded" || current().kind === "saved" ? "info" : "warn"}`} role="status" data-testid="editor-notice" data-kind={current().kind}>
+          <div
+            class={`editor-notice ${current().kind === "reloaded" || current().kind === "saved" ? "info" : "warn"}`}
+            role="status"
+            data-testid="editor-notice"
+            data-kind={current().kind}
+          >
             <Switch>
               <Match when={current().kind === "changed"}>
                 <span>{shownPath} changed on disk while you were editing it.</span>
@@ -259,9 +268,7 @@ export function FileEditor(props: {
         <Match when={view().state === "loading"}>
           <p class="editor-message">Opening {shownPath}…</p>
         </Match>
-        <Match when={failure()}>
-          {(failed) => <p class="editor-message error">{failed().message}</p>}
-        </Match>
+        <Match when={failure()}>{(failed) => <p class="editor-message error">{failed().message}</p>}</Match>
         <Match when={unopenable()}>
           {(other) => (
             <div class="editor-message" data-testid="editor-message" data-kind={other().kind}>

@@ -70,7 +70,11 @@ export function FileTree(props: {
    * Runs an action; a name taken asks once before replacing. Errors go to `fail`: the name form's own
    * line while it is open (the name can be fixed there), the page's notices otherwise.
    */
-  async function attempt<T>(what: string, run: (overwrite: boolean) => Promise<T>, fail: (message: string) => void = (m) => props.onError(m)): Promise<T | undefined> {
+  async function attempt<T>(
+    what: string,
+    run: (overwrite: boolean) => Promise<T>,
+    fail: (message: string) => void = (m) => props.onError(m),
+  ): Promise<T | undefined> {
     try {
       return await run(false);
     } catch (error) {
@@ -166,7 +170,11 @@ export function FileTree(props: {
         return;
       }
       case "rename": {
-        const moved = await attempt(`Could not rename ${basename(now.path)}`, (overwrite) => renameEntry(runtime, now.path, value, { overwrite }), setFormError);
+        const moved = await attempt(
+          `Could not rename ${basename(now.path)}`,
+          (overwrite) => renameEntry(runtime, now.path, value, { overwrite }),
+          setFormError,
+        );
         if (!moved) return;
         setAction(undefined);
         afterMove(now.path, moved);
@@ -174,7 +182,11 @@ export function FileTree(props: {
       }
       case "move": {
         const folder = value.trim() === "" || value.trim() === "/" ? root() : join(root(), value.trim());
-        const moved = await attempt(`Could not move ${basename(now.path)}`, (overwrite) => moveEntry(runtime, now.path, folder, { overwrite }), setFormError);
+        const moved = await attempt(
+          `Could not move ${basename(now.path)}`,
+          (overwrite) => moveEntry(runtime, now.path, folder, { overwrite }),
+          setFormError,
+        );
         if (!moved) return;
         if (folder !== root()) props.tree.setOpen(folder, true);
         setAction(undefined);
@@ -217,20 +229,48 @@ export function FileTree(props: {
     >
       <Show when={!props.readOnly}>
         <div class="tree-toolbar">
-          <button type="button" class="tree-action" data-testid="tree-new-file" title="New file at the top of the workspace" onClick={() => actions.start({ kind: "new-file", folder: root() })}>
+          <button
+            type="button"
+            class="tree-action"
+            data-testid="tree-new-file"
+            title="New file at the top of the workspace"
+            onClick={() => actions.start({ kind: "new-file", folder: root() })}
+          >
             + File
           </button>
-          <button type="button" class="tree-action" data-testid="tree-new-folder" title="New folder at the top of the workspace" onClick={() => actions.start({ kind: "new-folder", folder: root() })}>
+          <button
+            type="button"
+            class="tree-action"
+            data-testid="tree-new-folder"
+            title="New folder at the top of the workspace"
+            onClick={() => actions.start({ kind: "new-folder", folder: root() })}
+          >
             + Folder
           </button>
           <span class="tree-hint">Right-click, F2 or Delete on a name; drop files on a folder</span>
         </div>
       </Show>
       <Show when={action()}>
-        {(now) => <NameForm action={now()} root={root()} error={formError()} onSubmit={(value) => void submit(value)} onCancel={() => (setAction(undefined), setFormError(undefined))} />}
+        {(now) => (
+          <NameForm
+            action={now()}
+            root={root()}
+            error={formError()}
+            onSubmit={(value) => void submit(value)}
+            onCancel={() => (setAction(undefined), setFormError(undefined))}
+          />
+        )}
       </Show>
       <ul role="tree" aria-label={root()} onKeyDown={(event) => onTreeKey(event, actions)}>
-        <Folder path={root()} runtime={current} version={version} depth={0} actions={actions} dropTarget={dropTarget} setDropTarget={setDropTarget} />
+        <Folder
+          path={root()}
+          runtime={current}
+          version={version}
+          depth={0}
+          actions={actions}
+          dropTarget={dropTarget}
+          setDropTarget={setDropTarget}
+        />
       </ul>
       <Show when={menu()}>{(at) => <TreeMenu at={at()} root={root()} actions={actions} onClose={() => setMenu(undefined)} />}</Show>
     </nav>
@@ -274,7 +314,13 @@ async function receiveDrop(event: DragEvent, folder: string, actions: TreeAction
 }
 
 /** The name typed for a new file or folder, a rename, or the folder to move into. Enter submits, Escape cancels. */
-function NameForm(props: { action: Action; root: string; error: string | undefined; onSubmit: (value: string) => void; onCancel: () => void }) {
+function NameForm(props: {
+  action: Action;
+  root: string;
+  error: string | undefined;
+  onSubmit: (value: string) => void;
+  onCancel: () => void;
+}) {
   const relative = (path: string) => (path === props.root ? "" : path.slice(props.root.length + 1));
   const label = () => {
     const a = props.action;
@@ -465,7 +511,8 @@ function onTreeKey(event: KeyboardEvent, actions: TreeActions) {
       break;
     case "ArrowLeft":
       if (expanded === "true") current.click();
-      else next = item?.parentElement?.closest<HTMLElement>('[role="treeitem"]')?.querySelector<HTMLElement>("button.tree-name") ?? undefined;
+      else
+        next = item?.parentElement?.closest<HTMLElement>('[role="treeitem"]')?.querySelector<HTMLElement>("button.tree-name") ?? undefined;
       break;
     case "F2":
       if (path) actions.start({ kind: "rename", path, folder });
@@ -504,13 +551,38 @@ function Folder(props: {
   // Rows are keyed by name and kind, so a re-read keeps each row (its focus, and what is open under it).
   const keys = () => (entries.latest ?? []).map((entry) => `${entry.type}:${entry.name}`);
   return (
-    <Show when={!entries.error} fallback={<li class="tree-error" role="treeitem" aria-disabled="true">Cannot list {basename(props.path)}: {String(entries.error)}</li>}>
-      <Show when={entries.latest?.length !== 0} fallback={<li class="tree-empty" role="treeitem" aria-disabled="true" style={{ "padding-left": `${props.depth + 1}em` }}>(empty)</li>}>
+    <Show
+      when={!entries.error}
+      fallback={
+        <li class="tree-error" role="treeitem" aria-disabled="true">
+          Cannot list {basename(props.path)}: {String(entries.error)}
+        </li>
+      }
+    >
+      <Show
+        when={entries.latest?.length !== 0}
+        fallback={
+          <li class="tree-empty" role="treeitem" aria-disabled="true" style={{ "padding-left": `${props.depth + 1}em` }}>
+            (empty)
+          </li>
+        }
+      >
         <For each={keys()}>
           {(key) => {
             const split = key.indexOf(":");
             const entry: DirEntry = { type: key.slice(0, split) as EntryType, name: key.slice(split + 1) };
-            return <Entry entry={entry} parent={props.path} runtime={props.runtime} version={props.version} depth={props.depth} actions={props.actions} dropTarget={props.dropTarget} setDropTarget={props.setDropTarget} />;
+            return (
+              <Entry
+                entry={entry}
+                parent={props.path}
+                runtime={props.runtime}
+                version={props.version}
+                depth={props.depth}
+                actions={props.actions}
+                dropTarget={props.dropTarget}
+                setDropTarget={props.setDropTarget}
+              />
+            );
           }}
         </For>
       </Show>
@@ -547,31 +619,50 @@ function Entry(props: {
   // A row takes drops when it is a folder; a drop on a file's row goes to the folder holding it.
   const target = () => (folder ? path() : props.parent);
   const onDragStart = (event: DragEvent) => {
-      if (props.actions.readOnly()) return event.preventDefault();
-      event.dataTransfer?.setData(TREE_DRAG, path());
-      event.dataTransfer?.setData("text/plain", path());
-      if (event.dataTransfer) event.dataTransfer.effectAllowed = "move";
+    if (props.actions.readOnly()) return event.preventDefault();
+    event.dataTransfer?.setData(TREE_DRAG, path());
+    event.dataTransfer?.setData("text/plain", path());
+    if (event.dataTransfer) event.dataTransfer.effectAllowed = "move";
   };
   const onDragOver = (event: DragEvent) => {
-      if (!dragKind(event) || props.actions.readOnly()) return;
-      event.preventDefault();
-      event.stopPropagation();
-      if (event.dataTransfer) event.dataTransfer.dropEffect = dragKind(event) === "row" ? "move" : "copy";
-      props.setDropTarget(target());
+    if (!dragKind(event) || props.actions.readOnly()) return;
+    event.preventDefault();
+    event.stopPropagation();
+    if (event.dataTransfer) event.dataTransfer.dropEffect = dragKind(event) === "row" ? "move" : "copy";
+    props.setDropTarget(target());
   };
   const onDrop = (event: DragEvent) => {
-      if (!dragKind(event)) return;
-      event.preventDefault();
-      event.stopPropagation();
-      props.setDropTarget(undefined);
-      void receiveDrop(event, target(), props.actions);
+    if (!dragKind(event)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    props.setDropTarget(undefined);
+    void receiveDrop(event, target(), props.actions);
   };
   return (
-    <li role="treeitem" aria-expanded={folder ? open() : undefined} data-path={path()} classList={{ "drop-target": folder && props.dropTarget() === path() }}>
-      <div class="tree-row" style={{ "padding-left": `${props.depth * 1 + 0.5}em` }} draggable={!props.actions.readOnly()} onContextMenu={onContextMenu} onDragStart={onDragStart} onDragOver={onDragOver} onDrop={onDrop}>
+    <li
+      role="treeitem"
+      aria-expanded={folder ? open() : undefined}
+      data-path={path()}
+      classList={{ "drop-target": folder && props.dropTarget() === path() }}
+    >
+      <div
+        class="tree-row"
+        style={{ "padding-left": `${props.depth * 1 + 0.5}em` }}
+        draggable={!props.actions.readOnly()}
+        onContextMenu={onContextMenu}
+        onDragStart={onDragStart}
+        onDragOver={onDragOver}
+        onDrop={onDrop}
+      >
         <Switch>
           <Match when={folder}>
-            <button ref={name} type="button" class="tree-name folder" classList={{ open: open() }} onClick={() => props.actions.tree.toggle(path())}>
+            <button
+              ref={name}
+              type="button"
+              class="tree-name folder"
+              classList={{ open: open() }}
+              onClick={() => props.actions.tree.toggle(path())}
+            >
               {props.entry.name}
             </button>
           </Match>
@@ -586,7 +677,13 @@ function Entry(props: {
             >
               {props.entry.name}
             </button>
-            <button type="button" class="tree-action" onClick={download} aria-label={`Download ${props.entry.name}`} title={`Download ${props.entry.name}`}>
+            <button
+              type="button"
+              class="tree-action"
+              onClick={download}
+              aria-label={`Download ${props.entry.name}`}
+              title={`Download ${props.entry.name}`}
+            >
               ⤓
             </button>
           </Match>
@@ -594,7 +691,15 @@ function Entry(props: {
       </div>
       <Show when={open()}>
         <ul role="group">
-          <Folder path={path()} runtime={props.runtime} version={props.version} depth={props.depth + 1} actions={props.actions} dropTarget={props.dropTarget} setDropTarget={props.setDropTarget} />
+          <Folder
+            path={path()}
+            runtime={props.runtime}
+            version={props.version}
+            depth={props.depth + 1}
+            actions={props.actions}
+            dropTarget={props.dropTarget}
+            setDropTarget={props.setDropTarget}
+          />
         </ul>
       </Show>
     </li>

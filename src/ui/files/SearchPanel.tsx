@@ -37,7 +37,10 @@ function around(line: string, start: number): string {
  * files on embedded, so the page stays responsive however big the workspace). Everything shown is
  * text: a file name or a line with markup in it is never made into elements.
  */
-export function SearchPanel(props: { runtime: () => Runtime; onOpen: (path: string, at: { line: number; from: number; to: number }) => void }) {
+export function SearchPanel(props: {
+  runtime: () => Runtime;
+  onOpen: (path: string, at: { line: number; from: number; to: number }) => void;
+}) {
   const [pattern, setPattern] = createSignal("");
   const [glob, setGlob] = createSignal("");
   const [ignoreCase, setIgnoreCase] = createSignal(false);
@@ -127,7 +130,13 @@ export function SearchPanel(props: { runtime: () => Runtime; onOpen: (path: stri
           value={pattern()}
           onInput={(e) => setPattern(e.currentTarget.value)}
         />
-        <input type="text" placeholder="glob, e.g. *.ts" aria-label="Only files matching" value={glob()} onInput={(e) => setGlob(e.currentTarget.value)} />
+        <input
+          type="text"
+          placeholder="glob, e.g. *.ts"
+          aria-label="Only files matching"
+          value={glob()}
+          onInput={(e) => setGlob(e.currentTarget.value)}
+        />
         <label class="search-option">
           <input type="checkbox" checked={ignoreCase()} onChange={(e) => setIgnoreCase(e.currentTarget.checked)} /> Ignore case
         </label>

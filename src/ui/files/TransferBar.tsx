@@ -41,15 +41,34 @@ export function TransferBar(props: { runtime: () => Runtime; readOnly: boolean; 
     <div class="transfer-bar" role="toolbar" aria-label="Files in and out">
       <label class="button" classList={{ disabled: props.readOnly }}>
         Upload files
-        <input type="file" multiple disabled={props.readOnly} data-testid="upload-files" onChange={(e) => void upload(e.currentTarget, false)} />
+        <input
+          type="file"
+          multiple
+          disabled={props.readOnly}
+          data-testid="upload-files"
+          onChange={(e) => void upload(e.currentTarget, false)}
+        />
       </label>
       <label class="button" classList={{ disabled: props.readOnly }}>
         Upload folder
-        <input type="file" multiple disabled={props.readOnly} data-testid="upload-folder" {...{ webkitdirectory: "" }} onChange={(e) => void upload(e.currentTarget, false)} />
+        <input
+          type="file"
+          multiple
+          disabled={props.readOnly}
+          data-testid="upload-folder"
+          {...{ webkitdirectory: "" }}
+          onChange={(e) => void upload(e.currentTarget, false)}
+        />
       </label>
       <label class="button" classList={{ disabled: props.readOnly }}>
         Import .zip
-        <input type="file" accept=".zip,application/zip" disabled={props.readOnly} data-testid="upload-zip" onChange={(e) => void upload(e.currentTarget, true)} />
+        <input
+          type="file"
+          accept=".zip,application/zip"
+          disabled={props.readOnly}
+          data-testid="upload-zip"
+          onChange={(e) => void upload(e.currentTarget, true)}
+        />
       </label>
       <button type="button" class="button" onClick={downloadAll}>
         Download .zip

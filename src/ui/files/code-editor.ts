@@ -9,8 +9,25 @@
 import { closeBrackets, closeBracketsKeymap } from "@codemirror/autocomplete";
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
 import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/search";
-import { bracketMatching, foldGutter, foldKeymap, HighlightStyle, indentOnInput, type LanguageSupport, syntaxHighlighting } from "@codemirror/language";
-import { Annotation, Compartment, EditorSelection, EditorState, StateEffect, StateField, Transaction, type Extension } from "@codemirror/state";
+import {
+  bracketMatching,
+  foldGutter,
+  foldKeymap,
+  HighlightStyle,
+  indentOnInput,
+  type LanguageSupport,
+  syntaxHighlighting,
+} from "@codemirror/language";
+import {
+  Annotation,
+  Compartment,
+  EditorSelection,
+  EditorState,
+  StateEffect,
+  StateField,
+  Transaction,
+  type Extension,
+} from "@codemirror/state";
 import {
   Decoration,
   type DecorationSet,
@@ -34,7 +51,10 @@ const highlight = HighlightStyle.define([
   { tag: [tags.number, tags.bool, tags.null, tags.atom, tags.unit], class: "tok-number" },
   { tag: [tags.typeName, tags.className, tags.namespace], class: "tok-type" },
   { tag: [tags.propertyName], class: "tok-property" },
-  { tag: [tags.definition(tags.variableName), tags.function(tags.variableName), tags.function(tags.propertyName)], class: "tok-definition" },
+  {
+    tag: [tags.definition(tags.variableName), tags.function(tags.variableName), tags.function(tags.propertyName)],
+    class: "tok-definition",
+  },
   { tag: [tags.tagName, tags.angleBracket], class: "tok-tag" },
   { tag: [tags.attributeName, tags.labelName], class: "tok-attribute" },
   { tag: [tags.heading], class: "tok-heading" },
@@ -51,7 +71,9 @@ const chrome = EditorView.theme({
   ".cm-activeLine": { backgroundColor: "var(--hover-bg)" },
   ".cm-activeLineGutter": { backgroundColor: "var(--hover-bg)", color: "var(--text)" },
   ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--text)" },
-  "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground": { backgroundColor: "var(--selection)" },
+  "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground": {
+    backgroundColor: "var(--selection)",
+  },
   "&.cm-focused": { outline: "2px solid var(--accent)", outlineOffset: "-2px" },
   ".cm-matchingBracket": { backgroundColor: "var(--selected-bg)", outline: "1px solid var(--border)" },
   // The language service's messages on hover, readable in both themes.
@@ -231,7 +253,13 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
       shown = list;
       const diagnostics: Diagnostic[] = list.map((d) => {
         const from = offset(d.line, d.character);
-        return { from, to: Math.max(from, offset(d.endLine, d.endCharacter)), severity: SEVERITIES[d.severity], message: d.message, source: d.source };
+        return {
+          from,
+          to: Math.max(from, offset(d.endLine, d.endCharacter)),
+          severity: SEVERITIES[d.severity],
+          message: d.message,
+          source: d.source,
+        };
       });
       view.dispatch(setDiagnostics(view.state, diagnostics));
     },

@@ -54,7 +54,10 @@ export function createOpenFiles(memory?: TabsMemory) {
     if (!memory) return;
     try {
       const current = active();
-      memory.storage.setItem(memory.key, JSON.stringify({ paths: files().map((file) => file.path), ...(current ? { active: current } : {}) }));
+      memory.storage.setItem(
+        memory.key,
+        JSON.stringify({ paths: files().map((file) => file.path), ...(current ? { active: current } : {}) }),
+      );
     } catch {
       // Storage full or refused: the tabs are not remembered, nothing else is lost.
     }

@@ -10,10 +10,19 @@ import type { ShareActions } from "./share-actions.js";
  * chat apps cut links; past the limit, or on request, the same share as a `.workbench.json` download. Also
  * the way in for a share file (picked here, or dropped anywhere on the page).
  */
-export function ShareDialog(props: { actions: ShareActions; runtime: Runtime; name: string; session?: SessionRecord; theme: "light" | "dark"; onClose: () => void }) {
+export function ShareDialog(props: {
+  actions: ShareActions;
+  runtime: Runtime;
+  name: string;
+  session?: SessionRecord;
+  theme: "light" | "dark";
+  onClose: () => void;
+}) {
   let heading: HTMLHeadingElement | undefined;
   onMount(() => heading?.focus());
-  const [outcome] = createResource(() => props.actions.make(props.runtime, { name: props.name, session: props.session, theme: props.theme }));
+  const [outcome] = createResource(() =>
+    props.actions.make(props.runtime, { name: props.name, session: props.session, theme: props.theme }),
+  );
   const [copied, setCopied] = createSignal(false);
   const [openError, setOpenError] = createSignal<string>();
   const copy = async (link: string) => {
@@ -38,7 +47,14 @@ export function ShareDialog(props: { actions: ShareActions; runtime: Runtime; na
   };
   return (
     <div class="palette-backdrop" onClick={(e) => e.target === e.currentTarget && props.onClose()}>
-      <div class="palette share-dialog" role="dialog" aria-modal="true" aria-labelledby="share-title" data-testid="share-dialog" onKeyDown={(e) => (e.key === "Escape" ? props.onClose() : keepFocusInside(e))}>
+      <div
+        class="palette share-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="share-title"
+        data-testid="share-dialog"
+        onKeyDown={(e) => (e.key === "Escape" ? props.onClose() : keepFocusInside(e))}
+      >
         <header class="settings-head">
           <h2 id="share-title" tabindex="-1" ref={heading}>
             Share this workspace
@@ -47,10 +63,14 @@ export function ShareDialog(props: { actions: ShareActions; runtime: Runtime; na
             Close <kbd>Esc</kbd>
           </button>
         </header>
-        <p class="tools-note">The link carries the files, opencode.json and this session. It never carries your keys, your trust decisions or saved approvals.</p>
+        <p class="tools-note">
+          The link carries the files, opencode.json and this session. It never carries your keys, your trust decisions or saved approvals.
+        </p>
         <Switch>
           <Match when={outcome.loading}>
-            <p class="tools-note" role="status">Making the link…</p>
+            <p class="tools-note" role="status">
+              Making the link…
+            </p>
           </Match>
           <Match when={outcome.error}>
             <p class="banner error" role="alert" data-testid="share-error">
@@ -69,20 +89,32 @@ export function ShareDialog(props: { actions: ShareActions; runtime: Runtime; na
                   when={made().link}
                   fallback={
                     <p class="banner warn" role="alert" data-testid="share-too-long">
-                      The link would be {made().length.toLocaleString("en")} characters, too long to travel as a link. Download the share as a file instead; it opens by dropping it on the workbench, by “Open a share file”, or from a link ending in #from=&lt;its address&gt;.
+                      The link would be {made().length.toLocaleString("en")} characters, too long to travel as a link. Download the share as
+                      a file instead; it opens by dropping it on the workbench, by “Open a share file”, or from a link ending in
+                      #from=&lt;its address&gt;.
                     </p>
                   }
                 >
                   {(link) => (
                     <>
-                      <textarea class="share-link" readOnly rows={3} data-testid="share-link" aria-label="Share link" onFocus={(e) => e.currentTarget.select()}>
+                      <textarea
+                        class="share-link"
+                        readOnly
+                        rows={3}
+                        data-testid="share-link"
+                        aria-label="Share link"
+                        onFocus={(e) => e.currentTarget.select()}
+                      >
                         {link()}
                       </textarea>
                       <p class="tools-note" data-testid="share-length">
                         {made().length.toLocaleString("en")} characters.
                         <Show when={made().length > made().warnAt}>
                           {" "}
-                          <strong data-testid="share-warning">Past about {made().warnAt.toLocaleString("en")} characters some chat apps and mail cut links: send the file if it arrives broken.</strong>
+                          <strong data-testid="share-warning">
+                            Past about {made().warnAt.toLocaleString("en")} characters some chat apps and mail cut links: send the file if
+                            it arrives broken.
+                          </strong>
                         </Show>
                       </p>
                       <button type="button" class="button" data-testid="share-copy" onClick={() => void copy(link())}>
@@ -91,7 +123,12 @@ export function ShareDialog(props: { actions: ShareActions; runtime: Runtime; na
                     </>
                   )}
                 </Show>
-                <button type="button" class="button" data-testid="share-download" onClick={() => saveBytes(made().file, made().fileName, "application/json")}>
+                <button
+                  type="button"
+                  class="button"
+                  data-testid="share-download"
+                  onClick={() => saveBytes(made().file, made().fileName, "application/json")}
+                >
                   Download .workbench.json
                 </button>
               </>
@@ -101,7 +138,13 @@ export function ShareDialog(props: { actions: ShareActions; runtime: Runtime; na
         <hr />
         <label class="button">
           Open a share file…
-          <input type="file" accept=".json,application/json" hidden data-testid="share-open-file" onChange={(e) => void openPicked(e.currentTarget)} />
+          <input
+            type="file"
+            accept=".json,application/json"
+            hidden
+            data-testid="share-open-file"
+            onChange={(e) => void openPicked(e.currentTarget)}
+          />
         </label>
         <Show when={openError()}>
           <p class="banner error" role="alert" data-testid="share-open-error">

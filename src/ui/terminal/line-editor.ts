@@ -390,7 +390,12 @@ function columnsOf(names: readonly string[], width: number): string {
   const perRow = Math.max(1, Math.floor(width / cell));
   const rows: string[] = [];
   for (let at = 0; at < names.length; at += perRow) {
-    rows.push(names.slice(at, at + perRow).map((name, index, row) => (index === row.length - 1 ? name : name.padEnd(cell))).join(""));
+    rows.push(
+      names
+        .slice(at, at + perRow)
+        .map((name, index, row) => (index === row.length - 1 ? name : name.padEnd(cell)))
+        .join(""),
+    );
   }
   return rows.join("\r\n");
 }

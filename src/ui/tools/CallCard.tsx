@@ -10,7 +10,15 @@ import { jumpTo, promptSelector } from "./jump.js";
 import { linesOf, VirtualLines } from "./VirtualLines.js";
 import { cardTitle, deniedRules, exitLabel, functionOutputNote, splitBashMetadata } from "./card-text.js";
 
-export type CardState = "pending permission" | "waiting for answer" | "pending" | "running" | "completed" | "error" | "aborted" | "interrupted";
+export type CardState =
+  | "pending permission"
+  | "waiting for answer"
+  | "pending"
+  | "running"
+  | "completed"
+  | "error"
+  | "aborted"
+  | "interrupted";
 
 export function stateOf(call: ToolCall, aborted: boolean): CardState {
   if (aborted && call.status !== "pending" && call.status !== "running") return "aborted";
@@ -80,7 +88,9 @@ function SavedOutputViewer(props: { path: string; read: (path: string) => Promis
                   type="button"
                   class="button"
                   data-testid="download-output"
-                  onClick={() => saveBytes(new TextEncoder().encode(ready().saved.text), `${baseName(ready().saved.path)}.txt`, "text/plain")}
+                  onClick={() =>
+                    saveBytes(new TextEncoder().encode(ready().saved.text), `${baseName(ready().saved.path)}.txt`, "text/plain")
+                  }
                 >
                   Download
                 </button>
@@ -113,7 +123,13 @@ export function CallCard(props: {
       const call = props.call;
       // The title as a person reads it (card-text.ts); the record keeps the tool's own.
       const title = cardTitle(call.tool, call.title, call.input);
-      return { ...call, title, metadata: { ...call.metadata }, permissions: call.permissions.map((p) => ({ ...p })), time: { ...call.time } };
+      return {
+        ...call,
+        title,
+        metadata: { ...call.metadata },
+        permissions: call.permissions.map((p) => ({ ...p })),
+        time: { ...call.time },
+      };
     },
     undefined,
     { equals: false },
@@ -165,7 +181,14 @@ export function CallCard(props: {
   const images = () => (snapshot().attachments ?? []).filter(isInlineImage);
   const files = () => (snapshot().attachments ?? []).filter((part) => !isInlineImage(part));
   return (
-    <article class="call-card" data-testid="call-card" data-call-id={snapshot().id} data-tool={snapshot().tool} data-state={state()} aria-label={`${snapshot().tool} call`}>
+    <article
+      class="call-card"
+      data-testid="call-card"
+      data-call-id={snapshot().id}
+      data-tool={snapshot().tool}
+      data-state={state()}
+      aria-label={`${snapshot().tool} call`}
+    >
       <header class="call-head">
         <span class="call-tool">{snapshot().tool}</span>
         <span class="call-title">{titleOf(snapshot())}</span>
@@ -174,7 +197,11 @@ export function CallCard(props: {
         </span>
         <Show when={failedExit()}>
           {(label) => (
-            <span class="call-exit-code" data-testid="call-exit-code" title="The command ran and exited with this status (the tool call itself completed)">
+            <span
+              class="call-exit-code"
+              data-testid="call-exit-code"
+              title="The command ran and exited with this status (the tool call itself completed)"
+            >
               {label()}
             </span>
           )}
@@ -189,7 +216,12 @@ export function CallCard(props: {
         </Show>
       </header>
       <Show when={state() === "pending permission"}>
-        <button type="button" class="link-button call-waiting" data-testid="card-show-prompt" onClick={() => jumpTo(promptSelector(snapshot().id))}>
+        <button
+          type="button"
+          class="link-button call-waiting"
+          data-testid="card-show-prompt"
+          onClick={() => jumpTo(promptSelector(snapshot().id))}
+        >
           Waiting for your answer: show the prompt
         </button>
       </Show>
@@ -234,7 +266,13 @@ export function CallCard(props: {
                     The full output was saved to <code>{path()}</code>.
                   </span>
                   <Show when={props.readSaved}>
-                    <button type="button" class="button" aria-expanded={showSaved()} onClick={() => setShowSaved((open) => !open)} data-testid="open-full-output">
+                    <button
+                      type="button"
+                      class="button"
+                      aria-expanded={showSaved()}
+                      onClick={() => setShowSaved((open) => !open)}
+                      data-testid="open-full-output"
+                    >
                       {showSaved() ? "Hide full output" : "Open full output"}
                     </button>
                   </Show>

@@ -73,10 +73,22 @@ export function DiffView(props: { diff: string; label?: string; mode?: DiffMode 
   return (
     <div class="diff-box" data-testid="diff-box" data-mode={mode()}>
       <div class="diff-modes" role="group" aria-label={`${label()}: view`}>
-        <button type="button" class="button" aria-pressed={mode() === "unified"} onClick={() => setMode("unified")} data-testid="diff-unified">
+        <button
+          type="button"
+          class="button"
+          aria-pressed={mode() === "unified"}
+          onClick={() => setMode("unified")}
+          data-testid="diff-unified"
+        >
           Unified
         </button>
-        <button type="button" class="button" aria-pressed={mode() === "side-by-side"} onClick={() => setMode("side-by-side")} data-testid="diff-side-by-side">
+        <button
+          type="button"
+          class="button"
+          aria-pressed={mode() === "side-by-side"}
+          onClick={() => setMode("side-by-side")}
+          data-testid="diff-side-by-side"
+        >
           Side by side
         </button>
       </div>

@@ -31,12 +31,20 @@ export function McpServers(props: { page: PageTools; onTrust: () => void; trusti
           <For each={servers()}>
             {(server) => (
               <li data-testid="mcp-server" data-name={server.name} data-state={server.status.state}>
-                <span class="mcp-name">{server.name}</span> <span class={`mcp-state mcp-${server.status.state}`}>{STATE_TEXT[server.status.state]}</span>
+                <span class="mcp-name">{server.name}</span>{" "}
+                <span class={`mcp-state mcp-${server.status.state}`}>{STATE_TEXT[server.status.state]}</span>
                 <Show when={server.status.state === "connected" ? server.status : undefined}>
                   {(connected) => (
                     <>
                       <span class="mcp-tools"> {connected().tools.length === 0 ? "no tools" : connected().tools.join(", ")}</span>
-                      <For each={connected().left ?? []}>{(note) => <span class="mcp-error" data-testid="mcp-left"> {note}</span>}</For>
+                      <For each={connected().left ?? []}>
+                        {(note) => (
+                          <span class="mcp-error" data-testid="mcp-left">
+                            {" "}
+                            {note}
+                          </span>
+                        )}
+                      </For>
                     </>
                   )}
                 </Show>
@@ -49,13 +57,25 @@ export function McpServers(props: { page: PageTools; onTrust: () => void; trusti
                       <Show
                         when={failed().error !== NEEDS_TRUST}
                         fallback={
-                          <button type="button" class="button" disabled={props.trusting} onClick={() => props.onTrust()} data-testid="mcp-trust">
+                          <button
+                            type="button"
+                            class="button"
+                            disabled={props.trusting}
+                            onClick={() => props.onTrust()}
+                            data-testid="mcp-trust"
+                          >
                             Trust this workspace
                           </button>
                         }
                       >
                         <Show when={failed().error !== LOCAL_NEEDS_NODE}>
-                          <button type="button" class="button" disabled={retrying() === server.name} onClick={() => void retry(server.name)} data-testid="mcp-retry">
+                          <button
+                            type="button"
+                            class="button"
+                            disabled={retrying() === server.name}
+                            onClick={() => void retry(server.name)}
+                            data-testid="mcp-retry"
+                          >
                             Retry
                           </button>
                         </Show>

@@ -36,14 +36,18 @@ export function PermissionPrompt(props: {
   call?: AskingCall;
   position: number;
   total: number;
-  onReply: (reply: PermissionReply, message?: string, saveToConfig?: boolean) => void }) {
+  onReply: (reply: PermissionReply, message?: string, saveToConfig?: boolean) => void;
+}) {
   const [message, setMessage] = createSignal("");
   const [saveToConfig, setSaveToConfig] = createSignal(false);
   const meta = () => props.request.metadata ?? {};
   const input = () => props.call?.input ?? props.input;
   const title = () => (props.call ? props.call.title || provisionalTitle(props.call.tool, props.call.input) : undefined);
   const command = () => (props.request.permission === "bash" ? (text(input()?.command) ?? props.request.patterns.join("\n")) : undefined);
-  const folder = () => (props.request.permission === "external_directory" ? (text(meta().parentDir) ?? text(meta().filepath) ?? props.request.patterns.join(", ")) : undefined);
+  const folder = () =>
+    props.request.permission === "external_directory"
+      ? (text(meta().parentDir) ?? text(meta().filepath) ?? props.request.patterns.join(", "))
+      : undefined;
   return (
     <section
       class="permission-prompt"
@@ -67,12 +71,20 @@ export function PermissionPrompt(props: {
               <span class="prompt-title" data-testid="prompt-title">
                 {title()}
               </span>
-              <button type="button" class="link-button" data-testid="prompt-show-call" onClick={() => jumpTo(cardSelector(call().id))} title="Scroll to the call's card">
+              <button
+                type="button"
+                class="link-button"
+                data-testid="prompt-show-call"
+                onClick={() => jumpTo(cardSelector(call().id))}
+                title="Scroll to the call's card"
+              >
                 Show the call
               </button>
             </p>
             <Show when={!command()}>
-              <pre class="prompt-input" data-testid="prompt-input">{inputLines(call().input)}</pre>
+              <pre class="prompt-input" data-testid="prompt-input">
+                {inputLines(call().input)}
+              </pre>
             </Show>
           </div>
         )}
@@ -81,7 +93,9 @@ export function PermissionPrompt(props: {
         Patterns: <code data-testid="prompt-patterns">{props.request.patterns.join(", ")}</code>
       </p>
       <Show when={command()}>
-        <pre class="prompt-stake" data-testid="prompt-command">{command()}</pre>
+        <pre class="prompt-stake" data-testid="prompt-command">
+          {command()}
+        </pre>
       </Show>
       <Show when={folder()}>
         <p class="prompt-line">
@@ -96,13 +110,28 @@ export function PermissionPrompt(props: {
           Allow once
         </button>
         <button type="button" class="button" onClick={() => props.onReply("always", undefined, saveToConfig())} data-testid="allow-always">
-          Always allow <span class="always-patterns">({props.request.permission}: {props.request.always.join(", ")})</span>
+          Always allow{" "}
+          <span class="always-patterns">
+            ({props.request.permission}: {props.request.always.join(", ")})
+          </span>
         </button>
         <label class="prompt-save">
-          <input type="checkbox" checked={saveToConfig()} onChange={(e) => setSaveToConfig(e.currentTarget.checked)} data-testid="save-always" />
+          <input
+            type="checkbox"
+            checked={saveToConfig()}
+            onChange={(e) => setSaveToConfig(e.currentTarget.checked)}
+            data-testid="save-always"
+          />
           also save to the workspace config (opencode.json)
         </label>
-        <input type="text" class="prompt-message" placeholder="Why not (optional, told to the caller)" aria-label="Rejection message" value={message()} onInput={(e) => setMessage(e.currentTarget.value)} />
+        <input
+          type="text"
+          class="prompt-message"
+          placeholder="Why not (optional, told to the caller)"
+          aria-label="Rejection message"
+          value={message()}
+          onInput={(e) => setMessage(e.currentTarget.value)}
+        />
         <button type="button" class="button danger" onClick={() => props.onReply("reject", message())}>
           Reject
         </button>

@@ -5,7 +5,11 @@ export function SaveStatus(props: { status: { text: string; error?: boolean } | 
   return (
     <Show when={props.status}>
       {(status) => (
-        <span class={status().error ? "settings-error" : "settings-ok"} role={status().error ? "alert" : "status"} data-testid={props.testid}>
+        <span
+          class={status().error ? "settings-error" : "settings-ok"}
+          role={status().error ? "alert" : "status"}
+          data-testid={props.testid}
+        >
           {status().text}
         </span>
       )}

@@ -59,7 +59,13 @@ export function SessionBar(props: {
       <span class="session-count" data-testid="session-count">
         {current()?.calls ?? 0} {current()?.calls === 1 ? "call" : "calls"}
       </span>
-      <button type="button" class="button" disabled={props.busy()} onClick={() => props.onNew()} title="Start a fresh session (reads opencode.json again; approvals are forgotten)">
+      <button
+        type="button"
+        class="button"
+        disabled={props.busy()}
+        onClick={() => props.onNew()}
+        title="Start a fresh session (reads opencode.json again; approvals are forgotten)"
+      >
         New session
       </button>
       <Show
@@ -71,7 +77,13 @@ export function SessionBar(props: {
         }
       >
         <form class="session-rename" onSubmit={submitRename}>
-          <input type="text" aria-label="Session name" value={name()} onInput={(event) => setName(event.currentTarget.value)} ref={(el) => queueMicrotask(() => el.focus())} />
+          <input
+            type="text"
+            aria-label="Session name"
+            value={name()}
+            onInput={(event) => setName(event.currentTarget.value)}
+            ref={(el) => queueMicrotask(() => el.focus())}
+          />
           <button type="submit" class="button">
             Save name
           </button>
@@ -83,7 +95,12 @@ export function SessionBar(props: {
       <Show
         when={confirming()}
         fallback={
-          <button type="button" class="button" disabled={props.busy() || !current()} onClick={() => (setRenaming(false), setConfirming(true))}>
+          <button
+            type="button"
+            class="button"
+            disabled={props.busy() || !current()}
+            onClick={() => (setRenaming(false), setConfirming(true))}
+          >
             Delete session
           </button>
         }

@@ -52,11 +52,23 @@ export function SettingsDialog(props: {
   let trustHeading: HTMLHeadingElement | undefined;
   onMount(() => heading?.focus());
   // The trust buttons go away once pressed; the focus goes to the section, not back to the page.
-  createEffect(on(() => props.page.trusted, (trusted, before) => before !== undefined && trusted !== before && trustHeading?.focus()));
+  createEffect(
+    on(
+      () => props.page.trusted,
+      (trusted, before) => before !== undefined && trusted !== before && trustHeading?.focus(),
+    ),
+  );
 
   return (
     <div class="palette-backdrop" onClick={(e) => e.target === e.currentTarget && props.onClose()}>
-      <div class="palette settings" role="dialog" aria-modal="true" aria-labelledby="settings-title" data-testid="settings" onKeyDown={keepFocusInside}>
+      <div
+        class="palette settings"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="settings-title"
+        data-testid="settings"
+        onKeyDown={keepFocusInside}
+      >
         <header class="settings-head">
           <h2 id="settings-title" tabindex="-1" ref={heading}>
             Permission settings
@@ -89,7 +101,9 @@ export function SettingsDialog(props: {
           </Show>
           <TrustNotice page={props.page} onTrust={props.onTrust} trusting={props.trusting} />
         </section>
-        <Show when={props.shellLimits ?? pageShellLimits()}>{(control) => <ShellLimitsSection control={control()} storage={browserStorage()} />}</Show>
+        <Show when={props.shellLimits ?? pageShellLimits()}>
+          {(control) => <ShellLimitsSection control={control()} storage={browserStorage()} />}
+        </Show>
         <WebSettings configured={props.page.session.config.workbench?.fetchProxy} trusted={props.page.trusted} />
       </div>
     </div>
@@ -123,13 +137,22 @@ function RulesInForce(props: { layers: Array<RuleLayer & { start: number }>; age
       <div class="rule-layers" data-testid="rules-in-force" tabindex="0" role="region" aria-label="Rules in force, in evaluation order">
         <For each={props.layers}>
           {(layer, index) => (
-            <div class="rule-layer" data-source={layer.source} data-ignored={layer.ignored !== undefined ? "true" : undefined} data-testid="rule-layer">
-              <h4>{layer.ignored !== undefined ? `This workspace's rules that would loosen protection: ${layer.ignored}` : layerName(layer.source, index(), props.agent)}</h4>
+            <div
+              class="rule-layer"
+              data-source={layer.source}
+              data-ignored={layer.ignored !== undefined ? "true" : undefined}
+              data-testid="rule-layer"
+            >
+              <h4>
+                {layer.ignored !== undefined
+                  ? `This workspace's rules that would loosen protection: ${layer.ignored}`
+                  : layerName(layer.source, index(), props.agent)}
+              </h4>
               <Show when={layer.ignored !== undefined}>
                 <p class="settings-help" data-testid="ignored-rules-help">
-                  Not in force. A rule from the workspace's own opencode.json (or its .opencode agents) is held back when some call it matches
-                  would get a looser answer than the built-in rules give: allow where they ask or deny, or ask where they deny. Rules that
-                  make things stricter always apply. Trust the workspace (below) to apply these too.
+                  Not in force. A rule from the workspace's own opencode.json (or its .opencode agents) is held back when some call it
+                  matches would get a looser answer than the built-in rules give: allow where they ask or deny, or ask where they deny.
+                  Rules that make things stricter always apply. Trust the workspace (below) to apply these too.
                 </p>
               </Show>
               <ol start={layer.start} class="rule-list">
@@ -155,7 +178,11 @@ function ConfigEditor(props: { page: PageTools; onReopened: (page: PageTools) =>
   // Errors come back as values: reading a failed resource would throw inside the dialog.
   const [loaded] = createResource(
     () => props.page,
-    (page) => page.configRules().then((found) => ({ ...found, error: undefined }), (error: unknown) => ({ path: undefined, rules: [] as ConfigRule[], error: error instanceof Error ? error.message : String(error) })),
+    (page) =>
+      page.configRules().then(
+        (found) => ({ ...found, error: undefined }),
+        (error: unknown) => ({ path: undefined, rules: [] as ConfigRule[], error: error instanceof Error ? error.message : String(error) }),
+      ),
   );
   const [rows, setRows] = createSignal<ConfigRule[]>([]);
   const [edited, setEdited] = createSignal(false);
@@ -169,7 +196,8 @@ function ConfigEditor(props: { page: PageTools; onReopened: (page: PageTools) =>
     setEdited(true);
     setStatus(undefined);
   };
-  const set = (index: number, patch: Partial<ConfigRule>) => change((all) => all.map((rule, i) => (i === index ? { ...rule, ...patch } : rule)));
+  const set = (index: number, patch: Partial<ConfigRule>) =>
+    change((all) => all.map((rule, i) => (i === index ? { ...rule, ...patch } : rule)));
   const move = (index: number, by: number) =>
     change((all) => {
       const [rule] = all.splice(index, 1);
@@ -228,16 +256,37 @@ function ConfigEditor(props: { page: PageTools; onReopened: (page: PageTools) =>
                   aria-label={`Pattern of rule ${index + 1}`}
                   onInput={(e) => set(index, { pattern: e.currentTarget.value })}
                 />
-                <select value={rule().action} aria-label={`Action of rule ${index + 1}`} onChange={(e) => set(index, { action: e.currentTarget.value as Action })}>
+                <select
+                  value={rule().action}
+                  aria-label={`Action of rule ${index + 1}`}
+                  onChange={(e) => set(index, { action: e.currentTarget.value as Action })}
+                >
                   <For each={ACTIONS}>{(action) => <option value={action}>{action}</option>}</For>
                 </select>
-                <button type="button" class="button" aria-label={`Move rule ${index + 1} up`} disabled={index === 0} onClick={() => move(index, -1)}>
+                <button
+                  type="button"
+                  class="button"
+                  aria-label={`Move rule ${index + 1} up`}
+                  disabled={index === 0}
+                  onClick={() => move(index, -1)}
+                >
                   ↑
                 </button>
-                <button type="button" class="button" aria-label={`Move rule ${index + 1} down`} disabled={index === current().length - 1} onClick={() => move(index, 1)}>
+                <button
+                  type="button"
+                  class="button"
+                  aria-label={`Move rule ${index + 1} down`}
+                  disabled={index === current().length - 1}
+                  onClick={() => move(index, 1)}
+                >
                   ↓
                 </button>
-                <button type="button" class="button danger" aria-label={`Remove rule ${index + 1}`} onClick={() => change((all) => all.filter((_, i) => i !== index))}>
+                <button
+                  type="button"
+                  class="button danger"
+                  aria-label={`Remove rule ${index + 1}`}
+                  onClick={() => change((all) => all.filter((_, i) => i !== index))}
+                >
                   Remove
                 </button>
               </li>
@@ -294,8 +343,8 @@ function ExplainForm(props: { page: PageTools }) {
         {(known) => (
           <div class="explain-result explain-unknown" role="status" data-testid="explain-result" data-action="unknown">
             <p>
-              <span class="rule-action action-unknown">unknown</span> <strong>{JSON.stringify(permission().trim())}</strong> is not a permission anything asks for, so a
-              rule for it never takes effect. Check the spelling; the known permissions are:
+              <span class="rule-action action-unknown">unknown</span> <strong>{JSON.stringify(permission().trim())}</strong> is not a
+              permission anything asks for, so a rule for it never takes effect. Check the spelling; the known permissions are:
             </p>
             <ul class="known-permissions" data-testid="known-permissions">
               <For each={known()}>
@@ -313,7 +362,13 @@ function ExplainForm(props: { page: PageTools }) {
       </Show>
       <Show when={answer() && !answer()!.known ? answer() : undefined}>
         {(result) => (
-          <p class="explain-result" role="status" data-testid="explain-result" data-action={result().action} data-source={result().source ?? "none"}>
+          <p
+            class="explain-result"
+            role="status"
+            data-testid="explain-result"
+            data-action={result().action}
+            data-source={result().source ?? "none"}
+          >
             <span class={`rule-action action-${result().action}`}>{result().action}</span>
             <span>{result().sentence}</span>
             <Show when={result().source}>

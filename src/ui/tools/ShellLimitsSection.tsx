@@ -36,7 +36,9 @@ export function ShellLimitsSection(props: { control: ShellLimitsControl; storage
   onCleanup(props.control.onChange(() => setInForce(props.control.inForce)));
   const saved = readLimitSettings(props.storage);
   const [drafts, setDrafts] = createSignal<Record<ShellLimitName, string>>(
-    Object.fromEntries(SHELL_LIMIT_NAMES.map((name) => [name, saved[name] === undefined ? "" : saved[name] === null ? "none" : String(saved[name])])) as Record<ShellLimitName, string>,
+    Object.fromEntries(
+      SHELL_LIMIT_NAMES.map((name) => [name, saved[name] === undefined ? "" : saved[name] === null ? "none" : String(saved[name])]),
+    ) as Record<ShellLimitName, string>,
   );
   const [status, setStatus] = createSignal<{ text: string; error?: boolean }>();
 
@@ -44,7 +46,9 @@ export function ShellLimitsSection(props: { control: ShellLimitsControl; storage
     event.preventDefault();
     const limits: ShellLimitsConfig = {};
     for (const name of SHELL_LIMIT_NAMES) {
-      const text = drafts()[name].trim().replace(/[,_\s]/g, "");
+      const text = drafts()
+        [name].trim()
+        .replace(/[,_\s]/g, "");
       if (text === "") continue;
       if (/^(none|off|unlimited)$/i.test(text)) {
         limits[name] = null;
@@ -52,7 +56,10 @@ export function ShellLimitsSection(props: { control: ShellLimitsControl; storage
       }
       const value = Number(text);
       if (!Number.isSafeInteger(value) || value <= 0) {
-        setStatus({ text: `${SHELL_LIMIT_LABELS[name]}: "${drafts()[name]}" is not a whole number above 0. Leave it empty for the default, or write "none" for no limit.`, error: true });
+        setStatus({
+          text: `${SHELL_LIMIT_LABELS[name]}: "${drafts()[name]}" is not a whole number above 0. Leave it empty for the default, or write "none" for no limit.`,
+          error: true,
+        });
         return;
       }
       limits[name] = value;
@@ -65,8 +72,8 @@ export function ShellLimitsSection(props: { control: ShellLimitsControl; storage
     <section class="settings-section" aria-labelledby="settings-shell-limits" data-testid="shell-limits">
       <h3 id="settings-shell-limits">Shell limits</h3>
       <p class="settings-help">
-        How far one command of the embedded shell may go before it is stopped. A runaway command is also ended by its timeout and by Stop, so
-        these can be generous. Empty means the default; <code>none</code> means no limit. A workspace can set them in opencode.json as{" "}
+        How far one command of the embedded shell may go before it is stopped. A runaway command is also ended by its timeout and by Stop,
+        so these can be generous. Empty means the default; <code>none</code> means no limit. A workspace can set them in opencode.json as{" "}
         <code>{'"workbench": { "shell": { "maxLoopIterations": 20000000 } }'}</code>, which wins over these.
       </p>
       <Show when={inForce().configProblem}>
@@ -93,8 +100,8 @@ export function ShellLimitsSection(props: { control: ShellLimitsControl; storage
                 aria-describedby={`shell-limit-${name}-help`}
               />
               <span class="settings-help" id={`shell-limit-${name}-help`}>
-                {HELP[name]}. In force: <strong data-testid="limit-in-force">{shown(inForce().limits[name])}</strong> ({SOURCE_TEXT[inForce().sources[name]]};{" "}
-                <code>workbench.shell.{name}</code>)
+                {HELP[name]}. In force: <strong data-testid="limit-in-force">{shown(inForce().limits[name])}</strong> (
+                {SOURCE_TEXT[inForce().sources[name]]}; <code>workbench.shell.{name}</code>)
               </span>
             </div>
           )}

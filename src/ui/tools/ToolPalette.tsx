@@ -7,7 +7,11 @@ import { argsFrom, fieldsOf, validate, type Field, type FormValues } from "./sch
  * Ctrl+K: pick a tool (Escape closes it, handled by the pane) (type to filter, arrows and Enter), fill its form, Enter runs. Errors from the
  * tool's own schema show beside their fields before anything runs.
  */
-export function ToolPalette(props: { tools: ToolEntry[]; onRun: (tool: string, args: Record<string, unknown>) => void; onClose: () => void }) {
+export function ToolPalette(props: {
+  tools: ToolEntry[];
+  onRun: (tool: string, args: Record<string, unknown>) => void;
+  onClose: () => void;
+}) {
   const [filter, setFilter] = createSignal("");
   const [active, setActive] = createSignal(0);
   const [chosen, setChosen] = createSignal<ToolEntry>();
@@ -33,14 +37,7 @@ export function ToolPalette(props: { tools: ToolEntry[]; onRun: (tool: string, a
 
   return (
     <div class="palette-backdrop" onClick={(e) => e.target === e.currentTarget && props.onClose()}>
-      <div
-        class="palette"
-        role="dialog"
-        aria-modal="true"
-        aria-label="Tool palette"
-        data-testid="tool-palette"
-        onKeyDown={keepFocusInside}
-      >
+      <div class="palette" role="dialog" aria-modal="true" aria-label="Tool palette" data-testid="tool-palette" onKeyDown={keepFocusInside}>
         <Show
           when={chosen()}
           fallback={
@@ -125,10 +122,22 @@ function ToolForm(props: { tool: ToolEntry; onBack: () => void; onRun: (args: Re
 
   const control = (field: Field) => {
     const id = `tool-field-${field.name}`;
-    const common = { id, name: field.name, "aria-invalid": errors()[field.name] ? true : undefined, "aria-describedby": `${id}-help` } as const;
+    const common = {
+      id,
+      name: field.name,
+      "aria-invalid": errors()[field.name] ? true : undefined,
+      "aria-describedby": `${id}-help`,
+    } as const;
     switch (field.kind) {
       case "boolean":
-        return <input type="checkbox" {...common} checked={values()[field.name] === true} onChange={(e) => set(field.name, e.currentTarget.checked)} />;
+        return (
+          <input
+            type="checkbox"
+            {...common}
+            checked={values()[field.name] === true}
+            onChange={(e) => set(field.name, e.currentTarget.checked)}
+          />
+        );
       case "enum":
         return (
           <select {...common} value={String(values()[field.name] ?? "")} onChange={(e) => set(field.name, e.currentTarget.value)}>
@@ -137,9 +146,24 @@ function ToolForm(props: { tool: ToolEntry; onBack: () => void; onRun: (args: Re
           </select>
         );
       case "number":
-        return <input type="text" inputMode="decimal" {...common} value={String(values()[field.name] ?? "")} onInput={(e) => set(field.name, e.currentTarget.value)} />;
+        return (
+          <input
+            type="text"
+            inputMode="decimal"
+            {...common}
+            value={String(values()[field.name] ?? "")}
+            onInput={(e) => set(field.name, e.currentTarget.value)}
+          />
+        );
       case "text":
-        return <input type="text" {...common} value={String(values()[field.name] ?? "")} onInput={(e) => set(field.name, e.currentTarget.value)} />;
+        return (
+          <input
+            type="text"
+            {...common}
+            value={String(values()[field.name] ?? "")}
+            onInput={(e) => set(field.name, e.currentTarget.value)}
+          />
+        );
       default:
         return (
           <textarea

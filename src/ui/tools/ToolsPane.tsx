@@ -161,21 +161,28 @@ export function ToolsPane(props: {
         <button type="button" class="button" onClick={openSettings} disabled={!tools()} aria-haspopup="dialog" data-testid="open-settings">
           Settings
         </button>
-        <button type="button" class="button primary" onClick={openPalette} disabled={!entries() || moving()} aria-keyshortcuts="Control+K" data-testid="open-palette">
+        <button
+          type="button"
+          class="button primary"
+          onClick={openPalette}
+          disabled={!entries() || moving()}
+          aria-keyshortcuts="Control+K"
+          data-testid="open-palette"
+        >
           Run a tool… <kbd>Ctrl+K</kbd>
         </button>
       </header>
       <div class="tools-bars">
         <Show when={props.sessionBar !== false}>
-        <SessionBar
-          sessions={summaries}
-          currentID={() => tools()?.record.id}
-          busy={() => moving() || !sessions()}
-          onSwitch={(id) => void controller.switchTo(id)}
-          onNew={() => void controller.create()}
-          onRename={(id, title) => void controller.rename(id, title)}
-          onDelete={(id) => void controller.delete(id)}
-        />
+          <SessionBar
+            sessions={summaries}
+            currentID={() => tools()?.record.id}
+            busy={() => moving() || !sessions()}
+            onSwitch={(id) => void controller.switchTo(id)}
+            onNew={() => void controller.create()}
+            onRename={(id, title) => void controller.rename(id, title)}
+            onDelete={(id) => void controller.delete(id)}
+          />
         </Show>
         <ReplayBar target={tools} disabled={() => moving() || !entries()} />
       </div>
@@ -223,7 +230,10 @@ export function ToolsPane(props: {
         </div>
       </Show>
       <div class="transcript" data-testid="transcript" aria-live="polite" ref={transcript}>
-        <For each={props.visible?.() === false ? [] : views()} fallback={<p class="tools-empty">No calls yet. Press Ctrl+K (or the button above) to run a tool.</p>}>
+        <For
+          each={props.visible?.() === false ? [] : views()}
+          fallback={<p class="tools-empty">No calls yet. Press Ctrl+K (or the button above) to run a tool.</p>}
+        >
           {(call) => (
             <CallCard
               call={call}
@@ -241,7 +251,15 @@ export function ToolsPane(props: {
       </Show>
       <Show when={settingsOpen() && tools()}>
         {(page) => (
-          <SettingsDialog page={page()} agent={page().session.agent.name} onReopened={controller.replaced} onTrust={trust} onUntrust={() => void controller.setTrust(false)} trusting={state().trusting} onClose={closeSettings} />
+          <SettingsDialog
+            page={page()}
+            agent={page().session.agent.name}
+            onReopened={controller.replaced}
+            onTrust={trust}
+            onUntrust={() => void controller.setTrust(false)}
+            trusting={state().trusting}
+            onClose={closeSettings}
+          />
         )}
       </Show>
     </section>

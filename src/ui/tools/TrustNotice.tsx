@@ -16,9 +16,21 @@ export function TrustNotice(props: { page: PageTools; onTrust: () => void; trust
         <div class="trust-notice" role="region" aria-label="Workspace code not run" data-testid="trust-notice">
           <p>This workspace has its own tools or plugins. They run in this tab, with the workspace's files, only if you trust it:</p>
           <ul class="trust-files">
-            <For each={props.page.untrustedFiles}>{(file) => <li><code>{relative(file)}</code></li>}</For>
+            <For each={props.page.untrustedFiles}>
+              {(file) => (
+                <li>
+                  <code>{relative(file)}</code>
+                </li>
+              )}
+            </For>
           </ul>
-          <button type="button" class="button primary" onClick={() => props.onTrust()} disabled={props.trusting} data-testid="trust-workspace">
+          <button
+            type="button"
+            class="button primary"
+            onClick={() => props.onTrust()}
+            disabled={props.trusting}
+            data-testid="trust-workspace"
+          >
             Trust this workspace
           </button>
         </div>

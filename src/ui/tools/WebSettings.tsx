@@ -12,7 +12,10 @@ export function WebSettings(props: { configured?: string; trusted: boolean }) {
     event.preventDefault();
     try {
       saveFetchProxy(value());
-      setMessage({ text: value().trim() ? "Saved: webfetch uses this proxy when a site refuses the page." : "Cleared: no proxy of your own.", error: false });
+      setMessage({
+        text: value().trim() ? "Saved: webfetch uses this proxy when a site refuses the page." : "Cleared: no proxy of your own.",
+        error: false,
+      });
     } catch (error) {
       setMessage({ text: error instanceof Error ? error.message : String(error), error: true });
     }
@@ -21,14 +24,20 @@ export function WebSettings(props: { configured?: string; trusted: boolean }) {
     <section class="settings-section" aria-labelledby="settings-web">
       <h3 id="settings-web">Web</h3>
       <p class="settings-help">
-        Most sites do not let other sites' pages read them (CORS), so webfetch in this tab can read them only through a fetch proxy. Give its
-        address with <code>{"{url}"}</code> where the page's URL goes (without it, the URL is added at the end). The proxy sees every URL
-        fetched; no cookies or logins are sent. The workbench CLI needs no proxy.
+        Most sites do not let other sites' pages read them (CORS), so webfetch in this tab can read them only through a fetch proxy. Give
+        its address with <code>{"{url}"}</code> where the page's URL goes (without it, the URL is added at the end). The proxy sees every
+        URL fetched; no cookies or logins are sent. The workbench CLI needs no proxy.
       </p>
       <form class="explain-form" onSubmit={save} data-testid="fetch-proxy-form">
         <label>
           Fetch proxy
-          <input type="text" value={value()} placeholder="https://your-proxy.example/?url={url}" onInput={(e) => setValue(e.currentTarget.value)} data-testid="fetch-proxy" />
+          <input
+            type="text"
+            value={value()}
+            placeholder="https://your-proxy.example/?url={url}"
+            onInput={(e) => setValue(e.currentTarget.value)}
+            data-testid="fetch-proxy"
+          />
         </label>
         <button type="submit" class="button">
           Save
@@ -36,7 +45,11 @@ export function WebSettings(props: { configured?: string; trusted: boolean }) {
       </form>
       <Show when={message()}>
         {(shown) => (
-          <p class={shown().error ? "settings-error" : "settings-ok"} role={shown().error ? "alert" : "status"} data-testid="fetch-proxy-message">
+          <p
+            class={shown().error ? "settings-error" : "settings-ok"}
+            role={shown().error ? "alert" : "status"}
+            data-testid="fetch-proxy-message"
+          >
             {shown().text}
           </p>
         )}

@@ -18,7 +18,8 @@ function readable(note: string): string {
   const timeout = TIMEOUT_NOTE.exec(note);
   if (timeout) {
     const ms = Number(timeout[1]);
-    const span = ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000} min` : ms >= 1000 ? `${(ms / 1000).toLocaleString("en")} s` : `${ms} ms`;
+    const span =
+      ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000} min` : ms >= 1000 ? `${(ms / 1000).toLocaleString("en")} s` : `${ms} ms`;
     return `Stopped: the command ran past its timeout of ${span}.`;
   }
   if (note === "User aborted the command") return "Stopped: you aborted the command.";
@@ -31,7 +32,10 @@ export function splitBashMetadata(output: string): SplitOutput {
   if (!footer) return { body: output, notes: [] };
   return {
     body: output.slice(0, footer.index),
-    notes: footer[1]!.split("\n").filter((line) => line.trim() !== "").map(readable),
+    notes: footer[1]!
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map(readable),
   };
 }
 
@@ -51,7 +55,9 @@ export function deniedRules(error: string | undefined): QuotedRule[] | undefined
     if (!Array.isArray(rules)) return undefined;
     const valid = rules.filter(
       (rule): rule is QuotedRule =>
-        typeof rule === "object" && rule !== null && ["permission", "pattern", "action"].every((key) => typeof (rule as Record<string, unknown>)[key] === "string"),
+        typeof rule === "object" &&
+        rule !== null &&
+        ["permission", "pattern", "action"].every((key) => typeof (rule as Record<string, unknown>)[key] === "string"),
     );
     return valid.length === rules.length ? valid : undefined;
   } catch {

@@ -2,7 +2,9 @@
 export function keepFocusInside(event: KeyboardEvent) {
   if (event.key !== "Tab") return;
   const dialog = event.currentTarget as HTMLElement;
-  const focusable = [...dialog.querySelectorAll<HTMLElement>("input, textarea, select, button, [tabindex]:not([tabindex='-1'])")].filter((el) => !el.hasAttribute("disabled"));
+  const focusable = [...dialog.querySelectorAll<HTMLElement>("input, textarea, select, button, [tabindex]:not([tabindex='-1'])")].filter(
+    (el) => !el.hasAttribute("disabled"),
+  );
   const first = focusable[0];
   const last = focusable[focusable.length - 1];
   if (!first || !last) return;

@@ -38,7 +38,8 @@ export function sideBySideRows(diff: string): SideRow[] {
         const text = line.slice(1);
         if (mark === "-") removed.push({ no: oldNo++, text, kind: "del" });
         else if (mark === "+") added.push({ no: newNo++, text, kind: "add" });
-        else if (mark === "\\") continue; // "\ No newline at end of file": not a line of either file
+        else if (mark === "\\")
+          continue; // "\ No newline at end of file": not a line of either file
         else {
           pair();
           rows.push({ type: "line", left: { no: oldNo++, text, kind: "ctx" }, right: { no: newNo++, text, kind: "ctx" } });

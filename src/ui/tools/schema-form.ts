@@ -29,7 +29,8 @@ type JsonSchema = {
 const LONG_TEXT = /content|string|patch|text|prompt|command/i;
 
 function kindOf(name: string, schema: JsonSchema): { kind: FieldKind; options: string[] } {
-  if (Array.isArray(schema.enum) && schema.enum.every((v) => typeof v === "string")) return { kind: "enum", options: schema.enum as string[] };
+  if (Array.isArray(schema.enum) && schema.enum.every((v) => typeof v === "string"))
+    return { kind: "enum", options: schema.enum as string[] };
   switch (schema.type) {
     case "string":
       return { kind: LONG_TEXT.test(name) ? "textarea" : "text", options: [] };

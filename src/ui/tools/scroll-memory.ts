@@ -45,7 +45,10 @@ export function writeScroll(storage: Pick<Storage, "setItem"> | undefined, key: 
  * load and grow for a moment after they appear, so the position is put back on every frame for a
  * while, until the user scrolls, clicks or types there themselves.
  */
-export function bindScrollMemory(element: HTMLElement, options: { key: () => string | undefined; storage: Pick<Storage, "getItem" | "setItem"> | undefined; active: () => boolean }) {
+export function bindScrollMemory(
+  element: HTMLElement,
+  options: { key: () => string | undefined; storage: Pick<Storage, "getItem" | "setItem"> | undefined; active: () => boolean },
+) {
   let restoring = 0;
   let frame = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -58,7 +61,10 @@ export function bindScrollMemory(element: HTMLElement, options: { key: () => str
     const key = options.key();
     if (!key || element.childElementCount === 0) return;
     clearTimeout(timer);
-    timer = setTimeout(() => writeScroll(options.storage, key, scrollState(element.scrollTop, element.scrollHeight, element.clientHeight)), 150);
+    timer = setTimeout(
+      () => writeScroll(options.storage, key, scrollState(element.scrollTop, element.scrollHeight, element.clientHeight)),
+      150,
+    );
   };
   element.addEventListener("scroll", onScroll, { passive: true });
   for (const kind of ["wheel", "pointerdown", "keydown", "touchstart"]) element.addEventListener(kind, stopRestoring, { passive: true });

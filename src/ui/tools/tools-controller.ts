@@ -76,7 +76,10 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 /** What a key press means to the pane, given what is open; undefined when it is not the pane's. */
 export type ToolsShortcut = "close-settings" | "close-palette" | "open-palette" | undefined;
 
-export function shortcutOf(event: { key: string; ctrlKey: boolean; metaKey: boolean }, open: { settings: boolean; palette: boolean }): ToolsShortcut {
+export function shortcutOf(
+  event: { key: string; ctrlKey: boolean; metaKey: boolean },
+  open: { settings: boolean; palette: boolean },
+): ToolsShortcut {
   // Escape closes the settings even when focus fell out of them; nothing else acts while they are open.
   if (open.settings) return event.key === "Escape" ? "close-settings" : undefined;
   if (event.key === "Escape" && open.palette) return "close-palette";
@@ -147,7 +150,11 @@ export class ToolsController {
     const opened = await this.store;
     await this.previous?.close();
     this.offSessions?.();
-    const sessions = await PageSessions.open(runtime, opened.store, { remember: !this.options.readOnly, trusted: () => this.trusted, ownProxy: this.options.ownProxy });
+    const sessions = await PageSessions.open(runtime, opened.store, {
+      remember: !this.options.readOnly,
+      trusted: () => this.trusted,
+      ownProxy: this.options.ownProxy,
+    });
     this.previous = sessions;
     this.offSessions = sessions.onChange(() => this.changed());
     this.set({ sessions, storeNotice: opened.notice });
@@ -190,7 +197,9 @@ export class ToolsController {
       const next = await page.reopen({ trusted: value });
       this.trusted = value;
       this.replaced(next);
-      this.set({ note: remembered ? undefined : { text: "Trusted for this page only: this browser keeps no storage, so a reload will ask again." } });
+      this.set({
+        note: remembered ? undefined : { text: "Trusted for this page only: this browser keeps no storage, so a reload will ask again." },
+      });
     } catch (error) {
       this.set({ note: { text: `Could not ${value ? "trust" : "stop trusting"} the workspace: ${messageOf(error)}`, error: true } });
     } finally {

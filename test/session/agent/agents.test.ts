@@ -76,7 +76,8 @@ describe("built-in agents", () => {
     disposers.push(s.dispose);
     const agent = s.session.agent;
     for (const permission of ["read", "grep", "glob", "list", "bash", "webfetch"]) expect(decide(agent, permission, "x")).toBe("allow");
-    for (const permission of ["edit", "todowrite", "task", "question", "some_mcp_tool"]) expect(decide(agent, permission, "x")).toBe("deny");
+    for (const permission of ["edit", "todowrite", "task", "question", "some_mcp_tool"])
+      expect(decide(agent, permission, "x")).toBe("deny");
     expect((await s.session.run("read", { filePath: `${s.runtime.root}/a.txt` })).status).toBe("completed");
     const edit = await s.session.run("edit", { filePath: `${s.runtime.root}/a.txt`, oldString: "hello", newString: "bye" });
     expect(edit.status).toBe("error");
@@ -98,7 +99,14 @@ describe("agents from opencode.json", () => {
       "opencode.json": json({
         permission: { bash: "ask", edit: "deny" },
         agent: {
-          build: { model: "openrouter/anthropic/claude-sonnet-4", temperature: 0.3, top_p: 0.9, steps: 12, permission: { edit: "allow" }, color: "#00ff88" },
+          build: {
+            model: "openrouter/anthropic/claude-sonnet-4",
+            temperature: 0.3,
+            top_p: 0.9,
+            steps: 12,
+            permission: { edit: "allow" },
+            color: "#00ff88",
+          },
           plan: { tools: { bash: false } },
         },
       }),
@@ -126,7 +134,13 @@ describe("agents from opencode.json", () => {
       }),
     });
     const review = byName("review");
-    expect(review).toMatchObject({ mode: "all", builtIn: false, hidden: false, description: "Reviews code", prompt: "Review the diff carefully." });
+    expect(review).toMatchObject({
+      mode: "all",
+      builtIn: false,
+      hidden: false,
+      description: "Reviews code",
+      prompt: "Review the diff carefully.",
+    });
     expect(review.options).toEqual({ store: false, reasoningEffort: "high" });
     // A new agent starts from the defaults: it may edit, but question and plan switching stay denied.
     expect(decide(review, "edit", "a.ts")).toBe("allow");
@@ -148,7 +162,12 @@ describe("agents from opencode.json", () => {
 
   it("reports a default_agent that cannot start a session and falls back to build", async () => {
     const { agents, problems } = await agentsOf({ "opencode.json": json({ default_agent: "explore" }) });
-    expect(problems).toEqual([{ file: "/workspace/opencode.json", error: 'default_agent "explore" is a subagent, which cannot start a session; using build instead' }]);
+    expect(problems).toEqual([
+      {
+        file: "/workspace/opencode.json",
+        error: 'default_agent "explore" is a subagent, which cannot start a session; using build instead',
+      },
+    ]);
     expect(agents[0]!.name).toBe("build");
   });
 
@@ -157,7 +176,11 @@ describe("agents from opencode.json", () => {
       "opencode.json": json({ agent: { build: { tools: { bash: false, write: false }, permission: { "*": "allow", bash: "ask" } } } }),
     });
     const rules = byName("build").permission.filter((rule) => rule.source === "config");
-    expect(rules.map((r) => [r.permission, r.action])).toEqual([["bash", "ask"], ["edit", "deny"], ["*", "allow"]]);
+    expect(rules.map((r) => [r.permission, r.action])).toEqual([
+      ["bash", "ask"],
+      ["edit", "deny"],
+      ["*", "allow"],
+    ]);
     expect(decide(byName("build"), "bash", "ls")).toBe("allow");
   });
 });
@@ -181,7 +204,10 @@ describe("markdown agents", () => {
   ].join("\n");
 
   it("take their name from the file, their settings from the frontmatter and their prompt from the body", async () => {
-    const { byName, problems } = await agentsOf({ ".opencode/agent/review.md": reviewer, ".opencode/agents/docs/writer.md": "Write the docs.\n" });
+    const { byName, problems } = await agentsOf({
+      ".opencode/agent/review.md": reviewer,
+      ".opencode/agents/docs/writer.md": "Write the docs.\n",
+    });
     expect(problems).toEqual([]);
     const review = byName("review");
     expect(review).toMatchObject({
@@ -204,7 +230,9 @@ describe("markdown agents", () => {
 
   it("merge over JSON entries: global markdown beats the project's JSON, the workspace's markdown beats both", async () => {
     const { byName } = await agentsOf({
-      "opencode.json": json({ agent: { build: { temperature: 0.9, steps: 3, description: "json" }, review: { description: "json", temperature: 0.9 } } }),
+      "opencode.json": json({
+        agent: { build: { temperature: 0.9, steps: 3, description: "json" }, review: { description: "json", temperature: 0.9 } },
+      }),
       [`${GLOBAL}/agent/build.md`]: "---\ntemperature: 0.5\ndescription: global\n---\n",
       [`${GLOBAL}/agent/review.md`]: "---\ndescription: global\n---\nGlobal prompt.\n",
       ".opencode/agent/review.md": "---\ndescription: workspace\n---\nWorkspace prompt.\n",
@@ -249,11 +277,16 @@ describe("problems name the file and the exact place", () => {
       ".opencode/agent/typed.md": "---\nsteps: -2\npermission:\n  edit: maybe\n---\nBody\n",
     });
     expect(problems).toEqual([
-      { file: "/workspace/.opencode/agent/broken.md", agent: "broken", error: "frontmatter line 3: lists ([a, b]) are not supported in agent frontmatter" },
+      {
+        file: "/workspace/.opencode/agent/broken.md",
+        agent: "broken",
+        error: "frontmatter line 3: lists ([a, b]) are not supported in agent frontmatter",
+      },
       {
         file: "/workspace/.opencode/agent/typed.md",
         agent: "typed",
-        error: 'frontmatter.steps: must be a whole number above 0; frontmatter.permission.edit must be "allow", "ask" or "deny", got "maybe"',
+        error:
+          'frontmatter.steps: must be a whole number above 0; frontmatter.permission.edit must be "allow", "ask" or "deny", got "maybe"',
       },
     ]);
     expect(agents.map((a) => a.name)).not.toContain("broken");
@@ -265,7 +298,9 @@ describe("problems name the file and the exact place", () => {
     disposers.push(s.dispose);
     expect(s.session.agent.name).toBe("plan");
     expect(s.session.problems.map((p) => p.file)).toEqual(["/workspace/.opencode/agent/build.md"]);
-    await expect(sessionWith(files, { agent: "build" })).rejects.toThrow(/unknown agent "build" \(\/workspace\/\.opencode\/agent\/build\.md: frontmatter\.permission\.edit must be/);
+    await expect(sessionWith(files, { agent: "build" })).rejects.toThrow(
+      /unknown agent "build" \(\/workspace\/\.opencode\/agent\/build\.md: frontmatter\.permission\.edit must be/,
+    );
   });
 
   it("a {file:...} prompt that does not exist is reported with the path it looked at", async () => {
@@ -276,8 +311,12 @@ describe("problems name the file and the exact place", () => {
   });
 
   it("a top-level permission or tools section that is wrong stops loading: no agent could run safely", async () => {
-    await expect(agentsOf({ "opencode.json": json({ permission: { bash: "sure" } }) })).rejects.toThrow(/permission\.bash:? must be "allow", "ask" or "deny"/);
-    await expect(agentsOf({ "opencode.json": json({ tools: { bash: "off" } }) })).rejects.toThrow(/tools(\.bash)?:? must be (an object of tool names to )?true or false/);
+    await expect(agentsOf({ "opencode.json": json({ permission: { bash: "sure" } }) })).rejects.toThrow(
+      /permission\.bash:? must be "allow", "ask" or "deny"/,
+    );
+    await expect(agentsOf({ "opencode.json": json({ tools: { bash: "off" } }) })).rejects.toThrow(
+      /tools(\.bash)?:? must be (an object of tool names to )?true or false/,
+    );
   });
 });
 
@@ -297,6 +336,8 @@ describe("ToolSession and loaded agents", () => {
   });
 
   it("an unknown agent name says which exist", async () => {
-    await expect(sessionWith({}, { agent: "nope" })).rejects.toThrow(/unknown agent "nope": use one of build, compaction, explore, general, plan, summary, title/);
+    await expect(sessionWith({}, { agent: "nope" })).rejects.toThrow(
+      /unknown agent "nope": use one of build, compaction, explore, general, plan, summary, title/,
+    );
   });
 });

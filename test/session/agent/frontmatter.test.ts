@@ -7,7 +7,16 @@ const doc = (...lines: string[]) => ["---", ...lines, "---", "The body.", ""].jo
 describe("parseFrontmatter", () => {
   it("reads flat keys with strings, numbers, booleans and null, and keeps the body", () => {
     const { attributes, body } = parseFrontmatter(
-      doc("description: Reviews code for quality", "mode: subagent", "temperature: 0.1", "steps: 5", "hidden: true", "disable: False", "variant: ~", "color:"),
+      doc(
+        "description: Reviews code for quality",
+        "mode: subagent",
+        "temperature: 0.1",
+        "steps: 5",
+        "hidden: true",
+        "disable: False",
+        "variant: ~",
+        "color:",
+      ),
     );
     expect(attributes).toEqual({
       description: "Reviews code for quality",
@@ -24,7 +33,17 @@ describe("parseFrontmatter", () => {
 
   it("reads nested maps to any depth, with quoted keys, in the order written", () => {
     const { attributes } = parseFrontmatter(
-      doc("tools:", "  write: false", "  bash: true", "permission:", '  "*": deny', "  bash:", '    "git *": ask', "    'rm ''x''': deny", "  edit: allow"),
+      doc(
+        "tools:",
+        "  write: false",
+        "  bash: true",
+        "permission:",
+        '  "*": deny',
+        "  bash:",
+        '    "git *": ask',
+        "    'rm ''x''': deny",
+        "  edit: allow",
+      ),
     );
     expect(attributes).toEqual({
       tools: { write: false, bash: true },

@@ -39,13 +39,21 @@ describe("MCP servers", () => {
     const mcp = await server();
     const session = await open({ "my.server": { type: "remote", url: mcp.url } });
     expect(session.mcp.servers()).toEqual([
-      { name: "my.server", kind: "remote", target: mcp.url, status: { state: "connected", tools: ["my_server_echo", "my_server_fail", "my_server_slow"] } },
+      {
+        name: "my.server",
+        kind: "remote",
+        target: mcp.url,
+        status: { state: "connected", tools: ["my_server_echo", "my_server_fail", "my_server_slow"] },
+      },
     ]);
     expect(mcpToolId("a b/c", "x.y")).toBe("a_b_c_x_y");
     const tools = await session.registry.tools({ providerID: "anthropic", modelID: "claude" });
     const echo = tools.find((tool) => tool.id === "my_server_echo")!;
     expect(echo.description).toBe("Echoes the text back");
-    const schema = z.toJSONSchema(echo.parameters, { io: "input" }) as { properties: Record<string, { type: string; description?: string }>; required: string[] };
+    const schema = z.toJSONSchema(echo.parameters, { io: "input" }) as {
+      properties: Record<string, { type: string; description?: string }>;
+      required: string[];
+    };
     expect(schema.properties.text).toEqual({ type: "string", description: "what to echo" });
     expect(schema.required).toEqual(["text"]);
   });
@@ -155,6 +163,9 @@ describe("MCP servers", () => {
     const silent = await startWebServer({ "/mcp": () => {} });
     cleanups.push(() => silent.close());
     const session = await open({ mute: { type: "remote", url: `${silent.url}/mcp`, timeout: 300 } });
-    expect(session.mcp.servers()[0]!.status).toEqual({ state: "failed", error: 'connecting to the MCP server "mute" took longer than 0.3 s' });
+    expect(session.mcp.servers()[0]!.status).toEqual({
+      state: "failed",
+      error: 'connecting to the MCP server "mute" took longer than 0.3 s',
+    });
   });
 });

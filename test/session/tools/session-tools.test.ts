@@ -24,14 +24,30 @@ async function open(files: Record<string, string> = {}, options: Partial<ToolSes
     await runtime.fs.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
     await runtime.fs.writeFile(full, text);
   }
-  const session = await ToolSession.open({ runtime, dataDir: "/data", home: "/home/user", builtins: builtinTools, trusted: true, ...options });
+  const session = await ToolSession.open({
+    runtime,
+    dataDir: "/data",
+    home: "/home/user",
+    builtins: builtinTools,
+    trusted: true,
+    ...options,
+  });
   return { session, runtime };
 }
 
 async function run(session: ToolSession, model: LanguageModelV4, text: string, extra: Partial<LoopOptions> = {}) {
   userText(session, text, session.agent.name);
   const controller = new AbortController();
-  const end = await runLoop({ tools: session, agent: session.agent, model: resolved(model), system: ["test"], signal: controller.signal, changed: () => {}, status: () => {}, ...extra });
+  const end = await runLoop({
+    tools: session,
+    agent: session.agent,
+    model: resolved(model),
+    system: ["test"],
+    signal: controller.signal,
+    changed: () => {},
+    status: () => {},
+    ...extra,
+  });
   return end;
 }
 
@@ -48,9 +64,18 @@ describe("todowrite, todoread and task", () => {
       version: 1,
       steps: [
         { toolCalls: [{ tool: "todowrite", input: { todos } }] },
-        { toolCalls: [{ tool: "task", input: { description: "Find the word", prompt: "Read notes.txt and say the word.", subagent_type: "general" } }] },
+        {
+          toolCalls: [
+            { tool: "task", input: { description: "Find the word", prompt: "Read notes.txt and say the word.", subagent_type: "general" } },
+          ],
+        },
         // The child: it may not touch the todo list, then it reads and answers.
-        { toolCalls: [{ tool: "todowrite", input: { todos: [] } }, { tool: "read", input: { filePath: `${runtime.root}/notes.txt` } }] },
+        {
+          toolCalls: [
+            { tool: "todowrite", input: { todos: [] } },
+            { tool: "read", input: { filePath: `${runtime.root}/notes.txt` } },
+          ],
+        },
         { text: "The word is basil." },
         { text: "Basil." },
       ],
@@ -74,9 +99,13 @@ describe("todowrite, todoread and task", () => {
     const child = record.children?.[0];
     expect(child?.parentID).toBe(record.id);
     expect(child?.title).toBe("Find the word (@general subagent)");
-    expect(task.output).toBe(`task_id: ${child!.id} (for resuming to continue this task if needed)\n\n<task_result>\nThe word is basil.\n</task_result>`);
+    expect(task.output).toBe(
+      `task_id: ${child!.id} (for resuming to continue this task if needed)\n\n<task_result>\nThe word is basil.\n</task_result>`,
+    );
     expect(task.metadata).toMatchObject({ sessionId: child!.id, subagent: "general", calls: 2 });
-    expect(task.permissions.map((permission) => [permission.permission, permission.patterns, permission.answer])).toEqual([["task", ["general"], "allow"]]);
+    expect(task.permissions.map((permission) => [permission.permission, permission.patterns, permission.answer])).toEqual([
+      ["task", ["general"], "allow"],
+    ]);
     // todowrite is denied to the child outright, so it is not even offered: the call goes to invalid.
     expect(child!.calls.map((call) => [call.tool, call.status])).toEqual([
       ["invalid", "completed"],
@@ -91,7 +120,15 @@ describe("todowrite, todoread and task", () => {
     const again = new ScriptedLanguageModel({
       version: 1,
       steps: [
-        { toolCalls: [{ tool: "todoread", input: {} }, { tool: "task", input: { description: "Follow up", prompt: "Spell it backwards.", subagent_type: "general", task_id: child!.id } }] },
+        {
+          toolCalls: [
+            { tool: "todoread", input: {} },
+            {
+              tool: "task",
+              input: { description: "Follow up", prompt: "Spell it backwards.", subagent_type: "general", task_id: child!.id },
+            },
+          ],
+        },
         { text: "lisab" },
         { text: "It is lisab backwards." },
       ],
@@ -107,7 +144,10 @@ describe("todowrite, todoread and task", () => {
     // A task_id that names no child of this session says what does exist.
     const wrong = new ScriptedLanguageModel({
       version: 1,
-      steps: [{ toolCalls: [{ tool: "task", input: { description: "x", prompt: "x", subagent_type: "general", task_id: "ses_nope" } }] }, { text: "ok" }],
+      steps: [
+        { toolCalls: [{ tool: "task", input: { description: "x", prompt: "x", subagent_type: "general", task_id: "ses_nope" } }] },
+        { text: "ok" },
+      ],
     });
     await run(session, wrong, "resume a wrong one");
     expect(callsOf(record, "task")[2]!.error).toContain(`its tasks: ${child!.id}`);
@@ -119,13 +159,11 @@ describe("todowrite, todoread and task", () => {
       version: 1,
       steps: [
         {
-          toolCalls: [
-            { tool: "task", input: { description: "nest", prompt: "start another task", subagent_type: "general" } },
-          ],
+          toolCalls: [{ tool: "task", input: { description: "nest", prompt: "start another task", subagent_type: "general" } }],
         },
         { toolCalls: [{ tool: "task", input: { description: "deeper", prompt: "x", subagent_type: "general" } }] },
         { text: "could not" },
-        { toolCalls: [{ tool: "task", input: { description: "bad", prompt: "x", subagent_type: "nobody" } }, ] },
+        { toolCalls: [{ tool: "task", input: { description: "bad", prompt: "x", subagent_type: "nobody" } }] },
         { toolCalls: [{ tool: "task", input: { description: "bad", prompt: "x", subagent_type: "plan" } }] },
         { text: "done" },
       ],
@@ -173,7 +211,15 @@ describe("todowrite, todoread and task", () => {
     };
     userText(session, "go");
     const controller = new AbortController();
-    const ending = runLoop({ tools: session, agent: session.agent, model: resolved(model), system: ["t"], signal: controller.signal, changed: () => {}, status: () => {} });
+    const ending = runLoop({
+      tools: session,
+      agent: session.agent,
+      model: resolved(model),
+      system: ["t"],
+      signal: controller.signal,
+      changed: () => {},
+      status: () => {},
+    });
     await childStreaming;
     controller.abort(new DOMException("Stopped by the person.", "AbortError"));
     expect(await ending).toBe("aborted");
@@ -221,7 +267,9 @@ describe("plan_enter and plan_exit", () => {
     ]);
     const writes = callsOf(session.session, "write");
     expect(writes.map((call) => call.status)).toEqual(["completed", "error", "completed"]);
-    expect(writes[1]!.permissions.map((permission) => [permission.permission, permission.patterns, permission.answer])).toEqual([["edit", ["new.ts"], "deny"]]);
+    expect(writes[1]!.permissions.map((permission) => [permission.permission, permission.patterns, permission.answer])).toEqual([
+      ["edit", ["new.ts"], "deny"],
+    ]);
     await expect(runtime.fs.stat(`${runtime.root}/new.ts`)).rejects.toThrow();
     expect(new TextDecoder().decode(await runtime.fs.readFile(`${runtime.root}/${plan}`))).toBe("# Plan\n1. set a to 2\n");
     expect(new TextDecoder().decode(await runtime.fs.readFile(`${runtime.root}/src.ts`))).toBe("export const a = 2;\n");
@@ -240,7 +288,10 @@ describe("plan_enter and plan_exit", () => {
 
     const planning = await open({}, { flags: { planMode: true }, agent: "plan" });
     planning.session.questions.onAsked((request) => queueMicrotask(() => planning.session.questions.reply(request.id, [["No"]])));
-    const declined = new ScriptedLanguageModel({ version: 1, steps: [{ toolCalls: [{ tool: "plan_exit", input: {} }] }, { text: "never" }] });
+    const declined = new ScriptedLanguageModel({
+      version: 1,
+      steps: [{ toolCalls: [{ tool: "plan_exit", input: {} }] }, { text: "never" }],
+    });
     expect(await run(planning.session, declined, "plan it")).toBe("blocked");
     expect(callsOf(planning.session.session, "plan_exit")[0]!.error).toBe("The user dismissed this question");
     expect(declined.calls).toBe(1);
@@ -256,13 +307,29 @@ describe("question", () => {
       queueMicrotask(() => (next ? session.questions.reply(request.id, next) : session.questions.dismiss(request.id)));
     });
     const questions = [
-      { question: "Tabs or spaces?", header: "Indent", options: [{ label: "Tabs", description: "one tab" }, { label: "Spaces", description: "two spaces" }] },
+      {
+        question: "Tabs or spaces?",
+        header: "Indent",
+        options: [
+          { label: "Tabs", description: "one tab" },
+          { label: "Spaces", description: "two spaces" },
+        ],
+      },
       { question: "Anything else?", header: "Else", options: [{ label: "No", description: "nothing" }] },
     ];
-    const model = new ScriptedLanguageModel({ version: 1, steps: [{ toolCalls: [{ tool: "question", input: { questions } }] }, { toolCalls: [{ tool: "question", input: { questions: [questions[0]] } }] }, { text: "never" }] });
+    const model = new ScriptedLanguageModel({
+      version: 1,
+      steps: [
+        { toolCalls: [{ tool: "question", input: { questions } }] },
+        { toolCalls: [{ tool: "question", input: { questions: [questions[0]] } }] },
+        { text: "never" },
+      ],
+    });
     expect(await run(session, model, "format it")).toBe("blocked");
     const [answered, dismissed] = callsOf(session.session, "question");
-    expect(answered!.output).toBe('User has answered your questions: "Tabs or spaces?"="Tabs", "Anything else?"="my own words". You can now continue with the user\'s answers in mind.');
+    expect(answered!.output).toBe(
+      'User has answered your questions: "Tabs or spaces?"="Tabs", "Anything else?"="my own words". You can now continue with the user\'s answers in mind.',
+    );
     expect(answered!.title).toBe("Asked 2 questions");
     expect(dismissed!.status).toBe("error");
     expect(dismissed!.error).toBe("The user dismissed this question");
@@ -272,7 +339,8 @@ describe("question", () => {
 
 describe("skill", () => {
   it("finds skills in .opencode/skill, .opencode/skills, .claude/skills and the global folder, reports a malformed one once, and loads one", async () => {
-    const skill = (name: string, description: string, body = `Do ${name} things.`) => `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
+    const skill = (name: string, description: string, body = `Do ${name} things.`) =>
+      `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
     const { session, runtime } = await open(
       {
         ".opencode/skill/alpha/SKILL.md": skill("alpha", "First skill", "Step one: use scripts/run.sh."),
@@ -296,14 +364,31 @@ describe("skill", () => {
     expect(problems[0]!.file).toBe(`${runtime.root}/.claude/skills/broken/SKILL.md`);
     expect(problems[0]!.error).toContain("never closed");
 
-    const denied = { ...session.agent, permission: [...session.agent.permission, { permission: "skill", pattern: "gamma", action: "deny" as const }] };
-    const tools = await session.registry.tools({ providerID: "test", modelID: "m" }, denied, { subagents: () => [], skills: () => session.skills });
+    const denied = {
+      ...session.agent,
+      permission: [...session.agent.permission, { permission: "skill", pattern: "gamma", action: "deny" as const }],
+    };
+    const tools = await session.registry.tools({ providerID: "test", modelID: "m" }, denied, {
+      subagents: () => [],
+      skills: () => session.skills,
+    });
     const description = tools.find((tool) => tool.id === "skill")!.description;
     expect(description).toContain("- **alpha**: First skill");
     expect(description).toContain("- **delta**: Global skill");
     expect(description).not.toContain("gamma");
 
-    const model = new ScriptedLanguageModel({ version: 1, steps: [{ toolCalls: [{ tool: "skill", input: { name: "alpha" } }, { tool: "skill", input: { name: "nope" } }] }, { text: "ok" }] });
+    const model = new ScriptedLanguageModel({
+      version: 1,
+      steps: [
+        {
+          toolCalls: [
+            { tool: "skill", input: { name: "alpha" } },
+            { tool: "skill", input: { name: "nope" } },
+          ],
+        },
+        { text: "ok" },
+      ],
+    });
     await run(session, model, "use alpha");
     const [loaded, missing] = callsOf(session.session, "skill");
     expect(loaded!.title).toBe("Loaded skill: alpha");
@@ -334,16 +419,30 @@ describe("batch", () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 23; i++) files[`f${i}.txt`] = `file ${i}\n`;
     const { session, runtime } = await open(files, { flags: { batchTool: true } });
-    const agent = { ...session.agent, permission: [...session.agent.permission, { permission: "glob", pattern: "*", action: "deny" as const }] };
+    const agent = {
+      ...session.agent,
+      permission: [...session.agent.permission, { permission: "glob", pattern: "*", action: "deny" as const }],
+    };
     const calls = [
       ...Object.keys(files).map((name) => ({ tool: "read", parameters: { filePath: `${runtime.root}/${name}` } })),
       { tool: "read", parameters: { filePath: `${runtime.root}/missing.txt` } },
       { tool: "glob", parameters: { pattern: "*.txt" } },
       { tool: "read", parameters: { filePath: `${runtime.root}/f0.txt` } },
     ];
-    const model = new ScriptedLanguageModel({ version: 1, steps: [{ toolCalls: [{ tool: "batch", input: { tool_calls: calls } }] }, { text: "ok" }] });
+    const model = new ScriptedLanguageModel({
+      version: 1,
+      steps: [{ toolCalls: [{ tool: "batch", input: { tool_calls: calls } }] }, { text: "ok" }],
+    });
     userText(session, "read them all");
-    await runLoop({ tools: session, agent, model: resolved(model), system: ["t"], signal: new AbortController().signal, changed: () => {}, status: () => {} });
+    await runLoop({
+      tools: session,
+      agent,
+      model: resolved(model),
+      system: ["t"],
+      signal: new AbortController().signal,
+      changed: () => {},
+      status: () => {},
+    });
     const batch = callsOf(session.session, "batch")[0]!;
     expect(batch.title).toBe("Batch execution (23/26 successful)");
     expect(batch.output).toContain("Executed 23/26 tools successfully. 3 failed.");
@@ -352,7 +451,12 @@ describe("batch", () => {
     const subCalls = session.session.calls.filter((call) => call.tool !== "batch");
     expect(subCalls).toHaveLength(25);
     const entries = batch.metadata.calls as Array<{ callID?: string; status: string }>;
-    expect(entries.slice(0, 25).map((entry) => entry.callID).sort()).toEqual(subCalls.map((call) => call.id).sort());
+    expect(
+      entries
+        .slice(0, 25)
+        .map((entry) => entry.callID)
+        .sort(),
+    ).toEqual(subCalls.map((call) => call.id).sort());
     expect(entries[25]!.callID).toBeUndefined();
     expect(subCalls.filter((call) => call.status === "completed")).toHaveLength(23);
     const glob = subCalls.find((call) => call.tool === "glob")!;
@@ -365,7 +469,19 @@ describe("batch", () => {
     const model = new ScriptedLanguageModel({
       version: 1,
       steps: [
-        { toolCalls: [{ tool: "batch", input: { tool_calls: [{ tool: "batch", parameters: {} }, { tool: "mcp_thing", parameters: {} } ] } }] },
+        {
+          toolCalls: [
+            {
+              tool: "batch",
+              input: {
+                tool_calls: [
+                  { tool: "batch", parameters: {} },
+                  { tool: "mcp_thing", parameters: {} },
+                ],
+              },
+            },
+          ],
+        },
         { toolCalls: [{ tool: "batch", input: { tool_calls: [] } }] },
         { text: "ok" },
       ],
@@ -374,7 +490,9 @@ describe("batch", () => {
     const [nested] = callsOf(session.session, "batch");
     const empty = callsOf(session.session, "invalid")[0];
     expect(nested!.output).toContain("Tool 'batch' is not allowed in batch. Disallowed tools: batch");
-    expect(nested!.output).toContain("Tool 'mcp_thing' not in registry. External tools (MCP, environment) cannot be batched - call them directly. Available tools: question, bash, read, glob");
+    expect(nested!.output).toContain(
+      "Tool 'mcp_thing' not in registry. External tools (MCP, environment) cannot be batched - call them directly. Available tools: question, bash, read, glob",
+    );
     // The wire schema stops an empty list before the tool runs: the model hears why through invalid.
     expect(empty!.input.tool).toBe("batch");
     expect(empty!.output).toContain("Provide at least one tool call");
@@ -392,7 +510,22 @@ describe("batch", () => {
     const question = { questions: [{ question: "q?", header: "h", options: [{ label: "a", description: "a" }] }] };
     const model = new ScriptedLanguageModel({
       version: 1,
-      steps: [{ toolCalls: [{ tool: "batch", input: { tool_calls: [{ tool: "question", parameters: question }, { tool: "plan_exit", parameters: {} }] } }] }, { text: "ok" }],
+      steps: [
+        {
+          toolCalls: [
+            {
+              tool: "batch",
+              input: {
+                tool_calls: [
+                  { tool: "question", parameters: question },
+                  { tool: "plan_exit", parameters: {} },
+                ],
+              },
+            },
+          ],
+        },
+        { text: "ok" },
+      ],
     });
     await run(session, model, "try");
     expect(asked).toBe(0);
@@ -416,7 +549,20 @@ describe("persistence", () => {
       createdAt: 2,
       parentID: "ses_root",
       messages: [],
-      calls: [{ id: "call_c", sessionID: "ses_child", messageID: "msg_c", tool: "read", input: {}, status: "running", title: "", metadata: {}, permissions: [], time: { created: 2 } }],
+      calls: [
+        {
+          id: "call_c",
+          sessionID: "ses_child",
+          messageID: "msg_c",
+          tool: "read",
+          input: {},
+          status: "running",
+          title: "",
+          metadata: {},
+          permissions: [],
+          time: { created: 2 },
+        },
+      ],
     };
     const root: SessionRecord = {
       id: "ses_root",

@@ -42,7 +42,12 @@ const rows: Row[] = [
   // leading assignments: both readings, each with its own "always"
   ["CI=true git commit -m x", ["CI=true git commit -m x", "git commit -m x"], ["CI=true git commit *", "git commit *"], []],
   ["A=1 B=2 npm test", ["A=1 B=2 npm test", "npm test"], ["A=1 B=2 npm test *", "npm test *"], []],
-  ["FOO=$(cat /etc/passwd) ls", ["FOO=$(cat /etc/passwd) ls", "ls", "cat /etc/passwd"], ["FOO=$(cat /etc/passwd) ls *", "ls *", "cat *"], ["/etc/*"]],
+  [
+    "FOO=$(cat /etc/passwd) ls",
+    ["FOO=$(cat /etc/passwd) ls", "ls", "cat /etc/passwd"],
+    ["FOO=$(cat /etc/passwd) ls *", "ls *", "cat *"],
+    ["/etc/*"],
+  ],
   // wrappers: the wrapped command is a pattern too
   ["sudo rm -rf /", ["sudo rm -rf /", "rm -rf /"], ["sudo *", "rm *"], ["/*"]],
   ["command cat ../x", ["command cat ../x", "cat ../x"], ["command *", "cat *"], ["/*"]],
@@ -82,22 +87,37 @@ const rows: Row[] = [
   ["cat ou*/passwd", ["cat ou*/passwd"], ["cat *"], ["(unresolved) ou*/passwd"]],
   // what cannot be judged asks, with the text as written
   ["cat ~/x", ["cat ~/x"], ["cat *"], ["(unresolved) ~/x"]],
-  ["rm \"$X\"", ["rm \"$X\""], ["rm *"], ["(unresolved) \"$X\""]],
+  ['rm "$X"', ['rm "$X"'], ["rm *"], ['(unresolved) "$X"']],
   ["cat $'\\x2e\\x2e/x'", ["cat $'\\x2e\\x2e/x'", "cat ../x"], ["cat *"], ["/*"]],
-  ["sh -c \"$CMD\"", ["sh -c \"$CMD\"", "(unresolved) sh -c \"$CMD\""], ["sh *"], ["(unresolved) \"$CMD\""]],
-  ["bash -c 'cat /etc/passwd'", ["bash -c 'cat /etc/passwd'", "bash -c cat /etc/passwd", "cat /etc/passwd"], ["bash *", "cat *"], ["/etc/*"]],
+  ['sh -c "$CMD"', ['sh -c "$CMD"', '(unresolved) sh -c "$CMD"'], ["sh *"], ['(unresolved) "$CMD"']],
+  [
+    "bash -c 'cat /etc/passwd'",
+    ["bash -c 'cat /etc/passwd'", "bash -c cat /etc/passwd", "cat /etc/passwd"],
+    ["bash *", "cat *"],
+    ["/etc/*"],
+  ],
   ["eval 'cd /etc'; cat passwd", ["eval 'cd /etc'", "eval cd /etc", "cat passwd"], ["eval *", "cat *"], ["/etc/*"]],
   ["cd", [], [], ["(unresolved) cd"]],
   ["cd - && ls", ["ls"], ["ls *"], ["(unresolved) -"]],
-  ["cd \"$DIR\" && rm -rf build", ["rm -rf build"], ["rm *"], ["(unresolved) \"$DIR\"", "(unresolved) build"]],
+  ['cd "$DIR" && rm -rf build', ["rm -rf build"], ["rm *"], ['(unresolved) "$DIR"', "(unresolved) build"]],
   ["ls | xargs rm", ["ls", "xargs rm", "rm"], ["ls *", "xargs *", "rm *"], ["(unresolved) xargs rm"]],
   ["$EDITOR ../notes", ["$EDITOR ../notes", "(unresolved) $EDITOR ../notes"], ["$EDITOR *"], ["(unresolved) $EDITOR", "/*"]],
   ["find . -name '*.o' -delete", ["find . -name '*.o' -delete", "find . -name *.o -delete", "rm .", "rm -rf ."], ["find *"], []],
   ["find .. -name x", ["find .. -name x"], ["find *"], ["/*"]],
   ["trap 'rm -rf ../x' EXIT", ["trap 'rm -rf ../x' EXIT", "trap rm -rf ../x EXIT", "rm -rf ../x"], ["trap *", "rm *"], ["/*"]],
   ["trap - EXIT; trap -p", ["trap - EXIT", "trap -p"], ["trap *"], []],
-  ["bash <<EOF\ncat ../x\nEOF", ["bash <<EOF\ncat ../x\nEOF", "(unresolved) bash <<EOF\ncat ../x\nEOF"], ["bash *"], ["(unresolved) bash <<EOF\ncat ../x\nEOF"]],
-  ["su -c 'cat /etc/passwd' root", ["su -c 'cat /etc/passwd' root", "su -c cat /etc/passwd root", "cat /etc/passwd"], ["su *", "cat *"], ["/etc/*"]],
+  [
+    "bash <<EOF\ncat ../x\nEOF",
+    ["bash <<EOF\ncat ../x\nEOF", "(unresolved) bash <<EOF\ncat ../x\nEOF"],
+    ["bash *"],
+    ["(unresolved) bash <<EOF\ncat ../x\nEOF"],
+  ],
+  [
+    "su -c 'cat /etc/passwd' root",
+    ["su -c 'cat /etc/passwd' root", "su -c cat /etc/passwd root", "cat /etc/passwd"],
+    ["su *", "cat *"],
+    ["/etc/*"],
+  ],
   ["watch -n 5 cat /etc/passwd", ["watch -n 5 cat /etc/passwd", "cat /etc/passwd"], ["watch *", "cat *"], ["/etc/*"]],
   ["/bin/cat /etc/passwd", ["/bin/cat /etc/passwd", "cat /etc/passwd"], ["/bin/cat *", "cat *"], ["/etc/*"]],
   ["command -v cd && cat a.txt", ["command -v cd", "cat a.txt"], ["command *", "cat *"], []],
@@ -127,7 +147,13 @@ describe("deriveBashPermissions: the external_directory ask", () => {
   it("says for each pattern which command and argument led there, and why", async () => {
     const result = await derive("cd src && cat ../../etc/passwd");
     expect(result.externalDirectory.reasons).toEqual([
-      { pattern: "/etc/*", command: "cat ../../etc/passwd", argument: "../../etc/passwd", path: "/etc/passwd", why: "cat reaches outside the workspace" },
+      {
+        pattern: "/etc/*",
+        command: "cat ../../etc/passwd",
+        argument: "../../etc/passwd",
+        path: "/etc/passwd",
+        why: "cat reaches outside the workspace",
+      },
     ]);
   });
 
@@ -144,12 +170,15 @@ describe("deriveBashPermissions: the external_directory ask", () => {
 });
 
 describe("deriveBashPermissions: parse failures", () => {
-  it.each(["echo \"unterminated", "if true; then echo", "cat <<< (", "echo $("])("refuses %j with 'Failed to parse command'", async (command) => {
-    const failure = await derive(command).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(BashParseError);
-    expect((failure as Error).message).toMatch(/^Failed to parse command/);
-    expect((failure as Error).message).toMatch(/run it again/);
-  });
+  it.each(['echo "unterminated', "if true; then echo", "cat <<< (", "echo $("])(
+    "refuses %j with 'Failed to parse command'",
+    async (command) => {
+      const failure = await derive(command).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(BashParseError);
+      expect((failure as Error).message).toMatch(/^Failed to parse command/);
+      expect((failure as Error).message).toMatch(/run it again/);
+    },
+  );
 
   it("accepts an empty command line (nothing to ask)", async () => {
     const result = await derive("   ");

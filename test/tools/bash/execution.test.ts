@@ -50,16 +50,24 @@ describe.each(bashBackends)("bash tool on $name", (backend) => {
     if (backend.streams) expect(updates.length).toBeGreaterThan(1);
   });
 
-  where(backend.streams)("publishes a statement's output while the command still runs (the abort is sent only on seeing it)", async () => {
-    const controller = new AbortController();
-    const { result, updates } = await runBash(runtime, { command: "echo first; sleep 30; echo never", description: "Waits", timeout: 20_000 }, {
-      signal: controller.signal,
-      onUpdate: (output) => output.includes("first") && controller.abort(),
-    });
-    expect(updates.some((u) => u.output === "first\n")).toBe(true);
-    expect(result.output).toBe(`first\n${footer("User aborted the command")}`);
-    expect(result.metadata.exit).toBeNull();
-  }, 30_000);
+  where(backend.streams)(
+    "publishes a statement's output while the command still runs (the abort is sent only on seeing it)",
+    async () => {
+      const controller = new AbortController();
+      const { result, updates } = await runBash(
+        runtime,
+        { command: "echo first; sleep 30; echo never", description: "Waits", timeout: 20_000 },
+        {
+          signal: controller.signal,
+          onUpdate: (output) => output.includes("first") && controller.abort(),
+        },
+      );
+      expect(updates.some((u) => u.output === "first\n")).toBe(true);
+      expect(result.output).toBe(`first\n${footer("User aborted the command")}`);
+      expect(result.metadata.exit).toBeNull();
+    },
+    30_000,
+  );
 
   it("stops at the timeout and completes with the output so far and the note", async () => {
     const { result } = await runBash(runtime, { command: "echo before; sleep 30; echo after", description: "Sleeps", timeout: 700 });
@@ -69,17 +77,25 @@ describe.each(bashBackends)("bash tool on $name", (backend) => {
     expect(result.metadata.output).toBe(result.output);
   });
 
-  where(backend.endlessLoops)("aborts a loop that never yields, and completes saying so", async () => {
-    const controller = new AbortController();
-    // Where output streams, the abort waits for "start", so it surely meets the loop running.
-    if (!backend.streams) setTimeout(() => controller.abort(), 500);
-    const { result } = await runBash(runtime, { command: "echo start; while true; do :; done", description: "Spins", timeout: 20_000 }, {
-      signal: controller.signal,
-      onUpdate: (output) => output.includes("start") && setTimeout(() => controller.abort(), 200),
-    });
-    expect(result.output).toBe(`${backend.streams ? "start\n" : ""}${footer("User aborted the command")}`);
-    expect(result.metadata.exit).toBeNull();
-  }, 30_000);
+  where(backend.endlessLoops)(
+    "aborts a loop that never yields, and completes saying so",
+    async () => {
+      const controller = new AbortController();
+      // Where output streams, the abort waits for "start", so it surely meets the loop running.
+      if (!backend.streams) setTimeout(() => controller.abort(), 500);
+      const { result } = await runBash(
+        runtime,
+        { command: "echo start; while true; do :; done", description: "Spins", timeout: 20_000 },
+        {
+          signal: controller.signal,
+          onUpdate: (output) => output.includes("start") && setTimeout(() => controller.abort(), 200),
+        },
+      );
+      expect(result.output).toBe(`${backend.streams ? "start\n" : ""}${footer("User aborted the command")}`);
+      expect(result.metadata.exit).toBeNull();
+    },
+    30_000,
+  );
 
   it("aborts a sleeping child", async () => {
     const controller = new AbortController();
@@ -92,14 +108,18 @@ describe.each(bashBackends)("bash tool on $name", (backend) => {
   where(backend.processes)("kills the whole process tree on abort: no orphan is left", async () => {
     const controller = new AbortController();
     let pid = 0;
-    const { result } = await runBash(runtime, { command: "sh -c 'sleep 31 & echo $!; wait'; echo never", description: "Nests" }, {
-      signal: controller.signal,
-      onUpdate: (output) => {
-        if (pid || !/^\d+\n/.test(output)) return;
-        pid = Number.parseInt(output, 10);
-        controller.abort();
+    const { result } = await runBash(
+      runtime,
+      { command: "sh -c 'sleep 31 & echo $!; wait'; echo never", description: "Nests" },
+      {
+        signal: controller.signal,
+        onUpdate: (output) => {
+          if (pid || !/^\d+\n/.test(output)) return;
+          pid = Number.parseInt(output, 10);
+          controller.abort();
+        },
       },
-    });
+    );
     expect(pid).toBeGreaterThan(0);
     expect(result.output).toBe(`${pid}\n${footer("User aborted the command")}`);
     expect(await gone(pid)).toBe(true);
@@ -109,7 +129,9 @@ describe.each(bashBackends)("bash tool on $name", (backend) => {
     await runtime.fs.mkdir(`${runtime.root}/sub/deeper`, { recursive: true });
     expect((await runBash(runtime, { command: "pwd", description: "Where" })).result.output).toBe(`${runtime.root}\n`);
     expect((await runBash(runtime, { command: "pwd", description: "Where", workdir: "sub" })).result.output).toBe(`${runtime.root}/sub\n`);
-    expect((await runBash(runtime, { command: "pwd", description: "Where", workdir: `${runtime.root}/sub/deeper` })).result.output).toBe(`${runtime.root}/sub/deeper\n`);
+    expect((await runBash(runtime, { command: "pwd", description: "Where", workdir: `${runtime.root}/sub/deeper` })).result.output).toBe(
+      `${runtime.root}/sub/deeper\n`,
+    );
     await runBash(runtime, { command: "cd sub && export KEPT=yes", description: "Moves" });
     expect((await runBash(runtime, { command: 'pwd; echo "[$KEPT]"', description: "Where" })).result.output).toBe(`${runtime.root}\n[]\n`);
   });
@@ -117,7 +139,9 @@ describe.each(bashBackends)("bash tool on $name", (backend) => {
   it("refuses a workdir that is not a folder, saying what to pass", async () => {
     await runtime.fs.writeFile(`${runtime.root}/file.txt`, "x");
     for (const workdir of ["missing", "file.txt"]) {
-      await expect(runBash(runtime, { command: "pwd", description: "Where", workdir })).rejects.toThrow(/is not an existing folder\. Pass a folder that exists/);
+      await expect(runBash(runtime, { command: "pwd", description: "Where", workdir })).rejects.toThrow(
+        /is not an existing folder\. Pass a folder that exists/,
+      );
     }
   });
 

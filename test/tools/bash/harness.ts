@@ -40,7 +40,10 @@ export const bashBackends: BashBackend[] = [
     endlessLoops: true,
     async create() {
       // Loops unlimited, so that a `while true` runs until it is stopped, as it would with ?limits=off.
-      const runtime = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory, limits: { maxLoopIterations: null, maxCommandCount: null } });
+      const runtime = await createEmbeddedRuntime({
+        workerFactory: nodeShellWorkerFactory,
+        limits: { maxLoopIterations: null, maxCommandCount: null },
+      });
       return { runtime, cleanup: () => runtime.dispose() };
     },
   },
@@ -61,7 +64,10 @@ export const bashBackends: BashBackend[] = [
     processes: false,
     endlessLoops: false,
     async create() {
-      const outcome = await bootWebContainer(createWebContainerStandin(), { timeoutMs: 5_000, environment: { isolated: true, hasSharedMemory: true } });
+      const outcome = await bootWebContainer(createWebContainerStandin(), {
+        timeoutMs: 5_000,
+        environment: { isolated: true, hasSharedMemory: true },
+      });
       if (!outcome.ok) throw new Error(outcome.message);
       const runtime = outcome.runtime;
       return { runtime, cleanup: () => runtime.dispose() };

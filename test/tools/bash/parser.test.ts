@@ -19,7 +19,15 @@ describe("the bash parser", () => {
   it("finds every command node at any depth", async () => {
     const tree = await parseBash("a | b && (c; echo $(d `e`)) <<EOF\n$(f)\nEOF");
     try {
-      expect(tree.rootNode.descendantsOfType("command").map((n) => n?.childForFieldName("name")?.text)).toEqual(["a", "b", "c", "echo", "d", "e", "f"]);
+      expect(tree.rootNode.descendantsOfType("command").map((n) => n?.childForFieldName("name")?.text)).toEqual([
+        "a",
+        "b",
+        "c",
+        "echo",
+        "d",
+        "e",
+        "f",
+      ]);
     } finally {
       tree.delete();
     }

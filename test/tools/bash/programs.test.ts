@@ -3,23 +3,45 @@ import { awkIsPlain, inlineCode, interpreterOf, sedIsPlain } from "../../../src/
 
 /** Which sed and awk programs only print, and which interpreter command lines carry code of their own. */
 describe("sed scripts", () => {
-  it.each(["p", "s/a/b/g", "1,5d", "/start/,/end/p", "s|/usr|/opt|g", "$!N; s/\\n/ /", "y/abc/xyz/", "/x/{s/a/b/;p}", "1i\\\nheader", "s/a/b/2p", "\\,x,d", "=", ""])(
-    "%j only prints",
-    (script) => expect(sedIsPlain(script)).toBe(true),
+  it.each([
+    "p",
+    "s/a/b/g",
+    "1,5d",
+    "/start/,/end/p",
+    "s|/usr|/opt|g",
+    "$!N; s/\\n/ /",
+    "y/abc/xyz/",
+    "/x/{s/a/b/;p}",
+    "1i\\\nheader",
+    "s/a/b/2p",
+    "\\,x,d",
+    "=",
+    "",
+  ])("%j only prints", (script) => expect(sedIsPlain(script)).toBe(true));
+  it.each(["w out", "s/a/b/w out", "1r /etc/passwd", "R x", "W x", "e rm -rf x", "s/.*/rm x/e", "/x/ w out", "s/a/b", "k"])(
+    "%j writes, reads, runs or is not understood",
+    (script) => {
+      expect(sedIsPlain(script)).toBe(false);
+    },
   );
-  it.each(["w out", "s/a/b/w out", "1r /etc/passwd", "R x", "W x", "e rm -rf x", "s/.*/rm x/e", "/x/ w out", "s/a/b", "k"])("%j writes, reads, runs or is not understood", (script) => {
-    expect(sedIsPlain(script)).toBe(false);
-  });
 });
 
 describe("awk programs", () => {
-  it.each(["{print $1}", "NR > 1 {print}", "BEGIN{FS=\":\"} $3 >= 1000 {n++} END{print n}", "$1 == \"x\" || $2 == \"y\""])("%j only prints", (program) => {
-    expect(awkIsPlain(program)).toBe(true);
-  });
-  it.each(["BEGIN{system(\"ls\")}", "{print > \"out\"}", "{printf \"%s\", $1 >> \"log\"}", "{print | \"sh\"}", "BEGIN{while ((getline l < \"/etc/passwd\") > 0) print l}", "BEGIN{\"date\" | getline d}", "@include \"x\""])(
-    "%j writes, reads or runs",
-    (program) => expect(awkIsPlain(program)).toBe(false),
+  it.each(["{print $1}", "NR > 1 {print}", 'BEGIN{FS=":"} $3 >= 1000 {n++} END{print n}', '$1 == "x" || $2 == "y"'])(
+    "%j only prints",
+    (program) => {
+      expect(awkIsPlain(program)).toBe(true);
+    },
   );
+  it.each([
+    'BEGIN{system("ls")}',
+    '{print > "out"}',
+    '{printf "%s", $1 >> "log"}',
+    '{print | "sh"}',
+    'BEGIN{while ((getline l < "/etc/passwd") > 0) print l}',
+    'BEGIN{"date" | getline d}',
+    '@include "x"',
+  ])("%j writes, reads or runs", (program) => expect(awkIsPlain(program)).toBe(false));
 });
 
 describe("interpreters", () => {

@@ -45,7 +45,9 @@ describe("bash in a session", () => {
     session.bus.subscribe("permission.asked", (request) => queueMicrotask(() => session.permissions.reply(request.id, answer)));
     const refused = await session.run("bash", { command: "pwd", description: "Where", workdir: "/outside" });
     expect(refused.status).toBe("error");
-    expect(refused.permissions).toEqual([{ permission: "external_directory", patterns: ["/outside/*"], always: ["/outside/*"], answer: "reject" }]);
+    expect(refused.permissions).toEqual([
+      { permission: "external_directory", patterns: ["/outside/*"], always: ["/outside/*"], answer: "reject" },
+    ]);
     answer = "once";
     const allowed = await session.run("bash", { command: "pwd", description: "Where", workdir: "/outside" });
     expect(allowed.output).toBe("/outside\n");
@@ -62,7 +64,9 @@ describe("bash in a session", () => {
     expect(call.metadata.truncated).toBe(true);
     const path = call.metadata.outputPath as string;
     expect(path).toMatch(/^\/data\/tool-output\/tool_/);
-    expect(call.output).toContain("\n2000\n\n...1001 lines truncated...\n\nThe tool call succeeded but the output was truncated. Full output saved to: ");
+    expect(call.output).toContain(
+      "\n2000\n\n...1001 lines truncated...\n\nThe tool call succeeded but the output was truncated. Full output saved to: ",
+    );
     const saved = new TextDecoder().decode(await runtime.fs.readFile(path));
     expect(saved.split("\n").length).toBe(3001);
     expect(saved.endsWith("2999\n3000\n")).toBe(true);

@@ -56,7 +56,10 @@ describe("Tool.define", () => {
 
   it("truncates through the context, recording the outcome in metadata", async () => {
     const tool = await echo.init();
-    const result = await tool.execute({ text: "x", times: 3 }, context(async () => ({ content: "cut", truncated: true, outputPath: "/data/tool-output/tool_1" })));
+    const result = await tool.execute(
+      { text: "x", times: 3 },
+      context(async () => ({ content: "cut", truncated: true, outputPath: "/data/tool-output/tool_1" })),
+    );
     expect(result.output).toBe("cut");
     expect(result.metadata).toMatchObject({ truncated: true, outputPath: "/data/tool-output/tool_1" });
   });
@@ -67,7 +70,10 @@ describe("Tool.define", () => {
       parameters: z.object({}),
       execute: async () => ({ title: "", metadata: { truncated: false }, output: "whole" }),
     }).init();
-    const result = await tool.execute({}, context(async () => ({ content: "WRONG", truncated: true, outputPath: "x" })));
+    const result = await tool.execute(
+      {},
+      context(async () => ({ content: "WRONG", truncated: true, outputPath: "x" })),
+    );
     expect(result.output).toBe("whole");
   });
 

@@ -31,7 +31,9 @@ describe("FileTime", () => {
     fileTime.read("s1", "/w/a");
     mtimes["/w/a"] = 1_000 + 51;
     const error = (await fileTime.assert("s1", "/w/a").catch((e: unknown) => e)) as Error;
-    expect(error.message).toMatch(/^File \/w\/a has been modified since it was last read\.\nLast modification: .*Z\nLast read: .*Z\n\nPlease read the file again before modifying it\.$/);
+    expect(error.message).toMatch(
+      /^File \/w\/a has been modified since it was last read\.\nLast modification: .*Z\nLast read: .*Z\n\nPlease read the file again before modifying it\.$/,
+    );
     mtimes["/w/a"] = 1_000 + 50; // within the tolerance
     await fileTime.assert("s1", "/w/a");
   });

@@ -35,8 +35,14 @@ describe("registry", () => {
     registry.register(fixture("mine", "v2"));
     expect(registry.ids()).toEqual(["read", "mine"]);
     return Promise.all([
-      registry.get("read")!.init().then((t) => expect(t.description).toBe("built-in read")),
-      registry.get("mine")!.init().then((t) => expect(t.description).toBe("v2")),
+      registry
+        .get("read")!
+        .init()
+        .then((t) => expect(t.description).toBe("built-in read")),
+      registry
+        .get("mine")!
+        .init()
+        .then((t) => expect(t.description).toBe("v2")),
     ]);
   });
 
@@ -85,7 +91,11 @@ describe("registry", () => {
         peak = Math.max(peak, running);
         await new Promise((r) => setTimeout(r, 20));
         running--;
-        return { description: ctx?.agent?.name ?? "", parameters: z.object({}), execute: async () => ({ title: "", metadata: {}, output: "" }) };
+        return {
+          description: ctx?.agent?.name ?? "",
+          parameters: z.object({}),
+          execute: async () => ({ title: "", metadata: {}, output: "" }),
+        };
       },
     });
     const registry = new ToolRegistry([slow("read"), slow("grep"), slow("glob")]);

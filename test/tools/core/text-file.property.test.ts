@@ -13,7 +13,12 @@ const ascii = (text: string) => Uint8Array.from([...text].map((c) => c.charCodeA
 
 // Bytes biased toward what breaks decoders: high bytes, UTF-8 lead and continuation bytes, a BOM's bytes.
 const byte = fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(0x80, 0xbf, 0xc3, 0xe2, 0xed, 0xef, 0xf0, 0xf4, 0xff, 0xa9, 0xbb));
-const lineContent = fc.array(byte.filter((b) => b !== 0x0a && b !== 0x0d), { maxLength: 12 }).map((bytes) => Uint8Array.from(bytes));
+const lineContent = fc
+  .array(
+    byte.filter((b) => b !== 0x0a && b !== 0x0d),
+    { maxLength: 12 },
+  )
+  .map((bytes) => Uint8Array.from(bytes));
 const ending = fc.constantFrom("\n", "\r\n");
 const fileLines = fc.array(fc.record({ content: lineContent, ending }), { minLength: 1, maxLength: 8 });
 
@@ -43,25 +48,33 @@ describe("text file, property-based", () => {
 
   it("replacing one line changes that line's bytes only, and keeps its ending", () => {
     fc.assert(
-      fc.property(fileLines, fc.boolean(), fc.nat(), fc.string({ unit: fc.constantFrom("x", "y", " ", "é", "€"), maxLength: 6 }), (lines, lastEnds, pick, replacement) => {
-        const parts = lines.map(({ content, ending }, i) => (i === lines.length - 1 && !lastEnds ? content : concat([content, ascii(ending)])));
-        const bytes = concat(parts);
-        const index = pick % lines.length;
-        const file = decodeText(bytes);
-        const edited = file.text.split("\n");
-        expect(edited).toHaveLength(lines.length + (lastEnds ? 1 : 0));
-        edited[index] = replacement;
-        const expected = concat(
-          parts.map((part, i) => {
-            if (i !== index) return part;
-            const kept = i === lines.length - 1 && !lastEnds ? "" : lines[i]!.ending;
-            // A byte order mark belongs to the file, not to its first line: it stays.
-            const bom = i === 0 && hex(part.subarray(0, 3)) === "efbbbf" ? Uint8Array.of(0xef, 0xbb, 0xbf) : new Uint8Array();
-            return concat([bom, new TextEncoder().encode(replacement), ascii(kept)]);
-          }),
-        );
-        expect(hex(encodeText(file, edited.join("\n")))).toBe(hex(expected));
-      }),
+      fc.property(
+        fileLines,
+        fc.boolean(),
+        fc.nat(),
+        fc.string({ unit: fc.constantFrom("x", "y", " ", "é", "€"), maxLength: 6 }),
+        (lines, lastEnds, pick, replacement) => {
+          const parts = lines.map(({ content, ending }, i) =>
+            i === lines.length - 1 && !lastEnds ? content : concat([content, ascii(ending)]),
+          );
+          const bytes = concat(parts);
+          const index = pick % lines.length;
+          const file = decodeText(bytes);
+          const edited = file.text.split("\n");
+          expect(edited).toHaveLength(lines.length + (lastEnds ? 1 : 0));
+          edited[index] = replacement;
+          const expected = concat(
+            parts.map((part, i) => {
+              if (i !== index) return part;
+              const kept = i === lines.length - 1 && !lastEnds ? "" : lines[i]!.ending;
+              // A byte order mark belongs to the file, not to its first line: it stays.
+              const bom = i === 0 && hex(part.subarray(0, 3)) === "efbbbf" ? Uint8Array.of(0xef, 0xbb, 0xbf) : new Uint8Array();
+              return concat([bom, new TextEncoder().encode(replacement), ascii(kept)]);
+            }),
+          );
+          expect(hex(encodeText(file, edited.join("\n")))).toBe(hex(expected));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -26,13 +26,19 @@ describe("a fuzzy match applies the change, not the pasted newString", () => {
       "total = price * qty\ntax = total * rate\nreturn total + tax",
       "total = price * quantity\ntax = total * rate\nreturn total + tax",
     );
-    expect(result.content).toBe("function total(price, qty) {\n  total = price * quantity\n  tax = total * RATE\n  return total + tax\n}\n");
+    expect(result.content).toBe(
+      "function total(price, qty) {\n  total = price * quantity\n  tax = total * RATE\n  return total + tax\n}\n",
+    );
     expect(result.strategy).toBe("BlockAnchor");
     expect(result.differing).toContainEqual({ model: 2, file: 3, cosmetic: false });
   });
 
   it("refuses a change of the misremembered line, showing the real lines with numbers", () => {
-    const error = refusal(invoice, "total = price * qty\ntax = total * rate\nreturn total + tax", "total = price * qty\ntax = total * rate * 2\nreturn total + tax");
+    const error = refusal(
+      invoice,
+      "total = price * qty\ntax = total * rate\nreturn total + tax",
+      "total = price * qty\ntax = total * rate * 2\nreturn total + tax",
+    );
     expect(error.kind).toBe("misremembered");
     expect(error.message).toContain("oldString line 2 differs from file line 3");
     expect(error.message).toContain(" 2|   total = price * qty\n 3|   tax = total * RATE\n 4|   return total + tax");
@@ -41,7 +47,11 @@ describe("a fuzzy match applies the change, not the pasted newString", () => {
 
   it("keeps the file's quotes where the model escaped them, in both strings", () => {
     const content = 'say("hi");\nwave("x");\n';
-    const result = replace(content, String.raw`say(\"hi\");` + "\n" + String.raw`wave(\"x\");`, String.raw`say(\"hi\");` + "\n" + String.raw`wave(\"y\");`);
+    const result = replace(
+      content,
+      String.raw`say(\"hi\");` + "\n" + String.raw`wave(\"x\");`,
+      String.raw`say(\"hi\");` + "\n" + String.raw`wave(\"y\");`,
+    );
     expect(result).toMatchObject({ strategy: "EscapeNormalized", content: 'say("hi");\nwave("y");\n' });
     expect(result.differing).toEqual([
       { model: 1, file: 1, cosmetic: true },
@@ -70,21 +80,27 @@ describe("a fuzzy match applies the change, not the pasted newString", () => {
       "start();\nif (a) {\n  one();\n\n  two();\n  three();\n}\nend();\n",
     );
     const added = "start();\nif (a) {\n  one();\n  two();\n}\nend();\n";
-    expect(replace(added, "if (a) {\n  one();\n\n  two();\n}", "if (a) {\n  one(1);\n\n  two();\n}").content).toBe("start();\nif (a) {\n  one(1);\n  two();\n}\nend();\n");
+    expect(replace(added, "if (a) {\n  one();\n\n  two();\n}", "if (a) {\n  one(1);\n\n  two();\n}").content).toBe(
+      "start();\nif (a) {\n  one(1);\n  two();\n}\nend();\n",
+    );
   });
 
   it("keeps the file's indentation for unchanged lines and re-indents new ones", () => {
     const content = "\tif (a) {\n\t\tb();\n\t}\n";
-    expect(replace(content, "    if (a) {\n        b();\n    }", "    if (a) {\n        b();\n        c();\n    }").content).toBe("\tif (a) {\n\t\tb();\n\t\tc();\n\t}\n");
+    expect(replace(content, "    if (a) {\n        b();\n    }", "    if (a) {\n        b();\n        c();\n    }").content).toBe(
+      "\tif (a) {\n\t\tb();\n\t\tc();\n\t}\n",
+    );
   });
 
   it("keeps the file's trailing spaces and inner spacing on lines the model did not change", () => {
     expect(replace("a = 1;  \nb = 2;\n", "a = 1;\nb = 2;", "a = 1;\nb = 3;").content).toBe("a = 1;  \nb = 3;\n");
-    expect(replace("let  x = 1;\nlet y = 2;\n", "let x = 1;\nlet y = 2;", "let x = 1;\nlet y = 3;").content).toBe("let  x = 1;\nlet y = 3;\n");
+    expect(replace("let  x = 1;\nlet y = 2;\n", "let x = 1;\nlet y = 2;", "let x = 1;\nlet y = 3;").content).toBe(
+      "let  x = 1;\nlet y = 3;\n",
+    );
   });
 
   it("deletes a line the model deleted, even next to a misremembered one", () => {
-    const content = "if (ok) {\n  log(\"a\");\n  drop();\n  keep();\n}\n";
+    const content = 'if (ok) {\n  log("a");\n  drop();\n  keep();\n}\n';
     expect(replace(content, "if (ok) {\n  log('a');\n  drop();\n  keep();\n}", "if (ok) {\n  log('a');\n  keep();\n}").content).toBe(
       'if (ok) {\n  log("a");\n  keep();\n}\n',
     );

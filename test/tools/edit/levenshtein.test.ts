@@ -6,7 +6,9 @@ import { levenshtein, similarity } from "../../../src/tools/edit/index.js";
 /** The seed's algorithm as written: a full (a+1)x(b+1) matrix. */
 function matrixLevenshtein(a: string, b: string): number {
   if (a === "" || b === "") return Math.max(a.length, b.length);
-  const matrix = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const matrix = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;

@@ -19,13 +19,20 @@ function count(haystack: string, needle: string): number {
 describe("replace, property-based", () => {
   it("splices newString in place of an exact oldString that occurs once, like String.replace with a function", () => {
     fc.assert(
-      fc.property(text(40), fc.string({ unit, minLength: 1, maxLength: 12 }), text(40), text(16), fc.constantFrom("safe", "seed"), (before, old, after, replacement, policy) => {
-        const content = before + old + after;
-        fc.pre(count(content, old) === 1 && replacement !== old);
-        const result = replace(content, old, replacement, { policy });
-        expect(result.content).toBe(content.replace(old, () => replacement));
-        expect(result).toMatchObject({ strategy: "Simple", fuzzy: false, occurrences: 1 });
-      }),
+      fc.property(
+        text(40),
+        fc.string({ unit, minLength: 1, maxLength: 12 }),
+        text(40),
+        text(16),
+        fc.constantFrom("safe", "seed"),
+        (before, old, after, replacement, policy) => {
+          const content = before + old + after;
+          fc.pre(count(content, old) === 1 && replacement !== old);
+          const result = replace(content, old, replacement, { policy });
+          expect(result.content).toBe(content.replace(old, () => replacement));
+          expect(result).toMatchObject({ strategy: "Simple", fuzzy: false, occurrences: 1 });
+        },
+      ),
       { numRuns: 1500 },
     );
   });
@@ -44,16 +51,23 @@ describe("replace, property-based", () => {
 
   it("never throws anything but an EditMatchError, and always returns, on random input", () => {
     fc.assert(
-      fc.property(text(80), text(24), text(24), fc.boolean(), fc.constantFrom("safe", "seed"), (content, old, replacement, replaceAll, policy) => {
-        try {
-          const result = replace(content, old, replacement, { replaceAll, policy });
-          expect(typeof result.content).toBe("string");
-          expect(result.occurrences).toBeGreaterThanOrEqual(1);
-          expect(result.startLine).toBeLessThanOrEqual(result.endLine);
-        } catch (error) {
-          expect(error).toBeInstanceOf(EditMatchError);
-        }
-      }),
+      fc.property(
+        text(80),
+        text(24),
+        text(24),
+        fc.boolean(),
+        fc.constantFrom("safe", "seed"),
+        (content, old, replacement, replaceAll, policy) => {
+          try {
+            const result = replace(content, old, replacement, { replaceAll, policy });
+            expect(typeof result.content).toBe("string");
+            expect(result.occurrences).toBeGreaterThanOrEqual(1);
+            expect(result.startLine).toBeLessThanOrEqual(result.endLine);
+          } catch (error) {
+            expect(error).toBeInstanceOf(EditMatchError);
+          }
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -69,15 +83,23 @@ describe("replace, property-based", () => {
       (s: string) => s.replace(/ +/g, " "),
     );
     fc.assert(
-      fc.property(text(120), fc.nat(), fc.nat(), mangle, text(20), fc.constantFrom("safe", "seed"), (content, a, b, change, replacement, policy) => {
-        const start = content.length === 0 ? 0 : a % content.length;
-        const old = change(content.slice(start, start + 1 + (b % 40)));
-        try {
-          replace(content, old, replacement, { policy });
-        } catch (error) {
-          expect(error).toBeInstanceOf(EditMatchError);
-        }
-      }),
+      fc.property(
+        text(120),
+        fc.nat(),
+        fc.nat(),
+        mangle,
+        text(20),
+        fc.constantFrom("safe", "seed"),
+        (content, a, b, change, replacement, policy) => {
+          const start = content.length === 0 ? 0 : a % content.length;
+          const old = change(content.slice(start, start + 1 + (b % 40)));
+          try {
+            replace(content, old, replacement, { policy });
+          } catch (error) {
+            expect(error).toBeInstanceOf(EditMatchError);
+          }
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -80,7 +80,16 @@ describe("replace: an exact match", () => {
   });
 
   it("says not found in OpenCode's words, then shows the closest lines with their numbers", () => {
-    const content = ["import x from 'x';", "", "function total(items) {", "  let sum = 0;", "  for (const item of items) sum += item.price;", "  return sum;", "}", ""].join("\n");
+    const content = [
+      "import x from 'x';",
+      "",
+      "function total(items) {",
+      "  let sum = 0;",
+      "  for (const item of items) sum += item.price;",
+      "  return sum;",
+      "}",
+      "",
+    ].join("\n");
     const error = failure(content, "  let sum = 1;\n  for (const item of items) sum += item.cost;\n  return sum;", "nothing");
     expect(error.kind).toBe("not-found");
     expect(error.message).toBe(
@@ -167,7 +176,7 @@ describe("replace: the safe policy against the seed's", () => {
   });
 
   it("safe still finds a block whose middle line the model remembered slightly wrong, and keeps the file's line", () => {
-    const content = "start();\nif (ready) {\n  launch(\"rocket\");\n  wave();\n}\nend();\n";
+    const content = 'start();\nif (ready) {\n  launch("rocket");\n  wave();\n}\nend();\n';
     const result = replace(content, "if (ready) {\n  launch('rocket')\n  wave();\n}", "if (ready) {\n  launch('rocket')\n}");
     expect(result).toMatchObject({ strategy: "BlockAnchor", fuzzy: true, startLine: 2, endLine: 5 });
     // wave() is deleted; the misremembered launch line is left as the file has it.
@@ -194,7 +203,10 @@ describe("replace: the safe policy against the seed's", () => {
     const content = "a foo()\nb\n  foo()\nc";
     // The seed: "foo()\n" occurs twice, so it moves on; LineTrimmed finds one line whose trim is "foo()"
     // and writes newString (with its newline) over that line, whose newline stays: a blank line appears.
-    expect(replace(content, "foo()\n", "bar()\n", { policy: "seed" })).toMatchObject({ content: "a foo()\nb\nbar()\n\nc", strategy: "LineTrimmed" });
+    expect(replace(content, "foo()\n", "bar()\n", { policy: "seed" })).toMatchObject({
+      content: "a foo()\nb\nbar()\n\nc",
+      strategy: "LineTrimmed",
+    });
     const error = failure(content, "foo()\n", "bar()\n");
     expect(error.kind).toBe("multiple");
     expect(error.lines).toEqual([
@@ -206,7 +218,9 @@ describe("replace: the safe policy against the seed's", () => {
   it("reports a block that matches fuzzily in two places (the seed edits the first)", () => {
     const content = "  if (a) {\n    go();\n  }\nmiddle();\n      if (a) {\n        go();\n      }\n";
     const old = "if (a) {\n  go();\n}";
-    expect(replace(content, old, "if (b) {\n  go();\n}", { policy: "seed" }).content.startsWith("if (b) {\n  go();\n}\nmiddle();")).toBe(true);
+    expect(replace(content, old, "if (b) {\n  go();\n}", { policy: "seed" }).content.startsWith("if (b) {\n  go();\n}\nmiddle();")).toBe(
+      true,
+    );
     const error = failure(content, old, "if (b) {\n  go();\n}");
     expect(error.kind).toBe("multiple");
     expect(error.message).toMatch(/It matches at lines 1-3, 5-7\.$/);
@@ -225,13 +239,24 @@ describe("replace: the safe policy against the seed's", () => {
     const old = "for (x of y) {\n  if (x) {\n    go(x);\n  }\n  dune(x);\n}";
     const replacement = "for (x of y) {\n  dune(x);\n}";
     expect(replace(content, old, replacement, { policy: "seed" }).content).toBe("for (x of y) {\n  dune(x);\n}\n  done(x);\n}\nafter();\n");
-    expect(replace(content, old, replacement)).toMatchObject({ content: "for (x of y) {\n  done(x);\n}\nafter();\n", strategy: "BlockAnchor" });
+    expect(replace(content, old, replacement)).toMatchObject({
+      content: "for (x of y) {\n  done(x);\n}\nafter();\n",
+      strategy: "BlockAnchor",
+    });
   });
 
   it("names the fuzzy strategy that matched", () => {
     // The file's spacing stays where the model changed nothing.
-    expect(replace("let  x = 1;\n", "let x = 1;", "let x = 2;")).toMatchObject({ strategy: "WhitespaceNormalized", fuzzy: true, content: "let  x = 2;\n" });
-    expect(replace('say("hi");\n', String.raw`say(\"hi\");`, 'say("bye");')).toMatchObject({ strategy: "EscapeNormalized", fuzzy: true, content: 'say("bye");\n' });
+    expect(replace("let  x = 1;\n", "let x = 1;", "let x = 2;")).toMatchObject({
+      strategy: "WhitespaceNormalized",
+      fuzzy: true,
+      content: "let  x = 2;\n",
+    });
+    expect(replace('say("hi");\n', String.raw`say(\"hi\");`, 'say("bye");')).toMatchObject({
+      strategy: "EscapeNormalized",
+      fuzzy: true,
+      content: 'say("bye");\n',
+    });
     expect(replace("x = foo(1);\n", " foo(1) ", " foo(2) ")).toMatchObject({ strategy: "WhitespaceNormalized", content: "x = foo(2);\n" });
     expect(replace("x\n  foo();\n  bar();\ny", "\n\n  foo();\n  bar();\n", "\n\n  baz();\n  qux();\n")).toMatchObject({
       strategy: "TrimmedBoundary",

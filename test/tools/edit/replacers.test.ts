@@ -75,7 +75,9 @@ describe("the replacers", () => {
     // The last line also occurs inside the block: the seed pairs with the inner one, same-size adds the outer.
     const nested = "for (x of y) {\n  if (x) {\n    go(x);\n  }\n  done(x);\n}";
     const find = "for (x of y) {\n  if (x) {\n    go(x);\n  }\n  done(x);\n}  ";
-    expect(yields(BlockAnchorReplacer, nested, find.replace("done(x);", "dune(x);"))).toEqual(["for (x of y) {\n  if (x) {\n    go(x);\n  }"]);
+    expect(yields(BlockAnchorReplacer, nested, find.replace("done(x);", "dune(x);"))).toEqual([
+      "for (x of y) {\n  if (x) {\n    go(x);\n  }",
+    ]);
     expect(yields(all, nested, find.replace("done(x);", "dune(x);"))).toEqual(["for (x of y) {\n  if (x) {\n    go(x);\n  }", nested]);
   });
 
@@ -95,7 +97,10 @@ describe("the replacers", () => {
   it("EscapeNormalized unescapes oldString, and compares blocks unescaped the same way", () => {
     expect(unescapeString(String.raw`a\nb\t\"c\" \\n \$`)).toBe('a\nb\t"c" \\n $');
     // Found as unescaped, and again as the block of as many lines that unescapes to it.
-    expect(yields(EscapeNormalizedReplacer, 'say("hi");\nnext();', String.raw`say(\"hi\");\nnext();`)).toEqual(['say("hi");\nnext();', 'say("hi");\nnext();']);
+    expect(yields(EscapeNormalizedReplacer, 'say("hi");\nnext();', String.raw`say(\"hi\");\nnext();`)).toEqual([
+      'say("hi");\nnext();',
+      'say("hi");\nnext();',
+    ]);
     // The file has an escape of its own (a backslash-t in a string): compared unescaped on both sides.
     expect(yields(EscapeNormalizedReplacer, 'x = "a\\tb";', String.raw`x = \"a\tb\";`)).toEqual(['x = "a\\tb";']);
   });

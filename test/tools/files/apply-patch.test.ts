@@ -66,7 +66,9 @@ describe.each(fileBackends)("apply_patch on %s", (backend) => {
 
   it("writes nothing when one file's hunk does not apply", async () => {
     const { session, text } = await open({ "a.txt": "a\n", "b.txt": "b\n" });
-    const call = await session.run("apply_patch", { patchText: patch("*** Update File: a.txt", "-a", "+A", "*** Update File: b.txt", "-nope", "+B") });
+    const call = await session.run("apply_patch", {
+      patchText: patch("*** Update File: a.txt", "-a", "+A", "*** Update File: b.txt", "-nope", "+B"),
+    });
     expect(call.error).toBe(`apply_patch verification failed: Failed to find expected lines in ${session.runtime.root}/b.txt:\nnope`);
     expect(await text("a.txt")).toBe("a\n");
   });

@@ -40,13 +40,19 @@ describe.each(fileBackends)("edit on %s", (backend) => {
 
   it("says a missing file or a folder is not editable", async () => {
     const { session, root } = await open({ "d/x": "" }, undefined, []);
-    expect((await session.run("edit", { filePath: "nope.ts", oldString: "a", newString: "b" })).error).toBe(`File ${root}/nope.ts not found`);
-    expect((await session.run("edit", { filePath: "d", oldString: "a", newString: "b" })).error).toBe(`Path is a directory, not a file: ${root}/d`);
+    expect((await session.run("edit", { filePath: "nope.ts", oldString: "a", newString: "b" })).error).toBe(
+      `File ${root}/nope.ts not found`,
+    );
+    expect((await session.run("edit", { filePath: "d", oldString: "a", newString: "b" })).error).toBe(
+      `Path is a directory, not a file: ${root}/d`,
+    );
   });
 
   it("insists on a read first", async () => {
     const { session } = await open({ "a.ts": "a\n" }, undefined, []);
-    expect((await session.run("edit", { filePath: "a.ts", oldString: "a", newString: "b" })).error).toMatch(/You must read file .* before overwriting it/);
+    expect((await session.run("edit", { filePath: "a.ts", oldString: "a", newString: "b" })).error).toMatch(
+      /You must read file .* before overwriting it/,
+    );
   });
 
   it("replaces all occurrences literally: $& and $$ stay as written", async () => {
@@ -59,7 +65,9 @@ describe.each(fileBackends)("edit on %s", (backend) => {
   it("keeps CRLF line endings, a BOM and the final newline", async () => {
     const { session, runtime } = await open({ "w.txt": "\uFEFFone\r\ntwo\r\nthree\r\n" });
     await session.run("edit", { filePath: "w.txt", oldString: "two\nthree", newString: "2\n3" });
-    expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(await runtime.fs.readFile(`${runtime.root}/w.txt`))).toBe("\uFEFFone\r\n2\r\n3\r\n");
+    expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(await runtime.fs.readFile(`${runtime.root}/w.txt`))).toBe(
+      "\uFEFFone\r\n2\r\n3\r\n",
+    );
   });
 
   it("keeps a file without a final newline without one", async () => {
@@ -105,7 +113,9 @@ describe.each(fileBackends)("edit on %s", (backend) => {
   });
 
   it("keeps a line the model misremembered and says which of its lines differed", async () => {
-    const { session, text } = await open({ "t.py": "def t(price, qty):\n    total = price * qty\n    tax = total * RATE\n    return total + tax\n" });
+    const { session, text } = await open({
+      "t.py": "def t(price, qty):\n    total = price * qty\n    tax = total * RATE\n    return total + tax\n",
+    });
     const call = await session.run("edit", {
       filePath: "t.py",
       oldString: "total = price * qty\ntax = total * rate\nreturn total + tax",
@@ -155,18 +165,23 @@ describe.each(fileBackends)("multiedit on %s", (backend) => {
   });
 
   it("applies each fuzzy edit as a change on the file's lines and names its strategy", async () => {
-    const { session, text } = await open({ "m.ts": "const a = \"x\";\nconst b = \"y\";\n// it’s\nconst c = 3;\n" });
+    const { session, text } = await open({ "m.ts": 'const a = "x";\nconst b = "y";\n// it’s\nconst c = 3;\n' });
     const call = await session.run("multiedit", {
       filePath: "m.ts",
       edits: [
-        { oldString: String.raw`const a = \"x\";` + "\n" + String.raw`const b = \"y\";`, newString: String.raw`const a = \"x\";` + "\n" + String.raw`const b = \"z\";` },
+        {
+          oldString: String.raw`const a = \"x\";` + "\n" + String.raw`const b = \"y\";`,
+          newString: String.raw`const a = \"x\";` + "\n" + String.raw`const b = \"z\";`,
+        },
         { oldString: "// it's\nconst c = 3;", newString: "// it's\nconst c = 4;" },
       ],
     });
     expect(call.status).toBe("completed");
-    expect(call.output).toMatch(/^Edit applied successfully\. \(2 edits\.\) \(edit 1's oldString did not match exactly; matched lines 1-2 with the EscapeNormalized strategy/);
+    expect(call.output).toMatch(
+      /^Edit applied successfully\. \(2 edits\.\) \(edit 1's oldString did not match exactly; matched lines 1-2 with the EscapeNormalized strategy/,
+    );
     expect(call.output).toContain("(edit 2's oldString did not match exactly; matched lines 3-4 with the PunctuationNormalized strategy");
-    expect(await text("m.ts")).toBe("const a = \"x\";\nconst b = \"z\";\n// it’s\nconst c = 4;\n");
+    expect(await text("m.ts")).toBe('const a = "x";\nconst b = "z";\n// it’s\nconst c = 4;\n');
   });
 
   it("is all or nothing: a failing edit leaves the file untouched and is named", async () => {
@@ -193,7 +208,13 @@ describe.each(fileBackends)("multiedit on %s", (backend) => {
     });
     expect(call.status).toBe("completed");
     expect(await text("made.txt")).toBe("a\nB\n");
-    const bad = await session.run("multiedit", { filePath: "other.txt", edits: [{ oldString: "", newString: "a" }, { oldString: "zz", newString: "y" }] });
+    const bad = await session.run("multiedit", {
+      filePath: "other.txt",
+      edits: [
+        { oldString: "", newString: "a" },
+        { oldString: "zz", newString: "y" },
+      ],
+    });
     expect(bad.error).toMatch(/^Edit 2 of 2 failed/);
     expect(await session.runtime.fs.stat(`${root}/other.txt`).catch((e: { code: string }) => e.code)).toBe("ENOENT");
   });

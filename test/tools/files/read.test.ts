@@ -69,7 +69,13 @@ describe.each(fileBackends)("read on %s", (backend) => {
   });
 
   it("suggests up to three similar names for a missing file", async () => {
-    const { session, root } = await open({ "src/button.tsx": "", "src/Button.test.tsx": "", "src/buttons.css": "", "src/other.ts": "", "src/button.md": "" });
+    const { session, root } = await open({
+      "src/button.tsx": "",
+      "src/Button.test.tsx": "",
+      "src/buttons.css": "",
+      "src/other.ts": "",
+      "src/button.md": "",
+    });
     const call = await session.run("read", { filePath: "src/button" });
     expect(call.status).toBe("error");
     expect(call.error).toMatch(new RegExp(`^File not found: ${root}/src/button\\n\\nDid you mean one of these\\?\\n`));
@@ -88,7 +94,11 @@ describe.each(fileBackends)("read on %s", (backend) => {
     const { session } = await open({ "pic.png": png, "doc.pdf": "%PDF-1.4\n" });
     const image = await session.run("read", { filePath: "pic.png" });
     expect(image.output).toBe("Image read successfully");
-    expect(image.attachments?.[0]).toMatchObject({ type: "file", mime: "image/png", url: `data:image/png;base64,${Buffer.from(png).toString("base64")}` });
+    expect(image.attachments?.[0]).toMatchObject({
+      type: "file",
+      mime: "image/png",
+      url: `data:image/png;base64,${Buffer.from(png).toString("base64")}`,
+    });
     expect((await session.run("read", { filePath: "doc.pdf" })).output).toBe("PDF read successfully");
   });
 
@@ -100,7 +110,9 @@ describe.each(fileBackends)("read on %s", (backend) => {
 
   it("records the read, so a later write of the file is allowed", async () => {
     const { session, text } = await open({ "a.txt": "old\n" });
-    expect((await session.run("write", { filePath: "a.txt", content: "new\n" })).error).toMatch(/You must read file .*a\.txt before overwriting it/);
+    expect((await session.run("write", { filePath: "a.txt", content: "new\n" })).error).toMatch(
+      /You must read file .*a\.txt before overwriting it/,
+    );
     await session.run("read", { filePath: "a.txt" });
     expect((await session.run("write", { filePath: "a.txt", content: "new\n" })).status).toBe("completed");
     expect(await text("a.txt")).toBe("new\n");
@@ -114,7 +126,12 @@ describe.each(fileBackends)("read on %s", (backend) => {
     const call = await session.run("read", { filePath: "../outside.txt" });
     expect(call.status).toBe("error");
     expect(call.permissions).toEqual([
-      { permission: "external_directory", patterns: [`${runtime.root.replace(/\/workspace$/, "")}/*`], always: [`${runtime.root.replace(/\/workspace$/, "")}/*`], answer: "reject" },
+      {
+        permission: "external_directory",
+        patterns: [`${runtime.root.replace(/\/workspace$/, "")}/*`],
+        always: [`${runtime.root.replace(/\/workspace$/, "")}/*`],
+        answer: "reject",
+      },
     ]);
     const inside = await session.run("read", { filePath: "a.txt" });
     expect(inside.permissions).toEqual([{ permission: "read", patterns: [`${runtime.root}/a.txt`], always: ["*"], answer: "allow" }]);

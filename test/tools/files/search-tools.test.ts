@@ -47,7 +47,9 @@ describe.each(fileBackends)("grep, glob and list on %s", (backend) => {
     const s = await open({ "many.txt": Array.from({ length: 150 }, (_, i) => `hit ${i}`).join("\n") });
     const call = await s.session.run("grep", { pattern: "hit" });
     expect(call.output).toMatch(/^Found 150 matches \(showing first 100\)\n/);
-    expect(call.output).toMatch(/\n\n\(Results truncated: showing 100 of 150 matches \(50 hidden\)\. Consider using a more specific path or pattern\.\)$/);
+    expect(call.output).toMatch(
+      /\n\n\(Results truncated: showing 100 of 150 matches \(50 hidden\)\. Consider using a more specific path or pattern\.\)$/,
+    );
     expect(call.output!.split("\n").filter((l) => l.startsWith("  Line ")).length).toBe(100);
   });
 

@@ -49,7 +49,9 @@ describe.each(fileBackends)("write on %s", (backend) => {
     await new Promise((r) => setTimeout(r, 80));
     await runtime.fs.writeFile(`${runtime.root}/a.txt`, "changed by someone else\n");
     const call = await session.run("write", { filePath: "a.txt", content: "mine\n" });
-    expect(call.error).toMatch(/has been modified since it was last read\.\nLast modification: .*\nLast read: .*\n\nPlease read the file again before modifying it\.$/);
+    expect(call.error).toMatch(
+      /has been modified since it was last read\.\nLast modification: .*\nLast read: .*\n\nPlease read the file again before modifying it\.$/,
+    );
     expect(await text("a.txt")).toBe("changed by someone else\n");
   });
 
@@ -66,7 +68,9 @@ describe.each(fileBackends)("write on %s", (backend) => {
     const { session, runtime } = await open({ "w.txt": "\uFEFFa\r\nb\r\n" });
     await session.run("read", { filePath: "w.txt" });
     await session.run("write", { filePath: "w.txt", content: "a\nc\n" });
-    expect(Array.from(await runtime.fs.readFile(`${runtime.root}/w.txt`))).toEqual(Array.from(new TextEncoder().encode("\uFEFFa\r\nc\r\n")));
+    expect(Array.from(await runtime.fs.readFile(`${runtime.root}/w.txt`))).toEqual(
+      Array.from(new TextEncoder().encode("\uFEFFa\r\nc\r\n")),
+    );
   });
 
   it("refuses a folder, and asks external_directory outside the workspace", async () => {

@@ -43,7 +43,12 @@ describe("parsePatch: markers", () => {
         path: "src/a.ts",
         movePath: "src/b.ts",
         chunks: [
-          { context: "function main() {", oldLines: ["const a = 1;", "const b = 2;"], newLines: ["const a = 1;", "const b = 3;"], endOfFile: false },
+          {
+            context: "function main() {",
+            oldLines: ["const a = 1;", "const b = 2;"],
+            newLines: ["const a = 1;", "const b = 3;"],
+            endOfFile: false,
+          },
           { oldLines: ["last"], newLines: ["final"], endOfFile: true },
         ],
       },
@@ -69,7 +74,19 @@ describe("parsePatch: markers", () => {
   });
 
   it("reads a unified hunk header's trailing text as the context and drops its numbers", () => {
-    const [hunk] = parsePatch(patch("*** Begin Patch", "*** Update File: a.py", "@@ -10,3 +10,3 @@ def main():", "-x", "+y", "@@ -20 +20 @@", "-p", "+q", "*** End Patch"));
+    const [hunk] = parsePatch(
+      patch(
+        "*** Begin Patch",
+        "*** Update File: a.py",
+        "@@ -10,3 +10,3 @@ def main():",
+        "-x",
+        "+y",
+        "@@ -20 +20 @@",
+        "-p",
+        "+q",
+        "*** End Patch",
+      ),
+    );
     expect(hunk).toEqual({
       type: "update",
       path: "a.py",
@@ -81,7 +98,17 @@ describe("parsePatch: markers", () => {
   });
 
   it("keeps consecutive @@ lines as context-only chunks that narrow the search", () => {
-    const [hunk] = parsePatch(patch("*** Begin Patch", "*** Update File: a.py", "@@ class A:", "@@     def run(self):", "-        pass", "+        return 1", "*** End Patch"));
+    const [hunk] = parsePatch(
+      patch(
+        "*** Begin Patch",
+        "*** Update File: a.py",
+        "@@ class A:",
+        "@@     def run(self):",
+        "-        pass",
+        "+        return 1",
+        "*** End Patch",
+      ),
+    );
     expect(hunk).toMatchObject({
       chunks: [
         { context: "class A:", oldLines: [], newLines: [], endOfFile: false },
@@ -91,7 +118,9 @@ describe("parsePatch: markers", () => {
   });
 
   it("treats lines starting with + or - as content even when they look like markers", () => {
-    const [hunk] = parsePatch(patch("*** Begin Patch", "*** Add File: notes.md", "+*** End Patch", "+*** Update File: x", "-- not a header", "*** End Patch"));
+    const [hunk] = parsePatch(
+      patch("*** Begin Patch", "*** Add File: notes.md", "+*** End Patch", "+*** Update File: x", "-- not a header", "*** End Patch"),
+    );
     expect(hunk).toEqual({ type: "add", path: "notes.md", contents: "*** End Patch\n*** Update File: x\n-- not a header\n" });
   });
 
@@ -101,7 +130,9 @@ describe("parsePatch: markers", () => {
   });
 
   it("skips `\\ No newline at end of file` notes", () => {
-    const [hunk] = parsePatch(patch("*** Begin Patch", "*** Update File: a", "@@", "-x", "\\ No newline at end of file", "+y", "*** End Patch"));
+    const [hunk] = parsePatch(
+      patch("*** Begin Patch", "*** Update File: a", "@@", "-x", "\\ No newline at end of file", "+y", "*** End Patch"),
+    );
     expect(hunk).toMatchObject({ chunks: [{ oldLines: ["x"], newLines: ["y"] }] });
   });
 });
@@ -125,16 +156,36 @@ describe("parsePatch: tolerance", () => {
   });
 
   it("accepts trailing whitespace and indentation on marker lines", () => {
-    const hunks = parsePatch(patch("  *** Begin Patch  ", "*** Update File: a.txt   ", "@@  ", "-one", "+two", "*** End of File\t", " *** End Patch "));
+    const hunks = parsePatch(
+      patch("  *** Begin Patch  ", "*** Update File: a.txt   ", "@@  ", "-one", "+two", "*** End of File\t", " *** End Patch "),
+    );
     expect(hunks).toEqual([{ type: "update", path: "a.txt", chunks: [{ oldLines: ["one"], newLines: ["two"], endOfFile: true }] }]);
   });
 
   it("skips unknown *** headers", () => {
-    expect(parsePatch(patch("*** Begin Patch", "*** Something Else: x", "*** Update File: a.txt", "*** Comment", "@@", "-one", "+two", "*** End Patch"))).toEqual(expected);
+    expect(
+      parsePatch(
+        patch("*** Begin Patch", "*** Something Else: x", "*** Update File: a.txt", "*** Comment", "@@", "-one", "+two", "*** End Patch"),
+      ),
+    ).toEqual(expected);
   });
 
   it("ignores lines before the first @@ of an update", () => {
-    expect(parsePatch(patch("*** Begin Patch", "*** Update File: a.txt", "--- a/a.txt", "+++ b/a.txt", "some note", "@@", "-one", "+two", "*** End Patch"))).toEqual(expected);
+    expect(
+      parsePatch(
+        patch(
+          "*** Begin Patch",
+          "*** Update File: a.txt",
+          "--- a/a.txt",
+          "+++ b/a.txt",
+          "some note",
+          "@@",
+          "-one",
+          "+two",
+          "*** End Patch",
+        ),
+      ),
+    ).toEqual(expected);
   });
 
   it("reads an update without any @@ as one chunk", () => {
@@ -142,7 +193,24 @@ describe("parsePatch: tolerance", () => {
   });
 
   it("treats an empty line inside a chunk as an empty context line, and drops empty lines ending a chunk", () => {
-    const [hunk] = parsePatch(patch("*** Begin Patch", "*** Update File: a.py", "@@", " def f():", "", "-    return 1", "+    return 2", "", "", "*** Update File: b.py", "@@", "-x", "+y", "*** End Patch"));
+    const [hunk] = parsePatch(
+      patch(
+        "*** Begin Patch",
+        "*** Update File: a.py",
+        "@@",
+        " def f():",
+        "",
+        "-    return 1",
+        "+    return 2",
+        "",
+        "",
+        "*** Update File: b.py",
+        "@@",
+        "-x",
+        "+y",
+        "*** End Patch",
+      ),
+    );
     expect(hunk).toEqual({
       type: "update",
       path: "a.py",
@@ -151,7 +219,9 @@ describe("parsePatch: tolerance", () => {
   });
 
   it("keeps a non-empty line without a prefix as context", () => {
-    const [hunk] = parsePatch(patch("*** Begin Patch", "*** Update File: a.py", "@@", "def f():", "-    return 1", "+    return 2", "*** End Patch"));
+    const [hunk] = parsePatch(
+      patch("*** Begin Patch", "*** Update File: a.py", "@@", "def f():", "-    return 1", "+    return 2", "*** End Patch"),
+    );
     expect(hunk).toMatchObject({ chunks: [{ oldLines: ["def f():", "    return 1"], newLines: ["def f():", "    return 2"] }] });
   });
 
@@ -161,12 +231,26 @@ describe("parsePatch: tolerance", () => {
   });
 
   it("keeps hunk lines with line-number prefixes as written (the planner matches them)", () => {
-    const [hunk] = parsePatch(patch("*** Begin Patch", "*** Update File: a.py", "@@", " 00011| def f():", "-00012|     return 1", "+00012|     return 2", "*** End Patch"));
-    expect(hunk).toMatchObject({ chunks: [{ oldLines: ["00011| def f():", "00012|     return 1"], newLines: ["00011| def f():", "00012|     return 2"] }] });
+    const [hunk] = parsePatch(
+      patch(
+        "*** Begin Patch",
+        "*** Update File: a.py",
+        "@@",
+        " 00011| def f():",
+        "-00012|     return 1",
+        "+00012|     return 2",
+        "*** End Patch",
+      ),
+    );
+    expect(hunk).toMatchObject({
+      chunks: [{ oldLines: ["00011| def f():", "00012|     return 1"], newLines: ["00011| def f():", "00012|     return 2"] }],
+    });
   });
 
   it("reads several Begin/End blocks as one patch", () => {
-    const hunks = parsePatch(patch("*** Begin Patch", "*** Delete File: a", "*** End Patch", "and then", "*** Begin Patch", "*** Delete File: b", "*** End Patch"));
+    const hunks = parsePatch(
+      patch("*** Begin Patch", "*** Delete File: a", "*** End Patch", "and then", "*** Begin Patch", "*** Delete File: b", "*** End Patch"),
+    );
     expect(hunks).toEqual([
       { type: "delete", path: "a" },
       { type: "delete", path: "b" },
@@ -174,7 +258,9 @@ describe("parsePatch: tolerance", () => {
   });
 
   it("marks the previous chunk when *** End of File follows a closed chunk", () => {
-    const [hunk] = parsePatch(patch("*** Begin Patch", "*** Update File: a", "@@", "-x", "+y", "*** End of File", "*** End of File", "*** End Patch"));
+    const [hunk] = parsePatch(
+      patch("*** Begin Patch", "*** Update File: a", "@@", "-x", "+y", "*** End of File", "*** End of File", "*** End Patch"),
+    );
     expect(hunk).toMatchObject({ chunks: [{ endOfFile: true }] });
   });
 });
@@ -218,7 +304,9 @@ describe("parsePatch: errors", () => {
 
   it("rejects a move outside an update section", () => {
     const error = parseError(patch("*** Begin Patch", "*** Add File: a", "+x", "*** Move to: b", "*** End Patch"));
-    expect(error.message).toBe("Invalid patch line 4: '*** Move to:' must belong to an '*** Update File: <path>' section (it renames the updated file).");
+    expect(error.message).toBe(
+      "Invalid patch line 4: '*** Move to:' must belong to an '*** Update File: <path>' section (it renames the updated file).",
+    );
   });
 
   it("rejects an update with no changes", () => {

@@ -20,7 +20,15 @@ const update = (path: string, ...lines: string[]) => patch("*** Begin Patch", `*
 describe("planPatch: operations", () => {
   it("plans an add with a trailing newline and a diff", async () => {
     const [change] = await plan(patch("*** Begin Patch", "*** Add File: src/new.ts", "+export const a = 1;", "*** End Patch"), {});
-    expect(change).toMatchObject({ type: "add", path: "/ws/src/new.ts", relativePath: "src/new.ts", before: "", after: "export const a = 1;\n", additions: 1, deletions: 0 });
+    expect(change).toMatchObject({
+      type: "add",
+      path: "/ws/src/new.ts",
+      relativePath: "src/new.ts",
+      before: "",
+      after: "export const a = 1;\n",
+      additions: 1,
+      deletions: 0,
+    });
     expect(change?.diff).toContain("+++ src/new.ts");
     expect(change?.diff).toContain("+export const a = 1;");
   });
@@ -37,7 +45,15 @@ describe("planPatch: operations", () => {
 
   it("plans a delete", async () => {
     const [change] = await plan(patch("*** Begin Patch", "*** Delete File: a.txt", "*** End Patch"), { "/ws/a.txt": "one\ntwo\n" });
-    expect(change).toMatchObject({ type: "delete", path: "/ws/a.txt", relativePath: "a.txt", before: "one\ntwo\n", after: "", additions: 0, deletions: 2 });
+    expect(change).toMatchObject({
+      type: "delete",
+      path: "/ws/a.txt",
+      relativePath: "a.txt",
+      before: "one\ntwo\n",
+      after: "",
+      additions: 0,
+      deletions: 2,
+    });
   });
 
   it("plans an update", async () => {
@@ -82,10 +98,13 @@ describe("planPatch: operations", () => {
   });
 
   it("resolves absolute paths as given and shows paths outside the root absolute", async () => {
-    const changes = await plan(patch("*** Begin Patch", "*** Delete File: /ws/in.txt", "*** Delete File: /elsewhere/out.txt", "*** End Patch"), {
-      "/ws/in.txt": "a\n",
-      "/elsewhere/out.txt": "b\n",
-    });
+    const changes = await plan(
+      patch("*** Begin Patch", "*** Delete File: /ws/in.txt", "*** Delete File: /elsewhere/out.txt", "*** End Patch"),
+      {
+        "/ws/in.txt": "a\n",
+        "/elsewhere/out.txt": "b\n",
+      },
+    );
     expect(changes.map((change) => [change.path, change.relativePath])).toEqual([
       ["/ws/in.txt", "in.txt"],
       ["/elsewhere/out.txt", "/elsewhere/out.txt"],
@@ -94,7 +113,24 @@ describe("planPatch: operations", () => {
 
   it("plans steps on one file from the previous step (add then update, update then update)", async () => {
     const changes = await plan(
-      patch("*** Begin Patch", "*** Add File: n.txt", "+a", "*** Update File: n.txt", "@@", "-a", "+b", "*** Update File: o.txt", "@@", "-1", "+2", "*** Update File: o.txt", "@@", "-2", "+3", "*** End Patch"),
+      patch(
+        "*** Begin Patch",
+        "*** Add File: n.txt",
+        "+a",
+        "*** Update File: n.txt",
+        "@@",
+        "-a",
+        "+b",
+        "*** Update File: o.txt",
+        "@@",
+        "-1",
+        "+2",
+        "*** Update File: o.txt",
+        "@@",
+        "-2",
+        "+3",
+        "*** End Patch",
+      ),
       { "/ws/o.txt": "1\n" },
     );
     expect(changes.map((change) => [change.type, change.before, change.after])).toEqual([
@@ -116,7 +152,9 @@ describe("planPatch: operations", () => {
 
 describe("planPatch: matching", () => {
   it("applies several chunks in order", async () => {
-    const [change] = await plan(update("a.txt", "@@", " a", "-b", "+B", "@@", " c", "-d", "+D", "@@", "-f", "+F"), { "/ws/a.txt": "a\nb\nc\nd\ne\nf\n" });
+    const [change] = await plan(update("a.txt", "@@", " a", "-b", "+B", "@@", " c", "-d", "+D", "@@", "-f", "+F"), {
+      "/ws/a.txt": "a\nb\nc\nd\ne\nf\n",
+    });
     expect(change?.after).toBe("a\nB\nc\nD\ne\nF\n");
   });
 
@@ -133,12 +171,16 @@ describe("planPatch: matching", () => {
 
   it("narrows with consecutive @@ context lines", async () => {
     const file = "class A:\n    def run(self):\n        pass\nclass B:\n    def run(self):\n        pass\n";
-    const [change] = await plan(update("a.py", "@@ class B:", "@@     def run(self):", "-        pass", "+        return 2"), { "/ws/a.py": file });
+    const [change] = await plan(update("a.py", "@@ class B:", "@@     def run(self):", "-        pass", "+        return 2"), {
+      "/ws/a.py": file,
+    });
     expect(change?.after).toBe("class A:\n    def run(self):\n        pass\nclass B:\n    def run(self):\n        return 2\n");
   });
 
   it("accepts a chunk that repeats its @@ context line as its first line", async () => {
-    const [change] = await plan(update("a.py", "@@ def f():", " def f():", "-    pass", "+    return 1"), { "/ws/a.py": "def f():\n    pass\n" });
+    const [change] = await plan(update("a.py", "@@ def f():", " def f():", "-    pass", "+    return 1"), {
+      "/ws/a.py": "def f():\n    pass\n",
+    });
     expect(change?.after).toBe("def f():\n    return 1\n");
   });
 
@@ -179,14 +221,19 @@ describe("planPatch: matching", () => {
   });
 
   it("keeps an edited line's quotes, spacing and indentation when the hunk matched only loosely; a rewritten line keeps only the indentation", async () => {
-    const file = "    msg = \"it’s  done\"   \n    count = 1\n";
-    const [change] = await plan(update("a.py", "@@", "-msg = \"it's  done\"", "+msg = \"it's  done now\"", "-count = 1", "+total = 99"), { "/ws/a.py": file });
-    expect(change?.after).toBe("    msg = \"it’s  done now\"   \n    total = 99\n");
+    const file = '    msg = "it’s  done"   \n    count = 1\n';
+    const [change] = await plan(update("a.py", "@@", '-msg = "it\'s  done"', '+msg = "it\'s  done now"', "-count = 1", "+total = 99"), {
+      "/ws/a.py": file,
+    });
+    expect(change?.after).toBe('    msg = "it’s  done now"   \n    total = 99\n');
   });
 
   it("matches hunk lines with line-number prefixes and strips them from added lines", async () => {
     const file = "def f():\n    x = 1\n    return x\n";
-    const [change] = await plan(update("a.py", "@@", " 00001| def f():", " 00002|     x = 1", "-00003|     return x", "+00003|     return x + 1", "+    # done"), { "/ws/a.py": file });
+    const [change] = await plan(
+      update("a.py", "@@", " 00001| def f():", " 00002|     x = 1", "-00003|     return x", "+00003|     return x + 1", "+    # done"),
+      { "/ws/a.py": file },
+    );
     expect(change?.after).toBe("def f():\n    x = 1\n    return x + 1\n    # done\n");
   });
 
@@ -285,12 +332,16 @@ describe("planPatch: errors and all-or-nothing", () => {
     io.read = async () => {
       throw new Error("EIO");
     };
-    const error = await planPatch(parsePatch(patch("*** Begin Patch", "*** Delete File: a.txt", "*** End Patch")), io).catch((thrown: unknown) => thrown);
+    const error = await planPatch(parsePatch(patch("*** Begin Patch", "*** Delete File: a.txt", "*** End Patch")), io).catch(
+      (thrown: unknown) => thrown,
+    );
     expect((error as PatchError).message).toBe("Failed to read file to delete: /ws/a.txt");
   });
 
   it("fails a delete of a file an earlier hunk deleted", async () => {
-    const error = await planError(patch("*** Begin Patch", "*** Delete File: a.txt", "*** Delete File: a.txt", "*** End Patch"), { "/ws/a.txt": "x\n" });
+    const error = await planError(patch("*** Begin Patch", "*** Delete File: a.txt", "*** Delete File: a.txt", "*** End Patch"), {
+      "/ws/a.txt": "x\n",
+    });
     expect(error.kind).toBe("delete_failed");
   });
 
@@ -322,7 +373,18 @@ describe("planPatch: errors and all-or-nothing", () => {
   it("returns no plan when the second file fails", async () => {
     const files = { "/ws/a.txt": "a\n", "/ws/b.txt": "b\n" };
     const { io, reads } = memoryIo(files);
-    const text = patch("*** Begin Patch", "*** Update File: a.txt", "@@", "-a", "+A", "*** Update File: b.txt", "@@", "-nope", "+B", "*** End Patch");
+    const text = patch(
+      "*** Begin Patch",
+      "*** Update File: a.txt",
+      "@@",
+      "-a",
+      "+A",
+      "*** Update File: b.txt",
+      "@@",
+      "-nope",
+      "+B",
+      "*** End Patch",
+    );
     const result = await planPatch(parsePatch(text), io).then(
       (changes) => ({ changes }),
       (error: unknown) => ({ error }),

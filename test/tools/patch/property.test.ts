@@ -46,7 +46,13 @@ function patchFor(edit: Edit, options: PatchOptions): string {
     return out.join(options.eol);
   };
   const above = lines[start - 1];
-  if (options.insertAfterContext && removed === 0 && above !== undefined && above.trim() !== "" && occursFirstAt(lines, [above], start - 1)) {
+  if (
+    options.insertAfterContext &&
+    removed === 0 &&
+    above !== undefined &&
+    above.trim() !== "" &&
+    occursFirstAt(lines, [above], start - 1)
+  ) {
     out.push(`@@ ${above}`, ...added.map((line) => `+${line}`));
     return end();
   }
@@ -66,7 +72,8 @@ function patchFor(edit: Edit, options: PatchOptions): string {
   // The line above the chunk as `@@ context`: its first occurrence is at or above it, which is enough
   // for old lines found after it; a pure insertion goes right after it, so there it must be the first.
   const contextLine = options.useContextLine && first > 0 ? lines[first - 1] : undefined;
-  const usable = contextLine !== undefined && contextLine.trim() !== "" && (!patternEmpty || occursFirstAt(lines, [contextLine], first - 1));
+  const usable =
+    contextLine !== undefined && contextLine.trim() !== "" && (!patternEmpty || occursFirstAt(lines, [contextLine], first - 1));
   out.push(usable ? `@@ ${contextLine}` : "@@");
   for (const line of lines.slice(first, start)) out.push(` ${line}`);
   for (const line of lines.slice(start, start + removed)) out.push(`-${line}`);

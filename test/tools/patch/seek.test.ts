@@ -21,7 +21,10 @@ describe("seekSequence", () => {
 
   it("normalizes Unicode punctuation in the file against ASCII in the patch", () => {
     const file = ["print(“hello” ‘x’)", "a – b — c", "wait…", "no\u00A0break"];
-    expect(seekSequence(file, ['print("hello" \'x\')', "a - b - c", "wait...", "no break"], 0)).toMatchObject({ index: 0, pass: "unicode" });
+    expect(seekSequence(file, ["print(\"hello\" 'x')", "a - b - c", "wait...", "no break"], 0)).toMatchObject({
+      index: 0,
+      pass: "unicode",
+    });
     expect(normalizePunctuation("‚‛„‟‐‑‒―")).toBe(`''""----`);
   });
 

@@ -50,8 +50,12 @@ describe("formatSummary", () => {
 
 describe("trimDiff", () => {
   it("removes the indentation all content lines share", () => {
-    const diff = ["--- a.ts", "+++ a.ts", "@@ -1,3 +1,3 @@", "     if (x) {", "-        old();", "+        next();", "     }", ""].join("\n");
-    expect(trimDiff(diff)).toBe(["--- a.ts", "+++ a.ts", "@@ -1,3 +1,3 @@", " if (x) {", "-    old();", "+    next();", " }", ""].join("\n"));
+    const diff = ["--- a.ts", "+++ a.ts", "@@ -1,3 +1,3 @@", "     if (x) {", "-        old();", "+        next();", "     }", ""].join(
+      "\n",
+    );
+    expect(trimDiff(diff)).toBe(
+      ["--- a.ts", "+++ a.ts", "@@ -1,3 +1,3 @@", " if (x) {", "-    old();", "+    next();", " }", ""].join("\n"),
+    );
   });
 
   it("leaves a diff alone when some content line is not indented", () => {
@@ -73,7 +77,9 @@ describe("trimDiff", () => {
 
   it("is applied to planned diffs", async () => {
     const [planned] = await planPatch(
-      parsePatch(patch("*** Begin Patch", "*** Update File: a.ts", "@@", "         deep();", "-        old();", "+        next();", "*** End Patch")),
+      parsePatch(
+        patch("*** Begin Patch", "*** Update File: a.ts", "@@", "         deep();", "-        old();", "+        next();", "*** End Patch"),
+      ),
       memoryIo({ "/ws/a.ts": "        deep();\n        old();\n" }).io,
     );
     expect(planned?.diff).toContain("\n deep();\n-old();\n+next();\n");

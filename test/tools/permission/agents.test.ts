@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  AGENT_NAMES,
-  agentRules,
-  composeAgentRuleset,
-  defaultRules,
-  withToolOutputAccess,
-} from "../../../src/tools/permission/agents.js";
+import { AGENT_NAMES, agentRules, composeAgentRuleset, defaultRules, withToolOutputAccess } from "../../../src/tools/permission/agents.js";
 import { rulesFromConfig } from "../../../src/tools/permission/config.js";
 import { disabledTools } from "../../../src/tools/permission/disabled.js";
 import { evaluate } from "../../../src/tools/permission/evaluate.js";
@@ -81,9 +75,9 @@ describe("agentRules", () => {
 
   it("explore: read-only tools only", () => {
     const rules = agentRules("explore", options);
-    expect(disabledTools(["read", "grep", "glob", "list", "bash", "webfetch", "edit", "write", "apply_patch", "task", "todowrite"], rules)).toEqual(
-      new Set(["edit", "write", "apply_patch", "task", "todowrite"]),
-    );
+    expect(
+      disabledTools(["read", "grep", "glob", "list", "bash", "webfetch", "edit", "write", "apply_patch", "task", "todowrite"], rules),
+    ).toEqual(new Set(["edit", "write", "apply_patch", "task", "todowrite"]));
     expect(evaluate("external_directory", "/etc/*", rules).action).toBe("ask");
     expect(evaluate("external_directory", "/data/wb/tool-output/*", rules).action).toBe("allow");
   });
@@ -101,7 +95,11 @@ describe("composeAgentRuleset and withToolOutputAccess", () => {
   const perAgent = rulesFromConfig({ bash: { "git *": "allow" } }, { home: "/home/me", source: "config" });
 
   it("puts user config after the built-ins and per-agent config after that", () => {
-    const rules = composeAgentRuleset(agentRules("build", options), { toolOutputGlob: options.toolOutputGlob, user, agentConfig: perAgent });
+    const rules = composeAgentRuleset(agentRules("build", options), {
+      toolOutputGlob: options.toolOutputGlob,
+      user,
+      agentConfig: perAgent,
+    });
     expect(evaluate("bash", "ls", rules).action).toBe("deny");
     expect(evaluate("bash", "git status", rules).action).toBe("allow");
   });

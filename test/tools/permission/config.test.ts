@@ -1,9 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  expandHome,
-  permissionConfigSchema,
-  rulesFromConfig,
-} from "../../../src/tools/permission/config.js";
+import { expandHome, permissionConfigSchema, rulesFromConfig } from "../../../src/tools/permission/config.js";
 
 const home = "/home/me";
 const strip = (rules: ReturnType<typeof rulesFromConfig>) => rules.map(({ permission, pattern, action }) => [permission, pattern, action]);

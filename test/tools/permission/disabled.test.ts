@@ -41,9 +41,7 @@ describe("disabledTools", () => {
   it("matches permission names as wildcards (the explore agent's '*': deny then allow list)", () => {
     const rules = config({ "*": "deny", grep: "allow", read: "allow" });
     expect(disabledTools(["grep", "read", "bash", "mcp_github"], rules)).toEqual(new Set(["bash", "mcp_github"]));
-    expect(disabledTools(["mcp_github", "mcp_slack", "bash"], config({ "mcp_*": "deny" }))).toEqual(
-      new Set(["mcp_github", "mcp_slack"]),
-    );
+    expect(disabledTools(["mcp_github", "mcp_slack", "bash"], config({ "mcp_*": "deny" }))).toEqual(new Set(["mcp_github", "mcp_slack"]));
   });
 
   it("maps only the file-writing tools to edit", () => {

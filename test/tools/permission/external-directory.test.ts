@@ -25,10 +25,13 @@ function fakeRealpath(existing: string[], links: Record<string, string> = {}) {
   return { realpath, calls };
 }
 
-const fs = fakeRealpath(
-  ["/ws", "/ws/src", "/ws/src/a.ts", "/etc", "/etc/passwd", "/data", "/data/real-ws", "/data/real-ws/x", "/tmp"],
-  { "/ws/out": "/etc", "/ws/inner": "/ws/src", "/alias-ws": "/ws", "/ws/deep": "/data/real-ws/x", "/ws/loop": "/ws/loop" },
-);
+const fs = fakeRealpath(["/ws", "/ws/src", "/ws/src/a.ts", "/etc", "/etc/passwd", "/data", "/data/real-ws", "/data/real-ws/x", "/tmp"], {
+  "/ws/out": "/etc",
+  "/ws/inner": "/ws/src",
+  "/alias-ws": "/ws",
+  "/ws/deep": "/data/real-ws/x",
+  "/ws/loop": "/ws/loop",
+});
 
 const ask = (target: string, kind: "file" | "directory" = "file", root = "/ws") =>
   externalDirectoryAsk({ root, target, kind, realpath: fs.realpath });

@@ -28,8 +28,8 @@ describe("(unresolved) patterns", () => {
 
   it("explain agrees, and says why an allow did not count", () => {
     const layers = [{ source: "config" as const, rules: config({ bash: "allow" }) }];
-    const explained = explain("bash", "(unresolved) eval \"$X\"", layers);
-    expect(explained.action).toBe(evaluate("bash", "(unresolved) eval \"$X\"", layers[0]!.rules).action);
+    const explained = explain("bash", '(unresolved) eval "$X"', layers);
+    expect(explained.action).toBe(evaluate("bash", '(unresolved) eval "$X"', layers[0]!.rules).action);
     expect(explained.action).toBe("ask");
     expect(explained.sentence).toMatch(/could not be judged/);
   });
@@ -37,7 +37,10 @@ describe("(unresolved) patterns", () => {
   it("make the engine ask the user even when every rule allows", async () => {
     const bus = new Bus();
     const engine = new PermissionEngine({ bus });
-    const asking = engine.ask({ sessionID: "s", permission: "bash", patterns: ["$x y", "(unresolved) $x y"], always: [], metadata: {} }, config("allow"));
+    const asking = engine.ask(
+      { sessionID: "s", permission: "bash", patterns: ["$x y", "(unresolved) $x y"], always: [], metadata: {} },
+      config("allow"),
+    );
     expect(engine.pending()).toHaveLength(1);
     engine.reply(engine.pending()[0]!.id, "once");
     await expect(asking).resolves.toBeUndefined();

@@ -1,10 +1,6 @@
 /** The output store: where saved outputs go, and the 7-day cleanup judged by the id's timestamp. */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  createToolIdGenerator,
-  OutputStore,
-  RETENTION_MS,
-} from "../../../src/tools/truncation/index.js";
+import { createToolIdGenerator, OutputStore, RETENTION_MS } from "../../../src/tools/truncation/index.js";
 import { decode, exists, nodeScratch, type Scratch } from "./helpers.js";
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -28,18 +28,14 @@ describe("truncateOutput", () => {
     const result = await truncateOutput(numbered(10), { maxLines: 3 }, store, noTask);
     if (!result.truncated) throw new Error("expected truncation");
     expect(result.outputPath).toMatch(new RegExp(`^${store.dir}/tool_[0-9a-z]+$`));
-    expect(result.content).toBe(
-      `line 1\nline 2\nline 3\n\n...7 lines truncated...\n\n${grepHint(result.outputPath)}`,
-    );
+    expect(result.content).toBe(`line 1\nline 2\nline 3\n\n...7 lines truncated...\n\n${grepHint(result.outputPath)}`);
     expect(decode(await scratch.runtime.fs.readFile(result.outputPath))).toBe(numbered(10));
   });
 
   it("keeps the tail with the notice and hint first", async () => {
     const result = await truncateOutput(numbered(10), { maxLines: 3, direction: "tail" }, store, noTask);
     if (!result.truncated) throw new Error("expected truncation");
-    expect(result.content).toBe(
-      `...7 lines truncated...\n\n${grepHint(result.outputPath)}\n\nline 8\nline 9\nline 10`,
-    );
+    expect(result.content).toBe(`...7 lines truncated...\n\n${grepHint(result.outputPath)}\n\nline 8\nline 9\nline 10`);
   });
 
   it("reports bytes when the byte limit stops the preview, counting the joining newlines", async () => {

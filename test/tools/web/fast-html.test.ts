@@ -23,11 +23,16 @@ function plainText(html: string): string {
   const service = new TurndownService();
   service.escape = (value: string) => value;
   service.remove([...SKIPPED]);
-  const blocks = new Set("ADDRESS ARTICLE ASIDE BLOCKQUOTE BR DD DIV DL DT FIELDSET FIGCAPTION FIGURE FOOTER FORM H1 H2 H3 H4 H5 H6 HEADER HR LI MAIN NAV OL P PRE SECTION TABLE TR UL".split(" "));
+  const blocks = new Set(
+    "ADDRESS ARTICLE ASIDE BLOCKQUOTE BR DD DIV DL DT FIELDSET FIGCAPTION FIGURE FOOTER FORM H1 H2 H3 H4 H5 H6 HEADER HR LI MAIN NAV OL P PRE SECTION TABLE TR UL".split(
+      " ",
+    ),
+  );
   const skipped = new Set(SKIPPED.map((name) => name.toUpperCase()));
   service.addRule("plain", {
     filter: (node) => !skipped.has(node.nodeName),
-    replacement: (content, node) => (node.nodeName === "TD" || node.nodeName === "TH" ? `${content}\t` : blocks.has(node.nodeName) ? `\n${content}\n` : content),
+    replacement: (content, node) =>
+      node.nodeName === "TD" || node.nodeName === "TH" ? `${content}\t` : blocks.has(node.nodeName) ? `\n${content}\n` : content,
   });
   return service
     .turndown(html)
@@ -41,9 +46,26 @@ function plainText(html: string): string {
 /** A small seeded generator, so a failure names a page that can be rebuilt. */
 function generator(seed: number) {
   let state = seed >>> 0 || 1;
-  const next = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-  const pick = <T,>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
-  const words = ["alpha", "beta", " gamma ", "a*b", "x_y", "[link]", "1. one", "- dash", "# hash", "`tick`", "&amp;", "&lt;tag&gt;", "&#169;", "caf&eacute;".replace("&eacute;", "é"), "  spaced\n  out  ", "\u00a0nbsp"];
+  const next = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+  const words = [
+    "alpha",
+    "beta",
+    " gamma ",
+    "a*b",
+    "x_y",
+    "[link]",
+    "1. one",
+    "- dash",
+    "# hash",
+    "`tick`",
+    "&amp;",
+    "&lt;tag&gt;",
+    "&#169;",
+    "caf&eacute;".replace("&eacute;", "é"),
+    "  spaced\n  out  ",
+    "\u00a0nbsp",
+  ];
   const inline = (depth: number): string => {
     const text = pick(words);
     if (depth > 2 || next() < 0.4) return text;
@@ -58,24 +80,43 @@ function generator(seed: number) {
     const kind = pick(["h", "p", "p-open", "ul", "ol", "table", "pre", "blockquote", "div", "dl", "comment", "script", "hr"]);
     const inner = () => Array.from({ length: 1 + Math.floor(next() * 3) }, () => inline(0)).join(" ");
     switch (kind) {
-      case "h": return `<h${1 + Math.floor(next() * 6)}>${inner()}</h${0}>`.replace(/<\/h0>/, "") + "\n";
-      case "p": return `<p>${inner()}</p>\n`;
-      case "p-open": return `<p>${inner()}\n`;
-      case "ul": case "ol": {
-        const items = Array.from({ length: 1 + Math.floor(next() * 4) }, () => `<li>${inner()}${depth < 2 && next() < 0.3 ? block(depth + 1) : ""}${pick(["</li>", ""])}`);
+      case "h":
+        return `<h${1 + Math.floor(next() * 6)}>${inner()}</h${0}>`.replace(/<\/h0>/, "") + "\n";
+      case "p":
+        return `<p>${inner()}</p>\n`;
+      case "p-open":
+        return `<p>${inner()}\n`;
+      case "ul":
+      case "ol": {
+        const items = Array.from(
+          { length: 1 + Math.floor(next() * 4) },
+          () => `<li>${inner()}${depth < 2 && next() < 0.3 ? block(depth + 1) : ""}${pick(["</li>", ""])}`,
+        );
         return `<${kind}${kind === "ol" && next() < 0.3 ? ' start="3"' : ""}>\n${items.join("\n")}</${kind}>\n`;
       }
       case "table": {
-        const rows = Array.from({ length: 1 + Math.floor(next() * 3) }, (_, r) => `<tr>${Array.from({ length: 2 }, () => (r === 0 ? `<th>${inline(0)}` : `<td>${inline(0)}`) + pick(["</td>", ""])).join("")}${pick(["</tr>", ""])}`.replace("</td>", r === 0 ? "</th>" : "</td>"));
+        const rows = Array.from({ length: 1 + Math.floor(next() * 3) }, (_, r) =>
+          `<tr>${Array.from({ length: 2 }, () => (r === 0 ? `<th>${inline(0)}` : `<td>${inline(0)}`) + pick(["</td>", ""])).join("")}${pick(["</tr>", ""])}`.replace(
+            "</td>",
+            r === 0 ? "</th>" : "</td>",
+          ),
+        );
         return `<table>${pick(["", "<thead>", "<tbody>"])}\n${rows.join("\n")}\n</table>\n`;
       }
-      case "pre": return `<pre>${pick(["", "\n"])}<code class="language-js">let a = 1 &lt; 2;\n  indented();\n</code></pre>\n`;
-      case "blockquote": return `<blockquote>${depth < 2 ? block(depth + 1) : inner()}</blockquote>\n`;
-      case "div": return `<div class="x">${depth < 2 ? block(depth + 1) + block(depth + 1) : inner()}</div>\n`;
-      case "dl": return `<dl><dt>${inner()}<dd>${inner()}</dl>\n`;
-      case "comment": return `${inner()}<!-- note -->${inner()}\n`;
-      case "script": return `<script>if (a < b) run("</div>")</script><style>p { color: red }</style>\n`;
-      default: return "<hr>\n";
+      case "pre":
+        return `<pre>${pick(["", "\n"])}<code class="language-js">let a = 1 &lt; 2;\n  indented();\n</code></pre>\n`;
+      case "blockquote":
+        return `<blockquote>${depth < 2 ? block(depth + 1) : inner()}</blockquote>\n`;
+      case "div":
+        return `<div class="x">${depth < 2 ? block(depth + 1) + block(depth + 1) : inner()}</div>\n`;
+      case "dl":
+        return `<dl><dt>${inner()}<dd>${inner()}</dl>\n`;
+      case "comment":
+        return `${inner()}<!-- note -->${inner()}\n`;
+      case "script":
+        return `<script>if (a < b) run("</div>")</script><style>p { color: red }</style>\n`;
+      default:
+        return "<hr>\n";
     }
   };
   return () => {

@@ -11,7 +11,9 @@ import { nodeWebAccess } from "../../../src/session/web/node-web.js";
 
 let exa: ExaStandIn;
 beforeAll(async () => {
-  exa = await startExaStandIn((tool, args) => (String(args.query).includes("nothing") ? undefined : `${tool} found: ${String(args.query)}`));
+  exa = await startExaStandIn((tool, args) =>
+    String(args.query).includes("nothing") ? undefined : `${tool} found: ${String(args.query)}`,
+  );
 });
 afterAll(() => exa.close());
 
@@ -34,7 +36,10 @@ describe("websearch and codesearch", () => {
     expect(call.error).toBeUndefined();
     expect(call.title).toBe("Web search: solid-js 2 release");
     expect(call.output).toBe("web_search_exa found: solid-js 2 release");
-    expect(exa.calls.at(-1)).toEqual({ tool: "web_search_exa", args: { query: "solid-js 2 release", type: "auto", numResults: 8, livecrawl: "fallback" } });
+    expect(exa.calls.at(-1)).toEqual({
+      tool: "web_search_exa",
+      args: { query: "solid-js 2 release", type: "auto", numResults: 8, livecrawl: "fallback" },
+    });
   });
 
   it("codesearch sends tokensNum (5000 by default) and falls back when nothing is found", async () => {
@@ -77,7 +82,9 @@ describe("websearch and codesearch", () => {
   });
 
   it("reports the endpoint's error status with its text", async () => {
-    const broken = await startWebServer({ "/mcp": (_q, r) => r.writeHead(503, { "content-type": "text/plain" }).end("down for maintenance") });
+    const broken = await startWebServer({
+      "/mcp": (_q, r) => r.writeHead(503, { "content-type": "text/plain" }).end("down for maintenance"),
+    });
     try {
       const session = await open(`${broken.url}/mcp`);
       const call = await session.run("codesearch", { query: "x" });

@@ -86,7 +86,10 @@ export async function branch(args: string[], env: GitEnv, out: Out): Promise<num
     else if (arg === "-f" || arg === "--force") force = true;
     else if (arg === "-l" || arg === "--list" || arg === "-a" || arg === "--all" || /^--(no-)?color/.test(arg)) continue;
     else if (arg.startsWith("-")) {
-      throw new GitFatal(`unknown option '${arg.replace(/^-+/, "")}' for git branch (supported here: -v, -d, -D, -m, -f, --show-current, --list)`, 129);
+      throw new GitFatal(
+        `unknown option '${arg.replace(/^-+/, "")}' for git branch (supported here: -v, -d, -D, -m, -f, --show-current, --list)`,
+        129,
+      );
     } else names.push(arg);
   }
   if (mode === "delete" && force) mode = "force-delete";
@@ -105,7 +108,14 @@ export async function branch(args: string[], env: GitEnv, out: Out): Promise<num
       assertBranchName(newName);
       if (!(await branchExists(repo, oldName))) throw new GitFatal(`no branch named '${oldName}'`);
       if (await branchExists(repo, newName)) throw new GitFatal(`a branch named '${newName}' already exists`);
-      await git.renameBranch({ fs: repo.fs, dir: repo.dir, gitdir: repo.gitdir, oldref: oldName, ref: newName, checkout: oldName === (await currentBranch(repo)) });
+      await git.renameBranch({
+        fs: repo.fs,
+        dir: repo.dir,
+        gitdir: repo.gitdir,
+        oldref: oldName,
+        ref: newName,
+        checkout: oldName === (await currentBranch(repo)),
+      });
       return 0;
     }
     default:

@@ -1,7 +1,21 @@
 import git from "isomorphic-git";
 import { createBranch } from "./branch.js";
 import { subjectOf } from "./commit.js";
-import { abbrev, currentBranch, findRepo, GitFatal, gitError, headOid, isRevision, Out, repoPath, resolveRevision, underPath, type GitEnv, type Repo } from "./repo.js";
+import {
+  abbrev,
+  currentBranch,
+  findRepo,
+  GitFatal,
+  gitError,
+  headOid,
+  isRevision,
+  Out,
+  repoPath,
+  resolveRevision,
+  underPath,
+  type GitEnv,
+  type Repo,
+} from "./repo.js";
 import { branchExists, detachedAdvice, moveTo, setHead, writeWorkFile } from "./switch-to.js";
 import { commitFiles, indexFiles, workFile } from "./trees.js";
 
@@ -73,7 +87,9 @@ async function switchTo(repo: Repo, target: string, out: Out, detach: boolean): 
   const wasDetached = (await currentBranch(repo)) === undefined;
   await setHead(repo, { detach: oid });
   const { commit } = await git.readCommit({ fs: repo.fs, dir: repo.dir, gitdir: repo.gitdir, oid });
-  out.err(wasDetached ? `HEAD is now at ${oid.slice(0, 7)} ${subjectOf(commit.message)}\n` : detachedAdvice(oid, subjectOf(commit.message)));
+  out.err(
+    wasDetached ? `HEAD is now at ${oid.slice(0, 7)} ${subjectOf(commit.message)}\n` : detachedAdvice(oid, subjectOf(commit.message)),
+  );
   return 0;
 }
 
@@ -114,7 +130,11 @@ export async function checkout(args: string[], env: GitEnv, shown: Out): Promise
       create = { name, force: arg === "-B" };
     } else if (arg === "--detach") detach = true;
     else if (arg === "-q" || arg === "--quiet" || arg === "-f" || arg === "--force") continue;
-    else if (arg.startsWith("-")) throw new GitFatal(`unknown option '${arg.replace(/^-+/, "")}' for git checkout (supported here: <branch>, -b <new>, -B <new>, --detach, [<commit>] -- <paths>)`, 129);
+    else if (arg.startsWith("-"))
+      throw new GitFatal(
+        `unknown option '${arg.replace(/^-+/, "")}' for git checkout (supported here: <branch>, -b <new>, -B <new>, --detach, [<commit>] -- <paths>)`,
+        129,
+      );
     else before.push(arg);
   }
   const repo = await findRepo(env);
@@ -153,7 +173,8 @@ export async function switchCommand(args: string[], env: GitEnv, shown: Out): Pr
       create = { name, force: arg === "-C" };
     } else if (arg === "-d" || arg === "--detach") detach = true;
     else if (arg === "-q" || arg === "--quiet") continue;
-    else if (arg.startsWith("-")) throw new GitFatal(`unknown option '${arg.replace(/^-+/, "")}' for git switch (supported here: <branch>, -c <new>, --detach)`, 129);
+    else if (arg.startsWith("-"))
+      throw new GitFatal(`unknown option '${arg.replace(/^-+/, "")}' for git switch (supported here: <branch>, -c <new>, --detach)`, 129);
     else names.push(arg);
   }
   const repo = await findRepo(env);
@@ -161,7 +182,10 @@ export async function switchCommand(args: string[], env: GitEnv, shown: Out): Pr
   const target = names[0];
   if (target === undefined) throw new GitFatal("missing branch or commit argument");
   if (!detach && !(await branchExists(repo, target))) {
-    if (await isRevision(repo, target)) throw new GitFatal(`a branch is expected, got commit '${target}'\nhint: If you want to detach HEAD at the commit, try again with the --detach option.`);
+    if (await isRevision(repo, target))
+      throw new GitFatal(
+        `a branch is expected, got commit '${target}'\nhint: If you want to detach HEAD at the commit, try again with the --detach option.`,
+      );
     throw new GitFatal(`invalid reference: ${target}`);
   }
   return switchTo(repo, target, out, detach);
@@ -182,7 +206,11 @@ export async function restore(args: string[], env: GitEnv, _out: Out): Promise<n
     else if (arg === "-s" || arg === "--source") source = args[++i];
     else if (arg.startsWith("--source=")) source = arg.slice("--source=".length);
     else if (arg === "-q" || arg === "--quiet") continue;
-    else throw new GitFatal(`unknown option '${arg.replace(/^-+/, "")}' for git restore (supported here: --staged, --worktree, --source=<commit>, <paths>)`, 129);
+    else
+      throw new GitFatal(
+        `unknown option '${arg.replace(/^-+/, "")}' for git restore (supported here: --staged, --worktree, --source=<commit>, <paths>)`,
+        129,
+      );
   }
   if (paths.length === 0) throw new GitFatal("you must specify path(s) to restore");
   if (!staged) worktree = true;

@@ -40,9 +40,31 @@ const subcommands: Record<string, Subcommand> = {
 
 /** Real git commands this one does not offer, so that asking for them says so rather than "not a git command". */
 const elsewhere = new Set([
-  "am", "apply", "bisect", "blame", "cherry-pick", "clean", "clone", "describe", "fetch", "format-patch", "gc",
-  "grep", "merge", "mv", "notes", "pull", "push", "rebase", "reflog", "remote", "revert",
-  "stash", "submodule", "tag", "worktree",
+  "am",
+  "apply",
+  "bisect",
+  "blame",
+  "cherry-pick",
+  "clean",
+  "clone",
+  "describe",
+  "fetch",
+  "format-patch",
+  "gc",
+  "grep",
+  "merge",
+  "mv",
+  "notes",
+  "pull",
+  "push",
+  "rebase",
+  "reflog",
+  "remote",
+  "revert",
+  "stash",
+  "submodule",
+  "tag",
+  "worktree",
 ]);
 
 function usage(): string {
@@ -71,7 +93,8 @@ export function createGitCommand(files: WorkspaceFs): Command {
         const eq = setting.indexOf("=");
         env.overrides.set((eq < 0 ? setting : setting.slice(0, eq)).toLowerCase(), eq < 0 ? "true" : setting.slice(eq + 1));
       } else if (arg === "--no-pager" || arg === "-P" || arg === "--no-replace-objects") continue;
-      else if (arg === "--version" || arg === "version") return { stdout: `git version ${git.version()} (isomorphic-git: the embedded shell's git)\n`, stderr: "", exitCode: 0 };
+      else if (arg === "--version" || arg === "version")
+        return { stdout: `git version ${git.version()} (isomorphic-git: the embedded shell's git)\n`, stderr: "", exitCode: 0 };
       else if (arg === "--help" || arg === "-h" || arg === "help") return { stdout: usage(), stderr: "", exitCode: 0 };
       else if (arg.startsWith("-")) return { stdout: "", stderr: `unknown option: ${arg}\n${usage()}`, exitCode: 129 };
       else break;

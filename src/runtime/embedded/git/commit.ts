@@ -26,7 +26,11 @@ export function cleanMessage(text: string): string {
 /** The subject git shows for a message: its first paragraph on one line. */
 export function subjectOf(message: string): string {
   const paragraph = message.replace(/^\n+/, "").split(/\n\s*\n/)[0] ?? "";
-  return paragraph.split("\n").map((line) => line.trim()).join(" ").trim();
+  return paragraph
+    .split("\n")
+    .map((line) => line.trim())
+    .join(" ")
+    .trim();
 }
 
 const modeText = (mode: number) => mode.toString(8);
@@ -70,7 +74,10 @@ export async function commit(args: string[], env: GitEnv, out: Out): Promise<num
         "committing only named paths is not offered by the embedded shell's git: stage them with `git add <paths>`, then `git commit -m <message>`",
       );
     } else {
-      throw new GitFatal(`unknown option '${arg.replace(/^-+/, "")}' for git commit (supported here: -m, -a, -F, --amend, --allow-empty, --author, -q)`, 129);
+      throw new GitFatal(
+        `unknown option '${arg.replace(/^-+/, "")}' for git commit (supported here: -m, -a, -F, --amend, --allow-empty, --author, -q)`,
+        129,
+      );
     }
   }
   const repo = await findRepo(env);
@@ -86,7 +93,10 @@ export async function commit(args: string[], env: GitEnv, out: Out): Promise<num
   }
   if (all) await stage(repo, [""], true);
 
-  const parentTree = await commitFiles(repo, amend && head ? (await git.readCommit({ fs: repo.fs, dir: repo.dir, gitdir: repo.gitdir, oid: head })).commit.parent[0] : head);
+  const parentTree = await commitFiles(
+    repo,
+    amend && head ? (await git.readCommit({ fs: repo.fs, dir: repo.dir, gitdir: repo.gitdir, oid: head })).commit.parent[0] : head,
+  );
   const index = await indexFiles(repo);
   const paths = [...new Set([...parentTree.keys(), ...index.keys()])].sort();
   const touched = paths.filter((p) => parentTree.get(p)?.oid !== index.get(p)?.oid || parentTree.get(p)?.mode !== index.get(p)?.mode);
@@ -95,12 +105,19 @@ export async function commit(args: string[], env: GitEnv, out: Out): Promise<num
     return 1;
   }
   if (message === "") {
-    out.err(messages.length > 0 ? "Aborting commit due to empty commit message.\n" : "error: there is no editor in the embedded shell: give the message with -m \"message\" (or -F <file>).\n");
+    out.err(
+      messages.length > 0
+        ? "Aborting commit due to empty commit message.\n"
+        : 'error: there is no editor in the embedded shell: give the message with -m "message" (or -F <file>).\n',
+    );
     return 1;
   }
 
   // An amended commit keeps its author, as git does; only the committer is new.
-  const authorSig = amend && head ? (await git.readCommit({ fs: repo.fs, dir: repo.dir, gitdir: repo.gitdir, oid: head })).commit.author : await signature(repo, "AUTHOR");
+  const authorSig =
+    amend && head
+      ? (await git.readCommit({ fs: repo.fs, dir: repo.dir, gitdir: repo.gitdir, oid: head })).commit.author
+      : await signature(repo, "AUTHOR");
   const finalAuthor = author ? { ...authorSig, ...author } : authorSig;
   const committer = await signature(repo, "COMMITTER");
   const oid = await git.commit({
@@ -118,7 +135,8 @@ export async function commit(args: string[], env: GitEnv, out: Out): Promise<num
   const root = amend ? (await git.readCommit({ fs: repo.fs, dir: repo.dir, gitdir: repo.gitdir, oid })).commit.parent.length === 0 : !head;
   out.out(`[${branch ?? "detached HEAD"}${root ? " (root-commit)" : ""} ${abbrev(oid)}] ${subjectOf(message)}\n`);
   // git names the author when it is not the committer, and the kept author date of an amend.
-  if (finalAuthor.name !== committer.name || finalAuthor.email !== committer.email) out.out(` Author: ${finalAuthor.name} <${finalAuthor.email}>\n`);
+  if (finalAuthor.name !== committer.name || finalAuthor.email !== committer.email)
+    out.out(` Author: ${finalAuthor.name} <${finalAuthor.email}>\n`);
   if (amend) out.out(` Date: ${formatDefaultDate(finalAuthor.timestamp, -finalAuthor.timezoneOffset)}\n`);
   if (touched.length === 0 && !amend) return 0;
   let insertions = 0;

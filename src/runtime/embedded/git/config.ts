@@ -13,7 +13,11 @@ export async function config(args: string[], env: GitEnv, out: Out): Promise<num
     else if (arg === "--unset") action = "unset";
     else if (arg === "-l" || arg === "--list") action = "list";
     else if (arg === "--global" || arg === "--local" || arg === "--system" || arg === "--add" || arg === "--replace-all") continue;
-    else if (arg.startsWith("-")) throw new GitFatal(`unknown option '${arg}' for git config (supported here: <key>, <key> <value>, --get, --unset, --list, --global)`, 129);
+    else if (arg.startsWith("-"))
+      throw new GitFatal(
+        `unknown option '${arg}' for git config (supported here: <key>, <key> <value>, --get, --unset, --list, --global)`,
+        129,
+      );
     else rest.push(arg);
   }
   let repo;
@@ -21,7 +25,9 @@ export async function config(args: string[], env: GitEnv, out: Out): Promise<num
     repo = await findRepo(env);
   } catch (error) {
     if (error instanceof GitFatal) {
-      throw new GitFatal("not in a git directory (the embedded shell keeps git settings in the repository's .git/config: run `git init` first)");
+      throw new GitFatal(
+        "not in a git directory (the embedded shell keeps git settings in the repository's .git/config: run `git init` first)",
+      );
     }
     throw error;
   }

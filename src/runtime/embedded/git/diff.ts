@@ -113,7 +113,14 @@ export async function commitChanges(repo: Repo, commit: { oid: string; parents: 
   const before = await commitFiles(repo, commit.parents[0]);
   const after = await commitFiles(repo, commit.oid);
   const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
-  return (await renderChanges(paths, (p) => before.get(p), async (p) => after.get(p), { format, context: 3 })).text;
+  return (
+    await renderChanges(
+      paths,
+      (p) => before.get(p),
+      async (p) => after.get(p),
+      { format, context: 3 },
+    )
+  ).text;
 }
 
 export async function diff(args: string[], env: GitEnv, out: Out): Promise<number> {
@@ -133,7 +140,10 @@ export async function diff(args: string[], env: GitEnv, out: Out): Promise<numbe
     else if (/^(-U|--unified=)\d+$/.test(arg)) options.context = Number(arg.replace(/^(-U|--unified=)/, ""));
     else if (/^--(no-)?color(=.*)?$|^--no-ext-diff$|^-p$|^--patch$/.test(arg)) continue;
     else if (arg.startsWith("-")) {
-      throw new GitFatal(`unknown option '${arg.replace(/^-+/, "")}' for git diff (supported here: --cached, --staged, --stat, --name-only, --name-status, --quiet, --exit-code, -U<n>)`, 129);
+      throw new GitFatal(
+        `unknown option '${arg.replace(/^-+/, "")}' for git diff (supported here: --cached, --staged, --stat, --name-only, --name-status, --quiet, --exit-code, -U<n>)`,
+        129,
+      );
     } else positional.push(arg);
   }
   const repo = await findRepo(env);
@@ -184,7 +194,12 @@ export async function diff(args: string[], env: GitEnv, out: Out): Promise<numbe
   }
   paths = paths.filter(wanted).sort();
 
-  const { text, changed } = await renderChanges(paths, (path) => beforeFiles.get(path), async (path) => (afterFiles ? afterFiles.get(path) : workFile(repo, path)), options);
+  const { text, changed } = await renderChanges(
+    paths,
+    (path) => beforeFiles.get(path),
+    async (path) => (afterFiles ? afterFiles.get(path) : workFile(repo, path)),
+    options,
+  );
   if (!options.quiet) out.out(text);
   return options.exitCode && changed > 0 ? 1 : 0;
 }

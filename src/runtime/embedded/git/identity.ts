@@ -27,7 +27,10 @@ export function parseGitDate(text: string): { timestamp: number; zone: number } 
   const millis = Date.parse(trimmed);
   if (Number.isNaN(millis)) return undefined;
   const zone = /([+-]\d\d:?\d\d)$/.exec(trimmed)?.[1];
-  return { timestamp: Math.floor(millis / 1000), zone: zone ? zoneMinutes(zone) : /Z$/.test(trimmed) ? 0 : -new Date(millis).getTimezoneOffset() };
+  return {
+    timestamp: Math.floor(millis / 1000),
+    zone: zone ? zoneMinutes(zone) : /Z$/.test(trimmed) ? 0 : -new Date(millis).getTimezoneOffset(),
+  };
 }
 
 const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];

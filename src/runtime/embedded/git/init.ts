@@ -11,7 +11,8 @@ export async function init(args: string[], env: GitEnv, out: Out): Promise<numbe
     if (arg === "-q" || arg === "--quiet") quiet = true;
     else if (arg === "-b" || arg === "--initial-branch") branch = args[++i];
     else if (arg.startsWith("--initial-branch=")) branch = arg.slice("--initial-branch=".length);
-    else if (arg.startsWith("-")) throw new GitFatal(`unknown option '${arg.replace(/^-+/, "")}' for git init (supported here: -q, -b <branch>)`, 129);
+    else if (arg.startsWith("-"))
+      throw new GitFatal(`unknown option '${arg.replace(/^-+/, "")}' for git init (supported here: -q, -b <branch>)`, 129);
     else target = arg;
   }
   if (branch === undefined || branch === "") branch = "main";

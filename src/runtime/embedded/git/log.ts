@@ -118,7 +118,8 @@ export async function decorations(repo: Repo): Promise<Map<string, string[]>> {
   const head = await headOid(repo);
   const refs: { full: string; label: string; oid: string }[] = [];
   for (const name of await git.listBranches(where)) {
-    if (name !== current) refs.push({ full: `refs/heads/${name}`, label: name, oid: await git.resolveRef({ ...where, ref: `refs/heads/${name}` }) });
+    if (name !== current)
+      refs.push({ full: `refs/heads/${name}`, label: name, oid: await git.resolveRef({ ...where, ref: `refs/heads/${name}` }) });
   }
   for (const name of await git.listTags(where)) {
     let oid = await git.resolveRef({ ...where, ref: `refs/tags/${name}` });
@@ -155,7 +156,12 @@ export function formatCommit(
  * Commits reachable from several heads, newest commit date first; equal dates keep the order they
  * were reached in (git's revision walk), so that `--all` lists what git lists.
  */
-async function walkByDate(repo: Repo, heads: string[], wanted: (oid: string) => boolean, limit: number | undefined): Promise<ReadCommitResult[]> {
+async function walkByDate(
+  repo: Repo,
+  heads: string[],
+  wanted: (oid: string) => boolean,
+  limit: number | undefined,
+): Promise<ReadCommitResult[]> {
   const where = { fs: repo.fs, dir: repo.dir, gitdir: repo.gitdir };
   const queue: { entry: ReadCommitResult; order: number }[] = [];
   const queued = new Set<string>();
@@ -210,7 +216,10 @@ export async function log(args: string[], env: GitEnv, out: Out): Promise<number
     else if (arg === "--all" || arg === "--branches") all = true;
     else if (/^--(no-)?color(=.*)?$|^--no-pager$|^--decorate=(auto|no)$/.test(arg)) continue;
     else if (arg.startsWith("-")) {
-      throw new GitFatal(`unknown option '${arg.replace(/^-+/, "")}' for git log (supported here: --oneline, -n <n>, -<n>, -p, --stat, --name-only, --name-status, --format=, --pretty=, --date=, --decorate, --graph, --all, <revision>, -- <path>)`, 129);
+      throw new GitFatal(
+        `unknown option '${arg.replace(/^-+/, "")}' for git log (supported here: --oneline, -n <n>, -<n>, -p, --stat, --name-only, --name-status, --format=, --pretty=, --date=, --decorate, --graph, --all, <revision>, -- <path>)`,
+        129,
+      );
     } else revisions.push(arg);
   }
   if (limit !== undefined && !(limit >= 0)) throw new GitFatal("'-n' needs a number");

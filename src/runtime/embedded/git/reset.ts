@@ -1,7 +1,20 @@
 import git from "isomorphic-git";
 import { repoStatus } from "./changes.js";
 import { subjectOf } from "./commit.js";
-import { abbrev, currentBranch, findRepo, GitFatal, headOid, isRevision, repoPath, resolveRevision, underPath, type GitEnv, type Out, type Repo } from "./repo.js";
+import {
+  abbrev,
+  currentBranch,
+  findRepo,
+  GitFatal,
+  headOid,
+  isRevision,
+  repoPath,
+  resolveRevision,
+  underPath,
+  type GitEnv,
+  type Out,
+  type Repo,
+} from "./repo.js";
 import { removeWorkFile, setHead, writeWorkFile } from "./switch-to.js";
 import { commitFiles, indexFiles, workFile, type FileSet } from "./trees.js";
 
@@ -36,7 +49,11 @@ export async function reset(args: string[], env: GitEnv, out: Out): Promise<numb
     else if (arg === "--") afterDashes = true;
     else if (arg === "--soft" || arg === "--mixed" || arg === "--hard") mode = arg.slice(2) as "soft" | "mixed" | "hard";
     else if (arg === "-q" || arg === "--quiet") quiet = true;
-    else if (arg.startsWith("-")) throw new GitFatal(`unknown option '${arg.replace(/^-+/, "")}' for git reset (supported here: --soft, --mixed, --hard, -q, [<commit>] [--] <paths>)`, 129);
+    else if (arg.startsWith("-"))
+      throw new GitFatal(
+        `unknown option '${arg.replace(/^-+/, "")}' for git reset (supported here: --soft, --mixed, --hard, -q, [<commit>] [--] <paths>)`,
+        129,
+      );
     else before.push(arg);
   }
   const repo = await findRepo(env);
@@ -57,7 +74,8 @@ export async function reset(args: string[], env: GitEnv, out: Out): Promise<numb
 
   if (target !== undefined && target !== head) {
     const branch = await currentBranch(repo);
-    if (branch) await git.writeRef({ fs: repo.fs, dir: repo.dir, gitdir: repo.gitdir, ref: `refs/heads/${branch}`, value: target, force: true });
+    if (branch)
+      await git.writeRef({ fs: repo.fs, dir: repo.dir, gitdir: repo.gitdir, ref: `refs/heads/${branch}`, value: target, force: true });
     else await setHead(repo, { detach: target });
   }
   if (mode === "soft") return 0;

@@ -19,7 +19,11 @@ export async function revParse(args: string[], env: GitEnv, out: Out): Promise<n
     else if (arg === "--is-inside-git-dir" || arg === "--is-bare-repository") out.out("false\n");
     else if (arg === "--show-prefix") out.out(`${relative(repo.dir, repo.cwd) === "" ? "" : `${relative(repo.dir, repo.cwd)}/`}\n`);
     else if (arg === "--show-cdup") out.out(`${relative(repo.cwd, repo.dir) === "" ? "" : `${relative(repo.cwd, repo.dir)}/`}\n`);
-    else if (arg.startsWith("-")) throw new GitFatal(`unknown option '${arg}' for git rev-parse (supported here: --short, --abbrev-ref, --verify, --show-toplevel, --git-dir, --is-inside-work-tree, --show-prefix)`, 129);
+    else if (arg.startsWith("-"))
+      throw new GitFatal(
+        `unknown option '${arg}' for git rev-parse (supported here: --short, --abbrev-ref, --verify, --show-toplevel, --git-dir, --is-inside-work-tree, --show-prefix)`,
+        129,
+      );
     else {
       let oid: string;
       try {

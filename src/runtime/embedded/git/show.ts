@@ -17,7 +17,10 @@ export async function show(args: string[], env: GitEnv, out: Out): Promise<numbe
     else if (arg.startsWith("--format=") || arg.startsWith("--pretty=")) format = parseFormat(arg.slice(9));
     else if (/^--(no-)?(decorate|color)(=.*)?$|^-p$|^--patch$/.test(arg)) continue;
     else if (arg.startsWith("-")) {
-      throw new GitFatal(`unknown option '${arg.replace(/^-+/, "")}' for git show (supported here: -s, --stat, --name-only, --name-status, --oneline, --format=, <commit>, <commit>:<path>)`, 129);
+      throw new GitFatal(
+        `unknown option '${arg.replace(/^-+/, "")}' for git show (supported here: -s, --stat, --name-only, --name-status, --oneline, --format=, <commit>, <commit>:<path>)`,
+        129,
+      );
     } else objects.push(arg);
   }
   const repo = await findRepo(env);

@@ -43,7 +43,9 @@ export async function longStatus(repo: Repo, status: RepoStatus): Promise<string
   if (staged.length > 0) return text;
   if (unstaged.length > 0) return `${text}no changes added to commit (use "git add" and/or "git commit -a")\n`;
   if (status.untracked.length > 0) return `${text}nothing added to commit but untracked files present (use "git add" to track)\n`;
-  return head ? `${text}nothing to commit, working tree clean\n` : `${text}nothing to commit (create/copy files and use "git add" to track)\n`;
+  return head
+    ? `${text}nothing to commit, working tree clean\n`
+    : `${text}nothing to commit (create/copy files and use "git add" to track)\n`;
 }
 
 function shortLines(repo: Repo, status: RepoStatus, porcelain: boolean): string {
@@ -70,10 +72,17 @@ export async function status(args: string[], env: GitEnv, out: Out): Promise<num
       format = "short";
       showBranch = true;
     } else if (/^-u|^--untracked-files/.test(arg) || arg === "--no-renames" || arg === "--renames") continue;
-    else throw new GitFatal(`unknown option '${arg.replace(/^-+/, "")}' for git status (supported here: -s, --short, --porcelain, -b, --long)`, 129);
+    else
+      throw new GitFatal(
+        `unknown option '${arg.replace(/^-+/, "")}' for git status (supported here: -s, --short, --porcelain, -b, --long)`,
+        129,
+      );
   }
   const repo = await findRepo(env);
-  const status = await repoStatus(repo, paths.map((p) => repoPath(repo, p)));
+  const status = await repoStatus(
+    repo,
+    paths.map((p) => repoPath(repo, p)),
+  );
   if (format === "long") {
     out.out(await longStatus(repo, status));
     return 0;

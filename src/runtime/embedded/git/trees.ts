@@ -54,7 +54,8 @@ export async function workFile(repo: Repo, path: string): Promise<FileVersion | 
     throw error;
   }
   if (stat.type === "directory") return undefined;
-  const bytes = stat.type === "symlink" ? new TextEncoder().encode(await repo.files.readlink(absolute)) : await repo.files.readFile(absolute);
+  const bytes =
+    stat.type === "symlink" ? new TextEncoder().encode(await repo.files.readlink(absolute)) : await repo.files.readFile(absolute);
   const mode = stat.type === "symlink" ? 0o120000 : stat.mode & 0o111 ? 0o100755 : 0o100644;
   const { oid } = await git.hashBlob({ object: bytes });
   return { oid, mode, bytes: async () => bytes };

@@ -56,7 +56,12 @@ function linesOf(text: string): string[] {
 }
 
 /** One file's change in git's format (`diff --git`, the index line, `---`/`+++`, hunks); empty when nothing differs. */
-export async function fileDiff(path: string, before: FileVersion | undefined, after: FileVersion | undefined, context = 3): Promise<FileDiff> {
+export async function fileDiff(
+  path: string,
+  before: FileVersion | undefined,
+  after: FileVersion | undefined,
+  context = 3,
+): Promise<FileDiff> {
   if (!before && !after) return { text: "", insertions: 0, deletions: 0 };
   const sameContent = before?.oid === after?.oid;
   if (sameContent && before?.mode === after?.mode) return { text: "", insertions: 0, deletions: 0 };
@@ -97,7 +102,10 @@ export async function fileDiff(path: string, before: FileVersion | undefined, af
 }
 
 /** Counts a change's added and removed lines, as `git commit` and `--stat` summarise it. */
-export async function lineCounts(before: FileVersion | undefined, after: FileVersion | undefined): Promise<{ insertions: number; deletions: number }> {
+export async function lineCounts(
+  before: FileVersion | undefined,
+  after: FileVersion | undefined,
+): Promise<{ insertions: number; deletions: number }> {
   const { insertions, deletions } = await fileDiff("x", before, after);
   return { insertions, deletions };
 }

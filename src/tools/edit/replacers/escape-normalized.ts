@@ -6,7 +6,17 @@
 import { indexLines, sliceLines } from "../lines.js";
 import type { Replacer } from "../types.js";
 
-const ESCAPES: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r", "'": "'", '"': '"', "`": "`", "\\": "\\", "\n": "\n", $: "$" };
+const ESCAPES: Readonly<Record<string, string>> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  "'": "'",
+  '"': '"',
+  "`": "`",
+  "\\": "\\",
+  "\n": "\n",
+  $: "$",
+};
 
 /** One pass, left to right, so `\\n` is a backslash followed by "n", not a line break. */
 export function unescapeString(text: string): string {

@@ -11,7 +11,13 @@ import { SimpleReplacer } from "./simple.js";
 import { TrimmedBoundaryReplacer } from "./trimmed-boundary.js";
 import { WhitespaceNormalizedReplacer } from "./whitespace-normalized.js";
 
-export { anchoredSimilarity, BlockAnchorReplacer, createBlockAnchorReplacer, SEED_BLOCK_ANCHOR, type BlockAnchorTuning } from "./block-anchor.js";
+export {
+  anchoredSimilarity,
+  BlockAnchorReplacer,
+  createBlockAnchorReplacer,
+  SEED_BLOCK_ANCHOR,
+  type BlockAnchorTuning,
+} from "./block-anchor.js";
 export { ContextAwareReplacer } from "./context-aware.js";
 export { EscapeNormalizedReplacer, unescapeString } from "./escape-normalized.js";
 export { IndentationFlexibleReplacer, removeCommonIndentation } from "./indentation-flexible.js";
