@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type CDPSession, type Page } from "@playwright/test";
 import type { Script } from "../src/session/provider/scripted.js";
-import type { ScriptFile } from "../src/session/script-file.js";
+import type { ScriptFile } from "../src/page/script-file.js";
 import { LAUNCH_ARGS, NAME_SHIM, frameSummary, round, serve, startRecording, stop, stopRecording } from "./ui-stream.js";
 
 const STEPS = 200;

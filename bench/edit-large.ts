@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createNodeRuntime } from "../src/runtime/node/index.js";
-import { ToolSession } from "../src/session/tool-session.js";
+import { ToolSession } from "../src/session/host/tool-session.js";
 import { builtinTools } from "../src/tools/builtins.js";
 import { replace } from "../src/tools/edit/index.js";
 import { fileDiff } from "../src/tools/shared/diff.js";

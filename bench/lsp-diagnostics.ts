@@ -16,7 +16,7 @@ import { inProcessBackend } from "../src/lsp/in-process.js";
 import { nodeLib } from "../src/lsp/node-libs.js";
 import { TsProject } from "../src/lsp/project.js";
 import { createNodeRuntime } from "../src/runtime/node/index.js";
-import { ToolSession } from "../src/session/tool-session.js";
+import { ToolSession } from "../src/session/host/tool-session.js";
 import { builtinTools } from "../src/tools/builtins.js";
 import { runtimeFiles, WorkspaceLanguageService } from "../src/workspace/language-service.js";
 import { chromium } from "@playwright/test";

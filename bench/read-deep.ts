@@ -7,7 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createNodeRuntime } from "../src/runtime/node/index.js";
-import { ToolSession } from "../src/session/tool-session.js";
+import { ToolSession } from "../src/session/host/tool-session.js";
 import { builtinTools } from "../src/tools/builtins.js";
 
 async function peak<T>(run: () => Promise<T>): Promise<{ value: T; ms: number; peakHeapMB: number }> {

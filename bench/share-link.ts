@@ -78,7 +78,7 @@ export async function benchShareLink() {
   const files = fixtureFiles(20);
   const demo: ShareState = { name: "demo", files, session: fixtureSession(30, files) };
   const link = await encodeShareLink(demo, "https://workbench.example/");
-  const demoScript = await readFile("src/session/demo/demo-script.json", "utf8");
+  const demoScript = await readFile("src/page/demo/demo-script.json", "utf8");
   const shares = {
     "20 files + 30-call session": sizes(demo),
     "demo-script.json": sizes(await scriptShare("demo script", demoScript)),

@@ -14,7 +14,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createEmbeddedRuntime } from "../src/runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../src/runtime/embedded/node-worker-factory.js";
-import { ToolSession } from "../src/session/tool-session.js";
+import { ToolSession } from "../src/session/host/tool-session.js";
 import { builtinTools } from "../src/tools/builtins.js";
 import { htmlToMarkdown } from "../src/tools/web/html.js";
 

@@ -7,6 +7,7 @@ import { App } from "./ui/App.js";
 import "./ui/styles.css";
 import { initialTheme } from "./ui/theme.js";
 import type { ShareActions } from "./ui/share/share-actions.js";
+import { errorMessage } from "./base/error-message.js";
 
 const root = document.getElementById("root")!;
 // Before anything paints, so a light-theme user never sees the loading screen flash dark.
@@ -66,7 +67,7 @@ async function openShareFromAddress(): Promise<boolean> {
     );
     window.location.replace(next);
   } catch (error) {
-    showShareError(`The shared workspace could not be opened: ${error instanceof Error ? error.message : String(error)}`);
+    showShareError(`The shared workspace could not be opened: ${errorMessage(error)}`);
   }
   return true;
 }
@@ -115,6 +116,6 @@ boot.catch((error: unknown) => {
   // Nothing could start: say what and what to try, as text.
   const message = document.createElement("pre");
   message.className = "fatal";
-  message.textContent = `The workbench could not start: ${error instanceof Error ? error.message : String(error)}\nTry reloading, or open it with ?memory=1 to skip saved storage.`;
+  message.textContent = `The workbench could not start: ${errorMessage(error)}\nTry reloading, or open it with ?memory=1 to skip saved storage.`;
   root.replaceChildren(message);
 });

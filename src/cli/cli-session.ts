@@ -4,16 +4,16 @@
  * answered as the flags say.
  */
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { LocalTransportFactory } from "../session/mcp/manager.js";
-import { nodeWebAccess } from "../session/web/node-web.js";
+import type { LocalTransportFactory } from "../session/host/mcp/manager.js";
+import { nodeWebAccess } from "../session/host/node-web.js";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { createEmbeddedRuntime } from "../runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../runtime/embedded/node-worker-factory.js";
 import { createNodeRuntime } from "../runtime/node/index.js";
 import type { Runtime } from "../runtime/types.js";
-import { DOOM_LOOP_PERMISSION, DOOM_LOOP_THRESHOLD } from "../session/doom-loop.js";
-import { ToolSession } from "../session/tool-session.js";
+import { DOOM_LOOP_PERMISSION, DOOM_LOOP_THRESHOLD } from "../session/loop/doom-loop.js";
+import { ToolSession } from "../session/host/tool-session.js";
 import { builtinTools } from "../tools/builtins.js";
 import { inProcessBackend } from "../lsp/in-process.js";
 import { WorkspaceLanguageService } from "../workspace/language-service.js";

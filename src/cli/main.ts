@@ -7,9 +7,10 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createNodeRuntime } from "../runtime/node/index.js";
-import { CallListError, parseCallList, type ListedCall } from "../session/call-list.js";
-import type { ToolCall } from "../session/calls.js";
+import { CallListError, parseCallList, type ListedCall } from "../session/record/call-list.js";
+import type { ToolCall } from "../session/record/session-record.js";
 import { connectMcp, openSession, processIO, UsageError, type CliIO, type Common } from "./cli-session.js";
+import { errorMessage } from "../base/error-message.js";
 
 const USAGE = `usage:
   workbench run [--dir D] [--model provider/model] [--agent NAME] [--yes] [--format default|json] "message"
@@ -31,7 +32,7 @@ function parseJsonObject(text: string, what: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${what} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(`${what} is not valid JSON: ${errorMessage(error)}`);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw new UsageError(`${what} must be a JSON object`);
   return value as Record<string, unknown>;
@@ -81,7 +82,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
         io.err(`workbench: ${(error as Error).message}\n${USAGE}\n`);
         return 2;
       }
-      io.err(`workbench: ${error instanceof Error ? error.message : String(error)}\n`);
+      io.err(`workbench: ${errorMessage(error)}\n`);
       return 1;
     }
   }
@@ -122,7 +123,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
         file === "-"
           ? await io.stdin()
           : await readFile(file, "utf8").catch((error: unknown) => {
-              throw new UsageError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+              throw new UsageError(`cannot read ${file}: ${errorMessage(error)}`);
             });
       let calls: ListedCall[];
       try {
@@ -158,7 +159,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
       io.err(`workbench: ${(error as Error).message}\n${USAGE}\n`);
       return 2;
     }
-    io.err(`workbench: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.err(`workbench: ${errorMessage(error)}\n`);
     return 1;
   }
 }

@@ -9,12 +9,12 @@ import { readFile } from "node:fs/promises";
 import { dirname, join } from "pathe";
 import type { Runtime } from "../runtime/types.js";
 import type { Agent } from "../session/agent/types.js";
-import type { ModelRef } from "../session/message.js";
+import type { ModelRef } from "../session/record/message.js";
 import { OPENAI_COMPATIBLE } from "../session/provider/catalog.js";
 import { parseModelRef, readProvidersConfig, type ProviderConfig, type ProvidersConfig } from "../session/provider/config.js";
 import { defaultModelRef } from "../session/provider/model-choice.js";
 import { listProviders } from "../session/provider/providers.js";
-import { distrustWorkspaceProviders, untrustedSubstitution } from "../session/workspace-providers.js";
+import { distrustWorkspaceProviders, untrustedSubstitution } from "../session/config/workspace-providers.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -31,7 +31,7 @@ export interface RunConfigOptions {
   /**
    * Whether the person trusts the workspace (--trust). Untrusted (the default), the workspace's file gets
    * no environment for `{env:...}`, no `{file:...}` outside it, and cannot move where the person's keys go
-   * (src/session/workspace-providers.ts).
+   * (src/session/config/workspace-providers.ts).
    */
   trusted?: boolean;
 }

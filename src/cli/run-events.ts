@@ -4,9 +4,9 @@
  * ends, `step_finish`) and `error` for a step that failed. The watcher looks at the messages after
  * each change and reports every part once, in order, as soon as it is final.
  */
-import type { ToolCall } from "../session/calls.js";
-import type { ChatView } from "../session/chat-types.js";
-import type { MessageError, Part } from "../session/message.js";
+import type { ToolCall } from "../session/record/session-record.js";
+import type { ChatView } from "../session/chat/chat-view.js";
+import type { MessageError, Part } from "../session/record/message.js";
 
 export type RunEvent =
   | { type: "step_start"; timestamp: number; sessionID: string; part: Part }

@@ -13,22 +13,23 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { Agent } from "../session/agent/types.js";
-import { Chat } from "../session/chat.js";
-import type { ModelRef } from "../session/message.js";
+import { Chat } from "../session/chat/chat.js";
+import type { ModelRef } from "../session/record/message.js";
 import { keysFromEnv, resolveModel, type KeySource, type ProviderModelResolved } from "../session/provider/factory.js";
-import { withoutPersonKeys } from "../session/workspace-providers.js";
+import { withoutPersonKeys } from "../session/config/workspace-providers.js";
 import type { ProvidersConfig } from "../session/provider/config.js";
 import { ProviderSetupError } from "../session/provider/setup-error.js";
-import { DOOM_LOOP_PERMISSION, DOOM_LOOP_THRESHOLD } from "../session/doom-loop.js";
-import { exportSession } from "../session/session-json.js";
-import { systemPrompt } from "../session/system.js";
-import type { ToolSession } from "../session/tool-session.js";
+import { DOOM_LOOP_PERMISSION, DOOM_LOOP_THRESHOLD } from "../session/loop/doom-loop.js";
+import { exportSession } from "../session/record/session-json.js";
+import { systemPrompt } from "../session/agent/system-prompt.js";
+import type { ToolSession } from "../session/host/tool-session.js";
 import { connectMcp, globalConfigDir, openSession, UsageError, type CliIO, type CliSession } from "./cli-session.js";
 import { BUILTIN_KEY_VARIABLES, keyVariables } from "./run-env.js";
 import { watchRunEvents } from "./run-events.js";
 import { chooseRunModel, loadRunSetup } from "./run-config.js";
 import { errorText, printer, type RunFormat } from "./run-print.js";
 import { terminalSafe } from "./terminal-text.js";
+import { errorMessage } from "../base/error-message.js";
 
 export const RUN_USAGE = `usage:
   workbench run [--dir D] [--model provider/model] [--agent NAME] [--yes] [--format default|json]
@@ -171,7 +172,7 @@ export async function runMain(argv: string[], given: CliIO): Promise<number> {
     opened = await openSession({ dir: args.dir, runtime: args.runtime, yes: args.yes, trust: args.trust, hiddenEnv }, io);
   } catch (error) {
     // Not a folder, or an opencode.json that does not parse: nothing the provider did.
-    io.err(`workbench: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.err(`workbench: ${errorMessage(error)}\n`);
     return 2;
   }
   const { session, finish } = opened;
@@ -252,7 +253,7 @@ export async function runMain(argv: string[], given: CliIO): Promise<number> {
     if (chat.lastEnd === "blocked" && args.format === "default") io.err(blockedLine(session));
     return chat.lastEnd === "error" ? 1 : 0;
   } catch (error) {
-    io.err(errorText({ message: error instanceof Error ? error.message : String(error) }));
+    io.err(errorText({ message: errorMessage(error) }));
     return 1;
   } finally {
     await finish();

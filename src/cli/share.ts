@@ -20,8 +20,9 @@ import {
 import { shareContent } from "../embed/share/content.js";
 import { isKeyFile, KEY_FILE_NOTE } from "../embed/share/secrets.js";
 import { filesOf } from "../embed/share/validate.js";
-import { SessionFile } from "../session/session-json.js";
+import { SessionFile } from "../session/record/session-json.js";
 import { UsageError, type CliIO } from "./cli-session.js";
+import { errorMessage } from "../base/error-message.js";
 
 export const DEFAULT_BASE = "http://127.0.0.1:5173/";
 
@@ -51,14 +52,14 @@ async function readFolder(root: string, io: CliIO): Promise<ShareState["files"]>
 
 async function readSession(file: string): Promise<SessionFile> {
   const text = await readFile(file, "utf8").catch((error: unknown) => {
-    throw new UsageError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(`cannot read ${file}: ${errorMessage(error)}`);
   });
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
     throw new UsageError(
-      `${file} is not JSON (${error instanceof Error ? error.message : String(error)}): give a session exported from the page (Session ▾ → Export) or by workbench run --session-file`,
+      `${file} is not JSON (${errorMessage(error)}): give a session exported from the page (Session ▾ → Export) or by workbench run --session-file`,
     );
   }
   const parsed = SessionFile.safeParse(json);
@@ -120,9 +121,7 @@ export async function shareMain(argv: string[], io: CliIO): Promise<number> {
 async function readShare(source: string): Promise<ShareResult> {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source) || source.startsWith("#")) return decodeShareLink(source);
   const bytes = await readFile(source).catch((error: unknown) => {
-    throw new UsageError(
-      `cannot read ${source}: ${error instanceof Error ? error.message : String(error)} (give a share link or a .workbench.json file)`,
-    );
+    throw new UsageError(`cannot read ${source}: ${errorMessage(error)} (give a share link or a .workbench.json file)`);
   });
   const text = new TextDecoder().decode(bytes).trim();
   return text.startsWith("{") ? fromShareFile(bytes, source) : decodeShareLink(text);
@@ -175,7 +174,7 @@ export async function openMain(argv: string[], io: CliIO): Promise<number> {
       throw new Error(`${values.session} exists already: choose another --session file, or pass --force to replace it.`);
     }
   } catch (error) {
-    io.err(`workbench: nothing was written: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.err(`workbench: nothing was written: ${errorMessage(error)}\n`);
     return 1;
   }
   for (const file of files) {

@@ -5,7 +5,7 @@
  * question allows that), and an empty line dismisses the questions.
  */
 import { createInterface } from "node:readline/promises";
-import type { QuestionRequest, Questions } from "../session/questions.js";
+import type { QuestionRequest, Questions } from "../session/host/questions.js";
 import type { QuestionItem } from "../tools/session/services.js";
 
 export type LineReader = (prompt: string) => Promise<string | undefined>;

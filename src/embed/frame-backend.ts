@@ -5,13 +5,13 @@
  * and only rules in the config the host gave can allow a call without one.
  */
 import { dirname, join, relative } from "pathe";
-import type { ToolCall, SessionRecord } from "../session/calls.js";
-import type { PageChats } from "../session/page-chat.js";
-import type { PageTools } from "../session/page-tools.js";
-import type { ScriptFile } from "../session/script-file.js";
+import type { ToolCall, SessionRecord } from "../session/record/session-record.js";
+import type { PageChats } from "../page/page-chat.js";
+import type { PageTools } from "../page/page-tools.js";
+import type { ScriptFile } from "../page/script-file.js";
 import type { Runtime } from "../runtime/types.js";
 import { importFiles, landingPath } from "../workspace/transfer.js";
-import { writeLandsInside } from "../session/inside-workspace.js";
+import { writeLandsInside } from "../session/config/inside-workspace.js";
 import type { EmbedBackend } from "./frame-server.js";
 import { printable, sharePathsProblem } from "./share/paths.js";
 import {
@@ -144,10 +144,10 @@ export class FrameBackend implements EmbedBackend {
     const text = typeof value === "string" ? value : JSON.stringify(value);
     const parsed: unknown = typeof value === "string" ? JSON.parse(value) : value;
     if (typeof parsed === "object" && parsed !== null && "steps" in parsed) {
-      const { parseScriptFile } = await import("../session/script-file.js");
+      const { parseScriptFile } = await import("../page/script-file.js");
       return { kind: "script", script: parseScriptFile(text, "the embed's session script") };
     }
-    const { importSession } = await import("../session/session-json.js");
+    const { importSession } = await import("../session/record/session-json.js");
     return { kind: "record", record: importSession(text) };
   }
 
@@ -240,7 +240,7 @@ export class FrameBackend implements EmbedBackend {
     if (!this.options.workbench) throw new Error("shareUrl: this frame does not know the workbench's address.");
     const [{ encodeShareLink }, { exportSession, SessionFile }, files, page] = await Promise.all([
       import("./share/index.js"),
-      import("../session/session-json.js"),
+      import("../session/record/session-json.js"),
       this.snapshot(),
       this.surface.page(),
     ]);

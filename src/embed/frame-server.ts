@@ -4,6 +4,7 @@
  * loaded, so the host's first handshake is answered at once; requests wait for the backend.
  */
 import { isHandshake, PROTOCOL_VERSION, TAG, type EventMessage, type EventName, type MethodName, type Request } from "./protocol.js";
+import { errorMessage } from "../base/error-message.js";
 
 export interface EmbedBackend {
   handle(method: MethodName, params: unknown): Promise<unknown>;
@@ -30,7 +31,7 @@ const METHODS = new Set<MethodName>([
   "measure",
 ]);
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const messageOf = (error: unknown) => errorMessage(error);
 
 /** Whether `origin` may drive this frame: any when the list is empty, else one of the list exactly. */
 export function originAllowed(origin: string, allowed: readonly string[]): boolean {

@@ -6,6 +6,7 @@
 import type { Listing } from "./types.js";
 import type { FileReply, FileRequest, Reply, Request } from "./protocol.js";
 import type { TsProject } from "./project.js";
+import { errorMessage } from "../base/error-message.js";
 
 const libModules = import.meta.glob<string>("../../node_modules/typescript/lib/lib*.d.ts", { query: "?raw", import: "default" });
 const libByName = new Map(Object.entries(libModules).map(([path, load]) => [path.slice(path.lastIndexOf("/") + 1), load]));
@@ -62,7 +63,6 @@ addEventListener("message", (event: MessageEvent<Request | FileReply>) => {
   }
   handle(data).then(
     (value) => postMessage({ id: data.id, ok: true, value } satisfies Reply),
-    (error: unknown) =>
-      postMessage({ id: data.id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies Reply),
+    (error: unknown) => postMessage({ id: data.id, ok: false, error: errorMessage(error) } satisfies Reply),
   );
 });

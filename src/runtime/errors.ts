@@ -1,4 +1,5 @@
 /** One error type for every backend, so tools can branch on `code` whatever the runtime. */
+import { errorMessage } from "../base/error-message.js";
 
 export type FsErrorCode =
   | "ENOENT"
@@ -73,7 +74,7 @@ export function toRuntimeError(error: unknown, syscall: string, path?: string): 
   if (error instanceof RuntimeError) return error;
   const raw = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
   let code = typeof raw === "string" && known.has(raw) ? (raw as FsErrorCode) : undefined;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (code === undefined && /quota/i.test(message)) code = "ENOSPC";
   if (code === undefined) {
     const match = /\b(E[A-Z]{2,9})\b/.exec(message);

@@ -16,7 +16,8 @@ export type { SearchFs, SearchDirEntry, SearchStat, SearchEntryType } from "./fs
 export { errorCode, describeFsError } from "./fs.js";
 export type { WalkOptions, WalkEntry, WalkedFile, MessageKind } from "./walk.js";
 export { walk, Walker } from "./walk.js";
-export type { SearchOptions, SearchMatch, SearchBinaryNotice, SearchEvent, FileResult } from "./search.js";
+export type { SearchOptions } from "./search.js";
+export type { SearchMatch, SearchBinaryNotice, SearchEvent, FileResult } from "./results.js";
 export { search, searchEvents, searchFiles, searchBytes, Search } from "./search.js";
 export type { BinaryMode } from "./binary.js";
 export type { Matcher, MatchSpan, CompileOptions } from "./matcher.js";

@@ -6,7 +6,8 @@
  * match positions. Nothing backtracks.
  */
 import { LazyDfa, LINE_RESET, MATCHED, QUIT, UNKNOWN } from "./regex/dfa.js";
-import { exactAlternatives, exactLiteral, LiteralFinder, requiredLiterals, worthPrefilter, type Lit } from "./regex/literals.js";
+import type { Lit } from "./regex/lit.js";
+import { exactAlternatives, exactLiteral, LiteralFinder, requiredLiterals, worthPrefilter } from "./regex/literals.js";
 import { compileNfa, NfaSizeError, type Nfa } from "./regex/nfa.js";
 import { parseRegex, RegexSyntaxError } from "./regex/parse.js";
 import { PikeVm } from "./regex/pikevm.js";

@@ -11,7 +11,7 @@
  */
 import type { MatchSpan, Matcher } from "./matcher.js";
 import { NewlineCounter } from "./newlines.js";
-import type { FileHits, FileResult, SearchMatch } from "./search.js";
+import type { FileHits, FileResult, SearchMatch } from "./results.js";
 
 export interface PackedResults {
   /**

@@ -7,6 +7,7 @@ import { byteOrderMark, decodeForSearch, searchedBeforeBuffer, BUFFER_CAPACITY, 
 import { describeFsError, type SearchFs } from "./fs.js";
 import { compilePattern, type Matcher, type MatchSpan } from "./matcher.js";
 import { ResultPacker, unpackResults } from "./packed-results.js";
+import type { FileHits, FileResult, SearchBinaryNotice, SearchEvent, SearchMatch } from "./results.js";
 import { resolvePath } from "./path.js";
 import { ownsPath, type Shard } from "./shard.js";
 import { abortError, Limiter, readPathOf, Walker, type WalkedFile, type WalkOptions } from "./walk.js";
@@ -26,44 +27,6 @@ export interface SearchOptions extends WalkOptions {
    */
   shard?: Shard;
 }
-
-export interface SearchMatch {
-  /** Absolute path of the file. */
-  path: string;
-  /** The path as ripgrep prints it. */
-  displayPath: string;
-  /** 1-based. */
-  lineNumber: number;
-  /** The line without its terminator (a final `\r` is part of the terminator); invalid UTF-8 as U+FFFD. */
-  line: string;
-  /** What ended the line in the file: "\n", "\r\n", "\r" (at the end of the file) or "". */
-  lineEnding: string;
-  /** Where the pattern matched, as UTF-16 offsets into `line`. */
-  matches: MatchSpan[];
-}
-
-/** ripgrep's note that a binary file matched (its lines are not shown past the first NUL). */
-export interface SearchBinaryNotice {
-  path: string;
-  displayPath: string;
-  /** Offset of the NUL byte ripgrep reports ("around offset N"). */
-  offset: number;
-  /**
-   * true: a walked file, searched until its first NUL ("WARNING: stopped searching binary file after
-   * match"); false: a file named explicitly ("binary file matches").
-   */
-  stopped: boolean;
-}
-
-/** Everything one file gave. */
-export interface FileResult {
-  path: string;
-  displayPath: string;
-  matches: SearchMatch[];
-  binary?: SearchBinaryNotice;
-}
-
-export type SearchEvent = ({ type: "match" } & SearchMatch) | ({ type: "binary" } & SearchBinaryNotice);
 
 /** Files read ahead of the one being searched (their reads overlap the search of earlier ones). */
 const READ_AHEAD = 64;
@@ -196,17 +159,6 @@ export class Search {
     if (result) this.matchedLines += result.matches.length;
     return result;
   }
-}
-
-/**
- * What one file gave before any text is made: the matching lines as byte ranges of `data` (the bytes
- * searched: BOM dropped, UTF-16 transcoded), and ripgrep's binary notice.
- */
-export interface FileHits {
-  data: Uint8Array;
-  /** Start and end (exclusive, before the `\n`) of each matching line, flat: [start0, end0, start1, ...]. */
-  lines: number[];
-  binary?: { offset: number; stopped: boolean };
 }
 
 /** ripgrep's binary rules for `mode`, then the matching lines; undefined when nothing matched. */

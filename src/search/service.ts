@@ -5,7 +5,8 @@
  * message port; the signal and the message callback stay with the caller.
  */
 import type { SearchFs } from "./fs.js";
-import { Search, type FileResult, type SearchOptions } from "./search.js";
+import type { FileResult } from "./results.js";
+import { Search, type SearchOptions } from "./search.js";
 import { walk as walkWithStats, Walker, type MessageKind, type WalkOptions } from "./walk.js";
 
 /** A grep: everything SearchOptions says except what cannot cross a message port. */

@@ -8,6 +8,7 @@ import type { BatchCallResult } from "./session/services.js";
 import { sessionOf } from "./session/require.js";
 import { Tool } from "./tool.js";
 import DESCRIPTION from "./batch.txt?raw";
+import { errorMessage } from "../base/error-message.js";
 
 export const MAX_BATCH = 25;
 const DISALLOWED = new Set(["batch"]);
@@ -70,7 +71,7 @@ export const BatchTool = Tool.define("batch", {
         });
       } catch (error) {
         entry.status = "error";
-        entry.error = error instanceof Error ? error.message : String(error);
+        entry.error = errorMessage(error);
         report();
         return;
       }

@@ -1,4 +1,7 @@
-/** The built-in tools that exist so far, in any order (the registry orders them). */
+/**
+ * The built-in tools, in OpenCode's order: the one list of them. The registry offers them in this order
+ * (then custom tools), and an id not listed here is not a built-in.
+ */
 import { ApplyPatchTool } from "./apply_patch.js";
 import { BashTool } from "./bash.js";
 import { BatchTool } from "./batch.js";
@@ -25,6 +28,7 @@ import { WriteTool } from "./write.js";
 
 export const builtinTools: Info[] = [
   InvalidTool,
+  QuestionTool,
   BashTool,
   ReadTool,
   GlobTool,
@@ -35,15 +39,17 @@ export const builtinTools: Info[] = [
   WriteTool,
   ApplyPatchTool,
   TaskTool,
+  WebFetchTool,
   TodoWriteTool,
   TodoReadTool,
+  WebSearchTool,
+  CodeSearchTool,
   SkillTool,
-  QuestionTool,
+  LspTool,
   BatchTool,
   PlanEnterTool,
   PlanExitTool,
-  WebFetchTool,
-  WebSearchTool,
-  CodeSearchTool,
-  LspTool,
 ];
+
+/** The built-in ids, in order. */
+export const BUILTIN_IDS: readonly string[] = builtinTools.map((tool) => tool.id);

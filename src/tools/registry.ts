@@ -1,38 +1,13 @@
 /**
- * The registry (seed 004): built-in tools in OpenCode's order, then custom tools (files and plugins),
+ * The registry: built-in tools in the order of builtins.ts (OpenCode's), then custom tools (files and plugins),
  * earlier winning on a name clash; `tools()` filters what a provider, model and agent may see and
  * initialises the rest in parallel.
  */
 import type { z } from "zod";
+import { BUILTIN_IDS } from "./builtins.js";
 import { disabledTools } from "./permission/disabled.js";
 import type { SessionCatalog } from "./session/services.js";
 import type { AgentInfo, Info, Initialized } from "./tool.js";
-
-/** Every built-in id, in the order they are listed to the model. Only those that exist are registered. */
-export const BUILTIN_ORDER = [
-  "invalid",
-  "question",
-  "bash",
-  "read",
-  "glob",
-  "grep",
-  "list",
-  "edit",
-  "multiedit",
-  "write",
-  "apply_patch",
-  "task",
-  "webfetch",
-  "todowrite",
-  "todoread",
-  "websearch",
-  "codesearch",
-  "skill",
-  "lsp",
-  "batch",
-  "plan_enter",
-  "plan_exit",
-] as const;
 
 export interface RegistryFlags {
   /** Which client runs the tools: `question` needs an interactive one (app, cli, desktop, web). */
@@ -70,7 +45,7 @@ export class ToolRegistry {
     builtins: Info[],
     private readonly flags: RegistryFlags = defaultFlags,
   ) {
-    const order = BUILTIN_ORDER as readonly string[];
+    const order = BUILTIN_IDS;
     for (const tool of builtins) {
       if (!order.includes(tool.id)) throw new Error(`"${tool.id}" is not a built-in tool id; register it as a custom tool`);
     }

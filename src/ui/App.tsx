@@ -14,6 +14,7 @@ import { TerminalView } from "./terminal/TerminalView.js";
 import { createTheme } from "./theme.js";
 import { RightPane, type DeskRequest } from "./RightPane.js";
 import { addSampleProject } from "../workspace/sample-project.js";
+import { errorMessage } from "../base/error-message.js";
 
 /** The tree's open folders are remembered per workspace, except for one in memory only. */
 function treeMemory(workspace: Workspace): TreeMemory | undefined {
@@ -74,7 +75,7 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
       files.open(sample.readme);
       if (!sample.created) report("sample-project/ was already here: it is opened as it is, nothing was replaced.");
     } catch (error) {
-      report(`The sample project could not be added: ${error instanceof Error ? error.message : String(error)}`, true);
+      report(`The sample project could not be added: ${errorMessage(error)}`, true);
     }
   };
   let nextNotice = 1;
@@ -104,7 +105,7 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
     const file = [...(event.dataTransfer?.files ?? [])].find((f) => f.name.endsWith(".workbench.json"));
     if (!file || !props.share) return;
     event.preventDefault();
-    props.share.openFile(file).catch((error: unknown) => report(error instanceof Error ? error.message : String(error), true));
+    props.share.openFile(file).catch((error: unknown) => report(errorMessage(error), true));
   };
 
   return (

@@ -6,9 +6,9 @@
  */
 import { createEffect, createMemo, createResource, createSignal, lazy, on, onCleanup, Show, Suspense } from "solid-js";
 import type { Runtime } from "../runtime/types.js";
-import type { ChatView } from "../session/chat-types.js";
-import type { PageTools } from "../session/page-tools.js";
-import type { PageChats } from "../session/page-chat.js";
+import type { ChatView } from "../session/chat/chat-view.js";
+import type { PageTools } from "../page/page-tools.js";
+import type { PageChats } from "../page/page-chat.js";
 import { saveBytes } from "./download.js";
 import { SessionBar } from "./tools/SessionBar.js";
 import { ToolsController, type SessionsPlace, type ToolsState } from "./tools/tools-controller.js";
@@ -16,6 +16,7 @@ import { ToolsPane } from "./tools/ToolsPane.js";
 import { SessionMenu } from "./SessionMenu.js";
 import type { ShareActions } from "./share/share-actions.js";
 import { ShareDialog } from "./share/ShareDialog.js";
+import { errorMessage } from "../base/error-message.js";
 
 const ChatPane = lazy(() => import("./chat/ChatPane.js").then((module) => ({ default: module.ChatPane })));
 
@@ -37,7 +38,7 @@ function browserStorage(): Storage | undefined {
 }
 
 async function openChats(): Promise<PageChats> {
-  const { PageChats } = await import("../session/page-chat.js");
+  const { PageChats } = await import("../page/page-chat.js");
   return PageChats.open(browserStorage());
 }
 
@@ -162,10 +163,10 @@ export function RightPane(props: {
   window.addEventListener("keydown", onKey);
   onCleanup(() => window.removeEventListener("keydown", onKey));
 
-  const fail = (what: string, error: unknown) => props.report(`${what}: ${error instanceof Error ? error.message : String(error)}`, true);
+  const fail = (what: string, error: unknown) => props.report(`${what}: ${errorMessage(error)}`, true);
 
   /** Plays a script in the current session, or in a new one when this one already has a conversation. */
-  const play = async (load: () => Promise<{ file: import("../session/script-file.js").ScriptFile; name: string; speed?: number }>) => {
+  const play = async (load: () => Promise<{ file: import("../page/script-file.js").ScriptFile; name: string; speed?: number }>) => {
     const hub = chats();
     if (!hub) return;
     try {
@@ -185,20 +186,20 @@ export function RightPane(props: {
   const watchDemo = () =>
     play(async () => {
       const [{ default: demo }, { ScriptFile }] = await Promise.all([
-        import("../session/demo/demo-script.json"),
-        import("../session/script-file.js"),
+        import("../page/demo/demo-script.json"),
+        import("../page/script-file.js"),
       ]);
       return { file: ScriptFile.parse(demo), name: "Recorded demo" };
     });
   const replayScript = (file: File) =>
     play(async () => {
-      const { parseScriptFile } = await import("../session/script-file.js");
+      const { parseScriptFile } = await import("../page/script-file.js");
       return { file: parseScriptFile(await file.text(), file.name), name: `Recording: ${file.name}`, speed: 1 };
     });
   const exportCurrent = async () => {
     const current = page();
     if (!current) return;
-    const { exportSession } = await import("../session/session-json.js");
+    const { exportSession } = await import("../session/record/session-json.js");
     saveBytes(
       new TextEncoder().encode(exportSession(current.record)),
       `${fileStem(current.record.title)}.session.json`,
@@ -208,7 +209,7 @@ export function RightPane(props: {
   const saveScript = async () => {
     const current = page();
     if (!current) return;
-    const { scriptFileFromSession } = await import("../session/script-file.js");
+    const { scriptFileFromSession } = await import("../page/script-file.js");
     const script = scriptFileFromSession(current.record);
     if (script.steps.length === 0)
       return props.report("This session has no answers to save as a script yet: chat first, or import a session.", true);
@@ -220,7 +221,7 @@ export function RightPane(props: {
   };
   const importFile = async (file: File) => {
     try {
-      const { importSession } = await import("../session/session-json.js");
+      const { importSession } = await import("../session/record/session-json.js");
       const record = importSession(await file.text());
       await controller.move((all) => all.adopt(record));
       setTab("chat");
@@ -249,7 +250,7 @@ export function RightPane(props: {
     play(async () => {
       const current = page();
       if (!current || current.record.messages.length === 0) throw new Error("this session has nothing to replay");
-      const { scriptFileFromSession } = await import("../session/script-file.js");
+      const { scriptFileFromSession } = await import("../page/script-file.js");
       const file = scriptFileFromSession(current.record);
       if (file.steps.length === 0) throw new Error("this session has no answers to replay");
       return { file, name: `Replay: ${current.record.title}`, speed: speed() };

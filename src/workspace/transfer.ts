@@ -2,6 +2,7 @@ import { strToU8, unzipSync, zipSync } from "fflate";
 import { join } from "pathe";
 import { isSpecialType, type Runtime } from "../runtime/types.js";
 import { loadFiles, type IncomingFile } from "./bulk-load.js";
+import { errorMessage } from "../base/error-message.js";
 
 export { landingPath, type IncomingFile } from "./bulk-load.js";
 
@@ -16,7 +17,7 @@ export function filesFromZip(archive: Uint8Array): IncomingFile[] {
   try {
     entries = unzipSync(archive);
   } catch (error) {
-    throw new Error(`not a readable .zip archive: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`not a readable .zip archive: ${errorMessage(error)}`);
   }
   return Object.entries(entries)
     .filter(([path]) => !path.endsWith("/"))

@@ -76,6 +76,7 @@ export type Layer =
   | "entry"
   | "ui"
   | "embed"
+  | "page"
   | "cli"
   | "session"
   | "tools"
@@ -84,6 +85,7 @@ export type Layer =
   | "runtime-backend"
   | "search"
   | "lsp"
+  | "base"
   | "outside";
 
 const BACKENDS = ["embedded", "node", "webcontainer"];
@@ -94,7 +96,7 @@ export function layerOf(path: string): Layer {
   if (parts.length === 2) return "entry";
   const folder = parts[1]!;
   if (folder === "runtime") return parts.length > 3 && BACKENDS.includes(parts[2]!) ? "runtime-backend" : "runtime";
-  if (["ui", "embed", "cli", "session", "tools", "workspace", "search", "lsp"].includes(folder)) return folder as Layer;
+  if (["ui", "embed", "page", "cli", "session", "tools", "workspace", "search", "lsp", "base"].includes(folder)) return folder as Layer;
   return "outside";
 }
 
@@ -106,17 +108,22 @@ export interface Allowance {
 
 /** The rules of docs/architecture.md. A layer may always import itself (backends: only their own backend). */
 export const RULES: Record<Exclude<Layer, "outside">, Allowance> = {
-  entry: { code: ["ui", "embed", "session", "workspace", "tools", "runtime", "runtime-backend", "search", "lsp"], types: [] },
-  ui: { code: ["session", "workspace"], types: ["tools", "runtime"] },
-  embed: { code: ["session", "workspace"], types: ["tools", "runtime"] },
-  cli: { code: ["embed", "session", "workspace", "tools", "runtime", "runtime-backend", "search", "lsp"], types: [] },
-  session: { code: ["tools", "workspace", "runtime"], types: [] },
-  tools: { code: ["runtime", "search"], types: [] },
-  workspace: { code: ["runtime", "runtime-backend", "lsp"], types: [] },
-  runtime: { code: ["search"], types: [] },
-  "runtime-backend": { code: ["runtime", "search"], types: [] },
-  search: { code: [], types: [] },
-  lsp: { code: [], types: [] },
+  entry: {
+    code: ["ui", "embed", "page", "session", "workspace", "tools", "runtime", "runtime-backend", "search", "lsp", "base"],
+    types: [],
+  },
+  ui: { code: ["page", "session", "workspace", "base"], types: ["tools", "runtime"] },
+  embed: { code: ["page", "session", "workspace", "base"], types: ["tools", "runtime"] },
+  page: { code: ["session", "workspace", "tools", "runtime", "base"], types: [] },
+  cli: { code: ["embed", "session", "workspace", "tools", "runtime", "runtime-backend", "search", "lsp", "base"], types: [] },
+  session: { code: ["tools", "workspace", "runtime", "base"], types: [] },
+  tools: { code: ["runtime", "search", "base"], types: [] },
+  workspace: { code: ["runtime", "runtime-backend", "lsp", "base"], types: [] },
+  runtime: { code: ["search", "base"], types: [] },
+  "runtime-backend": { code: ["runtime", "search", "base"], types: [] },
+  search: { code: ["base"], types: [] },
+  lsp: { code: ["base"], types: [] },
+  base: { code: [], types: [] },
 };
 
 export interface Exception {
@@ -161,4 +168,101 @@ export function violations(edges: readonly ImportEdge[], exceptions: readonly Ex
 
 function backendOf(path: string): string {
   return path.split("/")[2]!;
+}
+
+/**
+ * The floors of src/session, bottom first. A file on a floor imports only its own floor and the floors
+ * below it, so the saved record never knows of the loop that writes it, nor the loop of the chat that
+ * drives it. Every file of src/session sits on a floor.
+ */
+export const SESSION_FLOORS = ["record", "provider", "config", "agent", "host", "loop", "chat"] as const;
+
+/** The floor of a file in src/session, `undefined` for a file on none, `null` outside src/session. */
+export function floorOf(path: string): string | undefined | null {
+  const parts = path.split("/");
+  if (parts[0] !== "src" || parts[1] !== "session") return null;
+  const floor = parts[2]!;
+  return parts.length > 3 && (SESSION_FLOORS as readonly string[]).includes(floor) ? floor : undefined;
+}
+
+/** Imports within src/session that go up a floor, and files of src/session on no floor. */
+export function floorViolations(edges: readonly ImportEdge[]): Violation[] {
+  const found: Violation[] = [];
+  const seen = new Set<string>();
+  for (const edge of edges) {
+    const from = floorOf(edge.from);
+    if (from === null) continue;
+    if (from === undefined) {
+      if (!seen.has(edge.from)) found.push({ ...edge, rule: `${edge.from} is on no floor of src/session (${SESSION_FLOORS.join(", ")})` });
+      seen.add(edge.from);
+      continue;
+    }
+    const to = floorOf(edge.to);
+    if (to === null || to === undefined) continue;
+    if (SESSION_FLOORS.indexOf(to as never) > SESSION_FLOORS.indexOf(from as never)) {
+      found.push({ ...edge, rule: `the ${from} floor imports the ${to} floor above it: ${edge.from} -> ${edge.to}` });
+    }
+  }
+  return found;
+}
+
+/**
+ * Every import circle, type-only imports included (a circle closed by a type still means a type lives
+ * in the file that uses it rather than the one that owns it). Each circle is listed once, as the files of
+ * one strongly connected component, sorted.
+ */
+export function importCycles(edges: readonly ImportEdge[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const edge of edges) {
+    if (edge.from === edge.to) continue;
+    const list = next.get(edge.from) ?? [];
+    list.push(edge.to);
+    next.set(edge.from, list);
+  }
+  // Tarjan's algorithm, iterative so a deep graph cannot overflow the stack.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  let counter = 0;
+  for (const root of next.keys()) {
+    if (index.has(root)) continue;
+    const work: Array<{ node: string; child: number }> = [{ node: root, child: 0 }];
+    index.set(root, counter);
+    low.set(root, counter++);
+    stack.push(root);
+    onStack.add(root);
+    while (work.length > 0) {
+      const frame = work[work.length - 1]!;
+      const children = next.get(frame.node) ?? [];
+      if (frame.child < children.length) {
+        const child = children[frame.child++]!;
+        if (!index.has(child)) {
+          index.set(child, counter);
+          low.set(child, counter++);
+          stack.push(child);
+          onStack.add(child);
+          work.push({ node: child, child: 0 });
+        } else if (onStack.has(child)) {
+          low.set(frame.node, Math.min(low.get(frame.node)!, index.get(child)!));
+        }
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent) low.set(parent.node, Math.min(low.get(parent.node)!, low.get(frame.node)!));
+      if (low.get(frame.node) === index.get(frame.node)) {
+        const component: string[] = [];
+        let member: string;
+        do {
+          member = stack.pop()!;
+          onStack.delete(member);
+          component.push(member);
+        } while (member !== frame.node);
+        if (component.length > 1) cycles.push(component.sort());
+      }
+    }
+  }
+  return cycles.sort((a, b) => a[0]!.localeCompare(b[0]!));
 }

@@ -6,7 +6,16 @@
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { importGraph, importsOf, layerOf, violations, type Exception, type ImportEdge } from "./import-graph.js";
+import {
+  floorViolations,
+  importCycles,
+  importGraph,
+  importsOf,
+  layerOf,
+  violations,
+  type Exception,
+  type ImportEdge,
+} from "./import-graph.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -18,13 +27,21 @@ describe("the layers of src", () => {
 
   it("reads a real graph (every layer has files that import)", () => {
     const layers = new Set(graph.map((edge) => layerOf(edge.from)));
-    for (const layer of ["entry", "ui", "cli", "session", "tools", "workspace", "runtime", "runtime-backend", "search", "lsp"])
+    for (const layer of ["entry", "ui", "page", "cli", "session", "tools", "workspace", "runtime", "runtime-backend", "search", "lsp"])
       expect(layers).toContain(layer);
     expect(graph.length).toBeGreaterThan(500);
   });
 
   it("keeps every import within the rules of docs/architecture.md", () => {
     expect(violations(graph, EXCEPTIONS).map((violation) => violation.rule)).toEqual([]);
+  });
+
+  it("keeps every file of src/session on a floor, importing only its own floor and those below", () => {
+    expect(floorViolations(graph).map((violation) => violation.rule)).toEqual([]);
+  });
+
+  it("has no import circle, type-only imports included", () => {
+    expect(importCycles(graph)).toEqual([]);
   });
 
   it("lists only exceptions that are still needed, each with a reason", () => {
@@ -42,13 +59,13 @@ describe("the checker", () => {
 
   it("catches a layer importing one above it, a backend, or anything from the search leaf", () => {
     const bad = [
-      edge("src/tools/read.ts", "src/session/tool-session.ts"),
+      edge("src/tools/read.ts", "src/session/host/tool-session.ts"),
       edge("src/tools/bash.ts", "src/runtime/embedded/index.ts"),
       edge("src/tools/bash.ts", "src/ui/App.tsx", true),
       edge("src/workspace/workspace.ts", "src/tools/shared/paths.ts"),
-      edge("src/workspace/workspace.ts", "src/session/calls.ts"),
-      edge("src/session/system.ts", "src/runtime/node/index.ts"),
-      edge("src/session/system.ts", "src/ui/App.tsx"),
+      edge("src/workspace/workspace.ts", "src/session/record/session-record.ts"),
+      edge("src/session/agent/system-prompt.ts", "src/runtime/node/index.ts"),
+      edge("src/session/agent/system-prompt.ts", "src/ui/App.tsx"),
       edge("src/runtime/types.ts", "src/tools/tool.ts"),
       edge("src/search/walk.ts", "src/runtime/types.ts", true),
       edge("src/runtime/embedded/index.ts", "src/runtime/node/index.ts"),
@@ -57,7 +74,7 @@ describe("the checker", () => {
     ];
     const found = violations(bad);
     expect(found.map((violation) => `${violation.from} -> ${violation.to}`)).toEqual(bad.map((e) => `${e.from} -> ${e.to}`));
-    expect(found[0]!.rule).toBe("tools may not import session: src/tools/read.ts -> src/session/tool-session.ts");
+    expect(found[0]!.rule).toBe("tools may not import session: src/tools/read.ts -> src/session/host/tool-session.ts");
     expect(found[9]!.rule).toBe("the embedded backend imports the node backend: backends share only src/runtime");
   });
 
@@ -71,10 +88,10 @@ describe("the checker", () => {
 
   it("allows what the design allows", () => {
     const good = [
-      edge("src/ui/App.tsx", "src/session/page-tools.ts"),
+      edge("src/ui/App.tsx", "src/page/page-tools.ts"),
       edge("src/ui/App.tsx", "src/workspace/workspace.ts"),
-      edge("src/session/tool-session.ts", "src/tools/registry.ts"),
-      edge("src/session/system.ts", "src/runtime/types.ts"),
+      edge("src/session/host/tool-session.ts", "src/tools/registry.ts"),
+      edge("src/session/agent/system-prompt.ts", "src/runtime/types.ts"),
       edge("src/tools/grep.ts", "src/search/search.ts"),
       edge("src/workspace/workspace.ts", "src/runtime/webcontainer/boot.ts"),
       edge("src/runtime/node/index.ts", "src/runtime/types.ts"),
@@ -85,11 +102,45 @@ describe("the checker", () => {
     expect(violations(good)).toEqual([]);
   });
 
+  it("catches a planted upward import between the floors of src/session, and a file on no floor", () => {
+    const planted = [
+      edge("src/session/record/message.ts", "src/session/loop/loop.ts", true),
+      edge("src/session/host/tool-session.ts", "src/session/chat/chat.ts"),
+      edge("src/session/stray.ts", "src/session/record/ids.ts"),
+    ];
+    expect(floorViolations(planted).map((violation) => violation.rule)).toEqual([
+      "the record floor imports the loop floor above it: src/session/record/message.ts -> src/session/loop/loop.ts",
+      "the host floor imports the chat floor above it: src/session/host/tool-session.ts -> src/session/chat/chat.ts",
+      "src/session/stray.ts is on no floor of src/session (record, provider, config, agent, host, loop, chat)",
+    ]);
+    const allowed = [
+      edge("src/session/loop/loop.ts", "src/session/host/tool-session.ts"),
+      edge("src/session/chat/chat.ts", "src/session/record/ids.ts"),
+      edge("src/session/agent/load.ts", "src/session/config/workspace-config.ts"),
+      edge("src/session/host/tool-runner.ts", "src/tools/registry.ts"),
+    ];
+    expect(floorViolations(allowed)).toEqual([]);
+  });
+
+  it("catches a planted circle, also one closed by a type import, and leaves a chain alone", () => {
+    const chain = [edge("src/a.ts", "src/b.ts"), edge("src/b.ts", "src/c.ts"), edge("src/a.ts", "src/c.ts")];
+    expect(importCycles(chain)).toEqual([]);
+    const circle = [...chain, edge("src/c.ts", "src/a.ts", true), edge("src/x.ts", "src/y.ts"), edge("src/y.ts", "src/x.ts")];
+    expect(importCycles(circle)).toEqual([
+      ["src/a.ts", "src/b.ts", "src/c.ts"],
+      ["src/x.ts", "src/y.ts"],
+    ]);
+    // The real graph with one planted type import that closes a circle.
+    const planted = [...importGraph(REPO), edge("src/session/record/message.ts", "src/session/chat/chat.ts", true)];
+    expect(importCycles(planted).length).toBe(1);
+    expect(importCycles(planted)[0]).toContain("src/session/record/message.ts");
+  });
+
   it("honours an exception only for the exact import it names", () => {
-    const bad = edge("src/tools/read.ts", "src/session/calls.ts");
+    const bad = edge("src/tools/read.ts", "src/session/record/session-record.ts");
     const exception = { from: bad.from, to: bad.to, reason: "a synthetic exception for this test" };
     expect(violations([bad], [exception])).toEqual([]);
-    expect(violations([edge("src/tools/write.ts", "src/session/calls.ts")], [exception])).toHaveLength(1);
+    expect(violations([edge("src/tools/write.ts", "src/session/record/session-record.ts")], [exception])).toHaveLength(1);
   });
 
   it("parses static, re-export, dynamic and type imports, and tells type-only ones apart", () => {

@@ -1,6 +1,6 @@
 /** The people-facing format of `workbench run`: answer on stdout, tool lines and errors on stderr. */
 import { describe, expect, it } from "vitest";
-import type { ToolCall } from "../../src/session/calls.js";
+import type { ToolCall } from "../../src/session/record/session-record.js";
 import type { RunEvent } from "../../src/cli/run-events.js";
 import { errorText, printer, toolLine } from "../../src/cli/run-print.js";
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runWorkbench } from "../support/workbench-bin.js";
-import { importSession } from "../../src/session/session-json.js";
+import { importSession } from "../../src/session/record/session-json.js";
 import { startProviderServer, type ProviderServer } from "../support/provider-server.js";
 
 const KEY = "sk-test-session-tools-0123";

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runWorkbench } from "../support/workbench-bin.js";
-import { importSession } from "../../src/session/session-json.js";
+import { importSession } from "../../src/session/record/session-json.js";
 import { errorBodies, startProviderServer, type ProviderServer } from "../support/provider-server.js";
 
 const KEY = "sk-test-run-0123456789";

@@ -1,7 +1,7 @@
 /** Share links and .workbench.json files: what goes in comes out, byte for byte, and nothing secret goes in. */
 import { describe, expect, it } from "vitest";
 import { decodeShareLink, encodeShareLink, fromShareFile, toShareFile, type ShareState } from "../../src/embed/share/index.js";
-import { SessionFile } from "../../src/session/session-json.js";
+import { SessionFile } from "../../src/session/record/session-json.js";
 import { fixtureFiles, fixtureSession } from "../support/share-fixture.js";
 
 function state(): ShareState {

@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { inProcessBackend } from "../../src/lsp/in-process.js";
 import { createNodeRuntime } from "../../src/runtime/node/index.js";
 import type { Runtime } from "../../src/runtime/types.js";
-import { ToolSession, type ToolSessionOptions } from "../../src/session/tool-session.js";
+import { ToolSession, type ToolSessionOptions } from "../../src/session/host/tool-session.js";
 import { builtinTools } from "../../src/tools/builtins.js";
 import { WorkspaceLanguageService } from "../../src/workspace/language-service.js";
 

@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNodeSearchFs } from "../../src/runtime/node/search-fs.js";
 import { compilePattern, MAX_PATTERN_LENGTH, search, SearchPatternError } from "../../src/search/index.js";
-import type { Lit } from "../../src/search/regex/literals.js";
+import type { Lit } from "../../src/search/regex/lit.js";
 import { LiteralFinder } from "../../src/search/regex/literals.js";
 import { LinearLiteral } from "../../src/search/regex/linear-literal.js";
 

@@ -11,7 +11,8 @@ import { PackedFilesWriter, unpackFiles } from "../../src/runtime/embedded/searc
 import { compilePattern } from "../../src/search/matcher.js";
 import { NewlineCounter } from "../../src/search/newlines.js";
 import { decodePacked, unpackResults } from "../../src/search/packed-results.js";
-import { findHits, searchBytes, type FileResult, type SearchMatch } from "../../src/search/search.js";
+import type { FileResult, SearchMatch } from "../../src/search/results.js";
+import { findHits, searchBytes } from "../../src/search/search.js";
 
 const encoder = new TextEncoder();
 // Pieces of file content: ASCII, multi-byte and astral characters, a mid-file U+FEFF, CR and LF, and

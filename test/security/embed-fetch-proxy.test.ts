@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createEmbeddedRuntime, type EmbeddedRuntime } from "../../src/runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../../src/runtime/embedded/node-worker-factory.js";
-import { PageTools } from "../../src/session/page-tools.js";
+import { PageTools } from "../../src/page/page-tools.js";
 
 class MemoryStorage {
   private readonly items = new Map<string, string>();

@@ -6,7 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ToolCall } from "../../src/session/calls.js";
+import type { ToolCall } from "../../src/session/record/session-record.js";
 import { fileBackends } from "../support/tool-session.js";
 import { attackedSession, type Attacked } from "./write-session.js";
 

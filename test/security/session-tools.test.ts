@@ -5,10 +5,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createEmbeddedRuntime } from "../../src/runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../../src/runtime/embedded/node-worker-factory.js";
-import type { SessionRecord } from "../../src/session/calls.js";
-import { runLoop } from "../../src/session/loop.js";
+import type { SessionRecord } from "../../src/session/record/session-record.js";
+import { runLoop } from "../../src/session/loop/loop.js";
 import { ScriptedLanguageModel } from "../../src/session/provider/scripted.js";
-import { ToolSession, type ToolSessionOptions } from "../../src/session/tool-session.js";
+import { ToolSession, type ToolSessionOptions } from "../../src/session/host/tool-session.js";
 import { builtinTools } from "../../src/tools/builtins.js";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { resolved, userText } from "../support/loop.js";

@@ -20,7 +20,7 @@ import { nodeShellWorkerFactory } from "../../src/runtime/embedded/node-worker-f
 import { createNodeRuntime } from "../../src/runtime/node/index.js";
 import { createNodeSearchFs } from "../../src/runtime/node/search-fs.js";
 import type { Runtime } from "../../src/runtime/types.js";
-import { ToolSession } from "../../src/session/tool-session.js";
+import { ToolSession } from "../../src/session/host/tool-session.js";
 import { builtinTools } from "../../src/tools/builtins.js";
 import { sessionOn } from "../support/tool-session.js";
 import { makeSentinel, type Sentinel } from "./search-sentinel.js";

@@ -3,7 +3,7 @@
  * "reject" (and counted), so whatever reaches outside without asking shows up on the sentinel.
  */
 import type { Runtime } from "../../src/runtime/types.js";
-import type { ToolSession } from "../../src/session/tool-session.js";
+import type { ToolSession } from "../../src/session/host/tool-session.js";
 import type { PermissionRequest } from "../../src/tools/permission/types.js";
 import { sessionOn, type fileBackends } from "../support/tool-session.js";
 import { plantSentinel, type Sentinel } from "./sentinel.js";

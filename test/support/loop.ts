@@ -1,12 +1,12 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { MockLanguageModelV4, convertArrayToReadableStream } from "ai/test";
 import type { Agent } from "../../src/session/agent/types.js";
-import type { ChatStatus } from "../../src/session/chat-types.js";
-import { ascendingId } from "../../src/session/ids.js";
-import { runLoop, type LoopOptions } from "../../src/session/loop.js";
-import type { Message, UserMessage } from "../../src/session/message.js";
+import type { ChatStatus } from "../../src/session/chat/chat-view.js";
+import { ascendingId } from "../../src/session/record/ids.js";
+import { runLoop, type LoopOptions } from "../../src/session/loop/loop.js";
+import type { Message, UserMessage } from "../../src/session/record/message.js";
 import type { ModelInfo, ResolvedModel } from "../../src/session/provider/types.js";
-import type { ToolSession } from "../../src/session/tool-session.js";
+import type { ToolSession } from "../../src/session/host/tool-session.js";
 import { agentRules, type AgentName } from "../../src/tools/permission/agents.js";
 import type { Ruleset } from "../../src/tools/permission/types.js";
 

@@ -1,6 +1,6 @@
 import { createEmbeddedRuntime, type EmbeddedRuntime } from "../../src/runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../../src/runtime/embedded/node-worker-factory.js";
-import { PageTools } from "../../src/session/page-tools.js";
+import { PageTools } from "../../src/page/page-tools.js";
 
 /**
  * The page's tool session over a fresh embedded runtime holding `files` (paths relative to its root).

@@ -2,7 +2,7 @@
  * A shareable workspace for tests and benches: `files` source-like text files plus one binary, and a session
  * of `calls` tool calls over them (reads, greps, edits, bash), in the session-json export form.
  */
-import type { SessionFile } from "../../src/session/session-json.js";
+import type { SessionFile } from "../../src/session/record/session-json.js";
 
 const WORDS = ["parse", "token", "value", "result", "error", "config", "render", "state", "index", "cache", "buffer", "stream"];
 

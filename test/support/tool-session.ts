@@ -1,7 +1,7 @@
 import { afterEach } from "vitest";
 import { createEmbeddedRuntime, type EmbeddedRuntime } from "../../src/runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../../src/runtime/embedded/node-worker-factory.js";
-import { ToolSession, type ToolSessionOptions } from "../../src/session/tool-session.js";
+import { ToolSession, type ToolSessionOptions } from "../../src/session/host/tool-session.js";
 import { builtinTools } from "../../src/tools/builtins.js";
 
 /** A tool session over a fresh in-memory embedded runtime, with files written first. */

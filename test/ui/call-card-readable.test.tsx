@@ -3,7 +3,7 @@
 import { cleanup, render, screen } from "@solidjs/testing-library";
 import { createSignal } from "solid-js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { ToolCall } from "../../src/session/calls.js";
+import type { ToolCall } from "../../src/session/record/session-record.js";
 import { DeniedError } from "../../src/tools/permission/errors.js";
 import { CallCard } from "../../src/ui/tools/CallCard.js";
 import { cardTitle, deniedRules, exitLabel, functionOutputNote, splitBashMetadata } from "../../src/ui/tools/card-text.js";

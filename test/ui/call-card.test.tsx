@@ -2,8 +2,8 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@solidjs/testing-library";
 import { createSignal } from "solid-js";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { ToolCall } from "../../src/session/calls.js";
-import type { SavedOutput } from "../../src/session/page-tools.js";
+import type { ToolCall } from "../../src/session/record/session-record.js";
+import type { SavedOutput } from "../../src/page/page-tools.js";
 import type { FilePart } from "../../src/tools/tool.js";
 import { CallCard } from "../../src/ui/tools/CallCard.js";
 import { callOf, layOutBoxes } from "./card-fixtures.js";

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { createComputed, createRoot } from "solid-js";
 import { describe, expect, it } from "vitest";
-import type { ToolCall } from "../../src/session/calls.js";
+import type { ToolCall } from "../../src/session/record/session-record.js";
 import { trackCallVersions, type CallSource } from "../../src/ui/tools/call-versions.js";
 import { callOf } from "./card-fixtures.js";
 

@@ -1,5 +1,5 @@
 /** Shared pieces of the component tests: call records in each state, and a laid-out scroll box. */
-import type { ToolCall } from "../../src/session/calls.js";
+import type { ToolCall } from "../../src/session/record/session-record.js";
 
 let next = 0;
 

@@ -1,7 +1,7 @@
 /** A plain ChatView for the chat components' tests: records what the UI sends, and changes when a test says. */
-import type { ToolCall } from "../../src/session/calls.js";
-import type { ChatStatus, ChatView, ModelChoice, SendInput } from "../../src/session/chat-types.js";
-import { emptyTokens, type AssistantMessage, type Message, type ModelRef, type UserMessage } from "../../src/session/message.js";
+import type { ToolCall } from "../../src/session/record/session-record.js";
+import type { ChatStatus, ChatView, ModelChoice, SendInput } from "../../src/session/chat/chat-view.js";
+import { emptyTokens, type AssistantMessage, type Message, type ModelRef, type UserMessage } from "../../src/session/record/message.js";
 
 export interface FakeChat extends ChatView {
   list: Message[];

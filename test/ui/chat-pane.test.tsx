@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, within } from "@solidjs/testing-library";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ChatStatus } from "../../src/session/chat-types.js";
-import type { TextPart } from "../../src/session/message.js";
+import type { ChatStatus } from "../../src/session/chat/chat-view.js";
+import type { TextPart } from "../../src/session/record/message.js";
 import type { PermissionRequest } from "../../src/tools/permission/types.js";
 import { ChatPane, type ChatPaneProps } from "../../src/ui/chat/ChatPane.js";
 import type { ProviderKeyStatus } from "../../src/ui/chat/ProviderDialog.js";

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@solidjs/testing-library";
 import { createSignal } from "solid-js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { SendInput } from "../../src/session/chat-types.js";
+import type { SendInput } from "../../src/session/chat/chat-view.js";
 import { PromptBox, type PromptBoxProps } from "../../src/ui/chat/PromptBox.js";
 
 afterEach(cleanup);

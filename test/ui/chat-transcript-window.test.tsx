@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, within } from "@solidjs/testing-library";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Message } from "../../src/session/message.js";
+import type { Message } from "../../src/session/record/message.js";
 import type { PermissionRequest } from "../../src/tools/permission/types.js";
 import { ChatPane, type ChatPaneProps } from "../../src/ui/chat/ChatPane.js";
 import { callOf, layOutBoxes } from "./card-fixtures.js";

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from "@solidjs/testing-library";
 import { describe, expect, it } from "vitest";
-import type { ToolCall } from "../../src/session/calls.js";
+import type { ToolCall } from "../../src/session/record/session-record.js";
 import { QuestionForm } from "../../src/ui/chat/QuestionForm.js";
 import { TodoList } from "../../src/ui/chat/TodoList.js";
 import { stateOf } from "../../src/ui/tools/CallCard.js";

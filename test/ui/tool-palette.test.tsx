@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen } from "@solidjs/testing-library";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import type { ToolEntry } from "../../src/session/page-tools.js";
+import type { ToolEntry } from "../../src/page/page-tools.js";
 import { ToolPalette } from "../../src/ui/tools/ToolPalette.js";
 
 afterEach(cleanup);

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createEmbeddedRuntime, type EmbeddedRuntime } from "../../src/runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../../src/runtime/embedded/node-worker-factory.js";
-import type { PageTools } from "../../src/session/page-tools.js";
-import { MemoryShelf, ShelfSessionStore } from "../../src/session/shelf-session-store.js";
+import type { PageTools } from "../../src/page/page-tools.js";
+import { MemoryShelf, ShelfSessionStore } from "../../src/session/record/key-value-session-store.js";
 import { orderByCall, shortcutOf, ToolsController, type TrustMemory } from "../../src/ui/tools/tools-controller.js";
 
 const runtimes: EmbeddedRuntime[] = [];

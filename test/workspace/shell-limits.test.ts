@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createEmbeddedRuntime, type EmbeddedRuntime } from "../../src/runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../../src/runtime/embedded/node-worker-factory.js";
-import { configProblems } from "../../src/session/workspace-config.js";
+import { configProblems } from "../../src/session/config/workspace-config.js";
 import { combineLimits, readLimitConfig, saveLimitSettings, ShellLimitsControl } from "../../src/workspace/shell-limits.js";
 
 /** The browser's Storage, as far as the settings use it. */

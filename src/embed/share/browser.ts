@@ -3,7 +3,7 @@
  * link or file from the open workspace, and opening a share into a new workspace.
  */
 import type { Runtime } from "../../runtime/types.js";
-import type { SessionRecord } from "../../session/calls.js";
+import type { SessionRecord } from "../../session/record/session-record.js";
 import { collectShare } from "./collect.js";
 import { fromShareFile, SHARE_FILE_SUFFIX, toShareFile } from "./file-form.js";
 import { LINK_FILE_CHARS, LINK_WARN_CHARS, MAX_SHARE_FILE_BYTES } from "./limits.js";

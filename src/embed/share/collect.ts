@@ -4,8 +4,8 @@
  * key store and trust in localStorage, neither under the root, so neither can be collected; the codec
  * takes keys and approvals out of opencode.json.
  */
-import type { SessionRecord } from "../../session/calls.js";
-import { SessionFile, exportSession } from "../../session/session-json.js";
+import type { SessionRecord } from "../../session/record/session-record.js";
+import { SessionFile, exportSession } from "../../session/record/session-json.js";
 import type { Runtime } from "../../runtime/types.js";
 import { shareContent } from "./content.js";
 import { isKeyFile } from "./secrets.js";

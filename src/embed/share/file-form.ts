@@ -4,12 +4,13 @@
  * writes and reads it too. It is checked exactly as a link is.
  */
 import { z } from "zod";
-import { SessionFile } from "../../session/session-json.js";
+import { SessionFile } from "../../session/record/session-json.js";
 import { fromBase64Url, toBase64Url } from "./base64url.js";
 import { MAX_SHARE_FILE_BYTES, MAX_SHARE_FILES } from "./limits.js";
 import { describeIssue } from "./pack.js";
 import { SHARE_FORMAT, ShareError, ViewOptions, type ShareResult, type ShareState } from "./state.js";
 import { checkedState } from "./validate.js";
+import { errorMessage } from "../../base/error-message.js";
 
 export const SHARE_FILE_SUFFIX = ".workbench.json";
 
@@ -58,9 +59,7 @@ export function fromShareFile(content: string | Uint8Array, source = "this file"
     try {
       json = JSON.parse(text);
     } catch (error) {
-      throw new ShareError(
-        `it is not valid JSON (${error instanceof Error ? error.message : String(error)}): it may be cut short. Download it again.`,
-      );
+      throw new ShareError(`it is not valid JSON (${errorMessage(error)}): it may be cut short. Download it again.`);
     }
     const parsed = ShareFile.safeParse(json);
     if (!parsed.success) throw new ShareError(`it is not a workbench share file: ${describeIssue(parsed.error)}.`);

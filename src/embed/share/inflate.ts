@@ -1,5 +1,6 @@
 import { Inflate } from "fflate";
 import { ShareError } from "./state.js";
+import { errorMessage } from "../../base/error-message.js";
 
 /** Input fed to the inflater at a time: small, so one step cannot make much more than the cap allows. */
 const STEP = 1024;
@@ -28,7 +29,7 @@ export function inflateCapped(data: Uint8Array, maxBytes: number): Uint8Array {
   } catch (error) {
     if (error instanceof ShareError) throw error;
     throw new ShareError(
-      `its data is damaged (${error instanceof Error ? error.message : String(error)}): the link was probably cut short when it was copied. Ask for the whole link, or the .workbench.json file.`,
+      `its data is damaged (${errorMessage(error)}): the link was probably cut short when it was copied. Ask for the whole link, or the .workbench.json file.`,
     );
   }
   if (!ended)

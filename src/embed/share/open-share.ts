@@ -5,14 +5,15 @@
  * and the page then goes to `?workspace=<name>&shared=1` (the hash dropped, so a reload does not open it
  * twice). Anything refused writes nothing.
  */
-import { openBrowserSessionStore } from "../../session/indexeddb-session-store.js";
-import { importSession } from "../../session/session-json.js";
+import { openBrowserSessionStore } from "../../page/storage/indexeddb-session-store.js";
+import { importSession } from "../../session/record/session-json.js";
 import { seedWorkspace } from "../../workspace/browser-platform.js";
 import { fromShareFile } from "./file-form.js";
 import { MAX_SHARE_FILE_BYTES } from "./limits.js";
 import { decodeShareLink, SHARE_HASH_KEY } from "./link.js";
 import type { ShareResult, ShareState } from "./state.js";
 import { filesOf } from "./validate.js";
+import { errorMessage } from "../../base/error-message.js";
 
 export type ShareSource = { kind: "link"; hash: string } | { kind: "from"; url: string };
 
@@ -63,7 +64,7 @@ async function readShareFile(url: URL, signal: AbortSignal): Promise<ShareResult
     if (signal.aborted) throw error;
     return {
       ok: false,
-      error: `The share file at ${url.href} could not be fetched (${error instanceof Error ? error.message : String(error)}). Its site must allow it with Access-Control-Allow-Origin; or download it and drop it on the page.`,
+      error: `The share file at ${url.href} could not be fetched (${errorMessage(error)}). Its site must allow it with Access-Control-Allow-Origin; or download it and drop it on the page.`,
     };
   }
   if (!response.ok) return { ok: false, error: `The share file at ${url.href} answered ${response.status} ${response.statusText}.` };

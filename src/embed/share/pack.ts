@@ -8,9 +8,10 @@
  * The manifest: { n?: name, f: [[path, size, 1 when bytes]...], c?: config, s?: session, v?: view }.
  */
 import { z } from "zod";
-import { SessionFile } from "../../session/session-json.js";
+import { SessionFile } from "../../session/record/session-json.js";
 import { MAX_SHARE_FILES } from "./limits.js";
 import { ShareError, ShareState, ViewOptions } from "./state.js";
+import { errorMessage } from "../../base/error-message.js";
 
 const Manifest = z.strictObject({
   n: z.string().optional(),
@@ -62,9 +63,7 @@ export function unpack(data: Uint8Array): ShareState {
   try {
     json = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(data.subarray(4, 4 + headLength)));
   } catch (error) {
-    throw new ShareError(
-      `its list of files is not readable (${error instanceof Error ? error.message : String(error)}): the link is damaged.`,
-    );
+    throw new ShareError(`its list of files is not readable (${errorMessage(error)}): the link is damaged.`);
   }
   const parsed = Manifest.safeParse(json);
   if (!parsed.success) throw new ShareError(`it is not a workbench share: ${describeIssue(parsed.error)}.`);

@@ -4,7 +4,7 @@
  * approvals (see secrets.ts): a link is meant to be pasted in public.
  */
 import { z } from "zod";
-import { SessionFile } from "../../session/session-json.js";
+import { SessionFile } from "../../session/record/session-json.js";
 
 export const SHARE_FORMAT = "workbench-share";
 

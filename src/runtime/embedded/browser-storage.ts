@@ -1,5 +1,6 @@
 import { InMemory, resolveMountConfig, type FileSystem } from "@zenfs/core";
 import { IndexedDB } from "@zenfs/dom";
+import { errorMessage } from "../../base/error-message.js";
 
 export interface WorkspaceStorage {
   backing: FileSystem;
@@ -31,7 +32,7 @@ export async function openWorkspaceStorage(name: string, options: { memoryOnly?:
     void navigator.storage?.persist?.().catch(() => false);
     return { backing, persistent: true };
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     const full = /quota/i.test(detail) ? "the browser's storage is full" : detail;
     return memory(
       `Could not open the saved workspace (${full}): files live in memory and are gone after a reload. Download the workspace to keep them.`,

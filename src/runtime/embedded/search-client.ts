@@ -11,7 +11,7 @@
  */
 import { abortError, GlobError, SearchPatternError } from "../../search/errors.js";
 import type { ListedFile, SearchCallOptions, SearchQuery, SearchRun, SearchService, SearchStats } from "../../search/service.js";
-import type { FileResult } from "../../search/search.js";
+import type { FileResult } from "../../search/results.js";
 import type { Endpoint } from "./endpoint.js";
 import { unpackFiles, type FromSearch, type PackedFiles, type SerializedSearchError, type ToSearch } from "./search-protocol.js";
 import type { ShellWorker } from "./shell-pool.js";

@@ -1,6 +1,6 @@
 import { ResultPacker, unpackResults, type PackedResults } from "../../search/packed-results.js";
 import type { Matcher } from "../../search/matcher.js";
-import type { FileHits, FileResult } from "../../search/search.js";
+import type { FileHits, FileResult } from "../../search/results.js";
 import type { ListQuery, SearchQuery, SearchStats } from "../../search/service.js";
 import type { Shard } from "../../search/shard.js";
 import type { MessageKind } from "../../search/walk.js";

@@ -9,6 +9,7 @@ import { adviseLimits, executionLimits } from "./shell-limits.js";
 import { statementStreamPlugin } from "./statement-stream.js";
 import { withShellDevices } from "./shell-devices.js";
 import type { OutputStream } from "../types.js";
+import { errorMessage } from "../../base/error-message.js";
 
 /** Output goes to the main side in pieces of at most this many characters, so no message is huge. */
 const OUTPUT_PIECE = 64 * 1024;
@@ -101,7 +102,7 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
         state: { cwd: PWD ?? message.cwd, env: { ...env, PWD: PWD ?? message.cwd } },
       });
     } catch (error) {
-      send({ kind: "failed", id: message.id, message: error instanceof Error ? error.message : String(error) });
+      send({ kind: "failed", id: message.id, message: errorMessage(error) });
     } finally {
       armed = false;
       streamingId = undefined;

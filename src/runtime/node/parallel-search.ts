@@ -11,7 +11,8 @@
  */
 import { describeFsError, type SearchFs } from "../../search/fs.js";
 import type { BinaryMode } from "../../search/binary.js";
-import { Search, type FileResult } from "../../search/search.js";
+import type { FileResult } from "../../search/results.js";
+import { Search } from "../../search/search.js";
 import {
   createLocalSearchService,
   type SearchCallOptions,

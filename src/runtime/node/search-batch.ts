@@ -8,7 +8,7 @@
 import type { BinaryMode } from "../../search/binary.js";
 import { decodePacked, ResultPacker, unpackResults, type DecodedResults } from "../../search/packed-results.js";
 import type { Matcher } from "../../search/matcher.js";
-import type { FileHits, FileResult } from "../../search/search.js";
+import type { FileHits, FileResult } from "../../search/results.js";
 import type { SerializedError } from "../errors.js";
 
 export type ToThread =

@@ -13,6 +13,7 @@ import { findHits, quitsWithin } from "../../search/search.js";
 import { serializeError, toRuntimeError } from "../errors.js";
 import { openRegularSync } from "./regular-file.js";
 import { ReplyWriter, type FromThread, type ToThread } from "./search-batch.js";
+import { errorMessage } from "../../base/error-message.js";
 
 const INITIAL_BUFFER = 256 * 1024;
 /** A buffer grown past this for a big file is let go afterwards rather than kept for the thread's life. */
@@ -91,7 +92,7 @@ port.on("message", (message: ToThread) => {
       try {
         job.matcher = compilePattern(message.patterns, { caseInsensitive: message.caseInsensitive });
       } catch (error) {
-        job.failure = error instanceof Error ? error.message : String(error);
+        job.failure = errorMessage(error);
       }
       jobs.set(message.id, job);
       return;
@@ -106,7 +107,7 @@ port.on("message", (message: ToThread) => {
         const reply = (job ? runBatch(job, message.paths, message.modes) : new ReplyWriter()).finish();
         send({ kind: "done", id: message.id, seq: message.seq, reply }, [reply.numbers.buffer as ArrayBuffer]);
       } catch (error) {
-        send({ kind: "failed", id: message.id, seq: message.seq, message: error instanceof Error ? error.message : String(error) });
+        send({ kind: "failed", id: message.id, seq: message.seq, message: errorMessage(error) });
       }
       return;
     }

@@ -2,6 +2,7 @@ import { join } from "pathe";
 import type { Runtime, RuntimeFs } from "../types.js";
 import type { WcApi, WcFileSystemTree, WcInstance } from "./api.js";
 import { createWebContainerRuntime } from "./runtime.js";
+import { errorMessage } from "../../base/error-message.js";
 
 export type BootFailureReason = "not-isolated" | "unsupported-browser" | "timeout" | "error";
 
@@ -82,7 +83,7 @@ export async function bootWebContainer(api: WcApi | (() => Promise<WcApi>), opti
     return {
       ok: false,
       reason: "error",
-      message: `WebContainer failed to boot: ${error instanceof Error ? error.message : String(error)}; the embedded runtime stays on.`,
+      message: `WebContainer failed to boot: ${errorMessage(error)}; the embedded runtime stays on.`,
     };
   } finally {
     clearTimeout(timer);

@@ -8,7 +8,7 @@
  * KMP needs equality to be an equivalence, so it applies when the literal's byte sets are equal or
  * disjoint (a plain literal, or a case-insensitive one: [aA][bB]…): each set becomes one class id.
  */
-import type { Lit } from "./literals.js";
+import type { Lit } from "./lit.js";
 
 export class LinearLiteral {
   private constructor(

@@ -5,10 +5,8 @@
  * whole pattern is such a literal, a verified occurrence is the match itself.
  */
 import { LinearLiteral } from "./linear-literal.js";
+import type { Lit } from "./lit.js";
 import type { Hir } from "./parse.js";
-
-/** A fixed-length byte pattern: the allowed bytes at each position. */
-export type Lit = number[][];
 
 function utf8(cp: number): number[] {
   if (cp < 0x80) return [cp];

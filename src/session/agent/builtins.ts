@@ -3,10 +3,10 @@
  * (build, plan), two subagents the task tool starts (general, explore) and three hidden ones the loop
  * uses itself (compaction, title, summary). Their permission rules live in src/tools/permission/agents.ts;
  * their prompts, where they have one, beside this file. build and plan have none: they use the model
- * family's base prompt (src/session/system.ts), and plan's limits reach the model as a reminder.
+ * family's base prompt (src/session/agent/system-prompt.ts), and plan's limits reach the model as a reminder.
  */
 import type { AgentName } from "../../tools/permission/agents.js";
-import type { AgentMode } from "./config.js";
+import type { AgentMode } from "../config/agent-entries.js";
 import compactionPrompt from "./prompts/compaction.txt?raw";
 import explorePrompt from "./prompts/explore.txt?raw";
 import planReminderText from "./prompts/plan-reminder.txt?raw";

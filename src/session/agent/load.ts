@@ -31,13 +31,14 @@ import { agentRules, composeAgentRuleset, defaultRules, type AgentName, type Age
 import { expandHome, rulesFromConfig, validatePermissionConfig } from "../../tools/permission/config.js";
 import { splitLoosening } from "../../tools/permission/loosening.js";
 import type { Action, Ruleset } from "../../tools/permission/types.js";
-import { insideWorkspace } from "../inside-workspace.js";
+import { insideWorkspace } from "../config/inside-workspace.js";
 import { OUTPUT_FOLDER } from "../../tools/truncation/constants.js";
-import type { WorkspaceConfig } from "../workspace-config.js";
+import type { WorkspaceConfig } from "../config/workspace-config.js";
 import { BUILT_IN_AGENTS } from "./builtins.js";
-import { AgentConfigError, foldLegacyTools, parseAgentEntry, type AgentEntry } from "./config.js";
+import { AgentConfigError, foldLegacyTools, parseAgentEntry, type AgentEntry } from "../config/agent-entries.js";
 import { loadMarkdownAgents } from "./markdown.js";
 import type { Agent } from "./types.js";
+import { errorMessage } from "../../base/error-message.js";
 
 export interface LoadAgentsOptions {
   /** The app's data folder (absolute): saved tool output and the plan agent's plans live under it. */
@@ -123,7 +124,7 @@ export async function loadAgents(runtime: Runtime, config: WorkspaceConfig, opti
           entry.prompt = await substituteFiles(runtime, entry.prompt, dirname(configFile), options.home, `${at}.prompt`, trusted);
         add(key, holdBack(key, entry));
       } catch (error) {
-        fail(key, configFile, error instanceof Error ? error.message : String(error));
+        fail(key, configFile, errorMessage(error));
       }
     }
   }

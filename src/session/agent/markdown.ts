@@ -7,8 +7,9 @@
  */
 import { join } from "pathe";
 import type { Runtime } from "../../runtime/types.js";
-import { AgentConfigError, parseAgentEntry, type AgentEntry } from "./config.js";
+import { AgentConfigError, parseAgentEntry, type AgentEntry } from "../config/agent-entries.js";
 import { FrontmatterError, parseFrontmatter } from "./frontmatter.js";
+import { errorMessage } from "../../base/error-message.js";
 
 export interface MarkdownAgent {
   file: string;
@@ -76,5 +77,5 @@ async function markdownFiles(runtime: Runtime, base: string, recursive: boolean,
 
 function describe(error: unknown): string {
   if (error instanceof FrontmatterError || error instanceof AgentConfigError) return error.message;
-  return `could not be read: ${error instanceof Error ? error.message : String(error)}`;
+  return `could not be read: ${errorMessage(error)}`;
 }

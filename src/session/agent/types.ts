@@ -3,7 +3,7 @@
  * title and summary), from `agent` in opencode.json, or from a markdown file in `.opencode/agent/`.
  */
 import type { Ruleset } from "../../tools/permission/types.js";
-import type { ModelRef } from "../message.js";
+import type { ModelRef } from "../record/message.js";
 
 export interface Agent {
   name: string;

@@ -9,7 +9,7 @@
  */
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { z } from "zod";
-import type { ModelRef } from "../message.js";
+import type { ModelRef } from "../record/message.js";
 import { ProviderSetupError } from "./setup-error.js";
 import { substituteConfigText, type SubstitutionContext } from "./substitute.js";
 

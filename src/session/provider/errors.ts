@@ -12,7 +12,7 @@
  * unknown model and context overflow never are. A page that cannot reach a server at all is not retried
  * either: a browser cannot tell a CORS refusal from a server that is down, and both need the person.
  */
-import type { MessageError } from "../message.js";
+import type { MessageError } from "../record/message.js";
 import { isLocalURL, localServerHint } from "./local-servers.js";
 import { retryAfterMs } from "./retry-after.js";
 import { ProviderSetupError } from "./setup-error.js";

@@ -9,7 +9,7 @@
  * package gets a fetch that only reaches its base URL (see key-scoped-fetch.ts).
  */
 import type { LanguageModelV4 } from "@ai-sdk/provider";
-import type { ModelRef } from "../message.js";
+import type { ModelRef } from "../record/message.js";
 import { OPENAI_COMPATIBLE } from "./catalog.js";
 import { parseModelRef, type ProvidersConfig } from "./config.js";
 import { DEFAULT_CHUNK_TIMEOUT_MS } from "./idle-timeout.js";

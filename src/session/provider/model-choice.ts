@@ -3,7 +3,7 @@
  * `model` from config, else the first usable provider's best-known model; `small_model`, else a small
  * model of the session's own provider, else the session's model.
  */
-import type { ModelRef } from "../message.js";
+import type { ModelRef } from "../record/message.js";
 import { parseModelRef, type ProvidersConfig } from "./config.js";
 import { listProviders } from "./providers.js";
 

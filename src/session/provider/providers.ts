@@ -6,7 +6,7 @@
  * local servers (Ollama, LM Studio, llama.cpp, vLLM) come in: `npm: "@ai-sdk/openai-compatible"` and a
  * base URL.
  */
-import type { ModelRef } from "../message.js";
+import type { ModelRef } from "../record/message.js";
 import { CATALOG, OPENAI_COMPATIBLE, type CatalogModel } from "./catalog.js";
 import type { ModelConfig, ProviderOptions, ProvidersConfig } from "./config.js";
 import { ProviderSetupError } from "./setup-error.js";

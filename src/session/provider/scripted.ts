@@ -12,8 +12,8 @@ import type {
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
 import { z } from "zod";
-import type { SessionRecord } from "../calls.js";
-import { ascendingId } from "../ids.js";
+import type { SessionRecord } from "../record/session-record.js";
+import { ascendingId } from "../record/ids.js";
 
 export const ScriptToolCall = z.object({ tool: z.string(), input: z.record(z.string(), z.unknown()) });
 export const ScriptStep = z.object({

@@ -3,7 +3,7 @@
  * package, the scripted provider and a test mock are interchangeable) and what is known of it.
  */
 import type { LanguageModelV4 } from "@ai-sdk/provider";
-import type { ModelRef } from "../message.js";
+import type { ModelRef } from "../record/message.js";
 
 export interface ModelInfo extends ModelRef {
   name: string;

@@ -7,6 +7,7 @@
  * needs (a CDN, an embed under another path, bytes already in memory) calls `setBashWasmLocation` first.
  */
 import type { Parser, Tree } from "web-tree-sitter";
+import { errorMessage } from "../../base/error-message.js";
 
 export interface BashWasmLocation {
   /** web-tree-sitter's own wasm; omitted, it is looked up beside the web-tree-sitter module. */
@@ -44,7 +45,7 @@ export function bashParser(): Promise<Parser> {
   loading ??= load().catch((error: unknown) => {
     // A failed load (offline, wrong base URL) must not stick: the next command tries again.
     loading = undefined;
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new BashParseError(
       `Failed to load the bash parser (tree-sitter wasm): ${reason}. Check that public/wasm is served, then try again.`,
     );

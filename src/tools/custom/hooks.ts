@@ -1,5 +1,6 @@
 import type { Hooks } from "./plugin-api.js";
 import type { LoadedPlugin } from "./loader.js";
+import { errorMessage } from "../../base/error-message.js";
 
 /**
  * Runs one hook of every plugin in turn, each seeing what the earlier ones did to `output`.
@@ -43,10 +44,7 @@ export async function triggerHook<K extends "tool.execute.before" | "tool.execut
             ];
       await Promise.race([hook(input, output), ...limit, ...aborted]);
     } catch (error) {
-      throw new Error(
-        `plugin ${plugin.name} (${plugin.file}) failed in ${name}: ${error instanceof Error ? error.message : String(error)}`,
-        { cause: error },
-      );
+      throw new Error(`plugin ${plugin.name} (${plugin.file}) failed in ${name}: ${errorMessage(error)}`, { cause: error });
     } finally {
       clearTimeout(timer);
       if (stop) signal?.removeEventListener("abort", stop);

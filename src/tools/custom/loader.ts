@@ -4,6 +4,7 @@ import { renamed, type Info } from "../tool.js";
 import { fromPlugin, isToolDefinition, isToolInfo } from "./from-plugin.js";
 import { evaluateModule } from "./module-loader.js";
 import type { Hooks, Plugin, PluginInput } from "./plugin-api.js";
+import { errorMessage } from "../../base/error-message.js";
 
 export interface LoadProblem {
   file: string;
@@ -66,7 +67,7 @@ export async function loadCustomTools(
       }
       if (found === 0) problems.push({ file, error: "exports no tool: export tool({ description, args, execute }) or Tool.define(...)" });
     } catch (error) {
-      problems.push({ file, error: error instanceof Error ? error.message : String(error) });
+      problems.push({ file, error: errorMessage(error) });
     }
   }
   return { tools, problems, files };
@@ -96,7 +97,7 @@ export async function loadPlugins(
         plugins.push({ file, name, hooks: hooks ?? {} });
       }
     } catch (error) {
-      problems.push({ file, error: error instanceof Error ? error.message : String(error) });
+      problems.push({ file, error: errorMessage(error) });
     }
   }
   return { plugins, problems, files };

@@ -10,6 +10,7 @@ import { fileDiff } from "../shared/diff.js";
 import { PatchError } from "./errors.js";
 import { seekSequence, stripLineNumberPrefix } from "./seek.js";
 import type { PatchHunk, PatchIo, PlannedChange, UpdateChunk } from "./types.js";
+import { errorMessage } from "../../base/error-message.js";
 
 const BOM = "\uFEFF";
 
@@ -108,7 +109,7 @@ async function readOrFail(io: PatchIo, path: string, message: string): Promise<s
   try {
     return await io.read(path);
   } catch (error) {
-    throw new PatchError("missing_file", `${message}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new PatchError("missing_file", `${message}: ${errorMessage(error)}`, { cause: error });
   }
 }
 

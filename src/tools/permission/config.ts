@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import type { Action, Rule, RuleSource, Ruleset } from "./types.js";
+import { errorMessage } from "../../base/error-message.js";
 
 export type PatternActions = Record<string, Action>;
 export type PermissionConfig = Action | Record<string, Action | PatternActions>;
@@ -103,7 +104,7 @@ export const permissionConfigSchema = z.unknown().transform((value, ctx): Permis
   try {
     return validatePermissionConfig(value);
   } catch (error) {
-    ctx.addIssue({ code: "custom", message: error instanceof Error ? error.message : String(error) });
+    ctx.addIssue({ code: "custom", message: errorMessage(error) });
     return z.NEVER;
   }
 });

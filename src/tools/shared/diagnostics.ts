@@ -5,6 +5,7 @@
  */
 import type { Context } from "../tool.js";
 import type { LspDiagnostic } from "./language-service.js";
+import { errorMessage } from "../../base/error-message.js";
 
 export const MAX_DIAGNOSTICS_PER_FILE = 20;
 export const MAX_PROJECT_DIAGNOSTICS_FILES = 5;
@@ -37,7 +38,7 @@ export async function diagnosticsAfterWrite(ctx: Context, paths: readonly string
     for (const path of covered) await lsp.touchFile(path, true);
     return await lsp.diagnostics();
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     return {
       [covered[0]!]: [
         {

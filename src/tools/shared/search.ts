@@ -4,4 +4,4 @@
  * files are (in a worker beside them on embedded).
  */
 export { compilePattern } from "../../search/matcher.js";
-export type { SearchMatch } from "../../search/search.js";
+export type { SearchMatch } from "../../search/results.js";

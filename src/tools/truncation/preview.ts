@@ -1,10 +1,8 @@
 /**
  * What a streaming preview keeps while an output flows past: only the lines the final preview can contain.
- * Two strategies, one per direction (head-preview.ts, tail-preview.ts), behind one interface.
+ * Two strategies, one per direction (head-preview.ts, tail-preview.ts), behind one interface;
+ * `createPreview` picks one.
  */
-import { HeadPreview } from "./head-preview.js";
-import type { TruncationLimits } from "./options.js";
-import { TailPreview } from "./tail-preview.js";
 
 export interface PreviewOutcome {
   /** The kept lines, in output order. */
@@ -23,10 +21,4 @@ export interface Preview {
   push(text: string): void;
   /** The output has ended; `totalLines` is its line count ("\n" count + 1). */
   end(totalLines: number): PreviewOutcome;
-}
-
-export function createPreview(limits: TruncationLimits): Preview {
-  return limits.direction === "head"
-    ? new HeadPreview(limits.maxLines, limits.maxBytes)
-    : new TailPreview(limits.maxLines, limits.maxBytes);
 }

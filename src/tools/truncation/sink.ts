@@ -6,7 +6,8 @@
  */
 import { formatTruncated } from "./notice.js";
 import { resolveLimits, type TruncationHint, type TruncationLimits, type TruncationOptions } from "./options.js";
-import { createPreview, type Preview } from "./preview.js";
+import { createPreview } from "./create-preview.js";
+import type { Preview } from "./preview.js";
 import type { OpenOptions, OutputStore } from "./store.js";
 import type { TruncationResult } from "./truncate.js";
 import { countNewlines, isHighSurrogate } from "./utf8.js";

@@ -4,7 +4,7 @@
  * the conversation, the prompts, the workspace's files and the keys come from.
  */
 import { createEffect, createMemo, createSignal, For, on, onCleanup, Show } from "solid-js";
-import type { ChatView } from "../../session/chat-types.js";
+import type { ChatView } from "../../session/chat/chat-view.js";
 import type { PermissionRequest } from "../../tools/permission/types.js";
 import "./chat.css";
 import { createChatState, sameList } from "./chat-state.js";

@@ -1,15 +1,15 @@
 /** The pieces of a message in the transcript, one component per kind of part. */
 import { createMemo, For, Show, untrack } from "solid-js";
-import type { PermissionReply, SavedOutput } from "../../session/page-tools.js";
-import type { ToolCall } from "../../session/calls.js";
-import type { FilePart, MessageError, Tokens } from "../../session/message.js";
+import type { PermissionReply, SavedOutput } from "../../page/page-tools.js";
+import type { ToolCall } from "../../session/record/session-record.js";
+import type { FilePart, MessageError, Tokens } from "../../session/record/message.js";
 import type { PermissionRequest } from "../../tools/permission/types.js";
 import { CallCard } from "../tools/CallCard.js";
 import { PermissionPrompt } from "../tools/PermissionPrompt.js";
 import type { ChatState } from "./chat-state.js";
 import { QuestionForm } from "./QuestionForm.js";
 import { useSessionTools } from "./session-tools-context.js";
-import type { QuestionRequest } from "../../session/questions.js";
+import type { QuestionRequest } from "../../session/host/questions.js";
 import { errorTitle, tokensText } from "./chat-text.js";
 
 /** What the page offers for the calls a chat shows (PageTools has all three). */

@@ -1,7 +1,7 @@
 /** The model picker (grouped by provider, models without a key marked) and the primary agent picker. */
 import { For, Show } from "solid-js";
-import type { AgentChoice, ModelChoice } from "../../session/chat-types.js";
-import type { ModelRef } from "../../session/message.js";
+import type { AgentChoice, ModelChoice } from "../../session/chat/chat-view.js";
+import type { ModelRef } from "../../session/record/message.js";
 
 const keyOf = (ref: ModelRef) => `${ref.providerID}/${ref.modelID}`;
 

@@ -4,8 +4,9 @@
  * attaches it. A pasted image is attached when the model takes images, and refused with a notice when not.
  */
 import { createSignal, For, Show } from "solid-js";
-import type { Attachment, SendInput } from "../../session/chat-types.js";
+import type { Attachment, SendInput } from "../../session/chat/chat-view.js";
 import { fileURLOfPath, mentionAt, mimeOfPath } from "./chat-text.js";
+import { errorMessage } from "../../base/error-message.js";
 
 export interface PromptBoxProps {
   busy: () => boolean;
@@ -61,7 +62,7 @@ export function PromptBox(props: PromptBoxProps) {
       (error: unknown) => {
         if (asked !== lookup) return;
         setSuggestions([]);
-        setNotice(`Could not list the workspace's files: ${error instanceof Error ? error.message : String(error)}`);
+        setNotice(`Could not list the workspace's files: ${errorMessage(error)}`);
       },
     );
   };
@@ -98,7 +99,7 @@ export function PromptBox(props: PromptBoxProps) {
       setText(kept.text);
       setAttachments(kept.attachments);
       if (box) box.value = kept.text;
-      setNotice(`Not sent: ${error instanceof Error ? error.message : String(error)}`);
+      setNotice(`Not sent: ${errorMessage(error)}`);
     });
   };
 
@@ -149,7 +150,7 @@ export function PromptBox(props: PromptBoxProps) {
     for (const file of files) {
       readAsDataURL(file).then(
         (url) => attach({ mime: file.type, filename: file.name || `pasted-image.${file.type.split("/")[1] ?? "png"}`, url }),
-        (error: unknown) => setNotice(`The pasted image could not be read: ${error instanceof Error ? error.message : String(error)}`),
+        (error: unknown) => setNotice(`The pasted image could not be read: ${errorMessage(error)}`),
       );
     }
   };

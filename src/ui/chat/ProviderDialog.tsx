@@ -5,7 +5,8 @@
  */
 import { createMemo, createSignal, For, onMount, Show } from "solid-js";
 import { keepFocusInside } from "../tools/dialog-focus.js";
-import type { ProviderKeyStatus } from "../../session/chat-types.js";
+import type { ProviderKeyStatus } from "../../session/chat/chat-view.js";
+import { errorMessage } from "../../base/error-message.js";
 
 export type { ProviderKeyStatus };
 
@@ -93,7 +94,7 @@ export function ProviderDialog(props: ProviderDialogProps) {
       });
       props.onClose();
     } catch (failure) {
-      setProblem(`Not saved: ${failure instanceof Error ? failure.message : String(failure)}`);
+      setProblem(`Not saved: ${errorMessage(failure)}`);
     } finally {
       setSaving(false);
     }
@@ -103,7 +104,7 @@ export function ProviderDialog(props: ProviderDialogProps) {
       await props.onRemove(selected());
       setKey("");
     } catch (failure) {
-      setProblem(`Not removed: ${failure instanceof Error ? failure.message : String(failure)}`);
+      setProblem(`Not removed: ${errorMessage(failure)}`);
     }
   };
 

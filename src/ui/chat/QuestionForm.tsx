@@ -4,7 +4,7 @@
  * one. Send answers; Dismiss fails the call and stops the run.
  */
 import { createSignal, For, Index, Show } from "solid-js";
-import type { QuestionRequest } from "../../session/questions.js";
+import type { QuestionRequest } from "../../session/host/questions.js";
 
 export function QuestionForm(props: { request: QuestionRequest; onAnswer: (answers: string[][]) => void; onDismiss: () => void }) {
   const [picked, setPicked] = createSignal<string[][]>(props.request.questions.map(() => []));

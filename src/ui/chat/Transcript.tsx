@@ -6,7 +6,7 @@
  */
 import { defaultRangeExtractor, createVirtualizer } from "@tanstack/solid-virtual";
 import { createEffect, createMemo, For, Match, mergeProps, on, onCleanup, Show, Switch, untrack } from "solid-js";
-import type { AssistantMessage, Message, Part } from "../../session/message.js";
+import type { AssistantMessage, Message, Part } from "../../session/record/message.js";
 import type { PermissionRequest } from "../../tools/permission/types.js";
 import { PermissionPrompt } from "../tools/PermissionPrompt.js";
 import { sameList, type ChatState } from "./chat-state.js";

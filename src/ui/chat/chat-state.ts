@@ -5,9 +5,9 @@
  * wakes only what reads that text.
  */
 import { createEffect, createMemo, createRoot, createSignal, getOwner, on, onCleanup, untrack, type Accessor, type Owner } from "solid-js";
-import type { ToolCall } from "../../session/calls.js";
-import type { ChatStatus, ChatView, ModelChoice } from "../../session/chat-types.js";
-import type { Message, Part } from "../../session/message.js";
+import type { ToolCall } from "../../session/record/session-record.js";
+import type { ChatStatus, ChatView, ModelChoice } from "../../session/chat/chat-view.js";
+import type { Message, Part } from "../../session/record/message.js";
 
 export const sameList = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((item, index) => item === b[index]);
 

@@ -1,6 +1,6 @@
 /** Words and small pure helpers the chat components share: easy to test, no DOM. */
-import type { AgentChoice, ChatStatus, ModelChoice } from "../../session/chat-types.js";
-import type { Tokens } from "../../session/message.js";
+import type { AgentChoice, ChatStatus, ModelChoice } from "../../session/chat/chat-view.js";
+import type { Tokens } from "../../session/record/message.js";
 
 /** The next primary agent after `current` (Tab in the prompt box), wrapping round. */
 export function nextAgent(agents: readonly AgentChoice[], current: string): string | undefined {

@@ -3,7 +3,7 @@
  * open a task's subagent session. ChatPane provides it; a transcript without it shows plain cards.
  */
 import { createContext, useContext } from "solid-js";
-import type { ChatView } from "../../session/chat-types.js";
+import type { ChatView } from "../../session/chat/chat-view.js";
 
 export interface SessionToolsUI {
   /** The view whose transcript is shown (the main session or a subagent's). */

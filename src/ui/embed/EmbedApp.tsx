@@ -6,9 +6,9 @@
  */
 import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import type { Runtime } from "../../runtime/types.js";
-import type { ToolCall, SessionRecord } from "../../session/calls.js";
-import type { PageChats } from "../../session/page-chat.js";
-import type { PageTools } from "../../session/page-tools.js";
+import type { ToolCall, SessionRecord } from "../../session/record/session-record.js";
+import type { PageChats } from "../../page/page-chat.js";
+import type { PageTools } from "../../page/page-tools.js";
 import { ShellSession } from "../../workspace/shell-session.js";
 import type { Workspace } from "../../workspace/workspace.js";
 import { CenterPane } from "../CenterPane.js";
@@ -19,6 +19,7 @@ import { RightPane } from "../RightPane.js";
 import { TerminalView } from "../terminal/TerminalView.js";
 import type { ThemeName } from "../theme.js";
 import { ToolsController, type TrustMemory } from "../tools/tools-controller.js";
+import { errorMessage } from "../../base/error-message.js";
 
 export type EmbedView = "chat" | "tools" | "editor" | "terminal";
 
@@ -62,7 +63,7 @@ function memoryTrust(): TrustMemory {
 /** Chats with no keys and no saved servers or settings: nothing of the visitor's is read or written. */
 async function openMemoryChats(): Promise<PageChats> {
   const [{ PageChats }, { KeyStore }, { LocalProviders }] = await Promise.all([
-    import("../../session/page-chat.js"),
+    import("../../page/page-chat.js"),
     import("../../session/provider/keys.js"),
     import("../../session/provider/local-providers.js"),
   ]);
@@ -194,7 +195,7 @@ export function EmbedApp(props: {
     try {
       window.open(await props.workbenchHref(), "_blank", "noopener");
     } catch (error) {
-      report(`The workbench could not be opened: ${error instanceof Error ? error.message : String(error)}`, true);
+      report(`The workbench could not be opened: ${errorMessage(error)}`, true);
     }
   };
   const pane = (): "chat" | "tools" | undefined => {

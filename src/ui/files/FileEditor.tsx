@@ -6,6 +6,7 @@ import { currentMtime, openDocument, SaveConflict, saveDocument, type OpenedDocu
 import { saveBytes } from "../download.js";
 import type { CodeEditor } from "./code-editor.js";
 import type { RevealTarget } from "./open-files.js";
+import { errorMessage } from "../../base/error-message.js";
 
 type Unopenable = Exclude<OpenedDocument, { kind: "text" }>;
 type View = { state: "loading" } | { state: "failed"; message: string } | { state: "unopenable"; doc: Unopenable } | { state: "text" };
@@ -13,7 +14,7 @@ type View = { state: "loading" } | { state: "failed"; message: string } | { stat
 type Notice = { kind: "changed" } | { kind: "deleted" } | { kind: "reloaded" } | { kind: "saved" } | { kind: "error"; message: string };
 
 const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const messageOf = (error: unknown) => errorMessage(error);
 
 /**
  * One file open for editing: CodeMirror (loaded on first use) with Save (button or Ctrl+S), a dirty

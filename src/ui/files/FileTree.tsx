@@ -5,6 +5,7 @@ import { createFile, createFolder, deleteEntry, dropFiles, moveEntry, NameTaken,
 import type { IncomingFile } from "../../workspace/transfer.js";
 import { saveBytes } from "../download.js";
 import type { TreeState } from "./tree-state.js";
+import { errorMessage } from "../../base/error-message.js";
 
 function sortEntries(entries: DirEntry[]): DirEntry[] {
   return [...entries].sort((a, b) => {
@@ -27,7 +28,7 @@ interface MenuAt {
   from: HTMLElement | undefined;
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const messageOf = (error: unknown) => errorMessage(error);
 
 /**
  * The workspace's files: folders opened on demand (and kept open across changes and reloads by
@@ -607,7 +608,7 @@ function Entry(props: {
     try {
       saveBytes(await props.runtime().fs.readFile(path()), props.entry.name);
     } catch (error) {
-      props.actions.onError(`Could not download ${props.entry.name}: ${error instanceof Error ? error.message : String(error)}`);
+      props.actions.onError(`Could not download ${props.entry.name}: ${errorMessage(error)}`);
     }
   };
   let name: HTMLButtonElement | undefined;

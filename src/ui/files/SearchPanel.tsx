@@ -1,5 +1,6 @@
 import { createSignal, For, onCleanup, Show } from "solid-js";
 import type { Runtime } from "../../runtime/types.js";
+import { errorMessage } from "../../base/error-message.js";
 
 /** Matching lines shown at most; the count goes on past it. */
 const SHOWN = 200;
@@ -95,7 +96,7 @@ export function SearchPanel(props: {
     } catch (error) {
       setHits(found);
       if (current.signal.aborted) setOutcome({ kind: "stopped", files, lines });
-      else setOutcome({ kind: "error", message: error instanceof Error ? error.message : String(error) });
+      else setOutcome({ kind: "error", message: errorMessage(error) });
     } finally {
       if (controller === current) controller = undefined;
     }

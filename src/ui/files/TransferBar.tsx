@@ -1,6 +1,7 @@
 import type { Runtime } from "../../runtime/types.js";
 import { filesFromZip, importFiles, zipFolder, type IncomingFile } from "../../workspace/transfer.js";
 import { saveBytes } from "../download.js";
+import { errorMessage } from "../../base/error-message.js";
 
 async function readAll(files: FileList): Promise<IncomingFile[]> {
   return Promise.all(
@@ -24,7 +25,7 @@ export function TransferBar(props: { runtime: () => Runtime; readOnly: boolean; 
       const written = await importFiles(runtime, runtime.root, incoming);
       props.report(`Imported ${written.length} file${written.length === 1 ? "" : "s"}.`);
     } catch (error) {
-      props.report(`Import failed: ${error instanceof Error ? error.message : String(error)}`, true);
+      props.report(`Import failed: ${errorMessage(error)}`, true);
     } finally {
       input.value = "";
     }
@@ -34,7 +35,7 @@ export function TransferBar(props: { runtime: () => Runtime; readOnly: boolean; 
       const runtime = props.runtime();
       saveBytes(await zipFolder(runtime, runtime.root), "workspace.zip", "application/zip");
     } catch (error) {
-      props.report(`Download failed: ${error instanceof Error ? error.message : String(error)}`, true);
+      props.report(`Download failed: ${errorMessage(error)}`, true);
     }
   };
   return (

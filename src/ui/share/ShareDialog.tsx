@@ -1,9 +1,10 @@
 import { createResource, createSignal, Match, onMount, Show, Switch } from "solid-js";
 import type { Runtime } from "../../runtime/types.js";
-import type { SessionRecord } from "../../session/calls.js";
+import type { SessionRecord } from "../../session/record/session-record.js";
 import { saveBytes } from "../download.js";
 import { keepFocusInside } from "../tools/dialog-focus.js";
 import type { ShareActions } from "./share-actions.js";
+import { errorMessage } from "../../base/error-message.js";
 
 /**
  * Share: the link to this workspace's files and the current session, with its length and a warning where
@@ -42,7 +43,7 @@ export function ShareDialog(props: {
     try {
       await props.actions.openFile(file);
     } catch (error) {
-      setOpenError(error instanceof Error ? error.message : String(error));
+      setOpenError(errorMessage(error));
     }
   };
   return (

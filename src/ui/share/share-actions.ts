@@ -3,7 +3,7 @@
  * (main.tsx) implements this and hands it down; the UI only draws and calls.
  */
 import type { Runtime } from "../../runtime/types.js";
-import type { SessionRecord } from "../../session/calls.js";
+import type { SessionRecord } from "../../session/record/session-record.js";
 
 export interface ShareOutcome {
   /** The link, unless it is too long to be one (then only the file is offered). */

@@ -6,6 +6,7 @@ import type { ShellSession } from "../../workspace/shell-session.js";
 import type { ThemeName } from "../theme.js";
 import { LineEditor, type EditorEffect } from "./line-editor.js";
 import { terminalTheme } from "./terminal-theme.js";
+import { errorMessage } from "../../base/error-message.js";
 
 function promptFor(cwd: string, root: string): string {
   const shown = cwd === root ? "~" : cwd.startsWith(`${root}/`) ? `~${cwd.slice(root.length)}` : cwd;
@@ -94,7 +95,7 @@ export function TerminalView(props: {
         if (result.aborted) term.write("^C\r\n");
         else if (result.timedOut) term.write("\x1b[33m[stopped: timed out]\x1b[0m\r\n");
       } catch (error) {
-        term.write(`\x1b[31m${toScreen(error instanceof Error ? error.message : String(error))}\x1b[0m\r\n`);
+        term.write(`\x1b[31m${toScreen(errorMessage(error))}\x1b[0m\r\n`);
       } finally {
         running = undefined;
         delete host.dataset.busy;

@@ -1,6 +1,6 @@
 import { createMemo, createSignal, For, Match, Show, Switch } from "solid-js";
-import type { ToolCall } from "../../session/calls.js";
-import type { SavedOutput } from "../../session/page-tools.js";
+import type { ToolCall } from "../../session/record/session-record.js";
+import type { SavedOutput } from "../../page/page-tools.js";
 import { saveBytes } from "../download.js";
 import { attachmentName, isInlineImage } from "./attachments.js";
 import { titleOf } from "./call-title.js";
@@ -9,6 +9,7 @@ import { DiffView } from "./DiffView.js";
 import { jumpTo, promptSelector } from "./jump.js";
 import { linesOf, VirtualLines } from "./VirtualLines.js";
 import { cardTitle, deniedRules, exitLabel, functionOutputNote, splitBashMetadata } from "./card-text.js";
+import { errorMessage } from "../../base/error-message.js";
 
 export type CardState =
   | "pending permission"
@@ -60,7 +61,7 @@ function SavedOutputViewer(props: { path: string; read: (path: string) => Promis
   const [view, setView] = createSignal<SavedView>({ state: "loading" });
   props.read(props.path).then(
     (saved) => setView({ state: "ready", saved, lines: linesOf(saved.text) }),
-    (error: unknown) => setView({ state: "failed", message: error instanceof Error ? error.message : String(error) }),
+    (error: unknown) => setView({ state: "failed", message: errorMessage(error) }),
   );
   return (
     <div class="saved-output" data-testid="saved-output">

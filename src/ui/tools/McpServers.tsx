@@ -1,7 +1,7 @@
 import { createSignal, For, onCleanup, Show } from "solid-js";
-import type { McpServerView } from "../../session/mcp/manager.js";
-import { LOCAL_NEEDS_NODE, NEEDS_TRUST } from "../../session/mcp/messages.js";
-import type { PageTools } from "../../session/page-tools.js";
+import type { McpServerView } from "../../session/host/mcp/manager.js";
+import { LOCAL_NEEDS_NODE, NEEDS_TRUST } from "../../session/host/mcp/messages.js";
+import type { PageTools } from "../../page/page-tools.js";
 
 const STATE_TEXT: Record<McpServerView["status"]["state"], string> = {
   connecting: "connecting…",

@@ -1,5 +1,5 @@
 import { createSignal, Show } from "solid-js";
-import type { PermissionReply } from "../../session/page-tools.js";
+import type { PermissionReply } from "../../page/page-tools.js";
 import type { PermissionRequest } from "../../tools/permission/types.js";
 import { provisionalTitle } from "./call-title.js";
 import { DiffView } from "./DiffView.js";

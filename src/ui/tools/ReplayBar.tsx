@@ -1,7 +1,8 @@
 import { createSignal, onCleanup, Show } from "solid-js";
-import { CallListError, parseCallList } from "../../session/call-list.js";
-import type { ReplayProgress } from "../../session/replay.js";
-import { replayCalls, type CallStarter } from "../../session/replay.js";
+import { CallListError, parseCallList } from "../../session/record/call-list.js";
+import type { ReplayProgress } from "../../page/replay.js";
+import { replayCalls, type CallStarter } from "../../page/replay.js";
+import { errorMessage } from "../../base/error-message.js";
 
 const FORMAT_HINT = 'Choose a file like the ones `workbench calls` reads: [{ "tool": "read", "args": { "filePath": "a.txt" } }, ...].';
 
@@ -46,7 +47,7 @@ export function ReplayBar(props: { target: () => CallStarter | undefined; disabl
       setState({ phase: "over", file: file.name, progress, stopped: outcome.stopped });
     } catch (error) {
       // The session went away under the replay (deleted): the rest cannot run there.
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = errorMessage(error);
       setState({ phase: "invalid", message: `The replay of ${file.name} stopped at ${progress.position} of ${progress.total}: ${detail}` });
     } finally {
       controller = undefined;

@@ -1,5 +1,5 @@
 import { createSignal, For, Show } from "solid-js";
-import type { SessionSummary } from "../../session/shelf-session-store.js";
+import type { SessionSummary } from "../../session/record/key-value-session-store.js";
 
 function when(createdAt: number): string {
   return new Date(createdAt).toLocaleString();

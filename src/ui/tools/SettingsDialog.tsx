@@ -1,7 +1,7 @@
 import { createEffect, createResource, createSignal, For, Index, on, onMount, Show } from "solid-js";
 import { SaveStatus } from "./SaveStatus.js";
-import type { PageTools } from "../../session/page-tools.js";
-import type { ConfigRule } from "../../session/workspace-config.js";
+import type { PageTools } from "../../page/page-tools.js";
+import type { ConfigRule } from "../../session/config/workspace-config.js";
 import type { Explanation, RuleLayer } from "../../tools/permission/evaluate.js";
 import type { Action, RuleSource } from "../../tools/permission/types.js";
 import { keepFocusInside } from "./dialog-focus.js";
@@ -9,6 +9,7 @@ import { ShellLimitsSection } from "./ShellLimitsSection.js";
 import { TrustNotice } from "./TrustNotice.js";
 import { pageShellLimits, type ShellLimitsControl } from "../../workspace/shell-limits.js";
 import { WebSettings } from "./WebSettings.js";
+import { errorMessage } from "../../base/error-message.js";
 
 const ACTIONS: readonly Action[] = ["allow", "ask", "deny"];
 
@@ -181,7 +182,7 @@ function ConfigEditor(props: { page: PageTools; onReopened: (page: PageTools) =>
     (page) =>
       page.configRules().then(
         (found) => ({ ...found, error: undefined }),
-        (error: unknown) => ({ path: undefined, rules: [] as ConfigRule[], error: error instanceof Error ? error.message : String(error) }),
+        (error: unknown) => ({ path: undefined, rules: [] as ConfigRule[], error: errorMessage(error) }),
       ),
   );
   const [rows, setRows] = createSignal<ConfigRule[]>([]);
@@ -219,7 +220,7 @@ function ConfigEditor(props: { page: PageTools; onReopened: (page: PageTools) =>
       setStatus({ text: `Saved to ${path}. The new rules are in force for the next call.` });
       props.onReopened(page);
     } catch (error) {
-      setStatus({ text: error instanceof Error ? error.message : String(error), error: true });
+      setStatus({ text: errorMessage(error), error: true });
     } finally {
       setSaving(false);
     }

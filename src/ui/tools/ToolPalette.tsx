@@ -1,5 +1,5 @@
 import { createMemo, createSignal, For, onMount, Show } from "solid-js";
-import type { ToolEntry } from "../../session/page-tools.js";
+import type { ToolEntry } from "../../page/page-tools.js";
 import { keepFocusInside } from "./dialog-focus.js";
 import { argsFrom, fieldsOf, validate, type Field, type FormValues } from "./schema-form.js";
 

@@ -1,6 +1,6 @@
 import { createEffect, createMemo, createResource, createSignal, For, lazy, on, onCleanup, onMount, Show } from "solid-js";
 import type { Runtime } from "../../runtime/types.js";
-import type { PageTools } from "../../session/page-tools.js";
+import type { PageTools } from "../../page/page-tools.js";
 import { trackCallVersions, type CallVersions } from "./call-versions.js";
 import { PermissionPrompt } from "./PermissionPrompt.js";
 import { ReplayBar } from "./ReplayBar.js";

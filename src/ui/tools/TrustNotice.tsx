@@ -1,5 +1,5 @@
 import { For, Show } from "solid-js";
-import type { PageTools } from "../../session/page-tools.js";
+import type { PageTools } from "../../page/page-tools.js";
 
 /**
  * The workspace's own code: the files that would run if the workspace were trusted (with the button

@@ -1,5 +1,6 @@
 import { createSignal, Show } from "solid-js";
-import { saveFetchProxy, savedFetchProxy } from "../../session/web/proxy-setting.js";
+import { saveFetchProxy, savedFetchProxy } from "../../page/web/proxy-setting.js";
+import { errorMessage } from "../../base/error-message.js";
 
 /**
  * Settings → Web: the fetch proxy webfetch uses when a site refuses the page's direct request (CORS).
@@ -17,7 +18,7 @@ export function WebSettings(props: { configured?: string; trusted: boolean }) {
         error: false,
       });
     } catch (error) {
-      setMessage({ text: error instanceof Error ? error.message : String(error), error: true });
+      setMessage({ text: errorMessage(error), error: true });
     }
   };
   return (

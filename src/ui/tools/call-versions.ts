@@ -4,7 +4,7 @@
  * list itself is told only when calls are added or prompts come and go.
  */
 import { createSignal, type Accessor, type Signal } from "solid-js";
-import type { PageTools } from "../../session/page-tools.js";
+import type { PageTools } from "../../page/page-tools.js";
 
 export type CallSource = Pick<PageTools, "calls" | "onCallUpdated" | "onPromptsChanged">;
 

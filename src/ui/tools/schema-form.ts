@@ -4,6 +4,7 @@
  * Validation stays with the tool's own zod schema; this only shapes the input.
  */
 import { z } from "zod";
+import { errorMessage } from "../../base/error-message.js";
 
 export type FieldKind = "text" | "textarea" | "number" | "boolean" | "enum" | "lines" | "json";
 
@@ -95,7 +96,7 @@ export function argsFrom(fields: Field[], values: FormValues): { args: Record<st
         try {
           args[field.name] = JSON.parse(text);
         } catch (error) {
-          errors[field.name] = `not valid JSON: ${error instanceof Error ? error.message : String(error)}`;
+          errors[field.name] = `not valid JSON: ${errorMessage(error)}`;
         }
         break;
       default:

@@ -6,12 +6,13 @@
  * `state()` into a signal through `subscribe`.
  */
 import type { Runtime } from "../../runtime/types.js";
-import type { ToolCall } from "../../session/calls.js";
-import type { PageSessions } from "../../session/page-sessions.js";
-import type { PageTools, PermissionReply } from "../../session/page-tools.js";
-import type { ShelfSessionStore } from "../../session/shelf-session-store.js";
+import type { ToolCall } from "../../session/record/session-record.js";
+import type { PageSessions } from "../../page/page-sessions.js";
+import type { PageTools, PermissionReply } from "../../page/page-tools.js";
+import type { ShelfSessionStore } from "../../session/record/key-value-session-store.js";
 import type { PermissionRequest } from "../../tools/permission/types.js";
 import { forgetTrust, isTrusted, rememberTrust } from "./trust.js";
+import { errorMessage } from "../../base/error-message.js";
 
 export interface SessionsPlace {
   /** The workspace's name: its sessions are kept apart from every other workspace's. */
@@ -67,11 +68,11 @@ const localTrust: TrustMemory = { isTrusted, remember: rememberTrust, forget: fo
 // The tools (zod, the bash parser, diffing) load after the first paint, not with it: they doubled the
 // initial bundle when imported eagerly.
 async function openBrowserStore(place: SessionsPlace): Promise<OpenedStore> {
-  const { openBrowserSessionStore } = await import("../../session/indexeddb-session-store.js");
+  const { openBrowserSessionStore } = await import("../../page/storage/indexeddb-session-store.js");
   return openBrowserSessionStore(place.workspace, { memoryOnly: place.memoryOnly });
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const messageOf = (error: unknown) => errorMessage(error);
 
 /** What a key press means to the pane, given what is open; undefined when it is not the pane's. */
 export type ToolsShortcut = "close-settings" | "close-palette" | "open-palette" | undefined;
@@ -145,7 +146,7 @@ export class ToolsController {
    * first, so the session reopened on the new one reads their real end and the two never save one session.
    */
   async open(runtime: Runtime): Promise<PageSessions> {
-    const { PageSessions } = await import("../../session/page-sessions.js");
+    const { PageSessions } = await import("../../page/page-sessions.js");
     this.store ??= (this.options.openStore ?? openBrowserStore)(this.options.place);
     const opened = await this.store;
     await this.previous?.close();

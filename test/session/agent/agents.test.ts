@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createEmbeddedRuntime, type EmbeddedRuntime } from "../../../src/runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../../../src/runtime/embedded/node-worker-factory.js";
 import { defaultAgent, loadAgents, primaryAgents, subagents, type Agent } from "../../../src/session/agent/index.js";
-import { loadWorkspaceConfig } from "../../../src/session/workspace-config.js";
+import { loadWorkspaceConfig } from "../../../src/session/config/workspace-config.js";
 import { evaluate } from "../../../src/tools/permission/evaluate.js";
 import { sessionWith } from "../../support/tool-session.js";
 

@@ -2,18 +2,46 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { agentRules } from "../../../src/tools/permission/agents.js";
-import { BUILTIN_ORDER, defaultFlags, ToolRegistry, usesApplyPatch } from "../../../src/tools/registry.js";
+import { BUILTIN_IDS } from "../../../src/tools/builtins.js";
+import { defaultFlags, ToolRegistry, usesApplyPatch } from "../../../src/tools/registry.js";
 import { define, type Info } from "../../../src/tools/tool.js";
 
 // Stand-ins for built-ins that do not exist yet: the filters are what is under test.
 const fixture = (id: string, description = id): Info =>
   define(id, { description, parameters: z.object({}), execute: async () => ({ title: "", metadata: {}, output: id }) });
-const everyBuiltin = [...BUILTIN_ORDER].reverse().map((id) => fixture(id));
+const everyBuiltin = [...BUILTIN_IDS].reverse().map((id) => fixture(id));
 
 describe("registry", () => {
   it("lists built-ins in OpenCode's order whatever order they are given in", () => {
     const registry = new ToolRegistry(everyBuiltin, { ...defaultFlags, experimentalLsp: true, batchTool: true, planMode: true });
-    expect(registry.ids()).toEqual([...BUILTIN_ORDER]);
+    expect(registry.ids()).toEqual([...BUILTIN_IDS]);
+  });
+
+  it("has one list of built-ins, in OpenCode's order (seed 004's registry list)", () => {
+    expect(BUILTIN_IDS).toEqual([
+      "invalid",
+      "question",
+      "bash",
+      "read",
+      "glob",
+      "grep",
+      "list",
+      "edit",
+      "multiedit",
+      "write",
+      "apply_patch",
+      "task",
+      "webfetch",
+      "todowrite",
+      "todoread",
+      "websearch",
+      "codesearch",
+      "skill",
+      "lsp",
+      "batch",
+      "plan_enter",
+      "plan_exit",
+    ]);
   });
 
   it("keeps question for interactive clients only, and lsp, batch and plan behind their flags", () => {

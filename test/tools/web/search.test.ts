@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sessionWith } from "../../support/tool-session.js";
 import { startExaStandIn, type ExaStandIn } from "../../support/mcp-server.js";
 import { startWebServer } from "../../support/web-server.js";
-import { nodeWebAccess } from "../../../src/session/web/node-web.js";
+import { nodeWebAccess } from "../../../src/session/host/node-web.js";
 
 let exa: ExaStandIn;
 beforeAll(async () => {

@@ -17,6 +17,7 @@ import { revParse } from "./rev-parse.js";
 import { rm } from "./rm.js";
 import { show } from "./show.js";
 import { status } from "./status.js";
+import { errorMessage } from "../../../base/error-message.js";
 
 type Subcommand = (args: string[], env: GitEnv, out: Out) => Promise<number>;
 
@@ -115,7 +116,7 @@ export function createGitCommand(files: WorkspaceFs): Command {
       if (error instanceof GitFatal) {
         return { stdout: out.stdout, stderr: out.stderr + (error.raw ?? `fatal: ${error.message}\n`), exitCode: error.exitCode };
       }
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       return { stdout: out.stdout, stderr: `${out.stderr}fatal: ${message}\n`, exitCode: 128 };
     }
   });

@@ -1,0 +1,4 @@
+/** What to show of something thrown: an Error's message, anything else as text. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
