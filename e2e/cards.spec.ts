@@ -1,4 +1,3 @@
-import type { Page } from "@playwright/test";
 import { callCard, expect, freshWorkspace, openWorkbench, runInTerminal, runTool, test, waitForIdle } from "./fixtures.js";
 
 const fresh = () => freshWorkspace("cards");

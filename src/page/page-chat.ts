@@ -8,6 +8,7 @@
  *
  * The page imports this module on first use, which is what keeps the AI SDK out of the first paint.
  */
+import { sessionTitleFrom } from "../session/record/session-title.js";
 import type { ToolSession } from "../session/host/tool-session.js";
 import { Chat } from "../session/chat/chat.js";
 import type { ModelChoice, ProviderKeyStatus } from "../session/chat/chat-view.js";
@@ -106,7 +107,6 @@ function needsKey(provider: ProviderEntry): boolean {
 }
 
 const UNNAMED = /^Session \d+$/;
-const TITLE_LENGTH = 60;
 
 /** A session still called "Session N" takes its first message's first line as its name. */
 function nameAfterFirstMessage(page: PageTools): void {
@@ -114,9 +114,8 @@ function nameAfterFirstMessage(page: PageTools): void {
   if (!UNNAMED.test(record.title)) return;
   const first = record.messages.find((message) => message.role === "user");
   const text = first?.parts.find((part) => part.type === "text" && !part.synthetic);
-  const line = text?.type === "text" ? (text.text.trim().split("\n")[0] ?? "") : "";
-  if (line === "") return;
-  record.title = line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
+  const title = text?.type === "text" ? sessionTitleFrom(text.text) : "";
+  if (title !== "") record.title = title;
 }
 
 export class PageChats {

@@ -11,7 +11,7 @@ import type { PermissionRequest } from "../tools/permission/types.js";
 import type { SessionRecord, ToolCall } from "../session/record/session-record.js";
 import { CallControl } from "./call-control.js";
 import { readConfigRules, saveAlwaysToConfig, writeConfigRules } from "./config-rules.js";
-import { LiveSave } from "./live-save.js";
+import { SaveScheduler } from "../session/record/save-scheduler.js";
 import { onPromptsChanged, pendingPrompts, replyToPrompt, type PermissionReply } from "./prompts.js";
 import { DATA_DIR, readSavedOutput, type SavedOutput } from "./saved-output.js";
 import { listTools, type ToolEntry } from "./tool-list.js";
@@ -43,9 +43,12 @@ export interface PageToolsOptions {
 
 const BUSY = "A call is still running or waiting for permission: let it finish (or abort it), then";
 
+/** How often a session with a running call is saved, at most (each call is also saved as it starts and ends). */
+const LIVE_SAVE_INTERVAL_MS = 1000;
+
 export class PageTools {
   private readonly control: CallControl;
-  private readonly liveSave: LiveSave;
+  private readonly liveSave: SaveScheduler;
   private closed = false;
   private readonly unsubscribe: () => void;
 
@@ -60,8 +63,8 @@ export class PageTools {
         ? `the session "${this.record.title}" was closed (deleted, or reopened on another runtime): run the call in the current session`
         : undefined,
     );
-    this.liveSave = new LiveSave(store, () => this.record);
-    this.unsubscribe = store ? this.onChange(() => this.liveSave.schedule()) : () => {};
+    this.liveSave = new SaveScheduler(store, () => this.record, LIVE_SAVE_INTERVAL_MS);
+    this.unsubscribe = store ? this.onChange(() => this.liveSave.touch()) : () => {};
   }
 
   static open(runtime: Runtime, options: PageToolsOptions = {}): Promise<PageTools> {
@@ -180,7 +183,7 @@ export class PageTools {
 
   /** Saves the session now (the runner's own saves cover each call's start and end). */
   save(): Promise<void> {
-    return this.liveSave.now();
+    return this.liveSave.flush();
   }
 
   /** The workspace's MCP servers (opencode.json `mcp`) and how each is doing. */

@@ -5,9 +5,9 @@
  */
 import { byteOrderMark, decodeForSearch, searchedBeforeBuffer, BUFFER_CAPACITY, type BinaryMode } from "./binary.js";
 import { describeFsError, type SearchFs } from "./fs.js";
-import { compilePattern, type Matcher, type MatchSpan } from "./matcher.js";
+import { compilePattern, type Matcher } from "./matcher.js";
 import { ResultPacker, unpackResults } from "./packed-results.js";
-import type { FileHits, FileResult, SearchBinaryNotice, SearchEvent, SearchMatch } from "./results.js";
+import type { FileHits, FileResult, SearchEvent, SearchMatch } from "./results.js";
 import { resolvePath } from "./path.js";
 import { ownsPath, type Shard } from "./shard.js";
 import { abortError, Limiter, readPathOf, Walker, type WalkedFile, type WalkOptions } from "./walk.js";

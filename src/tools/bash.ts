@@ -1,5 +1,5 @@
 /**
- * The bash tool (seed 003): runs a command line through the runtime, in `workdir` or the workspace, with a
+ * The bash tool: runs a command line through the runtime, in `workdir` or the workspace, with a
  * timeout; output streams into the call's metadata as it arrives, and on timeout or abort the call still
  * completes, with the output so far and a note. The full output flows through the streaming truncation,
  * so a command that prints 50 MB is never held whole in memory.

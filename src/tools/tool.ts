@@ -1,5 +1,5 @@
 /**
- * Tool.define and the types every tool is written against (seed 000). A tool is an id and an `init`
+ * Tool.define and the types every tool is written against. A tool is an id and an `init`
  * that returns its description, its zod parameters and `execute`; `define` wraps `execute` so that
  * arguments are validated (and parsed: defaults apply) before every run, and output is truncated
  * unless the tool did it itself.
@@ -96,13 +96,13 @@ export interface Context<M extends Metadata = Metadata> {
   session?: SessionServices;
 
   /**
-   * How webfetch, websearch and codesearch reach the web (issue 20): a plain fetch on Node, direct then a
+   * How webfetch, websearch and codesearch reach the web: a plain fetch on Node, direct then a
    * fetch proxy in the page. Given by the session; a context without it has no web tools.
    */
   web?: WebAccess;
 
   /**
-   * The workspace's language service (issue 20): diagnostics after writes and the lsp tool's operations.
+   * The workspace's language service: diagnostics after writes and the lsp tool's operations.
    * Absent when the session has none (a unit test, `"lsp": false` in opencode.json): tools then add nothing.
    */
   lsp?: LanguageService;

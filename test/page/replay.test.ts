@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { parseCallList } from "../../src/session/record/call-list.js";
 import type { ToolCall } from "../../src/session/record/session-record.js";
-import type { PageTools } from "../../src/page/page-tools.js";
 import { replayCalls, type CallStarter, type ReplayProgress } from "../../src/page/replay.js";
 import { disposePages, pageWith } from "../support/page-tools.js";
 

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { callGroupsBase } from "../../src/runtime/node/call-cgroup.js";
 import { CALL_MARKER } from "../../src/runtime/node/call-sweep.js";
-import { fileBackends, sessionOn } from "../support/tool-session.js";
+import { sessionOn } from "../support/tool-session.js";
 import { plantSentinel, type Sentinel } from "./sentinel.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];

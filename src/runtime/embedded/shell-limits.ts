@@ -4,7 +4,7 @@
  * own. They are generous on purpose: a runaway command is the timeout's and Stop's to end (both terminate
  * the worker), and the limits only catch a loop that would otherwise spin until then.
  *
- * Measured with just-bash 3.4 in Node 20 (bench notes in the issue 17 report): `seq 1 1000000 | wc -l`
+ * Measured with just-bash 3.4 in Node 20 (bench/results): `seq 1 1000000 | wc -l`
  * peaks near 290 MB of heap, `| sort -n` near 520 MB; a 5,000-deep recursive function near 180 MB; a
  * 3,000,000-iteration arithmetic loop stays under 40 MB.
  */

@@ -17,19 +17,13 @@ import { findChild } from "../record/session-record.js";
 import type { TodoItem } from "../../tools/session/services.js";
 import { AttachmentError, attachmentParts } from "./attachments.js";
 import { ascendingId } from "../record/ids.js";
+import { newAssistantMessage, newUserMessage } from "../record/new-message.js";
 import { runLoop, type LoopOptions } from "../loop/loop.js";
 import type { LoopEnd } from "../loop/loop-state.js";
-import {
-  emptyTokens,
-  type AssistantMessage,
-  type Message,
-  type MessageError,
-  type ModelRef,
-  type Part,
-  type UserMessage,
-} from "../record/message.js";
+import { type Message, type MessageError, type ModelRef, type Part, type UserMessage } from "../record/message.js";
 import type { ModelInfo, ResolvedModel } from "../provider/types.js";
 import { SaveScheduler } from "../record/save-scheduler.js";
+import { sessionTitleFrom } from "../record/session-title.js";
 import type { SessionStore } from "../record/session-store.js";
 import type { ToolSession } from "../host/tool-session.js";
 import { errorMessage } from "../../base/error-message.js";
@@ -58,8 +52,6 @@ interface Queued {
   fail: (error: unknown) => void;
 }
 
-const TITLE_LENGTH = 60;
-
 export class Chat implements ChatView {
   private readonly listeners = new Set<() => void>();
   private readonly saver: SaveScheduler;
@@ -77,7 +69,7 @@ export class Chat implements ChatView {
     const first = options.agents.find((agent) => agent.mode !== "subagent" && !agent.hidden);
     this.agentName = options.agent ?? options.tools.session.agent ?? first?.name ?? "build";
     this.modelRef = options.model;
-    this.saver = new SaveScheduler(options.store, options.tools.session, options.saveDelayMs);
+    this.saver = new SaveScheduler(options.store, () => options.tools.session, options.saveDelayMs);
     // A tool card follows its call (running, live output, permission asked) between part changes; a
     // subagent's calls move its task card and its own transcript.
     this.unsubscribe = options.tools.bus.subscribe("call.updated", ({ sessionID }) => {
@@ -253,7 +245,7 @@ export class Chat implements ChatView {
       if (!ref) throw new Error("No model is chosen: pick a model (and add its provider's key) first.");
       const { user, attachmentError } = await this.userMessage(input, agent.name, ref);
       session.messages.push(user);
-      if (!session.title) session.title = titleOf(input.text);
+      if (!session.title) session.title = sessionTitleFrom(input.text);
       this.changed();
       await this.saver.flush();
       if (attachmentError) {
@@ -300,21 +292,7 @@ export class Chat implements ChatView {
 
   /** A run that could not reach a model still answers, with what went wrong. */
   private failedAnswer(user: UserMessage, agent: string, ref: ModelRef, error: MessageError): void {
-    const now = Date.now();
-    const message: AssistantMessage = {
-      id: ascendingId("msg"),
-      sessionID: this.sessionID,
-      role: "assistant",
-      parentID: user.id,
-      time: { created: now, completed: now },
-      agent,
-      providerID: ref.providerID,
-      modelID: ref.modelID,
-      parts: [],
-      tokens: emptyTokens(),
-      cost: 0,
-      error,
-    };
+    const message = newAssistantMessage({ sessionID: this.sessionID, parentID: user.id, agent, model: ref, error });
     this.options.tools.session.messages.push(message);
     this.lastEnd = "error";
     this.changed();
@@ -329,27 +307,20 @@ export class Chat implements ChatView {
     agent: string,
     model: ModelRef,
   ): Promise<{ user: UserMessage; attachmentError?: AttachmentError }> {
-    const id = ascendingId("msg");
-    const parts: Part[] = [];
-    if (input.text !== "") parts.push({ id: ascendingId("prt"), messageID: id, type: "text", text: input.text });
+    const user = newUserMessage({ sessionID: this.sessionID, agent, model, parts: () => [] });
+    if (input.text !== "") user.parts.push({ id: ascendingId("prt"), messageID: user.id, type: "text", text: input.text });
     let attachmentError: AttachmentError | undefined;
     const attached: Part[] = [];
     try {
       for (const attachment of input.attachments ?? [])
-        attached.push(...(await attachmentParts(this.options.tools.runtime, attachment, id)));
-      parts.push(...attached);
+        attached.push(...(await attachmentParts(this.options.tools.runtime, attachment, user.id)));
+      user.parts.push(...attached);
     } catch (error) {
       if (!(error instanceof AttachmentError)) throw error;
       attachmentError = error;
     }
-    const user: UserMessage = { id, sessionID: this.sessionID, role: "user", time: { created: Date.now() }, agent, model, parts };
     return attachmentError ? { user, attachmentError } : { user };
   }
-}
-
-function titleOf(text: string): string {
-  const line = text.trim().split("\n")[0] ?? "";
-  return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
 }
 
 /**

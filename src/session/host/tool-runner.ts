@@ -51,7 +51,7 @@ export interface ToolRunnerOptions {
   sessionRules?: Ruleset;
   /** How web tools reach the web (ctx.web). */
   web?: WebAccess;
-  /** The workspace's language service, handed to tools as ctx.lsp (issue 20). */
+  /** The workspace's language service, handed to tools as ctx.lsp. */
   lsp?: LanguageService;
   /**
    * A subagent's callers' rules, outermost first: a subagent may do no more than the agents that started

@@ -11,7 +11,8 @@
 import { streamText } from "ai";
 import type { SessionRecord, ToolCall } from "../record/session-record.js";
 import { ascendingId } from "../record/ids.js";
-import { emptyTokens, type AssistantMessage, type Message, type ModelRef, type Tokens, type UserMessage } from "../record/message.js";
+import { newAssistantMessage, newUserMessage } from "../record/new-message.js";
+import { type AssistantMessage, type Message, type ModelRef, type Tokens } from "../record/message.js";
 import { processStream } from "./process-stream.js";
 import type { ModelInfo, ResolvedModel } from "../provider/types.js";
 import { contextTokens, StepWriter } from "./step-writer.js";
@@ -101,33 +102,18 @@ export interface CompactOptions {
   auto: boolean;
 }
 
-function userMessage(session: SessionRecord, agent: string, model: ModelRef, parts: (id: string) => UserMessage["parts"]): UserMessage {
-  const id = ascendingId("msg");
-  return { id, sessionID: session.id, role: "user", time: { created: Date.now() }, agent, model, parts: parts(id) };
-}
-
 /** Writes a summary message the model sees instead of everything before it. Throws what the provider threw. */
 export async function compact(options: CompactOptions): Promise<AssistantMessage> {
   const { session, model, changed } = options;
   const ref: ModelRef = { providerID: model.info.providerID, modelID: model.info.modelID };
   const history: Message[] = [...session.messages];
-  const request = userMessage(session, options.agent, ref, (id) => [
-    { id: ascendingId("prt"), messageID: id, type: "compaction", auto: options.auto },
-  ]);
-  const summary: AssistantMessage = {
-    id: ascendingId("msg"),
+  const request = newUserMessage({
     sessionID: session.id,
-    role: "assistant",
-    parentID: request.id,
-    time: { created: Date.now() },
-    agent: "compaction",
-    providerID: ref.providerID,
-    modelID: ref.modelID,
-    parts: [],
-    tokens: emptyTokens(),
-    cost: 0,
-    summary: true,
-  };
+    agent: options.agent,
+    model: ref,
+    parts: (id) => [{ id: ascendingId("prt"), messageID: id, type: "compaction", auto: options.auto }],
+  });
+  const summary = newAssistantMessage({ sessionID: session.id, parentID: request.id, agent: "compaction", model: ref, summary: true });
   session.messages.push(request, summary);
   changed();
   const writer = new StepWriter(summary, model.info, changed);
@@ -152,9 +138,7 @@ export async function compact(options: CompactOptions): Promise<AssistantMessage
   }
   if (options.auto) {
     session.messages.push(
-      userMessage(session, options.agent, ref, (id) => [
-        { id: ascendingId("prt"), messageID: id, type: "text", text: CONTINUE_TEXT, synthetic: true },
-      ]),
+      newUserMessage({ sessionID: session.id, agent: options.agent, model: ref, text: CONTINUE_TEXT, synthetic: true }),
     );
     changed();
   }

@@ -6,7 +6,8 @@
 import type { Agent } from "../agent/types.js";
 import type { ResolvedModel, ModelInfo } from "../provider/types.js";
 import { ascendingId } from "../record/ids.js";
-import type { ModelRef, UserMessage } from "../record/message.js";
+import { newUserMessage } from "../record/new-message.js";
+import type { ModelRef } from "../record/message.js";
 import { findChild, type SessionRecord, type ToolCall } from "../record/session-record.js";
 import { callServices } from "../host/call-services.js";
 import type { ToolSession } from "../host/tool-session.js";
@@ -89,17 +90,8 @@ export function sessionServices(host: LoopHost, call: ToolCall, signal: AbortSig
       switchAgent(agent, text) {
         // A subagent turned primary would shed its session's limits (no tasks, no todo list) and its task.
         if (record.parentID !== undefined) throw new Error(SUBAGENT_CANNOT_SWITCH);
-        const id = ascendingId("msg");
-        const message: UserMessage = {
-          id,
-          sessionID: record.id,
-          role: "user",
-          time: { created: Date.now() },
-          agent,
-          model: { providerID: host.model.info.providerID, modelID: host.model.info.modelID },
-          parts: [{ id: ascendingId("prt"), messageID: id, type: "text", text, synthetic: true }],
-        };
-        record.messages.push(message);
+        const model = { providerID: host.model.info.providerID, modelID: host.model.info.modelID };
+        record.messages.push(newUserMessage({ sessionID: record.id, agent, model, text, synthetic: true }));
         host.changed();
       },
     },
@@ -169,16 +161,8 @@ async function runChildTask(
   const childAgent: Agent = { ...agent, permission: [...agent.permission, ...childSessionRules(agent)] };
   const model = agent.model && host.resolveModel ? await host.resolveModel(agent.model) : host.model;
   const childTools = tools.child(child, childAgent, [], host.agent);
-  const id = ascendingId("msg");
-  child.messages.push({
-    id,
-    sessionID: child.id,
-    role: "user",
-    time: { created: Date.now() },
-    agent: agent.name,
-    model: { providerID: model.info.providerID, modelID: model.info.modelID },
-    parts: [{ id: ascendingId("prt"), messageID: id, type: "text", text: request.prompt }],
-  });
+  const modelRef = { providerID: model.info.providerID, modelID: model.info.modelID };
+  child.messages.push(newUserMessage({ sessionID: child.id, agent: agent.name, model: modelRef, text: request.prompt }));
   const sessionID = child.id;
   const report = () => {
     const running = child!.calls.findLast((one) => one.status === "running" || one.status === "pending");

@@ -12,10 +12,10 @@ import { streamText, type ModelMessage } from "ai";
 import type { ChatStatus, LoopEnd } from "./loop-state.js";
 import type { Agent } from "../agent/types.js";
 import { compact, defaultPruneOptions, isOverflow, prune, usableContext, type PruneOptions } from "./compaction.js";
-import { ascendingId } from "../record/ids.js";
+import { newAssistantMessage } from "../record/new-message.js";
 import { PLAN_REMINDER } from "../agent/builtins.js";
 import { MAX_STEPS_NOTICE } from "./max-steps.js";
-import { emptyTokens, type AssistantMessage, type Message, type MessageError, type ModelRef, type UserMessage } from "../record/message.js";
+import { type AssistantMessage, type Message, type MessageError, type ModelRef, type UserMessage } from "../record/message.js";
 import { modelTools, repairToolCall } from "./model-tools.js";
 import { processStream } from "./process-stream.js";
 import { classifyProviderError, type ClassifiedError } from "../provider/errors.js";
@@ -182,19 +182,12 @@ class Loop {
 
   private newAssistant(): AssistantMessage {
     const user = lastOf(this.session.messages, "user");
-    const message: AssistantMessage = {
-      id: ascendingId("msg"),
+    const message = newAssistantMessage({
       sessionID: this.session.id,
-      role: "assistant",
       parentID: user?.id ?? "",
-      time: { created: Date.now() },
       agent: this.agent.name,
-      providerID: this.o.model.info.providerID,
-      modelID: this.o.model.info.modelID,
-      parts: [],
-      tokens: emptyTokens(),
-      cost: 0,
-    };
+      model: { providerID: this.o.model.info.providerID, modelID: this.o.model.info.modelID },
+    });
     this.session.messages.push(message);
     this.o.changed();
     return message;

@@ -1,7 +1,9 @@
 /**
- * Saves a session while it streams without writing on every delta: a change schedules one save a little
- * later (later changes ride along), and `flush` saves now, for the moments that must not be lost (a
- * message's end, the run's end). The store coalesces writes in flight on top of this.
+ * Saves a session while it changes without writing on every change: a change schedules one save a little
+ * later (later changes ride along), `flush` saves now, for the moments that must not be lost (a message's
+ * end, the run's end, a call's answer), and `stop` drops a save still due. The store coalesces writes in
+ * flight on top of this. The chat saves its session this way as the model streams, and the page's tool
+ * host as its calls run.
  */
 import type { SessionRecord } from "./session-record.js";
 import type { SessionStore } from "./session-store.js";
@@ -11,7 +13,8 @@ export class SaveScheduler {
 
   constructor(
     private readonly store: SessionStore | undefined,
-    private readonly session: SessionRecord,
+    /** The session to save, read when the save happens (a page's record can be replaced meanwhile). */
+    private readonly session: () => SessionRecord,
     private readonly delayMs = 250,
   ) {}
 
@@ -21,8 +24,12 @@ export class SaveScheduler {
   }
 
   async flush(): Promise<void> {
+    this.stop();
+    await this.store?.save(this.session()).catch((error: unknown) => console.error("could not save the session:", error));
+  }
+
+  stop(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    await this.store?.save(this.session).catch((error: unknown) => console.error("could not save the session:", error));
   }
 }

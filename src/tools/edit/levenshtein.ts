@@ -1,6 +1,6 @@
 /**
- * Edit distance, as the seed's BlockAnchor replacer scores middle lines with it: insertions, deletions and
- * substitutions of UTF-16 code units, each costing 1. The seed fills a full (a+1)x(b+1) matrix; only the
+ * Edit distance, as OpenCode's BlockAnchor replacer scores middle lines with it: insertions, deletions and
+ * substitutions of UTF-16 code units, each costing 1. OpenCode fills a full (a+1)x(b+1) matrix; only the
  * previous row is ever read, so two rows give the same numbers in O(min(a, b)) memory.
  */
 export function levenshtein(a: string, b: string): number {
@@ -23,8 +23,8 @@ export function levenshtein(a: string, b: string): number {
 }
 
 /**
- * 1 for equal strings, 0 for strings with nothing in common: `1 - distance / max(length)`, the seed's
- * per-line score. Two empty strings are equal (the seed skips such pairs instead of dividing by zero).
+ * 1 for equal strings, 0 for strings with nothing in common: `1 - distance / max(length)`, OpenCode's
+ * per-line score. Two empty strings are equal (OpenCode skips such pairs instead of dividing by zero).
  */
 export function similarity(a: string, b: string): number {
   const longest = Math.max(a.length, b.length);
@@ -34,7 +34,7 @@ export function similarity(a: string, b: string): number {
 
 /**
  * Lines longer than this (minified code) are compared for equality only: edit distance costs the product
- * of the two lengths, and two 50,000-character lines would take seconds (the seed's full matrix would
+ * of the two lengths, and two 50,000-character lines would take seconds (OpenCode's full matrix would
  * also take gigabytes).
  */
 export const LONGEST_COMPARED_LINE = 2000;

@@ -42,7 +42,7 @@ export function sliceLines(text: string, index: LineIndex, from: number, to: num
 }
 
 /**
- * The seed's reading of a search string as lines: a trailing newline does not ask for an empty last line,
+ * OpenCode's reading of a search string as lines: a trailing newline does not ask for an empty last line,
  * so one trailing "" is dropped (only one: "a\n\n" still ends with an empty line).
  */
 export function searchLines(find: string): string[] {

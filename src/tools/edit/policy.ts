@@ -1,5 +1,5 @@
 /**
- * The two ways `replace` can behave, as data: the seed's (OpenCode v1.2.25, the benchmark's reference)
+ * The two ways `replace` can behave, as data: OpenCode's (OpenCode v1.2.25, the benchmark's reference)
  * and ours. Every number here was chosen against the edit-accuracy corpus (bench/edit-corpus.ts), whose
  * cases say what the right answer is; the comments give the reason behind each one.
  */
@@ -15,11 +15,11 @@ import type { EditPolicy } from "./types.js";
 
 /**
  * Safe BlockAnchor threshold: the average similarity the middle lines of an anchored span must reach. The
- * seed accepts a lone candidate at 0.0 (any middle at all: #24959) and the best of several at 0.3 (an
+ * OpenCode accepts a lone candidate at 0.0 (any middle at all: #24959) and the best of several at 0.3 (an
  * ordinary unrelated line). 0.75 is the lowest score of a cosmetic slip, so a block with one slipped line
  * passes and a block whose middle is mostly other code does not. In the safe policy the score is taken by
  * the span guard (guards.ts) over the non-blank lines paired in order, so blank lines neither help nor hurt
- * (the seed's score counts a pair of blank lines as 0), and BlockAnchor itself yields every anchored pair.
+ * (OpenCode's score counts a pair of blank lines as 0), and BlockAnchor itself yields every anchored pair.
  */
 export const SAFE_BLOCK_ANCHOR_THRESHOLD = 0.75;
 

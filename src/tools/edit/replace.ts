@@ -1,5 +1,5 @@
 /**
- * `replace`: find what oldString meant in the file and put newString there. The seed's nine strategies are
+ * `replace`: find what oldString meant in the file and put newString there. OpenCode's nine strategies are
  * tried in order; the first that yields something found in the file decides. Two policies (policy.ts):
  * "seed" reproduces OpenCode (the benchmark's reference), "safe" (the default) refuses spans it cannot
  * trust, reports ambiguity instead of picking a variant, and re-indents newString to fuzzy matches.
@@ -24,7 +24,7 @@ interface Edit extends Place {
 /** Without replaceAll, two places already decide; more are located only to list them. */
 const LOCATED_LIMIT = 1000;
 
-// Built once per policy: the order is the seed's; BlockAnchor's tuning and PunctuationNormalized differ.
+// Built once per policy: the order is OpenCode's; BlockAnchor's tuning and PunctuationNormalized differ.
 const REPLACERS_BY_POLICY = new Map(
   Object.values(POLICIES).map((rules) => [rules, replacersWith(rules.blockAnchor, rules.punctuation)] as const),
 );
@@ -70,7 +70,7 @@ function apply(
 
 export function replace(content: string, oldString: string, newString: string, options: ReplaceOptions = {}): ReplaceResult {
   if (oldString === newString) throw new EditMatchError("identical", IDENTICAL_MESSAGE);
-  // Every text contains "" everywhere; the seed's MultiOccurrence would loop on it forever.
+  // Every text contains "" everywhere; OpenCode's MultiOccurrence would loop on it forever.
   if (oldString === "") throw new EditMatchError("empty", EMPTY_MESSAGE);
   const replaceAll = options.replaceAll ?? false;
   const index = indexLines(content);

@@ -1,6 +1,6 @@
 /** The vocabulary the matching engine shares between its replacers, its policies and its callers. */
 
-/** The seed's nine strategies, in the order `replace` tries them. */
+/** OpenCode's nine strategies, in the order `replace` tries them. */
 export const REPLACER_NAMES = [
   "Simple",
   "LineTrimmed",

@@ -1,7 +1,7 @@
 /**
  * BlockAnchor: oldString's first and last lines (trimmed) anchor a block of the file; the lines between
  * are scored with Levenshtein similarity. Needs at least three lines. This is the strategy that can match
- * far more than the model quoted (#24959): the seed pairs each first-line anchor with the first later
+ * far more than the model quoted (#24959): OpenCode pairs each first-line anchor with the first later
  * last-line anchor, however far away, and accepts a lone candidate at similarity 0.0. The thresholds and
  * the way candidates are paired and reported are therefore tunable, per policy.
  */
@@ -15,20 +15,20 @@ export interface BlockAnchorTuning {
   /** With several candidates, the threshold each (or the best) must reach. */
   readonly multipleCandidatesThreshold: number;
   /**
-   * "best": yield only the most similar of several candidates (the seed), which hides that there were
+   * "best": yield only the most similar of several candidates (OpenCode), which hides that there were
    * several; "all": yield every candidate that reaches the threshold, so the caller sees the ambiguity.
    */
   readonly candidates: "best" | "all";
   /**
    * "first": pair a first-line anchor with the first last-line anchor at least two lines below (the
-   * seed). "first-and-same-size": also with the last-line anchor that closes a block of as many
+   * OpenCode). "first-and-same-size": also with the last-line anchor that closes a block of as many
    * non-blank lines as oldString has, which is the block meant when the last line (a lone "}") also
    * occurs inside it.
    */
   readonly lastAnchor: "first" | "first-and-same-size";
 }
 
-/** The seed: `SINGLE_CANDIDATE_SIMILARITY_THRESHOLD = 0.0`, `MULTIPLE_CANDIDATES_SIMILARITY_THRESHOLD = 0.3`. */
+/** OpenCode: `SINGLE_CANDIDATE_SIMILARITY_THRESHOLD = 0.0`, `MULTIPLE_CANDIDATES_SIMILARITY_THRESHOLD = 0.3`. */
 export const SEED_BLOCK_ANCHOR: BlockAnchorTuning = {
   singleCandidateThreshold: 0.0,
   multipleCandidatesThreshold: 0.3,
@@ -42,9 +42,9 @@ interface Candidate {
 }
 
 /**
- * The seed's score: the average similarity of the trimmed middle lines, paired by position, over as many
+ * OpenCode's score: the average similarity of the trimmed middle lines, paired by position, over as many
  * middle lines as the shorter of the two blocks has. Pairs of empty lines are skipped but still counted.
- * (One departure: lines over LONGEST_COMPARED_LINE characters count as equal or not, where the seed would
+ * (One departure: lines over LONGEST_COMPARED_LINE characters count as equal or not, where OpenCode would
  * spend quadratic time and memory on them.)
  */
 export function anchoredSimilarity(fileTrimmed: readonly string[], candidate: Candidate, searchTrimmed: readonly string[]): number {
@@ -64,7 +64,7 @@ export function anchoredSimilarity(fileTrimmed: readonly string[], candidate: Ca
 export function createBlockAnchorReplacer(tuning: BlockAnchorTuning): Replacer {
   return function* blockAnchor(content, find) {
     const raw = find.split("\n");
-    // The seed counts lines before dropping a trailing empty one, so "a\nb\n" qualifies.
+    // OpenCode counts lines before dropping a trailing empty one, so "a\nb\n" qualifies.
     if (raw.length < 3) return;
     if (raw[raw.length - 1] === "") raw.pop();
     const search = raw.map((line) => line.trim());
@@ -111,7 +111,7 @@ export function createBlockAnchorReplacer(tuning: BlockAnchorTuning): Replacer {
       }
       return;
     }
-    // The first of equally similar candidates wins, as in the seed (strictly greater replaces the best).
+    // The first of equally similar candidates wins, as in OpenCode (strictly greater replaces the best).
     let best = scored[0]!;
     for (const entry of scored) if (entry.score > best.score) best = entry;
     if (best.score >= threshold) yield sliceLines(content, index, best.candidate.start, best.candidate.end);

@@ -6,7 +6,7 @@
 import { indexLines, searchLines, sliceLines } from "../lines.js";
 import type { Replacer } from "../types.js";
 
-/** The seed's bar: half of the middle lines must be right. */
+/** OpenCode's bar: half of the middle lines must be right. */
 export const CONTEXT_AWARE_MIN_EQUAL_SHARE = 0.5;
 
 export const ContextAwareReplacer: Replacer = function* contextAware(content, find) {

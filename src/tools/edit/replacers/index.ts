@@ -1,4 +1,4 @@
-/** The nine strategies in the seed's order, and the two orders `replace` uses (they differ in BlockAnchor's tuning). */
+/** The nine strategies in OpenCode's order, and the two orders `replace` uses (they differ in BlockAnchor's tuning). */
 import type { NamedReplacer } from "../types.js";
 import { createBlockAnchorReplacer, SEED_BLOCK_ANCHOR, type BlockAnchorTuning } from "./block-anchor.js";
 import { ContextAwareReplacer } from "./context-aware.js";
@@ -29,7 +29,7 @@ export { TrimmedBoundaryReplacer } from "./trimmed-boundary.js";
 export { normalizeWhitespace, WhitespaceNormalizedReplacer } from "./whitespace-normalized.js";
 
 /**
- * The seed's order, with BlockAnchor tuned as `blockAnchor` says; with `punctuation`, our
+ * OpenCode's order, with BlockAnchor tuned as `blockAnchor` says; with `punctuation`, our
  * PunctuationNormalized after LineTrimmed.
  */
 export function replacersWith(blockAnchor: BlockAnchorTuning, punctuation = false): readonly NamedReplacer[] {
@@ -47,5 +47,5 @@ export function replacersWith(blockAnchor: BlockAnchorTuning, punctuation = fals
   ];
 }
 
-/** The nine replacers exactly as the seed has them. */
+/** The nine replacers exactly as OpenCode has them. */
 export const REPLACERS: readonly NamedReplacer[] = replacersWith(SEED_BLOCK_ANCHOR);

@@ -1,6 +1,6 @@
 /**
  * MultiOccurrence: oldString once per exact occurrence, for replaceAll. (Simple, tried first, finds the
- * same text, so this strategy never decides; it is kept for the seed's order.) An empty oldString would
+ * same text, so this strategy never decides; it is kept for OpenCode's order.) An empty oldString would
  * occur everywhere, forever: it yields nothing.
  */
 import type { Replacer } from "../types.js";

@@ -1,5 +1,5 @@
 /**
- * PunctuationNormalized (ours, not the seed's): the file's lines equal oldString's once both are trimmed
+ * PunctuationNormalized (ours, not OpenCode's): the file's lines equal oldString's once both are trimmed
  * and typographic punctuation is made ASCII, so a file with ’ “ ” — where the model typed ' " - still
  * matches line for line. Yields the file's own lines. Only the safe policy uses it, after LineTrimmed:
  * the change is then made on the file's lines, so the file keeps its punctuation where the model did not
