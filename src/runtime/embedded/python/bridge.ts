@@ -137,6 +137,7 @@ export class PythonBridge {
             return end(`the program printed more than ${MAX_OUTPUT_BYTES / 1024 / 1024} MiB; it was stopped`, 1);
           out(message.stream === "stderr" ? "stderr" : "stdout", message.data);
         } else if (message.kind === "exit" && message.id === id) {
+          if (message.resync === true) this.mirror.reset();
           finish({ code: typeof message.code === "number" ? message.code : 1, changes: message.changes });
         }
       });

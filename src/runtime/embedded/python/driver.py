@@ -6,6 +6,7 @@
 import atexit
 import builtins
 import errno
+import importlib
 import io
 import os
 import posix
@@ -52,7 +53,7 @@ _BASE_PATH = list(sys.path)
 _BASE_BUILTINS = dict(builtins.__dict__)
 _BASE_WARNINGS = list(warnings.filters)
 _BASE_RECURSION = sys.getrecursionlimit()
-_BASE_MAIN = sys.modules["__main__"]
+_BASE_MAIN = type(sys)("__main__")
 
 
 def _parse(argv):
@@ -90,7 +91,7 @@ def _parse(argv):
     if rest and rest[0] == "--":
         rest = rest[1:]
     if not rest or rest[0] == "-":
-        return ("stdin", None, rest[1:])
+        return ("stdin", "-" if rest else None, rest[1:])
     return ("file", rest[0], rest[1:])
 
 
@@ -102,7 +103,7 @@ def _user_traceback(exc):
     return tb
 
 
-_OUR_FILES = {runpy.__file__, "<exec>", __file__ if "__file__" in globals() else "<exec>"}
+_OUR_FILES = {runpy.__file__, "<python3 driver>", "<exec>"}
 
 
 def _exit_code(exc):
@@ -140,11 +141,11 @@ def _run(mode, target, args, cwd, stdin_text):
         # As CPython's own -m: argv[0] becomes the module's file, and a missing module exits 1 with a note.
         sys.argv = ["-m"] + args
         sys.path.insert(0, cwd)
+        _fresh_main()
         runpy._run_module_as_main(target, alter_argv=True)
     elif mode == "stdin":
-        sys.argv = ["-" if args or stdin_text is not None else ""] + args
-        if sys.argv == [""] + args and not args:
-            sys.argv = [""]
+        # As CPython: [''] for a script read from stdin, ['-', ...] when "-" was written.
+        sys.argv = ["-"] + args if target == "-" else [""]
         sys.path.insert(0, "")
         main = _fresh_main()
         _run_stdin_or_code(stdin_text or "", "<stdin>", main)
@@ -153,9 +154,16 @@ def _run(mode, target, args, cwd, stdin_text):
         path = os.path.abspath(target)
         if os.path.isdir(path):
             sys.path.insert(0, path)
-        else:
-            sys.path.insert(0, os.path.dirname(path))
-        runpy.run_path(target, run_name="__main__")
+            runpy.run_path(target, run_name="__main__")
+            return
+        sys.path.insert(0, os.path.dirname(path))
+        # As CPython: argv[0] as written, __file__ and the traceback's file name absolute.
+        main = _fresh_main()
+        main.__file__ = path
+        main.__cached__ = None
+        with open(path, "rb") as handle:
+            source = handle.read()
+        exec(compile(source, path, "exec"), main.__dict__)
 
 
 def _reset(env):
@@ -165,6 +173,9 @@ def _reset(env):
             del sys.modules[name]
     sys.modules["__main__"] = _BASE_MAIN
     sys.path[:] = _BASE_PATH
+    # The files may have changed since the last command: forget the folder listings imports cached.
+    sys.path_importer_cache.clear()
+    importlib.invalidate_caches()
     builtins.__dict__.clear()
     builtins.__dict__.update(_BASE_BUILTINS)
     warnings.filters[:] = _BASE_WARNINGS

@@ -70,7 +70,8 @@ export type FromSandbox =
   | { kind: "ready"; version: string }
   | { kind: "failed"; message: string }
   | { kind: "output"; id: number; stream: OutputStream; data: Uint8Array }
-  | { kind: "exit"; id: number; code: number; changes: SandboxChanges };
+  /** `resync`: the sandbox dropped its copy of the workspace; the next run must send all of it. */
+  | { kind: "exit"; id: number; code: number; changes: SandboxChanges; resync?: boolean };
 
 export function isToBridge(message: unknown): message is ToBridge {
   const kind = (message as { kind?: unknown } | null)?.kind;

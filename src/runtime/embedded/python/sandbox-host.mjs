@@ -65,6 +65,13 @@ async function loadBrowser(assets) {
   }
 }
 
+/** Emscripten's file errors are objects with an errno and no message. */
+function describe(error) {
+  if (error instanceof Error && error.message) return error.message;
+  if (error && typeof error === "object" && "errno" in error) return `errno ${error.errno}`;
+  return String(error);
+}
+
 function mkdirs(FS, path) {
   try {
     FS.mkdirTree(path);
@@ -166,8 +173,10 @@ async function init(message) {
   try {
     pyodide = isNode ? await loadNode() : await loadBrowser(message.assets);
     pyodide.setStdin({ stdin: () => null });
-    pyodide.runPython(message.driver);
-    runCommand = pyodide.globals.get("_wb_run");
+    // A namespace of its own: `python3 -m` runs the module in __main__'s, which must not be the driver's.
+    const namespace = pyodide.globals.get("dict")();
+    pyodide.runPython(message.driver, { globals: namespace, filename: "<python3 driver>" });
+    runCommand = namespace.get("_wb_run");
     post({ kind: "ready", version: pyodide.version });
   } catch (error) {
     post({ kind: "failed", message: error instanceof Error ? error.message : String(error) });
@@ -184,13 +193,28 @@ function run(message) {
   });
   pyodide.setStdout(writer("stdout"));
   pyodide.setStderr(writer("stderr"));
+  const fail = (what, error) => {
+    const text = `python3: ${what}: ${describe(error)}\n`;
+    post({ kind: "output", id, stream: "stderr", data: new TextEncoder().encode(text) });
+  };
+  try {
+    // Out of any folder the sync may remove (the last command's cwd among them).
+    pyodide.FS.chdir("/");
+    applySync(message.root, message.sync);
+  } catch (error) {
+    // The copy no longer matches what the page thinks it holds: drop it, and have the page send it all again.
+    fail("could not copy the workspace into Python's memory", error);
+    removeTree(pyodide.FS, message.root);
+    known.clear();
+    knownDirs.clear();
+    post({ kind: "exit", id, code: 1, changes: { writes: [], removes: [], dirs: [] }, resync: true });
+    return;
+  }
   let code;
   try {
-    applySync(message.root, message.sync);
     code = runCommand(message.argv, message.cwd, pyodide.toPy(message.env), message.stdin, message.extraPath);
   } catch (error) {
-    const text = `python3: the interpreter failed: ${error instanceof Error ? error.message : String(error)}\n`;
-    post({ kind: "output", id, stream: "stderr", data: new TextEncoder().encode(text) });
+    fail("the interpreter failed", error);
     code = 1;
   }
   post({ kind: "exit", id, code, changes: collectChanges(message.root) });

@@ -129,7 +129,8 @@ export class WorkspaceMirror {
     if (!stat || stat.type === "symlink") return this.forget(path, sync);
     if (stat.type === "directory") return this.walk(path, sync);
     if (this.sentDirs.has(path)) this.forget(path, sync);
-    await this.offer(path, stat, sync);
+    // The host said this file changed: send it even if size and mtime look the same (two writes in one ms).
+    await this.offer(path, stat, sync, true);
   }
 
   /** Sends what changed under `dir`, and removes what the sandbox holds there that is gone. */
@@ -164,9 +165,9 @@ export class WorkspaceMirror {
     for (const name of gone) this.forget(name, sync);
   }
 
-  private async offer(path: string, stat: { size: number; mtimeMs: number }, sync: SandboxSync): Promise<void> {
+  private async offer(path: string, stat: { size: number; mtimeMs: number }, sync: SandboxSync, changed = false): Promise<void> {
     const before = this.sent.get(path);
-    if (before && before.size === stat.size && before.mtimeMs === stat.mtimeMs) return;
+    if (!changed && before && before.size === stat.size && before.mtimeMs === stat.mtimeMs) return;
     const bytesAfter = this.bytes - (before?.size ?? 0) + stat.size;
     if (bytesAfter > this.limits.maxBytes || (!before && this.sent.size >= this.limits.maxFiles)) {
       this.leftOut++;
