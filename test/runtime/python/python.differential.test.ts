@@ -171,7 +171,7 @@ const operation = fc.oneof(
   fc.record({ op: fc.constant("list") }),
 );
 
-function program(ops: fc.RecordValue<never>[] | Record<string, unknown>[], exitCode: number): string {
+function program(ops: Record<string, unknown>[], exitCode: number): string {
   const lines = ["import os, shutil", "os.makedirs('d/e', exist_ok=True)"];
   for (const step of ops as Record<string, string | number>[]) {
     const name = JSON.stringify(step.name);

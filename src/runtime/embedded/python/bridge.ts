@@ -7,6 +7,8 @@ import { isInside, WorkspaceMirror, type MirrorLimits } from "./workspace-mirror
 
 /** A program printing more than this is stopped (the shell would hold it all in memory). */
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+/** A sandbox whose memory grew past this is not kept warm (wasm memory is never given back). */
+const MAX_WARM_HEAP_BYTES = 1024 * 1024 * 1024;
 
 export interface PythonBridgeOptions {
   fs: WorkspaceFs;
@@ -18,6 +20,11 @@ export interface PythonBridgeOptions {
 }
 
 const encoder = new TextEncoder();
+
+function runId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
 
 /**
  * python3's side beside the files: takes command lines from the shell workers' `python3` command, keeps one
@@ -31,7 +38,6 @@ export class PythonBridge {
   private sandbox: Promise<PythonSandbox> | undefined;
   private readonly mirror: WorkspaceMirror;
   private queue: Promise<void> = Promise.resolve();
-  private nextRun = 1;
   /** The run in progress: how to end it from outside. */
   private current: { endpoint: Endpoint; id: number; kill(reason: string): void } | undefined;
   private disposed = false;
@@ -114,8 +120,9 @@ export class PythonBridge {
     const { sync, note } = await this.mirror.sync();
     if (stoppedEarly) return done(130);
     if (note) out("stderr", encoder.encode(note));
-    const id = this.nextRun++;
+    const id = runId();
     const { root } = this.options;
+    let recycle = false;
     const outcome = await new Promise<{ code: number; changes?: SandboxChanges }>((resolve) => {
       let printed = 0;
       const finish = (result: { code: number; changes?: SandboxChanges }) => {
@@ -138,6 +145,7 @@ export class PythonBridge {
           out(message.stream === "stderr" ? "stderr" : "stdout", message.data);
         } else if (message.kind === "exit" && message.id === id) {
           if (message.resync === true) this.mirror.reset();
+          recycle = typeof message.heapBytes === "number" && message.heapBytes > MAX_WARM_HEAP_BYTES;
           finish({ code: typeof message.code === "number" ? message.code : 1, changes: message.changes });
         }
       });
@@ -158,6 +166,7 @@ export class PythonBridge {
       const problems = await this.writeBack(outcome.changes);
       for (const problem of problems) out("stderr", encoder.encode(`python3: ${problem}\n`));
     }
+    if (recycle) this.discard(sandbox);
     done(outcome.code);
   }
 

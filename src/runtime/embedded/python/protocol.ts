@@ -55,7 +55,8 @@ export type ToSandbox =
   | { kind: "init"; driver: string; assets?: PyodideAssets }
   | {
       kind: "run";
-      id: number;
+      /** Unguessable, so a program cannot forge the end or the output of a later run. */
+      id: string;
       root: string;
       argv: string[];
       cwd: string;
@@ -69,9 +70,9 @@ export type FromSandbox =
   | { kind: "started" }
   | { kind: "ready"; version: string }
   | { kind: "failed"; message: string }
-  | { kind: "output"; id: number; stream: OutputStream; data: Uint8Array }
+  | { kind: "output"; id: string; stream: OutputStream; data: Uint8Array }
   /** `resync`: the sandbox dropped its copy of the workspace; the next run must send all of it. */
-  | { kind: "exit"; id: number; code: number; changes: SandboxChanges; resync?: boolean };
+  | { kind: "exit"; id: string; code: number; changes: SandboxChanges; resync?: boolean; heapBytes?: number };
 
 export function isToBridge(message: unknown): message is ToBridge {
   const kind = (message as { kind?: unknown } | null)?.kind;

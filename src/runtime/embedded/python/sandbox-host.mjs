@@ -217,7 +217,9 @@ function run(message) {
     fail("the interpreter failed", error);
     code = 1;
   }
-  post({ kind: "exit", id, code, changes: collectChanges(message.root) });
+  // Wasm memory never shrinks: the page drops a sandbox that grew large rather than keep it warm.
+  const heapBytes = pyodide._module?.HEAP8?.length ?? 0;
+  post({ kind: "exit", id, code, changes: collectChanges(message.root), heapBytes });
 }
 
 listen((message) => {
