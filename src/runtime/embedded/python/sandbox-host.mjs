@@ -179,7 +179,7 @@ async function init(message) {
     runCommand = namespace.get("_wb_run");
     post({ kind: "ready", version: pyodide.version });
   } catch (error) {
-    post({ kind: "failed", message: error instanceof Error ? error.message : String(error) });
+    post({ kind: "failed", message: error instanceof Error ? `${error.message}\n${error.stack ?? ""}` : String(error) });
   }
 }
 
