@@ -105,6 +105,14 @@ const cases: Case[] = [
     command: "python3 -m pkg.tool x y",
   },
   {
+    name: "PYTHONPATH puts a vendored folder on the path",
+    files: {
+      "vendor/greet/__init__.py": "def hello():\n    return 'hello from vendor'\n",
+      "app.py": "import greet\nprint(greet.hello())\n",
+    },
+    command: "PYTHONPATH=vendor python3 app.py; python3 app.py 2>/dev/null; echo code=$?",
+  },
+  {
     name: "environment variables",
     command: 'export GREETING=hi; FOO=bar python3 -c \'import os; print(os.environ["GREETING"], os.environ["FOO"])\'',
   },

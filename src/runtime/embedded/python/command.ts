@@ -49,7 +49,9 @@ export function createPythonCommands(endpoint: Endpoint): Command[] {
         stdin: Uint8Array.from(stdinText, (char) => char.charCodeAt(0) & 0xff),
       } satisfies ToBridge);
     });
-  return [defineCommand("python3", run), defineCommand("python", run)];
+  // pip is answered here, as `python3 -m pip` is by the driver: the same words, exit code 1.
+  const pip = async (args: string[], ctx: Parameters<Command["execute"]>[1]) => run(["-m", "pip", ...args], ctx);
+  return [defineCommand("python3", run), defineCommand("python", run), defineCommand("pip", pip), defineCommand("pip3", pip)];
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {

@@ -6,11 +6,13 @@
 import atexit
 import builtins
 import errno
+import glob
 import importlib
 import io
 import os
 import posix
 import runpy
+import site
 import sys
 import traceback
 import warnings
@@ -27,6 +29,11 @@ Options (this python3 runs CPython in WebAssembly through Pyodide):
 -W arg, -X opt : accepted, no effect here
 file   : program read from script file
 -      : program read from stdin (default; interactive mode is not available)
+"""
+
+_NO_PIP = """python3: installing packages is not available here yet (no pip, no venv).
+Pure-Python packages work when their files are in the workspace: put them in a folder on PYTHONPATH
+(PYTHONPATH=vendor python3 app.py), beside your script, or in .venv/lib/python3.X/site-packages.
 """
 
 # Flags that take no value and change nothing a program run here could see.
@@ -201,7 +208,20 @@ def _flush():
             pass
 
 
-def _wb_run(argv, cwd, env, stdin_bytes, extra_path):
+def _add_venv(cwd, root):
+    """The packages of a `.venv` in the current folder or one above it inside the workspace, as if its
+    python were the one running (there is no other python here to run)."""
+    folder = cwd
+    while True:
+        for found in sorted(glob.glob(os.path.join(folder, ".venv", "lib", "python3*", "site-packages"))):
+            site.addsitedir(found)
+            return
+        if folder == root or folder == os.path.dirname(folder) or not folder.startswith(root + "/"):
+            return
+        folder = os.path.dirname(folder)
+
+
+def _wb_run(argv, cwd, env, stdin_bytes, extra_path, root):
     """Runs one command line; returns its exit code."""
     argv = list(argv)
     sys.executable = "/usr/bin/python3"
@@ -218,6 +238,7 @@ def _wb_run(argv, cwd, env, stdin_bytes, extra_path):
         sys.path.insert(0, entry)
     for entry in reversed([p for p in env.get("PYTHONPATH", "").split(":") if p]):
         sys.path.insert(0, os.path.abspath(entry))
+    _add_venv(cwd, root)
     try:
         mode, target, args = _parse(argv)
     except _Usage as error:
@@ -229,6 +250,9 @@ def _wb_run(argv, cwd, env, stdin_bytes, extra_path):
     if mode == "help":
         sys.stdout.write(_USAGE)
         return 0
+    if mode == "m" and target in ("pip", "ensurepip", "venv"):
+        sys.stderr.write(_NO_PIP)
+        return 1
     if mode == "file" and not os.path.exists(target):
         sys.stderr.write("python3: can't open file %r: [Errno 2] No such file or directory\n" % os.path.abspath(target))
         return 2

@@ -212,7 +212,7 @@ function run(message) {
   }
   let code;
   try {
-    code = runCommand(message.argv, message.cwd, pyodide.toPy(message.env), message.stdin, message.extraPath);
+    code = runCommand(message.argv, message.cwd, pyodide.toPy(message.env), message.stdin, message.extraPath, message.root);
   } catch (error) {
     fail("the interpreter failed", error);
     code = 1;

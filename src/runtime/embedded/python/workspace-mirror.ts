@@ -137,7 +137,8 @@ export class WorkspaceMirror {
   private async walk(dir: string, sync: SandboxSync): Promise<void> {
     const seen = new Set<string>();
     const visit = async (folder: string) => {
-      const entries = await this.fs.readdir(folder).catch(() => []);
+      // In name order, so which files a full copy leaves out does not depend on the storage's order.
+      const entries = (await this.fs.readdir(folder).catch(() => [])).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       seen.add(folder);
       if (folder !== this.root && !this.sentDirs.has(folder)) {
         // A file of the same name the sandbox held goes first.
