@@ -4,6 +4,7 @@
  * watched: nothing may leave the origin, and nothing of Pyodide may load before python3 is first run.
  */
 import type { Page } from "@playwright/test";
+import { startProviderServer, type ProviderServer } from "../test/support/provider-server.js";
 import { expect, freshWorkspace, openWorkbench, runInTerminal, screenLines, terminal, test, waitForIdle } from "./fixtures.js";
 
 /** Loading Pyodide in a busy machine's Chromium takes a while the first time. */
@@ -108,3 +109,68 @@ test("a program reaches none of the workbench's storage, cookies, DOM or window,
   await run(page, "python3 -c 'print(6 * 7)'", FIRST_RUN_MS);
   await expect(terminal(page)).toContainText("42");
 });
+
+test.describe("the agent and python3", () => {
+  let server: ProviderServer;
+  test.beforeEach(async () => {
+    server = await startProviderServer({ corsOrigin: "*" });
+  });
+  test.afterEach(async () => {
+    await server.close();
+  });
+
+  test("the agent runs python3 -m unittest, sees the failure, edits the code and runs the tests again", async ({ page, consoleErrors }) => {
+    test.setTimeout(FIRST_RUN_MS + 90_000);
+    const seen = await watchRequests(page);
+    await openWorkbench(page, freshWorkspace("python-agent"), "chat");
+    await run(page, "printf 'def add(a, b):\\n    return a - b\\n' > calc.py");
+    await run(
+      page,
+      "printf 'import unittest\\nfrom calc import add\\n\\nclass T(unittest.TestCase):\\n    def test_add(self):\\n        self.assertEqual(add(2, 3), 5)\\n' > test_calc.py",
+    );
+    await addProvider(page, server.openaiBaseURL);
+    const unittest = { name: "bash", input: { command: "python3 -m unittest", description: "Run the unit tests" } };
+    server.enqueue(
+      { step: { toolCalls: [unittest] } },
+      { step: { toolCalls: [{ name: "read", input: { filePath: "/workspace/calc.py" } }] } },
+      { step: { toolCalls: [{ name: "edit", input: { filePath: "/workspace/calc.py", oldString: "a - b", newString: "a + b" } }] } },
+      { step: { toolCalls: [unittest] } },
+      { step: { text: "Fixed: add now adds, and the tests pass." } },
+    );
+    const input = chatPane(page).getByTestId("prompt-input");
+    await input.fill("make the tests pass");
+    await input.press("Enter");
+    await expect(chatPane(page).getByTestId("assistant-message").last()).toContainText("the tests pass", { timeout: FIRST_RUN_MS });
+    // What the model was told after each run of the tests.
+    expect(toolResults(server, 1)).toContain("FAILED (failures=1)");
+    expect(toolResults(server, 1)).toContain("AssertionError: -1 != 5");
+    expect(toolResults(server, 4)).toMatch(/Ran 1 test in [\d.]+s\s+OK/);
+    await run(page, "cat calc.py");
+    await expect(terminal(page)).toContainText("return a + b");
+    await page.screenshot({ path: "e2e/screenshots/python-agent.png" });
+    expect(seen.foreign).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+const chatPane = (page: Page) => page.getByTestId("chat-pane");
+
+async function addProvider(page: Page, baseURL: string): Promise<void> {
+  await chatPane(page).getByTestId("open-keys").click();
+  const dialog = page.getByTestId("provider-dialog");
+  await dialog.getByTestId("provider-select").selectOption("+compatible");
+  await dialog.getByTestId("provider-id").fill("local");
+  await dialog.getByTestId("provider-base-url").fill(baseURL);
+  await dialog.getByTestId("provider-models").fill("coder-test");
+  await dialog.getByTestId("provider-key").fill("sk-python");
+  await dialog.getByTestId("provider-save").click();
+  await expect(dialog).toBeHidden();
+}
+
+/** The tool results the model was sent in request `index`, the last one's text. */
+function toolResults(server: ProviderServer, index: number): string {
+  const body = server.requests[index]?.body as { messages: Array<{ role: string; content: unknown }> } | undefined;
+  const results = (body?.messages ?? []).filter((message) => message.role === "tool");
+  const last = results.at(-1);
+  return last === undefined ? "" : typeof last.content === "string" ? last.content : JSON.stringify(last.content);
+}
