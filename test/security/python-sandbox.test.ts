@@ -1,12 +1,15 @@
 /**
  * python3 in the CLI's embedded runtime must never reach the real machine: a folder outside every workspace
  * holds a sentinel file, and each attack (Python's own calls, then Pyodide's `js` module reaching node's
- * process, fs, child_process, workers and the IPC channel) tries to read it, change it or write beside it.
+ * process, fs, child_process, workers and the IPC channel) tries to read it, change it or write beside it,
+ * or to reach a server on the machine.
  * After each, the sentinel is untouched and was never printed. The program also cannot write outside the
  * workspace root of the runtime (a forged message naming other paths is refused), and Stop, the timeout
  * and unbounded allocation end as promised.
  */
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -98,6 +101,39 @@ describe("python3 cannot reach the machine from the CLI", () => {
     );
     expect(result.stdout).toBe("['WB_PYODIDE_DIR'] False\n");
   }, 90_000);
+});
+
+describe("python3 cannot reach a server on the machine from the CLI", () => {
+  let hits = 0;
+  let server: Server;
+  let url = "";
+  beforeAll(async () => {
+    server = createServer((_request, response) => {
+      hits++;
+      response.end(SECRET);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const requests: [name: string, source: () => string][] = [
+    ["node's http module", () => `import js\njs.process.getBuiltinModule("http").get("${url}")`],
+    [
+      "node's net module",
+      () => `import js\njs.process.getBuiltinModule("net").connect(int("${url}".split(":")[2].strip("/")), "127.0.0.1")`,
+    ],
+    ["fetch", () => `import js\njs.fetch("${url}")`],
+  ];
+  for (const [name, source] of requests) {
+    it(name, async () => {
+      const result = await runtime.exec(python(source()), { timeoutMs: 60_000 });
+      // A request made by the program would leave once the sandbox's event loop runs again.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(hits).toBe(0);
+      expect(result.output).not.toContain(SECRET);
+    }, 90_000);
+  }
 });
 
 describe("python3 writes only inside the workspace", () => {

@@ -37,7 +37,36 @@ async function loadNode() {
   };
   const indexURL = process.env.WB_PYODIDE_DIR;
   const { loadPyodide } = await import(`${indexURL}pyodide.mjs`);
-  return loadPyodide({ indexURL, env: { HOME: "/home/pyodide" } });
+  const loaded = await loadPyodide({ indexURL, env: { HOME: "/home/pyodide" } });
+  closeNetwork();
+  return loaded;
+}
+
+/** node's modules that reach the network or start code elsewhere; the permission model of node 20 has no
+ * switch for the network, so the program's ways to them are closed here (see docs/python.md for the gap). */
+const REFUSED_MODULES = new Set([
+  "net",
+  "tls",
+  "http",
+  "https",
+  "http2",
+  "dgram",
+  "dns",
+  "child_process",
+  "cluster",
+  "worker_threads",
+  "inspector",
+]);
+
+function closeNetwork() {
+  const getBuiltinModule = process.getBuiltinModule?.bind(process);
+  if (getBuiltinModule) {
+    process.getBuiltinModule = (name) => {
+      if (REFUSED_MODULES.has(String(name).replace(/^node:/, ""))) throw new Error(`python3 may not use node's ${name}`);
+      return getBuiltinModule(name);
+    };
+  }
+  for (const name of ["fetch", "WebSocket", "EventSource", "XMLHttpRequest"]) delete globalThis[name];
 }
 
 async function loadBrowser(assets) {
