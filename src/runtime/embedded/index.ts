@@ -3,7 +3,6 @@ import { ChangeListeners, OutputCollector, StopControl } from "../output.js";
 import type { Capabilities, ExecOptions, ExecResult, Runtime } from "../types.js";
 import type { Endpoint } from "./endpoint.js";
 import { serveFs } from "./fs-rpc.js";
-import { serveNoPython } from "./python/unavailable.js";
 import { createWorkerSearchService } from "./search-client.js";
 import { ShellPool, type ShellWorkerFactory } from "./shell-pool.js";
 import type { ShellLimits } from "./shell-protocol.js";
@@ -85,7 +84,7 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
   const env = { HOME: root, USER: "user", SHELL: "/bin/bash", TERM: "xterm-256color", TMPDIR: "/tmp", ...options.env };
   const serve = (endpoint: Endpoint) => {
     const unserveFs = serveFs(fs, endpoint);
-    const unservePython = python?.serve(endpoint) ?? serveNoPython(endpoint);
+    const unservePython = python?.serve(endpoint) ?? (() => {});
     return () => {
       unserveFs();
       unservePython();
@@ -95,6 +94,7 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
     root,
     env,
     limits: options.limits ?? {},
+    python: python !== undefined,
   });
 
   async function exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {

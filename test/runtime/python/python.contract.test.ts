@@ -1,7 +1,7 @@
 /**
  * What python3 in the embedded runtime promises beyond what real python3 can be compared on: a `.venv`'s
  * packages import (there is no other python to run them), pip answers with a clear error, a runtime
- * without a sandbox says python3 is not available, and the copy of the workspace Python gets is bounded
+ * without a sandbox has no python3 at all, and the copy of the workspace Python gets is bounded
  * and follows each change.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,6 +16,19 @@ beforeAll(async () => {
   await runtime.exec("python3 -c pass", { timeoutMs: START_MS });
 }, START_MS);
 afterAll(() => runtime?.dispose());
+
+describe("the shell's commands", () => {
+  it("python3, python, pip and pip3 are found on PATH, and a missing command's hint no longer says there is no python", async () => {
+    expect((await runtime.exec("command -v python3 python pip pip3; which python3")).stdout).toBe(
+      "/usr/bin/python3\n/usr/bin/python\n/usr/bin/pip\n/usr/bin/pip3\n/usr/bin/python3\n",
+    );
+    const missing = await runtime.exec("nosuchcmd");
+    expect(missing.stderr).toMatch(
+      /^bash: nosuchcmd: command not found\nhint: the embedded shell runs only its own commands \(no node, npm or other/,
+    );
+    expect(missing.stderr).toMatch(/ python3 /);
+  }, 60_000);
+});
 
 describe("packages in the workspace", () => {
   it("a .venv's site-packages import from its folder and from below it", async () => {
@@ -41,12 +54,13 @@ describe("packages in the workspace", () => {
 });
 
 describe("without a sandbox", () => {
-  it("python3 says it is not available, exit code 127", async () => {
+  it("python3 is a command the shell does not have, and the hint says so", async () => {
     const bare = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory });
     try {
       const result = await bare.exec("python3 -c 'print(1)'");
       expect(result.exitCode).toBe(127);
-      expect(result.stderr).toContain("python3: not available in this runtime");
+      expect(result.stderr).toMatch(/^bash: python3: command not found\nhint: [^\n]*\(no node, npm, python or/);
+      expect((await bare.exec("command -v python3 pip")).stdout).toBe("");
     } finally {
       await bare.dispose();
     }
