@@ -51,7 +51,12 @@ export async function waitForIdle(page: Page): Promise<void> {
  * `firstVisit` (first-hour-desk.spec.ts tells that story).
  */
 export async function openWorkbench(page: Page, query = "", tab: "tools" | "chat" = "tools", firstVisit = false): Promise<void> {
-  if (!firstVisit) await page.addInitScript(() => window.localStorage.setItem("workbench-welcome-dismissed", "1"));
+  // The top frame only: a sandboxed frame (python3's) has no storage, and reading it there throws.
+  if (!firstVisit) {
+    await page.addInitScript(() => {
+      if (window === window.top) window.localStorage.setItem("workbench-welcome-dismissed", "1");
+    });
+  }
   await page.goto(`/${query}`);
   await expect(page.getByTestId("runtime-status")).toBeVisible();
   await expect(terminal(page)).toContainText("user@workbench");

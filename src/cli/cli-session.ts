@@ -10,6 +10,7 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { createEmbeddedRuntime } from "../runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../runtime/embedded/node-worker-factory.js";
+import { nodePythonSandboxFactory } from "../runtime/embedded/python/node-sandbox.js";
 import { createNodeRuntime } from "../runtime/node/index.js";
 import type { Runtime } from "../runtime/types.js";
 import { DOOM_LOOP_PERMISSION, DOOM_LOOP_THRESHOLD } from "../session/loop/doom-loop.js";
@@ -123,7 +124,11 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
   let runtime: Runtime = folder;
   let embedded: Awaited<ReturnType<typeof createEmbeddedRuntime>> | undefined;
   if (common.runtime === "embedded") {
-    embedded = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory, root: "/workspace" });
+    embedded = await createEmbeddedRuntime({
+      workerFactory: nodeShellWorkerFactory,
+      root: "/workspace",
+      python: nodePythonSandboxFactory,
+    });
     const { skipped } = await copyFolder(folder, embedded);
     if (skipped.length > 0) {
       io.err(`note: ${skipped.length} special file(s) not copied into the embedded runtime (no content to copy): ${skipped.join(", ")}\n`);

@@ -1,6 +1,7 @@
 import { browserShellWorkerFactory } from "../runtime/embedded/browser-worker-factory.js";
 import { openWorkspaceStorage } from "../runtime/embedded/browser-storage.js";
 import { createEmbeddedRuntime } from "../runtime/embedded/index.js";
+import { browserPythonSandboxFactory } from "../runtime/embedded/python/browser-sandbox.js";
 import type { RuntimeKind } from "../runtime/types.js";
 import { loadFiles, type IncomingFile, type LoadOptions } from "./bulk-load.js";
 import type { WorkspaceOptions, WorkspacePlatform } from "./workspace.js";
@@ -14,6 +15,7 @@ export const browserPlatform: WorkspacePlatform = {
       backing: storage.backing,
       readOnly,
       limits: unlimited ? { maxLoopIterations: null, maxCommandCount: null } : {},
+      python: browserPythonSandboxFactory,
     });
     void runtime.warm().catch(() => {});
     return { runtime, storageNotice: storage.notice };

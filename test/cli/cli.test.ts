@@ -126,6 +126,17 @@ describe("workbench tool", () => {
     expect(result).toMatchObject({ code: 0, stdout: "noted e\n" });
     expect(await readFile(join(dir, "kept.txt"), "utf8")).toBe("kept");
   });
+
+  it("--runtime embedded has python3, and what the program writes lands in the folder", async () => {
+    const dir = await folder();
+    await writeFile(join(dir, "data.txt"), "21");
+    const command = `python3 -c 'print(int(open("data.txt").read()) * 2); open("out.txt", "w").write("from python")'`;
+    const args = JSON.stringify({ command, description: "Run a python one-liner" });
+    const result = workbench(["tool", "bash", "--dir", dir, "--yes", "--runtime", "embedded", "--args", args]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("42");
+    expect(await readFile(join(dir, "out.txt"), "utf8")).toBe("from python");
+  }, 90_000);
 });
 
 describe("workbench: the global config folder", () => {

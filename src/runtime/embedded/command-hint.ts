@@ -23,8 +23,10 @@ export function commandHinter(commands: readonly string[]): (stderr: string) => 
     if (!match) return text;
     hinted = true;
     const end = match.index + match[0].length + 1;
+    // What people reach for that this shell may not have (python3 is there when the runtime has a sandbox).
+    const absent = ["node", "npm", "python"].filter((name) => !commands.includes(name));
     const hint =
-      "hint: the embedded shell runs only its own commands (no node, npm, python or other installed programs): " +
+      `hint: the embedded shell runs only its own commands (no ${absent.join(", ")} or other installed programs): ` +
       `${[...commands].sort().join(" ")}; \`help\` lists the shell builtins.\n`;
     return text.slice(0, end) + hint + text.slice(end);
   };

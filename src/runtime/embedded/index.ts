@@ -1,12 +1,15 @@
 import { InMemory, resolveMountConfig, type FileSystem } from "@zenfs/core";
 import { ChangeListeners, OutputCollector, StopControl } from "../output.js";
 import type { Capabilities, ExecOptions, ExecResult, Runtime } from "../types.js";
+import type { Endpoint } from "./endpoint.js";
 import { serveFs } from "./fs-rpc.js";
 import { createWorkerSearchService } from "./search-client.js";
 import { ShellPool, type ShellWorkerFactory } from "./shell-pool.js";
 import type { ShellLimits } from "./shell-protocol.js";
 import type { WorkspaceFs } from "./workspace-fs.js";
 import { createZenFsHost, type BulkFile, type BulkOptions } from "./zenfs-host.js";
+import { PythonBridge } from "./python/bridge.js";
+import type { PythonSandboxFactory } from "./python/sandbox.js";
 
 export interface EmbeddedRuntimeOptions {
   /** How shell workers are started: Web Workers in the browser, worker_threads in node. */
@@ -23,6 +26,8 @@ export interface EmbeddedRuntimeOptions {
    * one per core, at most 4.
    */
   searchWorkers?: number;
+  /** Where `python3` runs (python/sandbox.ts); without one, python3 says it is not available here. */
+  python?: PythonSandboxFactory;
 }
 
 function defaultSearchWorkers(): number {
@@ -60,6 +65,7 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
     readOnly: options.readOnly,
     onChange: (paths) => {
       search.invalidate(paths);
+      python?.markChanged(paths);
       changes.emit(paths);
     },
   });
@@ -70,15 +76,25 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
     (endpoint) => serveFs(fs, endpoint),
     { workers: options.searchWorkers ?? defaultSearchWorkers() },
   );
+  const python = options.python ? new PythonBridge({ fs, root, factory: options.python }) : undefined;
   if (!options.readOnly) {
     await fs.mkdir(root, { recursive: true });
     await fs.mkdir("/tmp", { recursive: true });
   }
   const env = { HOME: root, USER: "user", SHELL: "/bin/bash", TERM: "xterm-256color", TMPDIR: "/tmp", ...options.env };
-  const pool = new ShellPool(options.workerFactory, (endpoint) => serveFs(fs, endpoint), {
+  const serve = (endpoint: Endpoint) => {
+    const unserveFs = serveFs(fs, endpoint);
+    const unservePython = python?.serve(endpoint) ?? (() => {});
+    return () => {
+      unserveFs();
+      unservePython();
+    };
+  };
+  const pool = new ShellPool(options.workerFactory, serve, {
     root,
     env,
     limits: options.limits ?? {},
+    python: python !== undefined,
   });
 
   async function exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
@@ -122,6 +138,7 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
     dispose: async () => {
       search.dispose();
       pool.dispose();
+      python?.dispose();
     },
   };
 }

@@ -4,6 +4,7 @@ import { commandHinter } from "./command-hint.js";
 import type { Endpoint } from "./endpoint.js";
 import { createFsClient } from "./fs-rpc.js";
 import { createGitCommand } from "./git/command.js";
+import { createPythonCommands } from "./python/command.js";
 import type { FromShell, ShellInit, ToShell } from "./shell-protocol.js";
 import { adviseLimits, executionLimits } from "./shell-limits.js";
 import { statementStreamPlugin } from "./statement-stream.js";
@@ -29,9 +30,10 @@ export interface ShellOptions {
 export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: ShellOptions = {}): void {
   const files = createFsClient(fsEndpoint);
   const customCommands = [createGitCommand(files)];
-  // What `new Bash` registers without `commands`, network, python or javascript options, plus ours.
+  // What `new Bash` registers without `commands`, network, python or javascript options, plus ours (python3
+  // and its kin join at init, when the runtime has a sandbox for them).
   const registered = [...getCommandNames(), ...customCommands.map((command) => command.name)];
-  const available = registered.filter((name, index, all) => all.indexOf(name) === index && !options.unavailable?.includes(name));
+  let available: string[] = [];
   let bash: Bash | undefined;
   /** The loop limit in force, which tells which of its two limits stopped a seq. */
   let loopLimit = Number.POSITIVE_INFINITY;
@@ -56,9 +58,16 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
   };
   // Every registered command gets its file on PATH (for `which`), the unavailable ones too: they still run,
   // to say why they cannot work here, and `command -v` reports them as well.
-  const fs = withShellDevices(createBashFs(files), emit, registered);
+  let fs: ReturnType<typeof withShellDevices> | undefined;
 
   function start(init: ShellInit): void {
+    if (init.python) {
+      const python = createPythonCommands(fsEndpoint);
+      customCommands.push(...python);
+      registered.push(...python.map((command) => command.name));
+    }
+    available = registered.filter((name, index, all) => all.indexOf(name) === index && !options.unavailable?.includes(name));
+    fs = withShellDevices(createBashFs(files), emit, registered);
     const limits = executionLimits(init.limits);
     loopLimit = limits.maxLoopIterations;
     bash = new Bash({

@@ -61,7 +61,7 @@ export class ShellPool {
   constructor(
     private readonly factory: ShellWorkerFactory,
     private readonly serve: (fsEndpoint: Endpoint) => () => void,
-    private readonly init: { root: string; env: Record<string, string>; limits: ShellLimits },
+    private readonly init: { root: string; env: Record<string, string>; limits: ShellLimits; python?: boolean },
   ) {}
 
   private async start(): Promise<ShellWorker> {

@@ -12,6 +12,8 @@ export interface ShellInit {
   root: string;
   env: Record<string, string>;
   limits: ShellLimits;
+  /** The runtime has a python3 sandbox: the shell offers python3, python, pip and pip3. */
+  python?: boolean;
 }
 
 export interface ShellExec {

@@ -1,0 +1,66 @@
+import { defineCommand, type Command } from "just-bash/browser";
+import type { Endpoint } from "../endpoint.js";
+import { isFromBridge, type ToBridge } from "./protocol.js";
+
+/** Bytes as just-bash carries them (one char per byte). */
+function latin1(bytes: Uint8Array): string {
+  let text = "";
+  for (let at = 0; at < bytes.length; at += 0x8000) text += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+  return text;
+}
+
+/**
+ * `python3` and `python` in the embedded shell: the command line goes to the bridge beside the files
+ * (bridge.ts), which runs it in the Pyodide sandbox; output comes back as bytes. Stdin is what the shell
+ * hands the command (a pipe, a redirection, a here-document), read whole before the program starts.
+ */
+export function createPythonCommands(endpoint: Endpoint): Command[] {
+  let nextId = 1;
+  const run = (args: string[], ctx: Parameters<Command["execute"]>[1]) =>
+    new Promise<{ stdout: string; stderr: string; exitCode: number; stdoutKind: "bytes" }>((resolve) => {
+      const id = nextId++;
+      const stdout: Uint8Array[] = [];
+      const stderr: Uint8Array[] = [];
+      const stop = endpoint.listen((message) => {
+        if (!isFromBridge(message) || message.id !== id) return;
+        if (message.kind === "python-output") (message.stream === "stderr" ? stderr : stdout).push(message.data);
+        else {
+          stop();
+          ctx.signal?.removeEventListener("abort", abort);
+          const joined = (parts: Uint8Array[]) => latin1(concat(parts));
+          resolve({
+            stdout: joined(stdout),
+            stderr: new TextDecoder().decode(concat(stderr)),
+            exitCode: message.exitCode,
+            stdoutKind: "bytes",
+          });
+        }
+      });
+      const abort = () => endpoint.post({ kind: "python-stop", id } satisfies ToBridge);
+      ctx.signal?.addEventListener("abort", abort, { once: true });
+      const stdinText = ctx.stdin as unknown as string;
+      const env = ctx.exportedEnv ?? Object.fromEntries(ctx.env);
+      endpoint.post({
+        kind: "python-run",
+        id,
+        argv: args,
+        cwd: ctx.cwd,
+        env,
+        stdin: Uint8Array.from(stdinText, (char) => char.charCodeAt(0) & 0xff),
+      } satisfies ToBridge);
+    });
+  // pip is answered here, as `python3 -m pip` is by the driver: the same words, exit code 1.
+  const pip = async (args: string[], ctx: Parameters<Command["execute"]>[1]) => run(["-m", "pip", ...args], ctx);
+  return [defineCommand("python3", run), defineCommand("python", run), defineCommand("pip", pip), defineCommand("pip3", pip)];
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const total = parts.reduce((sum, part) => sum + part.byteLength, 0);
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
+}
