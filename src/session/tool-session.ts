@@ -4,6 +4,7 @@
  * tools and plugins (only when the workspace is trusted), and the runner.
  */
 import type { Runtime } from "../runtime/types.js";
+import { engineName } from "../tools/permission/v2-names.js";
 import { Bus } from "../tools/bus.js";
 import { fromPlugin } from "../tools/custom/from-plugin.js";
 import { DEFAULT_CUSTOM_TOOL_TIMEOUT_MS, withTimeLimit } from "../tools/custom/time-limit.js";
@@ -345,7 +346,9 @@ export class ToolSession {
   }
 
   /** Which rule decides `permission` for `pattern`, with the session's approvals last. */
-  explain(permission: string, pattern: string): Explanation {
+  explain(written: string, pattern: string): Explanation {
+    // V2's names (`shell`, `subagent`) are asked about as the permission the engine keeps for them.
+    const permission = engineName(written);
     const answer = explain(permission, pattern, [...this.layers, { source: "approval", rules: [...this.permissions.approved] }]);
     const known = knownPermissions(this.registry.ids());
     if (isKnownPermission(permission, known)) return answer;

@@ -10,6 +10,8 @@ import { z } from "zod";
 import type { Runtime } from "../runtime/types.js";
 import { isAction, permissionSectionSchema, validatePermissionConfig } from "../tools/permission/config.js";
 import { AgentEntrySchema } from "./agent/config.js";
+import { bothShapesMessage, V2PermissionsSchema } from "../tools/permission/v2.js";
+import { ToolNamesSchema } from "./config/tool-names.js";
 import { ShellLimitsSchema } from "../workspace/shell-limits.js";
 import { insideWorkspace } from "./inside-workspace.js";
 import { jsonPath, ProvidersConfig } from "./provider/config.js";
@@ -26,6 +28,8 @@ const NAMES = ["opencode.json", "opencode.jsonc"];
 export const WorkspaceConfigSchema = ProvidersConfig.extend({
   $schema: z.string().optional(),
   permission: permissionSectionSchema.optional(),
+  // OpenCode V2's ordered list (src/tools/permission/v2.ts); a file holding both shapes is refused below.
+  permissions: V2PermissionsSchema.optional(),
   tools: z
     .record(z.string(), z.boolean({ error: "must be true or false" }), {
       error: 'must be an object of tool names to true or false, e.g. { "bash": false }',
@@ -33,6 +37,12 @@ export const WorkspaceConfigSchema = ProvidersConfig.extend({
     .optional(),
   agent: z
     .record(z.string(), AgentEntrySchema.extend({ permission: permissionSectionSchema.optional() }), {
+      error: "must be an object of agent names to their settings",
+    })
+    .optional(),
+  // OpenCode V2's name for `agent`.
+  agents: z
+    .record(z.string(), AgentEntrySchema, {
       error: "must be an object of agent names to their settings",
     })
     .optional(),
@@ -59,6 +69,8 @@ export const WorkspaceConfigSchema = ProvidersConfig.extend({
         // OpenCode turns these on by environment variables, which a page does not have.
         planMode: z.boolean({ error: "must be true or false" }).optional(),
         experimentalLspTool: z.boolean({ error: "must be true or false" }).optional(),
+        // Which names the model sees for the shell, subagent and patch tools; "v2" when the file is V2's.
+        toolNames: ToolNamesSchema.optional(),
         // Issue 20: a URL template the page fetches through when a site refuses cross-origin reads.
         fetchProxy: z.string({ error: 'must be a URL template such as "https://your-proxy.example/?url={url}"' }).optional(),
         // Where websearch and codesearch send queries instead of Exa's hosted endpoint.
@@ -103,11 +115,15 @@ export function configProblems(value: unknown, only: "fatal" | "all" = "fatal"):
     const what = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
     return [{ path: "(top level)", message: `must be a JSON object ({ "permission": ... }), not ${what}` }];
   }
+  const both = "permission" in value && "permissions" in value ? [{ path: "permissions", message: bothShapesMessage() }] : [];
   const result = WorkspaceConfigSchema.safeParse(value);
-  if (result.success) return [];
-  return result.error.issues
-    .filter((issue) => only === "all" || !(issue.path[0] === "agent" && issue.path.length >= 2))
-    .map((issue) => ({ path: jsonPath(issue.path), message: issue.message }));
+  if (result.success) return both;
+  return [
+    ...both,
+    ...result.error.issues
+      .filter((issue) => only === "all" || !((issue.path[0] === "agent" || issue.path[0] === "agents") && issue.path.length >= 2))
+      .map((issue) => ({ path: jsonPath(issue.path), message: issue.message })),
+  ];
 }
 
 async function findConfig(runtime: Runtime): Promise<string | undefined> {
