@@ -161,8 +161,8 @@ export class PageTools {
     return this.session.explain(permission.trim(), pattern);
   }
 
-  /** The workspace config's own `permission` entries as the file holds them now. */
-  configRules(): Promise<{ path?: string; rules: ConfigRule[] }> {
+  /** The workspace config's own rules as the file holds them now, and whether they are V1's map or V2's list. */
+  configRules(): Promise<{ path?: string; rules: ConfigRule[]; shape: "v1" | "v2" }> {
     return readConfigRules(this.session.runtime);
   }
 

@@ -160,7 +160,7 @@ export interface LoadedConfig {
  * The file to save rules into. Never through a link that leaves the workspace: saving would write the
  * person's approvals into whatever file the link names.
  */
-async function configToWrite(runtime: Runtime): Promise<string> {
+export async function configToWrite(runtime: Runtime): Promise<string> {
   const path = (await findConfig(runtime)) ?? join(runtime.root, "opencode.json");
   const entry = await runtime.fs.lstat(path).catch(() => undefined);
   if (entry?.type === "symlink" && !(await insideWorkspace(runtime, path))) {
