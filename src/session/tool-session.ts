@@ -5,6 +5,7 @@
  */
 import type { Runtime } from "../runtime/types.js";
 import { engineName } from "../tools/permission/v2-names.js";
+import { toolNamesOf } from "./config/tool-names.js";
 import { Bus } from "../tools/bus.js";
 import { fromPlugin } from "../tools/custom/from-plugin.js";
 import { DEFAULT_CUSTOM_TOOL_TIMEOUT_MS, withTimeLimit } from "../tools/custom/time-limit.js";
@@ -234,6 +235,7 @@ export class ToolSession {
       ...defaultFlags,
       batchTool: config.experimental?.batch_tool === true,
       planMode: ours?.planMode === true,
+      toolNames: toolNamesOf(config),
       ...options.flags,
       experimentalLsp: options.flags?.experimentalLsp === true || lspToolFromConfig(config),
     };

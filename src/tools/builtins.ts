@@ -13,8 +13,11 @@ import { MultiEditTool } from "./multiedit.js";
 import { PlanEnterTool } from "./plan_enter.js";
 import { PlanExitTool } from "./plan_exit.js";
 import { QuestionTool } from "./question.js";
+import { PatchTool } from "./patch.js";
 import { ReadTool } from "./read.js";
+import { ShellTool } from "./shell.js";
 import { SkillTool } from "./skill.js";
+import { SubagentTool } from "./subagent.js";
 import { TaskTool } from "./task.js";
 import { TodoReadTool } from "./todoread.js";
 import { TodoWriteTool } from "./todowrite.js";
@@ -46,4 +49,8 @@ export const builtinTools: Info[] = [
   WebSearchTool,
   CodeSearchTool,
   LspTool,
+  // OpenCode V2's names for bash, task and apply_patch; the registry offers one set or the other.
+  ShellTool,
+  SubagentTool,
+  PatchTool,
 ];

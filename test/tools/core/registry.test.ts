@@ -13,7 +13,10 @@ const everyBuiltin = [...BUILTIN_ORDER].reverse().map((id) => fixture(id));
 describe("registry", () => {
   it("lists built-ins in OpenCode's order whatever order they are given in", () => {
     const registry = new ToolRegistry(everyBuiltin, { ...defaultFlags, experimentalLsp: true, batchTool: true, planMode: true });
-    expect(registry.ids()).toEqual([...BUILTIN_ORDER]);
+    const v2Names = ["shell", "subagent", "patch"];
+    expect(registry.ids()).toEqual(BUILTIN_ORDER.filter((id) => !v2Names.includes(id)));
+    const v2 = new ToolRegistry(everyBuiltin, { ...defaultFlags, experimentalLsp: true, batchTool: true, planMode: true, toolNames: "v2" });
+    expect(v2.ids()).toEqual(BUILTIN_ORDER.filter((id) => !["bash", "task", "apply_patch"].includes(id)));
   });
 
   it("keeps question for interactive clients only, and lsp, batch and plan behind their flags", () => {
