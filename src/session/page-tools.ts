@@ -201,6 +201,8 @@ export class PageTools {
   private retire(): void {
     // The next page (if any) connects its own clients; these must not keep registering tools.
     void this.session.mcp.close();
+    // Background jobs end with their session: nothing would report their end any more.
+    void this.session.jobs?.stopAll();
     this.closed = true;
     this.unsubscribe();
     this.liveSave.stop();

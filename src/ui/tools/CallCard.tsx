@@ -169,7 +169,11 @@ export function CallCard(props: {
   // The bash footer's notes are for the model; the card says them in words below the output.
   const split = createMemo(() => {
     const output = snapshot().output;
-    return output === undefined ? undefined : snapshot().tool === "bash" || snapshot().tool === "shell" ? splitBashMetadata(output) : { body: output, notes: [] };
+    return output === undefined
+      ? undefined
+      : snapshot().tool === "bash" || snapshot().tool === "shell"
+        ? splitBashMetadata(output)
+        : { body: output, notes: [] };
   });
   const outputLines = createMemo(() => {
     const parts = split();
