@@ -5,6 +5,7 @@
  */
 import type { Agent } from "./agent/types.js";
 import type { SessionRecord, ToolCall } from "./calls.js";
+import { assertSubagentDepth } from "./loop/subagent-depth.js";
 import { ascendingId } from "./ids.js";
 import type { LoopEnd } from "./loop.js";
 import type { ModelRef, UserMessage } from "./message.js";
@@ -227,6 +228,7 @@ async function runTask(
 ): Promise<TaskResult> {
   const { tools } = host;
   const parent = tools.session;
+  assertSubagentDepth(tools.config, tools.root, parent.id);
   const agent = tools.agents.find((candidate) => candidate.name === request.subagent && candidate.mode !== "primary" && !candidate.hidden);
   if (!agent) throw new Error(`Unknown agent type: ${request.subagent} is not a valid agent type`);
   let child: SessionRecord | undefined;

@@ -12,6 +12,7 @@ import { isAction, permissionSectionSchema, validatePermissionConfig } from "../
 import { AgentEntrySchema } from "./agent/config.js";
 import { bothShapesMessage, V2PermissionsSchema } from "../tools/permission/v2.js";
 import { ToolNamesSchema } from "./config/tool-names.js";
+import { SubagentDepthSchema } from "./loop/subagent-depth.js";
 import { ShellLimitsSchema } from "../workspace/shell-limits.js";
 import { insideWorkspace } from "./inside-workspace.js";
 import { jsonPath, ProvidersConfig } from "./provider/config.js";
@@ -57,6 +58,8 @@ export const WorkspaceConfigSchema = ProvidersConfig.extend({
           .int({ error: "must be a whole number of milliseconds" })
           .positive({ error: "must be more than 0 milliseconds" })
           .optional(),
+        // OpenCode V2's limit on nested subagents (src/session/loop/subagent-depth.ts).
+        subagent_depth: SubagentDepthSchema.optional(),
       },
       { error: "must be an object" },
     )

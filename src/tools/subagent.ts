@@ -1,6 +1,6 @@
 /**
  * OpenCode V2's `subagent`: the task tool under V2's name and parameters (`agent`, `description`, `prompt`,
- * `sessionID` to continue a child, `background`). It asks the same `task` permission (V2 rules for
+ * `sessionID` to continue a child; V2's `background` and `model` are not offered yet). It asks the same `task` permission (V2 rules for
  * `subagent` map onto it) and answers in V2's form, `<subagent sessionID=... state="completed">`.
  */
 import { z } from "zod";
@@ -16,7 +16,6 @@ export const subagentParameters = z.object({
     .string()
     .describe("Continue the child session with this ID (from an earlier answer) instead of starting a new one")
     .optional(),
-  background: z.boolean().describe("Start the child and return at once; you are told when it finishes. Do not poll").optional(),
 });
 
 const UNDESCRIBED = "This subagent should only be called manually by the user.";
@@ -38,12 +37,10 @@ export const SubagentTool = define("subagent", async (init) => {
           description: args.description,
           prompt: args.prompt,
           ...(args.sessionID === undefined ? {} : { task_id: args.sessionID }),
-          ...(args.background === undefined ? {} : { background: args.background }),
         },
         ctx,
       );
       const sessionID = String(result.metadata.sessionId ?? "");
-      if (result.metadata.background === true) return result;
       const answer = /<task_result>\n([\s\S]*)\n<\/task_result>$/.exec(result.output)?.[1] ?? result.output;
       return { ...result, output: `<subagent sessionID="${sessionID}" state="completed">\n${answer}\n</subagent>` };
     },
