@@ -4,6 +4,7 @@
  * module under ./page/ (the tools list, starting and aborting calls, prompts, saved outputs, config
  * rules, live saving); this class puts them together and owns reopening, which touches them all.
  */
+import type { JobInfo } from "../tools/shared/background-jobs.js";
 import type { Runtime } from "../runtime/types.js";
 import { builtinTools } from "../tools/builtins.js";
 import type { Explanation, RuleLayer } from "../tools/permission/evaluate.js";
@@ -191,6 +192,26 @@ export class PageTools {
   /** Connects a server again (after it failed or died); resolves once it has connected or failed. */
   retryMcp(name: string): Promise<void> {
     return this.session.mcp.retry(name);
+  }
+
+  /** The session's background shell jobs, oldest first. */
+  jobs(): JobInfo[] {
+    return this.session.jobs?.list() ?? [];
+  }
+
+  /** Calls `listener` on every change of a background job (new output, its end); returns the unsubscribe. */
+  onJobsChange(listener: () => void): () => void {
+    return this.session.jobs?.onChange(() => listener()) ?? (() => {});
+  }
+
+  /** A background job's output so far. */
+  jobOutput(id: string): Promise<string> {
+    return this.session.jobs ? this.session.jobs.output(id) : Promise.reject(new Error("this session has no background jobs"));
+  }
+
+  /** Stops a running background job; false when it was not running. */
+  stopJob(id: string): Promise<boolean> {
+    return this.session.jobs?.stop(id) ?? Promise.resolve(false);
   }
 
   /** Calls `listener` whenever an MCP server's status or tools change. */

@@ -147,6 +147,8 @@ export function CallCard(props: {
     return typeof value === "string" ? value : undefined;
   };
   const exit = () => {
+    // A background command has no exit yet when its call ends: the jobs list shows how it ends.
+    if (snapshot().metadata.background === true) return undefined;
     const value = snapshot().metadata.exit;
     return typeof value === "number" || value === null ? value : undefined;
   };
