@@ -108,4 +108,11 @@ describe("workbench permission check with a V2 permissions list", () => {
     expect((await check(dir, "external_directory", "/etc/x", "--trust")).stdout).toMatch(/^allow\n/);
     expect((await check(dir, "edit", "src/a.ts", "--agent", "plan", "--trust")).stdout).toMatch(/^allow\n/);
   });
+
+  it("holds back an untrusted folder's loosening V1 rule written with a V2 name", async () => {
+    // The explore agent may start no subagent; `subagent` here is the engine's `task`, and must be judged as such.
+    const dir = await folder("opencode.json", JSON.stringify({ agent: { explore: { permission: { subagent: "allow" } } } }));
+    expect((await check(dir, "task", "general", "--agent", "explore")).stdout).toMatch(/^deny\n/);
+    expect((await check(dir, "subagent", "general", "--agent", "explore", "--trust")).stdout).toMatch(/^allow\n/);
+  });
 });
