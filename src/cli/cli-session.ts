@@ -182,6 +182,8 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
   return {
     session,
     async finish() {
+      // Background jobs end with the session, before its files are synced back.
+      await session.jobs?.stopAll();
       await session.mcp.close();
       languageService.dispose();
       if (embedded) {

@@ -2,6 +2,13 @@
 import type { Runtime } from "../runtime/types.js";
 import type { PermissionRequest } from "../tools/permission/types.js";
 import {
+  appendV2Approvals,
+  permissionShapeOf,
+  saveV2Rules,
+  v2RulesOf,
+  type PermissionShape,
+} from "../session/config/permissions-v2-file.js";
+import {
   loadWorkspaceConfig,
   permissionRulesOf,
   saveApprovals,
@@ -9,21 +16,25 @@ import {
   type ConfigRule,
 } from "../session/config/workspace-config.js";
 
-/** The config's own `permission` entries as the file holds them now (it may have changed since the session opened). */
-export async function readConfigRules(runtime: Runtime): Promise<{ path?: string; rules: ConfigRule[] }> {
+/**
+ * The config's own rules as the file holds them now (it may have changed since the session opened), and
+ * the shape they are written in: V1's `permission` map or V2's `permissions` list, in that file's own words.
+ */
+export async function readConfigRules(runtime: Runtime): Promise<{ path?: string; rules: ConfigRule[]; shape: PermissionShape }> {
   const { config, path } = await loadWorkspaceConfig(runtime);
-  return { path, rules: permissionRulesOf(config) };
+  const shape = permissionShapeOf(config);
+  return { path, rules: shape === "v2" ? v2RulesOf(config) : permissionRulesOf(config), shape };
 }
 
-/** Writes `rules` as the config's `permission` section; returns the file's path. */
-export function writeConfigRules(runtime: Runtime, rules: readonly ConfigRule[]): Promise<string> {
-  return savePermissionRules(runtime, rules);
+/** Writes `rules` in the shape the file already uses; returns the file's path. */
+export async function writeConfigRules(runtime: Runtime, rules: readonly ConfigRule[]): Promise<string> {
+  const { config } = await loadWorkspaceConfig(runtime);
+  return permissionShapeOf(config) === "v2" ? saveV2Rules(runtime, rules) : savePermissionRules(runtime, rules);
 }
 
-/** Writes the patterns an "always" answer remembers into the config, so they outlive the session. */
-export function saveAlwaysToConfig(runtime: Runtime, request: Pick<PermissionRequest, "permission" | "always">): Promise<string> {
-  return saveApprovals(
-    runtime,
-    request.always.map((pattern) => ({ permission: request.permission, pattern })),
-  );
+/** Writes the patterns an "always" answer remembers into the config, in its shape, so they outlive the session. */
+export async function saveAlwaysToConfig(runtime: Runtime, request: Pick<PermissionRequest, "permission" | "always">): Promise<string> {
+  const approvals = request.always.map((pattern) => ({ permission: request.permission, pattern }));
+  const { config } = await loadWorkspaceConfig(runtime);
+  return permissionShapeOf(config) === "v2" ? appendV2Approvals(runtime, approvals) : saveApprovals(runtime, approvals);
 }

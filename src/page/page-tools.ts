@@ -4,6 +4,7 @@
  * module under ./page/ (the tools list, starting and aborting calls, prompts, saved outputs, config
  * rules, live saving); this class puts them together and owns reopening, which touches them all.
  */
+import type { JobInfo } from "../tools/shared/background-jobs.js";
 import type { Runtime } from "../runtime/types.js";
 import { builtinTools } from "../tools/builtins.js";
 import type { Explanation, RuleLayer } from "../tools/permission/evaluate.js";
@@ -164,8 +165,8 @@ export class PageTools {
     return this.session.explain(permission.trim(), pattern);
   }
 
-  /** The workspace config's own `permission` entries as the file holds them now. */
-  configRules(): Promise<{ path?: string; rules: ConfigRule[] }> {
+  /** The workspace config's own rules as the file holds them now, and whether they are V1's map or V2's list. */
+  configRules(): Promise<{ path?: string; rules: ConfigRule[]; shape: "v1" | "v2" }> {
     return readConfigRules(this.session.runtime);
   }
 
@@ -196,6 +197,26 @@ export class PageTools {
     return this.session.mcp.retry(name);
   }
 
+  /** The session's background shell jobs, oldest first. */
+  jobs(): JobInfo[] {
+    return this.session.jobs?.list() ?? [];
+  }
+
+  /** Calls `listener` on every change of a background job (new output, its end); returns the unsubscribe. */
+  onJobsChange(listener: () => void): () => void {
+    return this.session.jobs?.onChange(() => listener()) ?? (() => {});
+  }
+
+  /** A background job's output so far. */
+  jobOutput(id: string): Promise<string> {
+    return this.session.jobs ? this.session.jobs.output(id) : Promise.reject(new Error("this session has no background jobs"));
+  }
+
+  /** Stops a running background job; false when it was not running. */
+  stopJob(id: string): Promise<boolean> {
+    return this.session.jobs?.stop(id) ?? Promise.resolve(false);
+  }
+
   /** Calls `listener` whenever an MCP server's status or tools change. */
   onMcpChange(listener: () => void): () => void {
     return this.session.mcp.onChange(listener);
@@ -204,6 +225,8 @@ export class PageTools {
   private retire(): void {
     // The next page (if any) connects its own clients; these must not keep registering tools.
     void this.session.mcp.close();
+    // Background jobs end with their session: nothing would report their end any more.
+    void this.session.jobs?.stopAll();
     this.closed = true;
     this.unsubscribe();
     this.liveSave.stop();

@@ -20,6 +20,9 @@ const TAIL_UPDATE_MS = 100;
 
 type BashMetadata = {
   output: string;
+  /** Set when the command was left running as a background job. */
+  background?: boolean;
+  jobId?: string;
   /** null when the command was killed (timeout or abort). */
   exit: number | null;
   description: string;
@@ -135,6 +138,21 @@ async function assertFolder(ctx: Context, workdir: string): Promise<void> {
   }
 }
 
+/** The same command judged the same way, left running as a job of the session; its end comes as a notice. */
+async function startInBackground(ctx: Context, command: string, workdir: string, timeoutMs: number | undefined, description: string) {
+  if (!ctx.jobs) throw new Error("background commands need a session to report their end to; run the command without background");
+  const job = await ctx.jobs.start(command, {
+    cwd: workdir,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    env: { CDPATH: "", BASH_ENV: "", ENV: "" },
+  });
+  return {
+    title: description,
+    metadata: { output: "", exit: null, description, background: true, jobId: job.id, outputPath: job.outputPath } as BashMetadata,
+    output: `Started in the background as job ${job.id}; its output streams to ${job.outputPath}. You will get a notice with its output when it ends: do not poll or sleep waiting for it. Carry on with other work, or end your turn.`,
+  };
+}
+
 export const BashTool = define("bash", {
   description: description
     .trim()
@@ -157,15 +175,22 @@ export const BashTool = define("bash", {
           "Input: npm install\nOutput: Installs package dependencies\n\n" +
           "Input: mkdir foo\nOutput: Creates directory 'foo'",
       ),
+    background: z
+      .boolean()
+      .describe(
+        "Start the command and return at once with a job id (for dev servers, watchers, long builds). You are told when it ends, with its output: do not poll",
+      )
+      .optional(),
   }),
   async execute(args, ctx) {
     if (args.timeout !== undefined && !(args.timeout > 0)) {
       throw new Error(`Invalid timeout value: ${args.timeout}. Timeout must be a positive number.`);
     }
-    const timeout = args.timeout ?? DEFAULT_TIMEOUT_MS;
     const workdir = resolveToolPath(ctx, args.workdir ?? ".");
     await askPermissions(ctx, args.command, workdir);
     await assertFolder(ctx, workdir);
+    if (args.background === true) return startInBackground(ctx, args.command, workdir, args.timeout, args.description);
+    const timeout = args.timeout ?? DEFAULT_TIMEOUT_MS;
 
     const display = new DisplayCopy();
     const publish = () =>

@@ -16,8 +16,11 @@ import { MultiEditTool } from "./multiedit.js";
 import { PlanEnterTool } from "./plan_enter.js";
 import { PlanExitTool } from "./plan_exit.js";
 import { QuestionTool } from "./question.js";
+import { PatchTool } from "./patch.js";
 import { ReadTool } from "./read.js";
+import { ShellTool } from "./shell.js";
 import { SkillTool } from "./skill.js";
+import { SubagentTool } from "./subagent.js";
 import { TaskTool } from "./task.js";
 import { TodoReadTool } from "./todoread.js";
 import { TodoWriteTool } from "./todowrite.js";
@@ -30,6 +33,8 @@ export const builtinTools: Info[] = [
   InvalidTool,
   QuestionTool,
   BashTool,
+  // OpenCode V2's names for bash, apply_patch and task sit beside them; the registry offers one set or the other.
+  ShellTool,
   ReadTool,
   GlobTool,
   GrepTool,
@@ -38,7 +43,9 @@ export const builtinTools: Info[] = [
   MultiEditTool,
   WriteTool,
   ApplyPatchTool,
+  PatchTool,
   TaskTool,
+  SubagentTool,
   WebFetchTool,
   TodoWriteTool,
   TodoReadTool,

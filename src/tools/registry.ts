@@ -18,6 +18,11 @@ export interface RegistryFlags {
   /** `experimental.batch_tool` in the workspace config. */
   batchTool: boolean;
   planMode: boolean;
+  /**
+   * Which names the renamed tools go by: V1's bash, task and apply_patch, or OpenCode V2's shell, subagent
+   * and patch (with V2's parameters). Never both: a model offered two shells would use them interchangeably.
+   */
+  toolNames?: "v1" | "v2";
 }
 
 export const defaultFlags: RegistryFlags = {
@@ -63,6 +68,14 @@ export class ToolRegistry {
       case "plan_enter":
       case "plan_exit":
         return this.flags.planMode;
+      case "bash":
+      case "task":
+      case "apply_patch":
+        return this.flags.toolNames !== "v2";
+      case "shell":
+      case "subagent":
+      case "patch":
+        return this.flags.toolNames === "v2";
       default:
         return true;
     }
@@ -108,7 +121,7 @@ export class ToolRegistry {
     const patch = usesApplyPatch(model.modelID);
     let candidates = this.all().filter((tool) => {
       if (tool.id === "websearch" || tool.id === "codesearch") return model.providerID === "opencode" || this.flags.enableExa;
-      if (tool.id === "apply_patch") return patch;
+      if (tool.id === "apply_patch" || tool.id === "patch") return patch;
       if (tool.id === "edit" || tool.id === "write") return !patch;
       return true;
     });

@@ -4,6 +4,7 @@
  * arguments are validated (and parsed: defaults apply) before every run, and output is truncated
  * unless the tool did it itself.
  */
+import type { BackgroundJobs } from "./shared/background-jobs.js";
 import { z } from "zod";
 import type { Runtime } from "../runtime/types.js";
 import type { Bus } from "./bus.js";
@@ -81,6 +82,8 @@ export interface Context<M extends Metadata = Metadata> {
   fileTime: FileTime;
   /** Where tools announce what they did (file.edited). */
   bus: Bus;
+  /** The session's background shell jobs (bash and shell with `background: true`); absent outside a session. */
+  jobs?: BackgroundJobs;
   /** Truncates with the agent's hint, saving the full text in the runtime's data folder. */
   truncate(text: string, options?: TruncationRequest): Promise<TruncateResult>;
   /**

@@ -114,7 +114,7 @@ describe("contract: the page edits rules, explains them and keeps its transcript
   it("saveRules puts the new rules in force at once and the next call is denied", async () => {
     const rt = await workspaceWith({ "keep.txt": "kept\n" });
     let page = await PageTools.open(rt);
-    expect(await page.configRules()).toEqual({ rules: [] });
+    expect(await page.configRules()).toEqual({ rules: [], shape: "v1" });
     const first = await settle(page, "bash", { command: "echo before", description: "Echo" });
     expect(first.status).toBe("completed");
     ({ page } = await page.saveRules([{ permission: "bash", pattern: "rm *", action: "deny" }]));

@@ -30,6 +30,7 @@ import type { Runtime } from "../../runtime/types.js";
 import { agentRules, composeAgentRuleset, defaultRules, type AgentName, type AgentRulesOptions } from "../../tools/permission/agents.js";
 import { expandHome, rulesFromConfig, validatePermissionConfig } from "../../tools/permission/config.js";
 import { splitLoosening } from "../../tools/permission/loosening.js";
+import { engineName, rulesFromV2, type V2Rule } from "../../tools/permission/v2.js";
 import type { Action, Ruleset } from "../../tools/permission/types.js";
 import { insideWorkspace } from "../config/inside-workspace.js";
 import { OUTPUT_FOLDER } from "../../tools/truncation/constants.js";
@@ -83,7 +84,10 @@ export async function loadAgents(runtime: Runtime, config: WorkspaceConfig, opti
   const tools = legacyTools.safeParse(config.tools);
   if (!tools.success) throw new Error(`${configFile}: tools must be an object of tool names to true or false, e.g. { "bash": false }`);
   const permission = config.permission === undefined ? undefined : validatePermissionConfig(config.permission);
-  const user = rulesFromConfig(foldLegacyTools(tools.data, permission) ?? {}, { home: options.home, source: "config" });
+  const user = [
+    ...rulesFromConfig(foldLegacyTools(tools.data, permission) ?? {}, { home: options.home, source: "config" }),
+    ...(config.permissions === undefined ? [] : rulesFromV2(config.permissions, { home: options.home })),
+  ];
   const trusted = options.trusted !== false;
   const rulesOptions: AgentRulesOptions = {
     dataDir: options.dataDir,
@@ -96,35 +100,47 @@ export async function loadAgents(runtime: Runtime, config: WorkspaceConfig, opti
   // Per agent: the workspace's rules set aside because they would loosen its built-in ones.
   const ignored = new Map<string, Ruleset>();
   const holdBack = (key: string, entry: AgentEntry): AgentEntry => {
-    if (trusted || entry.permission === undefined) return entry;
-    const rules = rulesFromConfig(entry.permission, { home: options.home, source: "config" });
-    const { loosening } = splitLoosening(rules, builtInRules(key));
+    if (trusted || (entry.permission === undefined && entry.permissions === undefined)) return entry;
+    const { loosening } = splitLoosening(entryRules(entry, options.home), builtInRules(key));
     if (loosening.length === 0) return entry;
     ignored.set(key, [...(ignored.get(key) ?? []), ...loosening]);
-    return { ...entry, permission: withoutRules(entry.permission, loosening, options.home) };
+    return {
+      ...entry,
+      ...(entry.permission === undefined ? {} : { permission: withoutRules(entry.permission, loosening, options.home) }),
+      ...(entry.permissions === undefined ? {} : { permissions: withoutV2Rules(entry.permissions, loosening, options.home) }),
+    };
   };
 
   const merged = new Map<string, AgentEntry>();
   const broken = new Map<string, string>();
-  const add = (key: string, entry: AgentEntry) => merged.set(key, mergeDeep(merged.get(key) ?? { options: {} }, entry));
+  const add = (key: string, entry: AgentEntry) => {
+    const before = merged.get(key);
+    const next = mergeDeep(before ?? { options: {} }, entry);
+    // Rule lists add up like permission maps do: a later layer's rules come after, and so win.
+    if (before?.permissions && entry.permissions) next.permissions = [...before.permissions, ...entry.permissions];
+    merged.set(key, next);
+  };
   const fail = (key: string, file: string, error: string) => {
     problems.push({ file, error, agent: key });
     broken.set(key, error);
   };
 
-  const section = config.agent as unknown;
-  if (section !== undefined && (typeof section !== "object" || section === null || Array.isArray(section))) {
-    problems.push({ file: configFile, error: "agent must be an object of agent names to their settings" });
-  } else {
-    for (const [key, raw] of Object.entries((section ?? {}) as Record<string, unknown>)) {
-      const at = `agent${/^[A-Za-z_$][\w$-]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}`;
-      try {
-        const entry = parseAgentEntry(raw, at);
-        if (entry.prompt !== undefined)
-          entry.prompt = await substituteFiles(runtime, entry.prompt, dirname(configFile), options.home, `${at}.prompt`, trusted);
-        add(key, holdBack(key, entry));
-      } catch (error) {
-        fail(key, configFile, errorMessage(error));
+  // `agents` is OpenCode V2's name for the section; a file may hold either (or both, V2's after V1's).
+  for (const name of ["agent", "agents"] as const) {
+    const section = config[name] as unknown;
+    if (section !== undefined && (typeof section !== "object" || section === null || Array.isArray(section))) {
+      problems.push({ file: configFile, error: `${name} must be an object of agent names to their settings` });
+    } else {
+      for (const [key, raw] of Object.entries((section ?? {}) as Record<string, unknown>)) {
+        const at = `${name}${/^[A-Za-z_$][\w$-]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}`;
+        try {
+          const entry = parseAgentEntry(raw, at);
+          if (entry.prompt !== undefined)
+            entry.prompt = await substituteFiles(runtime, entry.prompt, dirname(configFile), options.home, `${at}.prompt`, trusted);
+          add(key, holdBack(key, entry));
+        } catch (error) {
+          fail(key, configFile, errorMessage(error));
+        }
       }
     }
   }
@@ -161,7 +177,7 @@ export async function loadAgents(runtime: Runtime, config: WorkspaceConfig, opti
     composeAgentRuleset(base, {
       toolOutputGlob,
       user: userFor(key, base),
-      agentConfig: rulesFromConfig(entry?.permission ?? {}, { home: options.home, source: "config" }),
+      agentConfig: entry === undefined ? [] : entryRules(entry, options.home),
     });
 
   const agents = new Map<string, Agent>();
@@ -291,7 +307,9 @@ function withoutRules(
   const gone = (key: string, pattern: string, action: string) =>
     drop.some(
       (rule) =>
-        rule.permission === key && rule.action === action && (rule.pattern === pattern || rule.pattern === expandHome(pattern, home)),
+        rule.permission === engineName(key) &&
+        rule.action === action &&
+        (rule.pattern === pattern || rule.pattern === expandHome(pattern, home)),
     );
   const result: Record<string, Action | Record<string, Action>> = {};
   for (const [key, value] of Object.entries(permission)) {
@@ -306,6 +324,27 @@ function withoutRules(
 }
 
 /** Plain objects merge per key (a key given again keeps its place); anything else is replaced. */
+/** An agent entry's own rules: its `permission` map, then its V2 `permissions` list. */
+function entryRules(entry: AgentEntry, home: string): Ruleset {
+  return [
+    ...rulesFromConfig(entry.permission ?? {}, { home, source: "config" }),
+    ...(entry.permissions === undefined ? [] : rulesFromV2(entry.permissions, { home })),
+  ];
+}
+
+/** The list without the rules in `drop` (compared after the same name mapping and home expansion). */
+function withoutV2Rules(permissions: readonly V2Rule[], drop: Ruleset, home: string): V2Rule[] {
+  return permissions.filter(
+    (rule) =>
+      !drop.some(
+        (gone) =>
+          gone.permission === engineName(rule.action) &&
+          gone.action === rule.effect &&
+          (gone.pattern === rule.resource || gone.pattern === expandHome(rule.resource, home)),
+      ),
+  );
+}
+
 function mergeDeep<T>(base: T, over: T): T {
   if (!isPlainObject(base) || !isPlainObject(over)) return over === undefined ? base : over;
   const result: Record<string, unknown> = { ...base };

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { validatePermissionConfig, type PatternActions, type PermissionConfig } from "../../tools/permission/config.js";
 import type { Action } from "../../tools/permission/types.js";
+import { bothShapesMessage, V2PermissionsSchema, type V2Rule } from "../../tools/permission/v2.js";
 import type { ModelRef } from "../record/message.js";
 import { errorMessage } from "../../base/error-message.js";
 
@@ -44,6 +45,10 @@ export const AgentEntrySchema = z
       .record(z.string(), z.boolean({ error: "must be true or false" }), { error: "must be an object of tool names to true or false" })
       .optional(),
     permission: z.unknown().optional(),
+    // OpenCode V2's spellings: an ordered rule list, `system` for prompt, `disabled` for disable.
+    permissions: V2PermissionsSchema.optional(),
+    system: z.string({ error: "must be a string: the agent's system prompt" }).optional(),
+    disabled: z.boolean({ error: "must be true or false" }).optional(),
     steps: z
       .number({ error: "must be a whole number above 0" })
       .int({ error: "must be a whole number above 0" })
@@ -82,6 +87,8 @@ export interface AgentEntry {
   options: Record<string, unknown>;
   /** `tools` folded in under `permission`, in OpenCode's key order. */
   permission?: Exclude<PermissionConfig, Action>;
+  /** OpenCode V2's ordered `permissions` list, applied after `permission`. */
+  permissions?: V2Rule[];
 }
 
 export class AgentConfigError extends Error {
@@ -107,6 +114,7 @@ export function parseAgentEntry(raw: unknown, at: string): AgentEntry {
       problems.push(errorMessage(error));
     }
   }
+  if (rawPermission !== undefined && (raw as Record<string, unknown>).permissions !== undefined) problems.push(bothShapesMessage(`${at}.`));
   if (!result.success || problems.length > 0) throw new AgentConfigError(problems.join("; "));
   const value = result.data;
   const options: Record<string, unknown> = { ...(value.options ?? {}) };
@@ -120,9 +128,12 @@ export function parseAgentEntry(raw: unknown, at: string): AgentEntry {
   if (value.temperature !== undefined) entry.temperature = value.temperature;
   if (value.top_p !== undefined) entry.topP = value.top_p;
   if (value.prompt !== undefined) entry.prompt = value.prompt;
+  else if (value.system !== undefined) entry.prompt = value.system;
   const steps = value.steps ?? value.maxSteps;
   if (steps !== undefined) entry.steps = steps;
   if (value.disable !== undefined) entry.disable = value.disable;
+  else if (value.disabled !== undefined) entry.disable = value.disabled;
+  if (value.permissions !== undefined) entry.permissions = value.permissions;
   if (value.hidden !== undefined) entry.hidden = value.hidden;
   if (typeof value.color === "string") entry.color = value.color;
   const folded = foldLegacyTools(value.tools, permission);

@@ -10,6 +10,8 @@ import { z } from "zod";
 import type { Runtime } from "../../runtime/types.js";
 import { isAction, permissionSectionSchema, validatePermissionConfig } from "../../tools/permission/config.js";
 import { AgentEntrySchema } from "./agent-entries.js";
+import { bothShapesMessage, V2PermissionsSchema } from "../../tools/permission/v2.js";
+import { ToolNamesSchema } from "./tool-names.js";
 import { ShellLimitsSchema } from "../../workspace/shell-limits.js";
 import { insideWorkspace } from "./inside-workspace.js";
 import { jsonPath, ProvidersConfig } from "../provider/config.js";
@@ -23,9 +25,17 @@ const NAMES = ["opencode.json", "opencode.jsonc"];
  * are allowed, as OpenCode has many this app does not use. Only checked: the file's own object is what the
  * rest reads, because a parsed copy would reorder permission rules (order is meaning there).
  */
+/** OpenCode V2's `experimental.subagent_depth`: how many levels of subagents may nest. */
+export const SubagentDepthSchema = z
+  .number({ error: "must be a whole number of levels, 1 or more" })
+  .int({ error: "must be a whole number of levels, 1 or more" })
+  .min(1, { error: "must be 1 or more (1: subagents start no subagents)" });
+
 export const WorkspaceConfigSchema = ProvidersConfig.extend({
   $schema: z.string().optional(),
   permission: permissionSectionSchema.optional(),
+  // OpenCode V2's ordered list (src/tools/permission/v2.ts); a file holding both shapes is refused below.
+  permissions: V2PermissionsSchema.optional(),
   tools: z
     .record(z.string(), z.boolean({ error: "must be true or false" }), {
       error: 'must be an object of tool names to true or false, e.g. { "bash": false }',
@@ -33,6 +43,12 @@ export const WorkspaceConfigSchema = ProvidersConfig.extend({
     .optional(),
   agent: z
     .record(z.string(), AgentEntrySchema.extend({ permission: permissionSectionSchema.optional() }), {
+      error: "must be an object of agent names to their settings",
+    })
+    .optional(),
+  // OpenCode V2's name for `agent`.
+  agents: z
+    .record(z.string(), AgentEntrySchema, {
       error: "must be an object of agent names to their settings",
     })
     .optional(),
@@ -47,6 +63,8 @@ export const WorkspaceConfigSchema = ProvidersConfig.extend({
           .int({ error: "must be a whole number of milliseconds" })
           .positive({ error: "must be more than 0 milliseconds" })
           .optional(),
+        // OpenCode V2's limit on nested subagents (subagent-depth.ts).
+        subagent_depth: SubagentDepthSchema.optional(),
       },
       { error: "must be an object" },
     )
@@ -59,6 +77,8 @@ export const WorkspaceConfigSchema = ProvidersConfig.extend({
         // OpenCode turns these on by environment variables, which a page does not have.
         planMode: z.boolean({ error: "must be true or false" }).optional(),
         experimentalLspTool: z.boolean({ error: "must be true or false" }).optional(),
+        // Which names the model sees for the shell, subagent and patch tools; "v2" when the file is V2's.
+        toolNames: ToolNamesSchema.optional(),
         // Issue 20: a URL template the page fetches through when a site refuses cross-origin reads.
         fetchProxy: z.string({ error: 'must be a URL template such as "https://your-proxy.example/?url={url}"' }).optional(),
         // Where websearch and codesearch send queries instead of Exa's hosted endpoint.
@@ -103,11 +123,15 @@ export function configProblems(value: unknown, only: "fatal" | "all" = "fatal"):
     const what = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
     return [{ path: "(top level)", message: `must be a JSON object ({ "permission": ... }), not ${what}` }];
   }
+  const both = "permission" in value && "permissions" in value ? [{ path: "permissions", message: bothShapesMessage() }] : [];
   const result = WorkspaceConfigSchema.safeParse(value);
-  if (result.success) return [];
-  return result.error.issues
-    .filter((issue) => only === "all" || !(issue.path[0] === "agent" && issue.path.length >= 2))
-    .map((issue) => ({ path: jsonPath(issue.path), message: issue.message }));
+  if (result.success) return both;
+  return [
+    ...both,
+    ...result.error.issues
+      .filter((issue) => only === "all" || !((issue.path[0] === "agent" || issue.path[0] === "agents") && issue.path.length >= 2))
+      .map((issue) => ({ path: jsonPath(issue.path), message: issue.message })),
+  ];
 }
 
 async function findConfig(runtime: Runtime): Promise<string | undefined> {
@@ -144,7 +168,7 @@ export interface LoadedConfig {
  * The file to save rules into. Never through a link that leaves the workspace: saving would write the
  * person's approvals into whatever file the link names.
  */
-async function configToWrite(runtime: Runtime): Promise<string> {
+export async function configToWrite(runtime: Runtime): Promise<string> {
   const path = (await findConfig(runtime)) ?? join(runtime.root, "opencode.json");
   const entry = await runtime.fs.lstat(path).catch(() => undefined);
   if (entry?.type === "symlink" && !(await insideWorkspace(runtime, path))) {

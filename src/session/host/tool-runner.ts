@@ -4,6 +4,7 @@
  * permission requests) published on the bus. Nothing a tool throws escapes a call: it becomes the
  * call's error.
  */
+import type { BackgroundJobs } from "../../tools/shared/background-jobs.js";
 import type { Runtime } from "../../runtime/types.js";
 import type { Bus } from "../../tools/bus.js";
 import type { LanguageService } from "../../tools/shared/language-service.js";
@@ -51,7 +52,9 @@ export interface ToolRunnerOptions {
   sessionRules?: Ruleset;
   /** How web tools reach the web (ctx.web). */
   web?: WebAccess;
-  /** The workspace's language service, handed to tools as ctx.lsp. */
+  /** The session's background shell jobs, handed to tools as ctx.jobs (shared with its subagents). */
+  jobs?: BackgroundJobs;
+  /** The workspace's language service, handed to tools as ctx.lsp (issue 20). */
   lsp?: LanguageService;
   /**
    * A subagent's callers' rules, outermost first: a subagent may do no more than the agents that started
@@ -84,6 +87,11 @@ function messageOf(error: unknown): string {
 
 export class ToolRunner {
   constructor(private readonly options: ToolRunnerOptions) {}
+
+  /** The session's background jobs, when it has any. */
+  get jobs(): BackgroundJobs | undefined {
+    return this.options.jobs;
+  }
 
   /** The same runner with some options replaced (a child session's rules and store). */
   withOptions(changes: Partial<ToolRunnerOptions>): ToolRunner {
@@ -195,6 +203,7 @@ export class ToolRunner {
       truncate: (text, options = {}) => this.options.truncate(text, options, { taskAvailable }),
       ...(this.options.web ? { web: this.options.web } : {}),
       ...(this.options.lsp ? { lsp: this.options.lsp } : {}),
+      ...(this.options.jobs ? { jobs: this.options.jobs } : {}),
       ...(this.options.truncationStream
         ? { truncationStream: (options = {}) => this.options.truncationStream!(options, { taskAvailable }) }
         : {}),

@@ -4,6 +4,9 @@
  * tools and plugins (only when the workspace is trusted), and the runner.
  */
 import type { Runtime } from "../../runtime/types.js";
+import { engineName } from "../../tools/permission/v2-names.js";
+import { toolNamesOf } from "../config/tool-names.js";
+import { BackgroundJobs } from "../../tools/shared/background-jobs.js";
 import { Bus } from "../../tools/bus.js";
 import { fromPlugin } from "../../tools/custom/from-plugin.js";
 import { DEFAULT_CUSTOM_TOOL_TIMEOUT_MS, withTimeLimit } from "../../tools/custom/time-limit.js";
@@ -158,6 +161,11 @@ export class ToolSession {
     readonly mcp: McpManager,
   ) {}
 
+  /** The session's background shell jobs (shared with its subagents); `stopAll` when the session ends. */
+  get jobs(): BackgroundJobs | undefined {
+    return this.runner.jobs;
+  }
+
   /**
    * A subagent's session beside this one: the same workspace, registry, permission engine (approvals and
    * prompts are shared), bus and questions, with the child's own record and agent, and session rules after
@@ -233,6 +241,7 @@ export class ToolSession {
       ...defaultFlags,
       batchTool: config.experimental?.batch_tool === true,
       planMode: ours?.planMode === true,
+      toolNames: toolNamesOf(config),
       ...options.flags,
       experimentalLsp: options.flags?.experimentalLsp === true || lspToolFromConfig(config),
     };
@@ -283,6 +292,8 @@ export class ToolSession {
       truncationStream: (truncation, hint) => new TruncationSink(store, truncation, hint),
       web: withExaUrl(options.web ?? nodeWebAccess(), options.trusted ? config.workbench?.exaUrl : undefined),
       ...(lsp ? { lsp } : {}),
+      // In the saved-output folder, which every agent may read: that is how the model reads a job's output.
+      jobs: new BackgroundJobs({ runtime, dir: store.dir }),
     });
     const session: SessionRecord = options.session ?? {
       id: ascendingId("ses"),
@@ -345,7 +356,9 @@ export class ToolSession {
   }
 
   /** Which rule decides `permission` for `pattern`, with the session's approvals last. */
-  explain(permission: string, pattern: string): Explanation {
+  explain(written: string, pattern: string): Explanation {
+    // V2's names (`shell`, `subagent`) are asked about as the permission the engine keeps for them.
+    const permission = engineName(written);
     const answer = explain(permission, pattern, [...this.layers, { source: "approval", rules: [...this.permissions.approved] }]);
     const known = knownPermissions(this.registry.ids());
     if (isKnownPermission(permission, known)) return answer;

@@ -12,6 +12,7 @@ import { findChild, type SessionRecord, type ToolCall } from "../record/session-
 import { callServices } from "../host/call-services.js";
 import type { ToolSession } from "../host/tool-session.js";
 import type { LoopEnd } from "./loop-state.js";
+import { assertSubagentDepth } from "../config/subagent-depth.js";
 import type { Ruleset } from "../../tools/permission/types.js";
 import type { QuestionItem, SessionServices, TaskProgress, TaskRequest, TaskResult } from "../../tools/session/services.js";
 
@@ -113,6 +114,7 @@ async function runTask(
 ): Promise<TaskResult> {
   const { tools } = host;
   const parent = tools.session;
+  assertSubagentDepth(tools.config, tools.root, parent.id);
   const agent = tools.agents.find((candidate) => candidate.name === request.subagent && candidate.mode !== "primary" && !candidate.hidden);
   if (!agent) throw new Error(`Unknown agent type: ${request.subagent} is not a valid agent type`);
   let child: SessionRecord | undefined;

@@ -26,6 +26,7 @@ import { sessionServices, type LoopHost } from "./loop-services.js";
 import { StepTools } from "./step-tools.js";
 import { contextTokens, StepWriter } from "./step-writer.js";
 import { toModelMessages } from "./to-model-messages.js";
+import { jobNoticeMessage } from "./job-notices.js";
 import type { ToolSession } from "../host/tool-session.js";
 
 export interface LoopOptions {
@@ -156,6 +157,7 @@ class Loop {
       await this.followAgentSwitch();
       const maxSteps = this.agent.steps ?? Infinity;
       await this.compactIfNeeded();
+      this.deliverJobNotices();
       step++;
       this.o.status({ type: "busy", step });
       const message = this.newAssistant();
@@ -178,6 +180,15 @@ class Loop {
       if (message.finish !== "tool-calls") return "done";
       if (step >= maxSteps) return "max-steps";
     }
+  }
+
+  /** Background jobs that ended since the last step are told to the model now, before it answers. */
+  private deliverJobNotices(): void {
+    const ended = this.o.tools.jobs?.takeEnded() ?? [];
+    if (ended.length === 0) return;
+    const { providerID, modelID } = this.o.model.info;
+    this.session.messages.push(jobNoticeMessage(this.session.id, this.agent.name, { providerID, modelID }, ended));
+    this.o.changed();
   }
 
   private newAssistant(): AssistantMessage {

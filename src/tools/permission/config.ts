@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import type { Action, Rule, RuleSource, Ruleset } from "./types.js";
+import { engineName } from "./v2-names.js";
 import { errorMessage } from "../../base/error-message.js";
 
 export type PatternActions = Record<string, Action>;
@@ -68,7 +69,8 @@ export function validatePermissionConfig(permission: unknown, at = "permission")
 export function rulesFromConfig(permission: unknown, options: RulesFromConfigOptions): Ruleset {
   const config = validatePermissionConfig(permission);
   const source = options.source ?? "config";
-  const rule = (key: string, pattern: string, action: Action): Rule => ({ permission: key, pattern, action, source });
+  // V2's names (`shell`, `subagent`, `patch`) are read in a V1 map too, as the permission the engine asks under.
+  const rule = (key: string, pattern: string, action: Action): Rule => ({ permission: engineName(key), pattern, action, source });
   if (typeof config === "string") return [rule("*", "*", config)];
   const rules: Ruleset = [];
   for (const [key, value] of Object.entries(config)) {

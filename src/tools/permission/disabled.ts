@@ -4,6 +4,7 @@
  * engine refuses the individual calls.
  */
 import type { Ruleset } from "./types.js";
+import { engineName } from "./v2-names.js";
 import { matchWildcard } from "./wildcard.js";
 
 /**
@@ -14,7 +15,7 @@ import { matchWildcard } from "./wildcard.js";
 const EDITING_TOOLS: ReadonlySet<string> = new Set(["edit", "write", "multiedit", "apply_patch", "patch"]);
 
 export function permissionKeyOf(toolId: string): string {
-  return EDITING_TOOLS.has(toolId) ? "edit" : toolId;
+  return EDITING_TOOLS.has(toolId) ? "edit" : engineName(toolId);
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { Action, Rule, RuleSource, Ruleset } from "./types.js";
 import { allowCovers } from "./unresolved.js";
+import { v2Name } from "./v2-names.js";
 import { matchWildcard } from "./wildcard.js";
 
 export interface Evaluation {
@@ -88,5 +89,7 @@ export function explain(permission: string, pattern: string, layers: readonly Ru
 
 /** A rule the way it would be written in a config file: `edit "*.env": "deny"`. */
 export function describeRule(rule: Rule): string {
+  if (rule.written === "v2")
+    return `{ action: ${JSON.stringify(v2Name(rule.permission))}, resource: ${JSON.stringify(rule.pattern)}, effect: ${JSON.stringify(rule.action)} }`;
   return `${rule.permission} ${JSON.stringify(rule.pattern)}: ${JSON.stringify(rule.action)}`;
 }

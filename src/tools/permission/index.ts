@@ -39,3 +39,4 @@ export {
   type ExternalDirectoryAsk,
   type ExternalDirectoryInput,
 } from "./external-directory.js";
+export { bothShapesMessage, engineName, rulesFromV2, v2Name, V2PermissionsSchema, V2RuleSchema, type V2Rule } from "./v2.js";

@@ -10,6 +10,8 @@ export interface Rule {
   pattern: string;
   action: Action;
   source?: RuleSource;
+  /** Set when the rule came from a V2 `permissions` list, so it is shown back in V2's words. */
+  written?: "v2";
 }
 
 export type Ruleset = Rule[];

@@ -135,7 +135,7 @@ export function ToolPartView(props: {
           />
         )}
       </Show>
-      <Show when={props.tool === "task" && call()}>
+      <Show when={(props.tool === "task" || props.tool === "subagent") && call()}>
         {(record) => <TaskProgress call={record()} version={() => props.state.callVersion(props.callID)()} />}
       </Show>
       <Show when={props.tool === "batch" && batchCalls()}>

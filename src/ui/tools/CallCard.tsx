@@ -148,6 +148,8 @@ export function CallCard(props: {
     return typeof value === "string" ? value : undefined;
   };
   const exit = () => {
+    // A background command has no exit yet when its call ends: the jobs list shows how it ends.
+    if (snapshot().metadata.background === true) return undefined;
     const value = snapshot().metadata.exit;
     return typeof value === "number" || value === null ? value : undefined;
   };
@@ -170,7 +172,11 @@ export function CallCard(props: {
   // The bash footer's notes are for the model; the card says them in words below the output.
   const split = createMemo(() => {
     const output = snapshot().output;
-    return output === undefined ? undefined : snapshot().tool === "bash" ? splitBashMetadata(output) : { body: output, notes: [] };
+    return output === undefined
+      ? undefined
+      : snapshot().tool === "bash" || snapshot().tool === "shell"
+        ? splitBashMetadata(output)
+        : { body: output, notes: [] };
   });
   const outputLines = createMemo(() => {
     const parts = split();

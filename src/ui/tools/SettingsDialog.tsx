@@ -2,6 +2,7 @@ import { createEffect, createResource, createSignal, For, Index, on, onMount, Sh
 import { SaveStatus } from "./SaveStatus.js";
 import type { PageTools } from "../../page/page-tools.js";
 import type { ConfigRule } from "../../session/config/workspace-config.js";
+import { v2Name } from "../../session/config/permissions-v2-file.js";
 import type { Explanation, RuleLayer } from "../../tools/permission/evaluate.js";
 import type { Action, RuleSource } from "../../tools/permission/types.js";
 import { keepFocusInside } from "./dialog-focus.js";
@@ -160,7 +161,9 @@ function RulesInForce(props: { layers: Array<RuleLayer & { start: number }>; age
                 <For each={layer.rules}>
                   {(rule) => (
                     <li class="rule-row">
-                      <code class="rule-permission">{rule.permission}</code>
+                      <code class="rule-permission" title={rule.written === "v2" ? "a rule of the V2 permissions list" : undefined}>
+                        {rule.written === "v2" ? v2Name(rule.permission) : rule.permission}
+                      </code>
                       <code class="rule-pattern">{rule.pattern}</code>
                       <span class={`rule-action action-${rule.action}`}>{rule.action}</span>
                     </li>
@@ -182,7 +185,12 @@ function ConfigEditor(props: { page: PageTools; onReopened: (page: PageTools) =>
     (page) =>
       page.configRules().then(
         (found) => ({ ...found, error: undefined }),
-        (error: unknown) => ({ path: undefined, rules: [] as ConfigRule[], error: errorMessage(error) }),
+        (error: unknown) => ({
+          path: undefined,
+          rules: [] as ConfigRule[],
+          shape: "v1" as const,
+          error: errorMessage(error),
+        }),
       ),
   );
   const [rows, setRows] = createSignal<ConfigRule[]>([]);
@@ -191,6 +199,7 @@ function ConfigEditor(props: { page: PageTools; onReopened: (page: PageTools) =>
   const [saving, setSaving] = createSignal(false);
   let list: HTMLOListElement | undefined;
   const current = () => (edited() ? rows() : (loaded()?.rules ?? []));
+  const v2 = () => loaded()?.shape === "v2";
 
   const change = (update: (all: ConfigRule[]) => ConfigRule[]) => {
     setRows(update(current().map((rule) => ({ ...rule }))));
@@ -229,10 +238,20 @@ function ConfigEditor(props: { page: PageTools; onReopened: (page: PageTools) =>
   return (
     <section class="settings-section" aria-labelledby="settings-config">
       <h3 id="settings-config">Edit the workspace config's rules</h3>
-      <p class="settings-help">
-        The <code>permission</code> section of <code>{loaded()?.path ?? "opencode.json"}</code>, in order (the file keeps a permission's
-        patterns together, so saving groups them under the first one). Everything else in the file is left as it is.
-      </p>
+      <Show
+        when={v2()}
+        fallback={
+          <p class="settings-help">
+            The <code>permission</code> section of <code>{loaded()?.path ?? "opencode.json"}</code>, in order (the file keeps a permission's
+            patterns together, so saving groups them under the first one). Everything else in the file is left as it is.
+          </p>
+        }
+      >
+        <p class="settings-help" data-testid="config-shape-v2">
+          The <code>permissions</code> list of <code>{loaded()?.path ?? "opencode.json"}</code> (OpenCode V2's shape: action, resource,
+          effect), in order: the last matching rule wins. Everything else in the file is left as it is.
+        </p>
+      </Show>
       <Show when={loaded()?.error}>
         <p class="settings-error" role="alert" data-testid="config-error">
           {loaded()?.error}
@@ -246,20 +265,20 @@ function ConfigEditor(props: { page: PageTools; onReopened: (page: PageTools) =>
                 <input
                   type="text"
                   value={rule().permission}
-                  placeholder="permission (bash, edit, read, *)"
-                  aria-label={`Permission of rule ${index + 1}`}
+                  placeholder={v2() ? "action (shell, edit, read, *)" : "permission (bash, edit, read, *)"}
+                  aria-label={`${v2() ? "Action" : "Permission"} of rule ${index + 1}`}
                   onInput={(e) => set(index, { permission: e.currentTarget.value })}
                 />
                 <input
                   type="text"
                   value={rule().pattern}
-                  placeholder="pattern (* for all)"
-                  aria-label={`Pattern of rule ${index + 1}`}
+                  placeholder={v2() ? "resource (* for all)" : "pattern (* for all)"}
+                  aria-label={`${v2() ? "Resource" : "Pattern"} of rule ${index + 1}`}
                   onInput={(e) => set(index, { pattern: e.currentTarget.value })}
                 />
                 <select
                   value={rule().action}
-                  aria-label={`Action of rule ${index + 1}`}
+                  aria-label={`${v2() ? "Effect" : "Action"} of rule ${index + 1}`}
                   onChange={(e) => set(index, { action: e.currentTarget.value as Action })}
                 >
                   <For each={ACTIONS}>{(action) => <option value={action}>{action}</option>}</For>

@@ -8,6 +8,7 @@ import { bindScrollMemory } from "./scroll-memory.js";
 import { SessionBar } from "./SessionBar.js";
 import { shortcutOf, ToolsController, type SessionsPlace, type ToolsState } from "./tools-controller.js";
 import { McpServers } from "./McpServers.js";
+import { BackgroundJobs } from "./BackgroundJobs.js";
 import { TrustNotice } from "./TrustNotice.js";
 
 export type { SessionsPlace } from "./tools-controller.js";
@@ -207,6 +208,9 @@ export function ToolsPane(props: {
       <Show when={tools()}>{(page) => <TrustNotice page={page()} onTrust={trust} trusting={state().trusting} />}</Show>
       <Show when={tools()} keyed>
         {(page) => <McpServers page={page} onTrust={trust} trusting={state().trusting} />}
+      </Show>
+      <Show when={tools()} keyed>
+        {(page) => <BackgroundJobs page={page} />}
       </Show>
       <Show when={note()}>
         <p class={`tools-note${note()!.error ? " error" : ""}`} role={note()!.error ? "alert" : "status"} data-testid="tools-status">

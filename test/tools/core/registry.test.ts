@@ -14,14 +14,18 @@ const everyBuiltin = [...BUILTIN_IDS].reverse().map((id) => fixture(id));
 describe("registry", () => {
   it("lists built-ins in OpenCode's order whatever order they are given in", () => {
     const registry = new ToolRegistry(everyBuiltin, { ...defaultFlags, experimentalLsp: true, batchTool: true, planMode: true });
-    expect(registry.ids()).toEqual([...BUILTIN_IDS]);
+    const v2Names = ["shell", "subagent", "patch"];
+    expect(registry.ids()).toEqual(BUILTIN_IDS.filter((id) => !v2Names.includes(id)));
+    const v2 = new ToolRegistry(everyBuiltin, { ...defaultFlags, experimentalLsp: true, batchTool: true, planMode: true, toolNames: "v2" });
+    expect(v2.ids()).toEqual(BUILTIN_IDS.filter((id) => !["bash", "task", "apply_patch"].includes(id)));
   });
 
-  it("has one list of built-ins, in OpenCode's order (seed 004's registry list)", () => {
+  it("has one list of built-ins, in OpenCode's order, V2's names beside the V1 tools they rename", () => {
     expect(BUILTIN_IDS).toEqual([
       "invalid",
       "question",
       "bash",
+      "shell",
       "read",
       "glob",
       "grep",
@@ -30,7 +34,9 @@ describe("registry", () => {
       "multiedit",
       "write",
       "apply_patch",
+      "patch",
       "task",
+      "subagent",
       "webfetch",
       "todowrite",
       "todoread",

@@ -4,6 +4,7 @@ import type { WorkspaceFs } from "../workspace-fs.js";
 import { isToBridge, type FromBridge, type FromSandbox, type PythonRunRequest, type SandboxChanges } from "./protocol.js";
 import type { PythonSandbox, PythonSandboxFactory } from "./sandbox.js";
 import { isInside, WorkspaceMirror, type MirrorLimits } from "./workspace-mirror.js";
+import { errorMessage } from "../../../base/error-message.js";
 
 /** A program printing more than this is stopped (the shell would hold it all in memory). */
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
@@ -74,7 +75,7 @@ export class PythonBridge {
   private enqueue(endpoint: Endpoint, request: PythonRunRequest): void {
     this.queue = this.queue.then(() =>
       this.run(endpoint, request).catch((error: unknown) => {
-        const text = `python3: ${error instanceof Error ? error.message : String(error)}\n`;
+        const text = `python3: ${errorMessage(error)}\n`;
         endpoint.post({ kind: "python-output", id: request.id, stream: "stderr", data: encoder.encode(text) } satisfies FromBridge);
         endpoint.post({ kind: "python-done", id: request.id, exitCode: 1 } satisfies FromBridge);
       }),
@@ -185,7 +186,7 @@ export class PythonBridge {
       try {
         await action();
       } catch (error) {
-        problems.push(`could not ${what} ${path} in the workspace: ${error instanceof Error ? error.message : String(error)}`);
+        problems.push(`could not ${what} ${path} in the workspace: ${errorMessage(error)}`);
       }
     };
     for (const path of changes.removes) await attempt("remove", path, () => fs.rm(path, { recursive: true, force: true }));
