@@ -7,6 +7,7 @@
 import type { Runtime } from "../runtime/types.js";
 import type { Bus } from "../tools/bus.js";
 import type { LanguageService } from "../tools/shared/language-service.js";
+import type { PreviewAccess } from "../tools/shared/preview-access.js";
 import { triggerHook } from "../tools/custom/hooks.js";
 import type { LoadedPlugin } from "../tools/custom/loader.js";
 import type { FileTime } from "../tools/file-time.js";
@@ -52,6 +53,8 @@ export interface ToolRunnerOptions {
   web?: WebAccess;
   /** The workspace's language service, handed to tools as ctx.lsp (issue 20). */
   lsp?: LanguageService;
+  /** The page's preview, handed to tools as ctx.preview (issue 29); absent outside a page. */
+  preview?: PreviewAccess;
   /**
    * A subagent's callers' rules, outermost first: a subagent may do no more than the agents that started
    * it (a general subagent of the plan agent may not edit what plan may not), so each request is also
@@ -194,6 +197,7 @@ export class ToolRunner {
       truncate: (text, options = {}) => this.options.truncate(text, options, { taskAvailable }),
       ...(this.options.web ? { web: this.options.web } : {}),
       ...(this.options.lsp ? { lsp: this.options.lsp } : {}),
+      ...(this.options.preview ? { preview: this.options.preview } : {}),
       ...(this.options.truncationStream
         ? { truncationStream: (options = {}) => this.options.truncationStream!(options, { taskAvailable }) }
         : {}),

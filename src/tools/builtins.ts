@@ -12,6 +12,7 @@ import { LspTool } from "./lsp.js";
 import { MultiEditTool } from "./multiedit.js";
 import { PlanEnterTool } from "./plan_enter.js";
 import { PlanExitTool } from "./plan_exit.js";
+import { PreviewTool } from "./preview.js";
 import { QuestionTool } from "./question.js";
 import { ReadTool } from "./read.js";
 import { SkillTool } from "./skill.js";
@@ -46,4 +47,5 @@ export const builtinTools: Info[] = [
   WebSearchTool,
   CodeSearchTool,
   LspTool,
+  PreviewTool,
 ];

@@ -32,6 +32,7 @@ export const BUILTIN_ORDER = [
   "batch",
   "plan_enter",
   "plan_exit",
+  "preview",
 ] as const;
 
 export interface RegistryFlags {
@@ -43,6 +44,8 @@ export interface RegistryFlags {
   /** `experimental.batch_tool` in the workspace config. */
   batchTool: boolean;
   planMode: boolean;
+  /** A page with a Preview pane runs the session (the page and the embed; never the CLI). */
+  preview: boolean;
 }
 
 export const defaultFlags: RegistryFlags = {
@@ -51,6 +54,7 @@ export const defaultFlags: RegistryFlags = {
   experimentalLsp: false,
   batchTool: false,
   planMode: false,
+  preview: false,
 };
 
 const INTERACTIVE = new Set(["app", "cli", "desktop", "web"]);
@@ -88,6 +92,8 @@ export class ToolRegistry {
       case "plan_enter":
       case "plan_exit":
         return this.flags.planMode;
+      case "preview":
+        return this.flags.preview;
       default:
         return true;
     }

@@ -89,6 +89,10 @@ function toBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
+function asRelativeUrl(url: string): string {
+  return url.startsWith("/") || url.startsWith(".") ? url : `./${url}`;
+}
+
 /** A JavaScript identifier that can be exported by name (not `default`, not a reserved word). */
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 const RESERVED = new Set(
@@ -207,6 +211,8 @@ class BuildRun {
 
   async htmlReference(reference: HtmlReference): Promise<string | undefined> {
     const from = this.htmlPath;
+    // In HTML (and CSS) "style.css" is a relative URL, not a package name.
+    if (reference.kind !== "inline-module") reference = { ...reference, value: asRelativeUrl(reference.value) };
     if (reference.kind === "inline-module") {
       const path = `${this.htmlPath}?inline-${this.inlineCount++}`;
       const key = `@wb${path}`;
@@ -303,7 +309,7 @@ class BuildRun {
     const replacements: Array<{ start: number; end: number; text: string }> = [];
     for (const site of transformed.urls) {
       try {
-        const target = await this.builder.resolveFrom(path, site.specifier, this.appRoot, "import");
+        const target = await this.builder.resolveFrom(path, asRelativeUrl(site.specifier), this.appRoot, "import");
         replacements.push({ start: site.start, end: site.end, text: this.placeholder(await this.asset(target, false)) });
       } catch (error) {
         this.warnings.push(error instanceof Error ? error.message : String(error));

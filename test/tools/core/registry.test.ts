@@ -12,8 +12,20 @@ const everyBuiltin = [...BUILTIN_ORDER].reverse().map((id) => fixture(id));
 
 describe("registry", () => {
   it("lists built-ins in OpenCode's order whatever order they are given in", () => {
-    const registry = new ToolRegistry(everyBuiltin, { ...defaultFlags, experimentalLsp: true, batchTool: true, planMode: true });
+    const registry = new ToolRegistry(everyBuiltin, {
+      ...defaultFlags,
+      experimentalLsp: true,
+      batchTool: true,
+      planMode: true,
+      preview: true,
+    });
     expect(registry.ids()).toEqual([...BUILTIN_ORDER]);
+  });
+
+  it("offers preview only where a page with a Preview pane runs the session", () => {
+    expect(new ToolRegistry(everyBuiltin, { ...defaultFlags, client: "cli" }).ids()).not.toContain("preview");
+    expect(new ToolRegistry(everyBuiltin, defaultFlags).ids()).not.toContain("preview");
+    expect(new ToolRegistry(everyBuiltin, { ...defaultFlags, preview: true }).ids()).toContain("preview");
   });
 
   it("keeps question for interactive clients only, and lsp, batch and plan behind their flags", () => {
