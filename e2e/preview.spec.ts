@@ -216,6 +216,7 @@ export default function App() {
   const button = frame(page).getByRole("button");
   await button.click();
   await expect(button).toHaveText("count is 1");
+  await page.screenshot({ path: test.info().outputPath("preview-react.png") });
   await button.click();
   await button.click();
   // The throw in render reaches the console with the TSX file's own line.
