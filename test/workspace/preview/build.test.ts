@@ -22,7 +22,9 @@ async function folder(files: Record<string, string>) {
   return made;
 }
 
-const esm = (blobs: FrameBlob[], suffix: string) => blobs.find((blob) => blob.kind === "esm" && blob.path.endsWith(suffix));
+type EsmBlob = Extract<FrameBlob, { kind: "esm" }>;
+const esm = (blobs: FrameBlob[], suffix: string) =>
+  blobs.find((blob): blob is EsmBlob => blob.kind === "esm" && blob.path.endsWith(suffix));
 
 describe("resolution, against node", () => {
   it("finds the same files node's require does for react's and react-dom's entry points", async () => {
