@@ -16,7 +16,8 @@ import { initLexers, transformModule } from "../src/workspace/preview/transform.
 import { LAUNCH_ARGS, NAME_SHIM, round, serve, stop } from "./ui-stream.js";
 
 const MODULES = 50;
-const ESBUILD = fileURLToPath(new URL("../node_modules/@esbuild/linux-x64/bin/esbuild", import.meta.url));
+// esbuild's installer puts the native binary here (an ELF file on Linux, not a JavaScript launcher).
+const ESBUILD = fileURLToPath(new URL("../node_modules/esbuild/bin/esbuild", import.meta.url));
 const FIXTURES = fileURLToPath(new URL("../e2e/fixtures/preview/", import.meta.url));
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
