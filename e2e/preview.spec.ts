@@ -3,6 +3,7 @@ import { gunzipSync } from "node:zlib";
 import { strToU8, zipSync } from "fflate";
 import { callCard, expect, freshWorkspace, openWorkbench, runInTerminal, runTool, test, waitForIdle } from "./fixtures.js";
 import type { Page } from "@playwright/test";
+import { encodeShareLink } from "../src/embed/share/index.js";
 
 /** The files of an npm tarball (`npm pack`), under `package/`, as name → bytes. */
 function untar(tgz: Buffer): Map<string, Uint8Array> {
@@ -258,4 +259,16 @@ fetch("../.env").then((r) => r.text().then((t) => console.log("env: status " + r
   expect(await page.evaluate(() => window.localStorage.getItem("workbench-secret-probe"))).toBe("do-not-leak");
   expect(new URL(page.url()).hostname).toBe("127.0.0.1");
   expect(await page.getByTestId("preview-frame").getAttribute("sandbox")).not.toContain("allow-same-origin");
+});
+
+test("a share link can open on the preview of its files", async ({ page, baseURL }) => {
+  const link = await encodeShareLink(
+    { name: "Preview demo", files: { ...PLAIN }, view: { panes: ["preview"], preview: "/site/index.html" } },
+    `${baseURL}/`,
+  );
+  await page.addInitScript(() => window.localStorage.setItem("workbench-welcome-dismissed", "1"));
+  await page.goto(link);
+  await expect(page).toHaveURL(/preview=%2Fsite%2Findex\.html/);
+  await expect(page.getByTestId("tab-preview")).toHaveAttribute("aria-selected", "true");
+  await expect(frame(page).locator("#title")).toHaveText("Hello from util", { timeout: 20_000 });
 });

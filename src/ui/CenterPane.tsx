@@ -17,7 +17,16 @@ const PREVIEW = "preview:";
  * The middle column: the terminal and the open files as tabs (arrow keys move between tabs, as in
  * any tab list). Hidden panels stay mounted, so the terminal keeps its screen and an editor its text.
  */
-export function CenterPane(props: { files: OpenFiles; runtime: () => Runtime; readOnly: boolean; terminal: JSX.Element }) {
+export function CenterPane(props: {
+  files: OpenFiles;
+  runtime: () => Runtime;
+  readOnly: boolean;
+  terminal: JSX.Element;
+  /** Set from outside (an embed's view): the Preview tab in front or not. */
+  previewShown?: () => boolean;
+  /** A page to open the Preview on at start (`?preview=` in the address, a share that opens on the preview). */
+  openPreview?: string;
+}) {
   const files = props.files;
   const [previewShown, setPreviewShown] = createSignal(false);
   const current = () => (previewShown() ? PREVIEW : files.active());
@@ -26,6 +35,8 @@ export function CenterPane(props: { files: OpenFiles; runtime: () => Runtime; re
     setPreviewShown(tab === PREVIEW);
     if (tab !== PREVIEW) files.show(tab);
   };
+  if (props.previewShown) createEffect(on(props.previewShown, (shown) => setPreviewShown(shown)));
+  if (props.openPreview !== undefined) setPreviewShown(true);
   // A file opened elsewhere (the tree, a search hit) comes forward over the preview.
   createEffect(on(files.active, () => setPreviewShown(false), { defer: true }));
   // The preview tool's call brings the preview forward, so the person sees what the agent looks at.
@@ -118,6 +129,7 @@ export function CenterPane(props: { files: OpenFiles; runtime: () => Runtime; re
         <PreviewPane
           runtime={props.runtime}
           visible={previewShown}
+          initialPath={props.openPreview}
           onOpenSource={(path, line) => {
             setPreviewShown(false);
             files.open(join(props.runtime().root, path), { line, from: 0, to: 0 });

@@ -20,7 +20,7 @@ import { TerminalView } from "../terminal/TerminalView.js";
 import type { ThemeName } from "../theme.js";
 import { ToolsController, type TrustMemory } from "../tools/tools-controller.js";
 
-export type EmbedView = "chat" | "tools" | "editor" | "terminal";
+export type EmbedView = "chat" | "tools" | "editor" | "terminal" | "preview";
 
 export interface EmbedSettings {
   view: EmbedView;
@@ -74,6 +74,7 @@ const VIEWS: { id: EmbedView; label: string }[] = [
   { id: "tools", label: "Tools" },
   { id: "editor", label: "Editor" },
   { id: "terminal", label: "Terminal" },
+  { id: "preview", label: "Preview" },
 ];
 
 export function EmbedApp(props: {
@@ -266,6 +267,7 @@ export function EmbedApp(props: {
             <FileTree runtime={runtime} tree={tree} readOnly={readOnly} onError={(message) => report(message, true)} onOpen={files.open} />
           </aside>
           <CenterPane
+            previewShown={() => view() === "preview"}
             files={files}
             runtime={runtime}
             readOnly={readOnly}

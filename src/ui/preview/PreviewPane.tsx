@@ -10,12 +10,14 @@ import { type PreviewEntry, previewFor } from "../../workspace/preview/preview-h
 export function PreviewPane(props: {
   runtime: () => Runtime;
   visible: () => boolean;
+  /** The page to open first (the workspace's index.html when absent). */
+  initialPath?: string;
   /** Opens a workspace file (relative path) at a line. */
   onOpenSource: (path: string, line: number) => void;
 }) {
   const host = createMemo(() => previewFor(props.runtime()));
   const [version, setVersion] = createSignal(0);
-  const [address, setAddress] = createSignal("/index.html");
+  const [address, setAddress] = createSignal(props.initialPath ?? "/index.html");
   let frameBox!: HTMLDivElement;
 
   createEffect(() => {
@@ -28,10 +30,10 @@ export function PreviewPane(props: {
     setVersion((v) => v + 1);
     onCleanup(off);
   });
-  // First shown: load the default page, unless the tool already loaded one.
+  // First shown (or shown over a new runtime): load the page asked for, unless the tool already loaded one.
   createEffect(
-    on(props.visible, (visible) => {
-      if (visible && host().path === undefined && host().phase === "idle") void host().navigate(address());
+    on([props.visible, host], ([visible, current]) => {
+      if (visible && current.path === undefined && current.phase === "idle") void current.navigate(address());
     }),
   );
 
