@@ -132,6 +132,11 @@ test("a change to a file the page loaded reloads it, from the shell as from a to
   await waitForIdle(page);
   await page.getByTestId("tab-preview").click();
   await expect(frame(page).locator("#data")).toHaveText("items: 1");
+  // A tool's write, too (the call brings nothing forward: the Preview tab is already in front).
+  await runTool(page, "read", { filePath: "site/util.js" });
+  await expect(callCard(page, 0)).toHaveAttribute("data-state", "completed");
+  await runTool(page, "write", { filePath: "site/util.js", content: 'export const greeting = "Written by a tool";\n' });
+  await expect(frame(page).locator("#title")).toHaveText("Written by a tool");
 });
 
 test("the preview tool returns the page's title, text, console lines and errors with source positions", async ({ page }) => {
@@ -244,6 +249,7 @@ try {
   request.onerror = () => console.log("indexedDB: refused " + (request.error && request.error.name));
 } catch (error) { console.log("indexedDB: refused " + error.name); }
 try { top.location.href = "https://example.invalid/"; console.log("navigate top: DONE"); } catch (error) { console.log("navigate top: refused " + error.name); }
+fetch("..%2F..%2F..%2Fetc%2Fpasswd").then((r) => console.log("climb: status " + r.status));
 fetch("../.env").then((r) => r.text().then((t) => console.log("env: status " + r.status + " " + t.slice(0, 40))));
 </script></body>`;
   await upload(page, { "evil/index.html": attack, ".env": "API_KEY=sk-secret-value\n" });
@@ -253,6 +259,7 @@ fetch("../.env").then((r) => r.text().then((t) => console.log("env: status " + r
     await expect(lines.filter({ hasText: `${name}:` })).toContainText(`${name}: refused`);
   }
   await expect(lines.filter({ hasText: "env:" })).toContainText("env: status 404");
+  await expect(lines.filter({ hasText: "climb:" })).toContainText("climb: status 404");
   await expect(page.getByTestId("preview-console")).not.toContainText("READ");
   await expect(page.getByTestId("preview-console")).not.toContainText("sk-secret-value");
   // The workbench is where it was, its storage untouched.
