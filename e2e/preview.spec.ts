@@ -114,6 +114,17 @@ test("a plain HTML/JS app runs in the preview: modules, CSS, assets, fetch, link
   await page.getByTestId("preview-back").click();
   await expect(frame(page).locator("#title")).toHaveText("Hello from util");
   await expect(page.getByTestId("preview-address")).toHaveValue("/site/index.html");
+  await page.getByTestId("preview-forward").click();
+  await expect(frame(page).locator("h1")).toHaveText("About page");
+  await page.getByTestId("preview-back").click();
+  await expect(frame(page).locator("#title")).toHaveText("Hello from util");
+
+  // "Open in a new tab": the same app, in the same kind of sandboxed frame, in a tab of its own.
+  const [tab] = await Promise.all([page.context().waitForEvent("page"), page.getByTestId("preview-open-tab").click()]);
+  const inner = tab.frameLocator("iframe");
+  await expect(inner.locator("#title")).toHaveText("Hello from util");
+  expect(await tab.locator("iframe").getAttribute("sandbox")).not.toContain("allow-same-origin");
+  await tab.close();
 });
 
 test("a change to a file the page loaded reloads it, from the shell as from a tool", async ({ page }) => {

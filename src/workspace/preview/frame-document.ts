@@ -110,6 +110,12 @@ function frameMain(payload: FramePayload, config: FrameConfig): void {
     const id = nextFetch++;
     return new Promise<Response>((resolve, reject) => {
       waiting[id] = { resolve, reject };
+      // A tab opened with "Open in a new tab" has no workbench behind it to answer.
+      setTimeout(() => {
+        if (!waiting[id]) return;
+        delete waiting[id];
+        reject(new TypeError(`${url.pathname}: the workbench did not answer (a preview opened in its own tab serves no files)`));
+      }, 10_000);
       send({ type: "fetch", id, path: decodeURIComponent(url.pathname.slice(config.prefix.length - 1)) });
     });
   };
