@@ -216,7 +216,9 @@ class BuildRun {
     if (reference.kind === "inline-module") {
       const path = `${this.htmlPath}?inline-${this.inlineCount++}`;
       const key = `@wb${path}`;
-      await this.addEsm(key, path, transformModule(`${this.htmlPath}.js`, reference.value));
+      // Blank lines first, so a line of the inline script keeps its number in the page.
+      const padded = "\n".repeat(reference.linesBefore ?? 0) + reference.value;
+      await this.addEsm(key, path, transformModule(`${this.htmlPath}.js`, padded));
       return `<script type="module">import ${JSON.stringify(key)};</script>`;
     }
     let path: string;

@@ -11,6 +11,8 @@ export interface HtmlReference {
   kind: "module" | "inline-module" | "script" | "stylesheet" | "asset";
   /** The URL as written, or the inline module's text. */
   value: string;
+  /** inline-module: how many lines of the page come before its text (so its lines can keep the page's numbers). */
+  linesBefore?: number;
 }
 
 /** Returns the markup to write instead of the tag, or undefined to keep the tag as it is. */
@@ -72,7 +74,9 @@ export async function rewriteHtml(html: string, rewrite: HtmlRewriter): Promise<
     const type = (attrs.get("type") ?? "").toLowerCase();
     if (type === "module") {
       if (src !== undefined) return isLocal(src) ? rewrite({ kind: "module", value: src }) : undefined;
-      return rewrite({ kind: "inline-module", value: match[2]! });
+      const contentStart = match.index! + match[0].indexOf(">") + 1;
+      const linesBefore = html.slice(0, contentStart).split("\n").length - 1;
+      return rewrite({ kind: "inline-module", value: match[2]!, linesBefore });
     }
     if (src === undefined || !isLocal(src) || (type !== "" && !type.includes("javascript"))) return undefined;
     const url = await rewrite({ kind: "script", value: src });

@@ -102,6 +102,21 @@ describe("the build of a page", () => {
     expect(lines[0]).toContain(`"@wb${join(root, "node_modules/react/index.js")}"`);
   });
 
+  it("keeps an inline module's lines at their line in the page", async () => {
+    const html = [
+      "<!doctype html>",
+      "<title>x</title>",
+      '<script type="module">',
+      "const a = 1;",
+      'console.log("MARK-5");',
+      "</script>",
+    ].join("\n");
+    const { root, files } = await folder({ "index.html": html });
+    const build = await new PreviewBuilder(files, root).build(join(root, "index.html"));
+    const lines = esm(build.payload.blobs, "index.html?inline-0")!.code.split("\n");
+    expect(lines.findIndex((line) => line.includes("MARK-5")) + 1).toBe(5);
+  });
+
   it("rewrites the page's scripts, style sheets and images, and leaves URLs it cannot serve alone", async () => {
     const { root, files } = await folder({
       "index.html": [
