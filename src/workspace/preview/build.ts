@@ -106,6 +106,11 @@ export class PreviewBuilder {
   private readonly texts = new Map<string, string>();
   private readonly resolutions = new Map<string, string>();
   private readonly decoder = new TextDecoder();
+  /**
+   * Bumped by every change: a read that started before a change must not fill the cache after it (the
+   * build under way then caches the old text, and the rebuild the change asked for would reuse it).
+   */
+  private epoch = 0;
 
   constructor(
     private readonly files: PreviewFiles,
@@ -114,6 +119,7 @@ export class PreviewBuilder {
 
   /** Forgets what a change may have made stale. A new or removed file can change any resolution. */
   invalidate(paths: readonly string[] | "unknown"): void {
+    this.epoch++;
     if (paths === "unknown") {
       this.transforms.clear();
       this.texts.clear();
@@ -131,6 +137,7 @@ export class PreviewBuilder {
   private async text(path: string): Promise<string> {
     const cached = this.texts.get(path);
     if (cached !== undefined) return cached;
+    const epoch = this.epoch;
     const bytes = await this.files.readBytes(path);
     if (bytes === undefined) {
       // A file that vanished between resolution and reading: resolve again next time.
@@ -138,15 +145,16 @@ export class PreviewBuilder {
       throw new PreviewBuildError(`${path} could not be read (it was moved or deleted)`);
     }
     const text = this.decoder.decode(bytes);
-    this.texts.set(path, text);
+    if (epoch === this.epoch) this.texts.set(path, text);
     return text;
   }
 
   private async transformed(path: string): Promise<TransformedModule> {
     const cached = this.transforms.get(path);
     if (cached) return cached;
+    const epoch = this.epoch;
     const result = transformModule(path, await this.text(path));
-    this.transforms.set(path, result);
+    if (epoch === this.epoch) this.transforms.set(path, result);
     return result;
   }
 
@@ -154,8 +162,9 @@ export class PreviewBuilder {
     const id = `${importer}\0${specifier}\0${mode}\0${appRoot}`;
     const cached = this.resolutions.get(id);
     if (cached !== undefined) return cached;
+    const epoch = this.epoch;
     const path = await resolveImport(this.files, importer, specifier, appRoot, mode);
-    this.resolutions.set(id, path);
+    if (epoch === this.epoch) this.resolutions.set(id, path);
     return path;
   }
 

@@ -210,7 +210,12 @@ export class PreviewHost {
   private onFilesChanged(paths: string[] | "unknown"): void {
     this.builder.invalidate(paths);
     const loaded = this.loaded?.build.loaded;
-    const affects = paths === "unknown" || this.phase === "failed" || (loaded !== undefined && paths.some((path) => loaded.has(path)));
+    // A build under way may have read a file before this change: build again rather than show the old one.
+    const affects =
+      paths === "unknown" ||
+      this.phase === "failed" ||
+      this.phase === "building" ||
+      (loaded !== undefined && paths.some((path) => loaded.has(path)));
     if (!affects || this.path === undefined) return;
     clearTimeout(this.changeTimer);
     this.changeTimer = setTimeout(() => void this.load(), CHANGE_DEBOUNCE_MS);

@@ -162,6 +162,28 @@ describe("the build of a page", () => {
     expect(lazy.warnings.join("\n")).toMatch(/later\.js/);
   });
 
+  it("does not keep what a read that a change overtook returned", async () => {
+    const { root, files } = await folder({ "index.html": '<script type="module" src="a.js"></script>', "a.js": "export const v = 1;" });
+    const { writeFile } = await import("node:fs/promises");
+    let builder!: PreviewBuilder;
+    // The change lands while the first build is reading a.js: its old text must not be cached.
+    const racing = {
+      ...files,
+      readBytes: async (path: string) => {
+        const bytes = await files.readBytes(path);
+        if (path.endsWith("a.js") && bytes && new TextDecoder().decode(bytes).includes("1")) {
+          await writeFile(join(root, "a.js"), "export const v = 2;");
+          builder.invalidate([join(root, "a.js")]);
+        }
+        return bytes;
+      },
+    };
+    builder = new PreviewBuilder(racing, root);
+    await builder.build(join(root, "index.html"));
+    const again = await builder.build(join(root, "index.html"));
+    expect(esm(again.payload.blobs, "a.js")?.code).toBe("export const v = 2;");
+  });
+
   it("reads again only the files a change names", async () => {
     const { root, files, reads } = await folder({
       "index.html": '<script type="module" src="a.js"></script>',
