@@ -15,6 +15,7 @@ import { benchLoopOverhead } from "./loop-overhead.js";
 import { benchLspDiagnostics } from "./lsp-diagnostics.js";
 import { benchMarkdownStream } from "./markdown-stream.js";
 import { benchPythonRun } from "./python-run.js";
+import { benchPreview } from "./preview.js";
 import { benchReadDeep } from "./read-deep.js";
 import { benchSearch } from "./search.js";
 import { benchSearchLongPattern } from "./search-long-pattern.js";
@@ -47,6 +48,7 @@ const entries: [name: string, run: () => unknown][] = [
   ["webfetch-convert", benchWebfetchConvert],
   ["lsp-diagnostics", benchLspDiagnostics],
   ["python-run", benchPythonRun],
+  ["preview", benchPreview],
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !entries.some(([known]) => known === name));

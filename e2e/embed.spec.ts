@@ -376,3 +376,20 @@ test("the docs example: a replayed session and tools the reader types, from anot
   await expect(page.locator("#result")).toContainText("notes.md");
   await page.screenshot({ path: "e2e/screenshots/embed-docs-example.png", fullPage: true });
 });
+
+test('view: "preview" opens the embed on its files\' web app running, in a frame of its own origin', async ({ page }) => {
+  await openHost(page);
+  await embedInto(page, "a", {
+    files: {
+      "index.html": '<!doctype html><title>Demo</title><h1 id="out">static</h1><script type="module" src="./main.ts"></script>',
+      "main.ts":
+        'const label: string = "running in the embed";\ndocument.getElementById("out")!.textContent = label;\nconsole.log("embed preview", label.length);\n',
+    },
+    view: "preview",
+  });
+  const embed = page.frameLocator("#a");
+  await expect(embed.getByTestId("embed-view-preview")).toHaveAttribute("aria-selected", "true");
+  await expect(embed.frameLocator("[data-testid=preview-frame]").locator("#out")).toHaveText("running in the embed");
+  await expect(embed.getByTestId("preview-line").filter({ hasText: "embed preview 20" })).toContainText("main.ts:3");
+  expect(await embed.getByTestId("preview-frame").getAttribute("sandbox")).not.toContain("allow-same-origin");
+});

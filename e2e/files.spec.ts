@@ -210,6 +210,9 @@ test("at 1024 px the editor fits beside the terminal tab without sideways scroll
   await page.getByTestId("tab-terminal").click();
   await expect(page.getByTestId("tab-terminal")).toBeFocused();
   await page.keyboard.press("ArrowRight");
+  await expect(page.getByTestId("tab-preview")).toBeFocused();
+  await expect(page.getByTestId("tab-preview")).toHaveAttribute("aria-selected", "true");
+  await page.keyboard.press("ArrowRight");
   await expect(page.getByTestId("file-tab")).toBeFocused();
   await expect(page.getByTestId("file-tab")).toHaveAttribute("aria-selected", "true");
   await expect(page.getByTestId("file-tab")).toHaveCSS("outline-style", "solid");

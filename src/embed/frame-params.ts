@@ -1,7 +1,7 @@
 /** The frame's options from its address (protocol.ts frameUrl writes them); unknown values fall back. */
 import type { FrameParams, ThemeName, ViewName } from "./protocol.js";
 
-const VIEWS: readonly ViewName[] = ["chat", "tools", "editor", "terminal"];
+const VIEWS: readonly ViewName[] = ["chat", "tools", "editor", "terminal", "preview"];
 
 export interface ReadFrameParams extends Required<Omit<FrameParams, "theme">> {
   theme: ThemeName | undefined;

@@ -15,7 +15,7 @@ export const PROTOCOL_VERSION = 1;
 export const HANDSHAKE_INTERVAL_MS = 250;
 export const HANDSHAKE_ATTEMPTS = 120;
 
-export type ViewName = "chat" | "tools" | "editor" | "terminal";
+export type ViewName = "chat" | "tools" | "editor" | "terminal" | "preview";
 export type ThemeName = "light" | "dark";
 
 /** Files as the host gives them: text, or bytes for binary files. Paths are relative to the workspace. */

@@ -19,6 +19,7 @@ import { listTools, type ToolEntry } from "./tool-list.js";
 import type { SessionStore } from "../session/record/session-store.js";
 import type { McpServerView } from "../session/host/mcp/manager.js";
 import { languageServiceFor } from "../workspace/language-service.js";
+import { previewFor } from "../workspace/preview/preview-host.js";
 import { ToolSession } from "../session/host/tool-session.js";
 import { pageWebAccess } from "./web/page-web.js";
 import { proxyInForce } from "./web/proxy-setting.js";
@@ -100,6 +101,8 @@ export class PageTools {
       trusted,
       flags: { client: "web" },
       languageService: languageServiceFor(runtime),
+      // The preview's frame is made on the first call, so a session that never previews makes none.
+      preview: { inspect: (path, waitMs, signal) => previewFor(runtime).inspect(path, waitMs, signal) },
       bus: carried?.session.bus,
       session: carried?.session.session ?? options.session,
       store,

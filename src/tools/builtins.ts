@@ -15,6 +15,7 @@ import { LspTool } from "./lsp.js";
 import { MultiEditTool } from "./multiedit.js";
 import { PlanEnterTool } from "./plan_enter.js";
 import { PlanExitTool } from "./plan_exit.js";
+import { PreviewTool } from "./preview.js";
 import { QuestionTool } from "./question.js";
 import { PatchTool } from "./patch.js";
 import { ReadTool } from "./read.js";
@@ -56,6 +57,7 @@ export const builtinTools: Info[] = [
   BatchTool,
   PlanEnterTool,
   PlanExitTool,
+  PreviewTool,
 ];
 
 /** The built-in ids, in order. */

@@ -23,6 +23,8 @@ export interface RegistryFlags {
    * and patch (with V2's parameters). Never both: a model offered two shells would use them interchangeably.
    */
   toolNames?: "v1" | "v2";
+  /** A page with a Preview pane runs the session (the page and the embed; never the CLI). */
+  preview: boolean;
 }
 
 export const defaultFlags: RegistryFlags = {
@@ -31,6 +33,7 @@ export const defaultFlags: RegistryFlags = {
   experimentalLsp: false,
   batchTool: false,
   planMode: false,
+  preview: false,
 };
 
 const INTERACTIVE = new Set(["app", "cli", "desktop", "web"]);
@@ -76,6 +79,8 @@ export class ToolRegistry {
       case "subagent":
       case "patch":
         return this.flags.toolNames === "v2";
+      case "preview":
+        return this.flags.preview;
       default:
         return true;
     }

@@ -10,6 +10,7 @@ import type { Runtime } from "../runtime/types.js";
 import type { Bus } from "./bus.js";
 import type { FileTime } from "./file-time.js";
 import type { LanguageService } from "./shared/language-service.js";
+import type { PreviewAccess } from "./shared/preview-access.js";
 import type { AskInput, Ruleset } from "./permission/types.js";
 import type { SessionCatalog, SessionServices } from "./session/services.js";
 import type { WebAccess } from "./web/access.js";
@@ -109,6 +110,9 @@ export interface Context<M extends Metadata = Metadata> {
    * Absent when the session has none (a unit test, `"lsp": false` in opencode.json): tools then add nothing.
    */
   lsp?: LanguageService;
+
+  /** The page's Preview pane (issue 29): only where a page exists; the preview tool is offered only then. */
+  preview?: PreviewAccess;
 }
 
 export interface ExecuteResult<M extends Metadata = Metadata> {

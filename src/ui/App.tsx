@@ -191,6 +191,7 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
           />
         </aside>
         <CenterPane
+          openPreview={new URLSearchParams(window.location.search).get("preview") ?? undefined}
           files={files}
           runtime={runtime}
           readOnly={workspace.readOnly}

@@ -1,21 +1,46 @@
-import { basename } from "pathe";
-import { For, lazy, type JSX } from "solid-js";
+import { basename, join } from "pathe";
+import { createEffect, createSignal, For, lazy, on, onCleanup, type JSX } from "solid-js";
 import type { Runtime } from "../runtime/types.js";
 import type { OpenFiles } from "./files/open-files.js";
+import { previewFor } from "../workspace/preview/preview-host.js";
+import { PreviewPane } from "./preview/PreviewPane.js";
 
 // The editor (and CodeMirror behind it) loads when the first file opens, not with the page.
 const FileEditor = lazy(() => import("./files/FileEditor.js").then((module) => ({ default: module.FileEditor })));
 
-const tabId = (index: number) => `center-tab-${index}`;
-const panelId = (index: number) => `center-panel-${index}`;
+const tabId = (index: number | "preview") => `center-tab-${index}`;
+const panelId = (index: number | "preview") => `center-panel-${index}`;
+/** The Preview tab's place among the tabs (file paths are absolute, so no path is this). */
+const PREVIEW = "preview:";
 
 /**
  * The middle column: the terminal and the open files as tabs (arrow keys move between tabs, as in
  * any tab list). Hidden panels stay mounted, so the terminal keeps its screen and an editor its text.
  */
-export function CenterPane(props: { files: OpenFiles; runtime: () => Runtime; readOnly: boolean; terminal: JSX.Element }) {
+export function CenterPane(props: {
+  files: OpenFiles;
+  runtime: () => Runtime;
+  readOnly: boolean;
+  terminal: JSX.Element;
+  /** Set from outside (an embed's view): the Preview tab in front or not. */
+  previewShown?: () => boolean;
+  /** A page to open the Preview on at start (`?preview=` in the address, a share that opens on the preview). */
+  openPreview?: string;
+}) {
   const files = props.files;
-  const tabs = () => [undefined, ...files.files().map((file) => file.path)];
+  const [previewShown, setPreviewShown] = createSignal(false);
+  const current = () => (previewShown() ? PREVIEW : files.active());
+  const tabs = () => [undefined, PREVIEW, ...files.files().map((file) => file.path)];
+  const select = (tab: string | undefined) => {
+    setPreviewShown(tab === PREVIEW);
+    if (tab !== PREVIEW) files.show(tab);
+  };
+  if (props.previewShown) createEffect(on(props.previewShown, (shown) => setPreviewShown(shown)));
+  if (props.openPreview !== undefined) setPreviewShown(true);
+  // A file opened elsewhere (the tree, a search hit) comes forward over the preview.
+  createEffect(on(files.active, () => setPreviewShown(false), { defer: true }));
+  // The preview tool's call brings the preview forward, so the person sees what the agent looks at.
+  createEffect(() => onCleanup(previewFor(props.runtime()).onReveal(() => setPreviewShown(true))));
   let list!: HTMLDivElement;
 
   const closeFile = (path: string) => {
@@ -25,7 +50,7 @@ export function CenterPane(props: { files: OpenFiles; runtime: () => Runtime; re
   };
   const onTabKey = (event: KeyboardEvent) => {
     const all = tabs();
-    const index = all.indexOf(files.active());
+    const index = all.indexOf(current());
     const next =
       event.key === "ArrowRight"
         ? (index + 1) % all.length
@@ -38,7 +63,7 @@ export function CenterPane(props: { files: OpenFiles; runtime: () => Runtime; re
               : undefined;
     if (next === undefined) return;
     event.preventDefault();
-    files.show(all[next]);
+    select(all[next]);
     list.querySelectorAll<HTMLElement>('[role="tab"]')[next]?.focus();
   };
 
@@ -50,13 +75,29 @@ export function CenterPane(props: { files: OpenFiles; runtime: () => Runtime; re
           role="tab"
           id={tabId(0)}
           class="center-tab"
-          aria-selected={files.active() === undefined}
+          aria-selected={current() === undefined}
           aria-controls={panelId(0)}
-          tabIndex={files.active() === undefined ? 0 : -1}
-          onClick={() => files.showTerminal()}
+          tabIndex={current() === undefined ? 0 : -1}
+          onClick={() => {
+            setPreviewShown(false);
+            files.showTerminal();
+          }}
           data-testid="tab-terminal"
         >
           Terminal
+        </button>
+        <button
+          type="button"
+          role="tab"
+          id={tabId("preview")}
+          class="center-tab"
+          aria-selected={previewShown()}
+          aria-controls={panelId("preview")}
+          tabIndex={previewShown() ? 0 : -1}
+          onClick={() => setPreviewShown(true)}
+          data-testid="tab-preview"
+        >
+          Preview
         </button>
         <For each={files.files()}>
           {(file, index) => (
@@ -66,11 +107,11 @@ export function CenterPane(props: { files: OpenFiles; runtime: () => Runtime; re
               id={tabId(index() + 1)}
               class="center-tab"
               classList={{ dirty: file.dirty() }}
-              aria-selected={files.active() === file.path}
+              aria-selected={current() === file.path}
               aria-controls={panelId(index() + 1)}
-              tabIndex={files.active() === file.path ? 0 : -1}
+              tabIndex={current() === file.path ? 0 : -1}
               title={file.path}
-              onClick={() => files.show(file.path)}
+              onClick={() => select(file.path)}
               onAuxClick={(event) => event.button === 1 && closeFile(file.path)}
               data-testid="file-tab"
               data-path={file.path}
@@ -81,14 +122,19 @@ export function CenterPane(props: { files: OpenFiles; runtime: () => Runtime; re
           )}
         </For>
       </div>
-      <div
-        class="center-panel terminal-pane"
-        role="tabpanel"
-        id={panelId(0)}
-        aria-labelledby={tabId(0)}
-        hidden={files.active() !== undefined}
-      >
+      <div class="center-panel terminal-pane" role="tabpanel" id={panelId(0)} aria-labelledby={tabId(0)} hidden={current() !== undefined}>
         {props.terminal}
+      </div>
+      <div class="center-panel" role="tabpanel" id={panelId("preview")} aria-labelledby={tabId("preview")} hidden={!previewShown()}>
+        <PreviewPane
+          runtime={props.runtime}
+          visible={previewShown}
+          initialPath={props.openPreview}
+          onOpenSource={(path, line) => {
+            setPreviewShown(false);
+            files.open(join(props.runtime().root, path), { line, from: 0, to: 0 });
+          }}
+        />
       </div>
       <For each={files.files()}>
         {(file, index) => (
@@ -97,7 +143,7 @@ export function CenterPane(props: { files: OpenFiles; runtime: () => Runtime; re
             role="tabpanel"
             id={panelId(index() + 1)}
             aria-labelledby={tabId(index() + 1)}
-            hidden={files.active() !== file.path}
+            hidden={current() !== file.path}
           >
             <FileEditor
               runtime={props.runtime}

@@ -135,5 +135,7 @@ export async function openShareInNewWorkspace(
   const url = new URL(at.pathname, at.origin);
   url.searchParams.set("workspace", name);
   url.searchParams.set("shared", "1");
+  // A share that opens on the preview: the page brings the Preview tab forward on that page.
+  if (state.view?.panes?.[0] === "preview") url.searchParams.set("preview", state.view.preview ?? "/index.html");
   return url.href;
 }

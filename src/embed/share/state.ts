@@ -8,7 +8,7 @@ import { SessionFile } from "../../session/record/session-json.js";
 
 export const SHARE_FORMAT = "workbench-share";
 
-export const Pane = z.enum(["chat", "tools", "editor", "terminal"]);
+export const Pane = z.enum(["chat", "tools", "editor", "terminal", "preview"]);
 export type Pane = z.infer<typeof Pane>;
 
 export const ViewOptions = z.strictObject({
@@ -17,6 +17,8 @@ export const ViewOptions = z.strictObject({
   /** Files to open in the editor (paths of the share's files). */
   open: z.array(z.string()).max(20).optional(),
   theme: z.enum(["light", "dark"]).optional(),
+  /** The page the Preview opens on, when "preview" is the first pane (the workspace's index.html by default). */
+  preview: z.string().max(1000).optional(),
   /** The replay speed offered first (scripted provider: 1 natural, 0 instant). */
   replaySpeed: z.number().min(0).max(100).optional(),
 });

@@ -4,10 +4,10 @@
  * permission requests) published on the bus. Nothing a tool throws escapes a call: it becomes the
  * call's error.
  */
-import type { BackgroundJobs } from "../../tools/shared/background-jobs.js";
 import type { Runtime } from "../../runtime/types.js";
 import type { Bus } from "../../tools/bus.js";
 import type { LanguageService } from "../../tools/shared/language-service.js";
+import type { PreviewAccess } from "../../tools/shared/preview-access.js";
 import { triggerHook } from "../../tools/custom/hooks.js";
 import type { LoadedPlugin } from "../../tools/custom/loader.js";
 import type { FileTime } from "../../tools/file-time.js";
@@ -23,6 +23,7 @@ import type { AgentInfo, Context, TruncateResult, TruncationRequest, TruncationS
 import type { CallPermission, SessionRecord, ToolCall } from "../record/session-record.js";
 import { ascendingId } from "../record/ids.js";
 import type { SessionStore } from "../record/session-store.js";
+import type { BackgroundJobs } from "../../tools/shared/background-jobs.js";
 import { errorMessage } from "../../base/error-message.js";
 
 /** How often live metadata from a running call reaches subscribers, at most. */
@@ -56,6 +57,8 @@ export interface ToolRunnerOptions {
   jobs?: BackgroundJobs;
   /** The workspace's language service, handed to tools as ctx.lsp (issue 20). */
   lsp?: LanguageService;
+  /** The page's preview, handed to tools as ctx.preview (issue 29); absent outside a page. */
+  preview?: PreviewAccess;
   /**
    * A subagent's callers' rules, outermost first: a subagent may do no more than the agents that started
    * it (a general subagent of the plan agent may not edit what plan may not), so each request is also
@@ -203,7 +206,7 @@ export class ToolRunner {
       truncate: (text, options = {}) => this.options.truncate(text, options, { taskAvailable }),
       ...(this.options.web ? { web: this.options.web } : {}),
       ...(this.options.lsp ? { lsp: this.options.lsp } : {}),
-      ...(this.options.jobs ? { jobs: this.options.jobs } : {}),
+      ...(this.options.preview ? { preview: this.options.preview } : {}),
       ...(this.options.truncationStream
         ? { truncationStream: (options = {}) => this.options.truncationStream!(options, { taskAvailable }) }
         : {}),

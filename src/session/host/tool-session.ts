@@ -26,6 +26,7 @@ import { explain, UNTRUSTED_IGNORED, type Explanation, type RuleLayer } from "..
 import type { Ruleset } from "../../tools/permission/types.js";
 import { defaultFlags, ToolRegistry, type RegistryFlags } from "../../tools/registry.js";
 import type { LanguageService } from "../../tools/shared/language-service.js";
+import type { PreviewAccess } from "../../tools/shared/preview-access.js";
 import type { Info } from "../../tools/tool.js";
 import { defaultAgent, loadAgents, type AgentProblem } from "../agent/load.js";
 import type { Agent } from "../agent/types.js";
@@ -74,6 +75,8 @@ export interface ToolSessionOptions {
    * when opencode.json says `"lsp": false` (or disables its typescript server).
    */
   languageService?: LanguageService;
+  /** The page's preview (issue 29): given only by a page, which is where the preview tool is offered. */
+  preview?: PreviewAccess;
 }
 
 /**
@@ -244,6 +247,7 @@ export class ToolSession {
       toolNames: toolNamesOf(config),
       ...options.flags,
       experimentalLsp: options.flags?.experimentalLsp === true || lspToolFromConfig(config),
+      preview: options.preview !== undefined,
     };
     const lsp = options.languageService && !lspDisabled(config) ? options.languageService : undefined;
     const registry = new ToolRegistry(options.builtins, flags);
@@ -294,6 +298,7 @@ export class ToolSession {
       ...(lsp ? { lsp } : {}),
       // In the saved-output folder, which every agent may read: that is how the model reads a job's output.
       jobs: new BackgroundJobs({ runtime, dir: store.dir }),
+      ...(options.preview ? { preview: options.preview } : {}),
     });
     const session: SessionRecord = options.session ?? {
       id: ascendingId("ses"),

@@ -21,7 +21,7 @@ import type { ThemeName } from "../theme.js";
 import { ToolsController, type TrustMemory } from "../tools/tools-controller.js";
 import { errorMessage } from "../../base/error-message.js";
 
-export type EmbedView = "chat" | "tools" | "editor" | "terminal";
+export type EmbedView = "chat" | "tools" | "editor" | "terminal" | "preview";
 
 export interface EmbedSettings {
   view: EmbedView;
@@ -75,6 +75,7 @@ const VIEWS: { id: EmbedView; label: string }[] = [
   { id: "tools", label: "Tools" },
   { id: "editor", label: "Editor" },
   { id: "terminal", label: "Terminal" },
+  { id: "preview", label: "Preview" },
 ];
 
 export function EmbedApp(props: {
@@ -267,6 +268,7 @@ export function EmbedApp(props: {
             <FileTree runtime={runtime} tree={tree} readOnly={readOnly} onError={(message) => report(message, true)} onOpen={files.open} />
           </aside>
           <CenterPane
+            previewShown={() => view() === "preview"}
             files={files}
             runtime={runtime}
             readOnly={readOnly}

@@ -13,10 +13,23 @@ const everyBuiltin = [...BUILTIN_IDS].reverse().map((id) => fixture(id));
 
 describe("registry", () => {
   it("lists built-ins in OpenCode's order whatever order they are given in", () => {
-    const registry = new ToolRegistry(everyBuiltin, { ...defaultFlags, experimentalLsp: true, batchTool: true, planMode: true });
+    const registry = new ToolRegistry(everyBuiltin, {
+      ...defaultFlags,
+      experimentalLsp: true,
+      batchTool: true,
+      planMode: true,
+      preview: true,
+    });
     const v2Names = ["shell", "subagent", "patch"];
     expect(registry.ids()).toEqual(BUILTIN_IDS.filter((id) => !v2Names.includes(id)));
-    const v2 = new ToolRegistry(everyBuiltin, { ...defaultFlags, experimentalLsp: true, batchTool: true, planMode: true, toolNames: "v2" });
+    const v2 = new ToolRegistry(everyBuiltin, {
+      ...defaultFlags,
+      experimentalLsp: true,
+      batchTool: true,
+      planMode: true,
+      preview: true,
+      toolNames: "v2",
+    });
     expect(v2.ids()).toEqual(BUILTIN_IDS.filter((id) => !["bash", "task", "apply_patch"].includes(id)));
   });
 
@@ -47,7 +60,14 @@ describe("registry", () => {
       "batch",
       "plan_enter",
       "plan_exit",
+      "preview",
     ]);
+  });
+
+  it("offers preview only where a page with a Preview pane runs the session", () => {
+    expect(new ToolRegistry(everyBuiltin, { ...defaultFlags, client: "cli" }).ids()).not.toContain("preview");
+    expect(new ToolRegistry(everyBuiltin, defaultFlags).ids()).not.toContain("preview");
+    expect(new ToolRegistry(everyBuiltin, { ...defaultFlags, preview: true }).ids()).toContain("preview");
   });
 
   it("keeps question for interactive clients only, and lsp, batch and plan behind their flags", () => {
