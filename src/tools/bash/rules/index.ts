@@ -5,21 +5,26 @@
 import type { Node } from "web-tree-sitter";
 import type { Flow } from "../flow.js";
 import { cdRule } from "./cd.js";
+import { curlRule } from "./curl.js";
 import { evalRule } from "./eval.js";
 import { exitRule } from "./exit.js";
 import { findRule } from "./find.js";
+import { cpioRule, rsyncRule } from "./list-readers.js";
 import { pathCommandsRule } from "./path-commands.js";
 import { popdRule } from "./popd.js";
 import { otherProgram } from "./program.js";
 import type { CommandContext, CommandRule, Walker } from "./rule.js";
 import { shellRule } from "./shell.js";
 import { sourceRule } from "./source.js";
+import { sqlShellRule } from "./sql-shells.js";
 import { suRule } from "./su.js";
+import { tarRule } from "./tar.js";
 import { trapRule } from "./trap.js";
 import { unlinkRule } from "./unlink.js";
 import { watchRule } from "./watch.js";
 import { wrapperRule } from "./wrapper.js";
 import { xargsRule } from "./xargs.js";
+import { zipRule } from "./zip.js";
 
 const COMMAND_RULES: readonly CommandRule[] = [
   wrapperRule,
@@ -36,6 +41,12 @@ const COMMAND_RULES: readonly CommandRule[] = [
   findRule,
   unlinkRule,
   pathCommandsRule,
+  curlRule,
+  tarRule,
+  zipRule,
+  rsyncRule,
+  cpioRule,
+  sqlShellRule,
 ];
 
 const BY_NAME: ReadonlyMap<string, CommandRule> = (() => {

@@ -18,10 +18,24 @@ export async function otherProgram(walker: Walker, context: CommandContext, name
 }
 
 /** Whether a command's standard input comes from a pipe, a heredoc, a here-string or a `<` redirection. */
-function stdinFed(statement: Node): boolean {
+export function stdinFed(statement: Node): boolean {
   const inPipeline = statement.parent?.type === "pipeline" && statement.parent.namedChildren[0]?.id !== statement.id;
   if (inPipeline) return true;
-  const redirects = [...statement.namedChildren, ...(statement.childForFieldName("body")?.namedChildren ?? [])];
+  if (readsRedirectedInput([...statement.namedChildren, ...(statement.childForFieldName("body")?.namedChildren ?? [])])) return true;
+  // tree-sitter reads `a && b < file` as `(a && b) < file`; bash gives the redirection to `b` alone, the
+  // last command of the list, so a redirection on a list whose last command this is feeds it.
+  let node = statement;
+  while (node.parent?.type === "list" && node.parent.lastNamedChild?.id === node.id) node = node.parent;
+  const outer = node.parent;
+  return (
+    node !== statement &&
+    outer?.type === "redirected_statement" &&
+    outer.childForFieldName("body")?.id === node.id &&
+    readsRedirectedInput(outer.childrenForFieldName("redirect"))
+  );
+}
+
+function readsRedirectedInput(redirects: readonly (Node | null)[]): boolean {
   return redirects.some((r) => {
     if (!r) return false;
     if (r.type === "heredoc_redirect" || r.type === "herestring_redirect") return true;
