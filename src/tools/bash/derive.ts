@@ -9,6 +9,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import { FILE_COMPARISONS, FILE_TESTS, type ArgumentContext } from "./arguments.js";
+import { escapeWildcard } from "../permission/wildcard.js";
 import { bashArityPrefix } from "./arity.js";
 import { type Flow, same, steady, union } from "./flow.js";
 import { BashParseError, parseBash } from "./parser.js";
@@ -299,7 +300,8 @@ export class Derivation implements Walker {
     if (words[0] === "cd") return;
     this.bashPatterns.add(text);
     const lead = statement.text.slice(0, tokens[0]!.startIndex - statement.startIndex).slice(from - statement.startIndex);
-    this.bashAlways.add(`${lead}${bashArityPrefix(words).join(" ")} *`);
+    // The words are literal: a quoted `'*'` must not turn "always" into a rule for every command.
+    this.bashAlways.add(`${escapeWildcard(lead)}${escapeWildcard(bashArityPrefix(words).join(" "))} *`);
     const reading = shellReading(tokens);
     if (!reading.known) {
       this.bashPatterns.add(`${UNRESOLVED}${text}`);
@@ -311,7 +313,7 @@ export class Derivation implements Walker {
     const tail = statement.text.slice(last.endIndex - statement.startIndex).trimStart();
     for (const { text: words, prefix } of [reading, ...reading.also]) {
       this.bashPatterns.add(tail ? `${words} ${tail}` : words);
-      this.bashAlways.add(`${prefix.join(" ")} *`);
+      this.bashAlways.add(`${escapeWildcard(prefix.join(" "))} *`);
     }
   }
 
