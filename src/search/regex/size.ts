@@ -10,7 +10,7 @@
 import { compileNfa } from "./nfa.js";
 import type { Hir } from "./parse.js";
 
-export const SIZE_LIMIT_BYTES = 100 * 1024 * 1024;
+const SIZE_LIMIT_BYTES = 100 * 1024 * 1024;
 const BYTES_PER_STATE = 32;
 const BYTES_PER_EDGE = 32;
 const BYTES_PER_UNICODE_EDGE = 80;

@@ -7,7 +7,7 @@ import { literal } from "../words.js";
 import { operands } from "./operands.js";
 import type { CommandContext, CommandRule, Walker } from "./rule.js";
 
-export async function judgePathOperands(walker: Walker, context: CommandContext, name: string, args: Node[]): Promise<void> {
+async function judgePathOperands(walker: Walker, context: CommandContext, name: string, args: Node[]): Promise<void> {
   const found = operands(name, args);
   if (FOLLOWS_LINKS_WHEN_RECURSING.has(name) && recursesThroughLinks(args.map(literal))) {
     // `chmod -RL`, `cp -rL`: every link anywhere below is followed, and we do not walk the tree to find them.
