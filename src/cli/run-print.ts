@@ -28,10 +28,24 @@ function subjectOf(input: Record<string, unknown>, root: string): string {
   return "";
 }
 
-/** `| read  src/a.ts`, or `| edit  src/a.ts  error: ...` for a call that failed. */
+/**
+ * A command as the person should read it: what runs, never the model's own description of it (a call
+ * described as "Lists files" may run `rm -rf ~`), with the count of the lines after the first.
+ */
+function commandText(command: string): string {
+  const lines = terminalSafe(command).trim().split("\n");
+  const more = lines.length - 1;
+  return more > 0 ? `${lines[0]} [+${more} more line${more === 1 ? "" : "s"}]` : (lines[0] ?? "");
+}
+
+/** `| read  src/a.ts`, `| bash  npm test`, or `| edit  src/a.ts  error: ...` for a call that failed. */
 export function toolLine(event: Extract<RunEvent, { type: "tool_use" }>, root: string): string {
   const call = event.part.state;
-  const title = firstLine(terminalSafe(call.title || subjectOf(call.input, root)));
+  const command = call.input.command;
+  const title =
+    typeof command === "string" && command.trim() !== ""
+      ? commandText(command)
+      : firstLine(terminalSafe(call.title || subjectOf(call.input, root)));
   const tool = terminalSafe(call.tool);
   const head = title ? `| ${tool}  ${title}` : `| ${tool}`;
   if (call.status === "completed") return head;

@@ -35,3 +35,13 @@ export function abortError(signal: AbortSignal): Error {
   error.name = "AbortError";
   return error;
 }
+
+/** A search that ran past its deadline (SEARCH_DEADLINE_MS, or the caller's own). */
+export class SearchDeadlineError extends Error {
+  constructor(readonly deadlineMs: number) {
+    super(
+      `The search was stopped after ${Math.round(deadlineMs / 1000)} s. Its pattern is too costly for these files: search for a shorter or simpler pattern (fewer counted repetitions like {1000}), or in fewer files.`,
+    );
+    this.name = "SearchDeadlineError";
+  }
+}

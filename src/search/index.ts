@@ -18,7 +18,8 @@ export type { WalkOptions, WalkEntry, WalkedFile, MessageKind } from "./walk.js"
 export { walk, Walker } from "./walk.js";
 export type { SearchOptions } from "./search.js";
 export type { SearchMatch, SearchBinaryNotice, SearchEvent, FileResult } from "./results.js";
-export { search, searchEvents, searchFiles, searchBytes, Search } from "./search.js";
+export { search, searchEvents, searchFiles, searchBytes, Search, SEARCH_DEADLINE_MS } from "./search.js";
+export { SearchDeadlineError } from "./errors.js";
 export type { BinaryMode } from "./binary.js";
 export type { Matcher, MatchSpan, CompileOptions } from "./matcher.js";
 export { compilePattern, SearchPatternError, MAX_PATTERN_LENGTH } from "./matcher.js";

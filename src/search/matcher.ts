@@ -11,6 +11,8 @@ import { exactAlternatives, exactLiteral, LiteralFinder, requiredLiterals, worth
 import { compileNfa, NfaSizeError, type Nfa } from "./regex/nfa.js";
 import { parseRegex, RegexSyntaxError } from "./regex/parse.js";
 import { PikeVm } from "./regex/pikevm.js";
+import type { MatchBudget } from "./regex/budget.js";
+import { SIZE_LIMIT_MESSAGE, withinSizeLimit } from "./regex/size.js";
 import { SearchPatternError } from "./errors.js";
 
 export { SearchPatternError };
@@ -41,6 +43,8 @@ export interface Matcher {
   test(text: string): boolean;
   /** The matches in a string, as UTF-16 offsets. */
   find(text: string): MatchSpan[];
+  /** Where long matches report their work, so a search's deadline or cancel can stop them (./regex/budget.ts). */
+  setBudget(budget: MatchBudget | undefined): void;
 }
 
 const encoder = new TextEncoder();
@@ -84,12 +88,28 @@ class RegexMatcher implements Matcher {
     if (exact) this.exact = new LiteralFinder([exact]);
   }
 
+  private budget: MatchBudget | undefined;
+
+  setBudget(budget: MatchBudget | undefined): void {
+    this.budget = budget;
+    if (this.dfaInstance) this.dfaInstance.budget = budget;
+    if (this.pikeInstance) this.pikeInstance.budget = budget;
+  }
+
   private get dfa(): LazyDfa {
-    return (this.dfaInstance ??= new LazyDfa(this.nfa));
+    if (!this.dfaInstance) {
+      this.dfaInstance = new LazyDfa(this.nfa);
+      this.dfaInstance.budget = this.budget;
+    }
+    return this.dfaInstance;
   }
 
   private get pike(): PikeVm {
-    return (this.pikeInstance ??= new PikeVm(this.nfa));
+    if (!this.pikeInstance) {
+      this.pikeInstance = new PikeVm(this.nfa);
+      this.pikeInstance.budget = this.budget;
+    }
+    return this.pikeInstance;
   }
 
   isMatch(buf: Uint8Array, start: number, end: number): boolean {
@@ -258,6 +278,7 @@ export function compilePattern(patterns: string[], options: CompileOptions = {})
     if (error instanceof RegexSyntaxError) throw new SearchPatternError(error.message, error.reason, pattern);
     throw error;
   }
+  if (!withinSizeLimit(hir)) throw new SearchPatternError(SIZE_LIMIT_MESSAGE, SIZE_LIMIT_MESSAGE, pattern);
   let nfa: Nfa;
   try {
     nfa = compileNfa(hir);

@@ -5,7 +5,9 @@
  */
 import { byteOrderMark, decodeForSearch, searchedBeforeBuffer, BUFFER_CAPACITY, type BinaryMode } from "./binary.js";
 import { describeFsError, type SearchFs } from "./fs.js";
+import { SearchDeadlineError } from "./errors.js";
 import { compilePattern, type Matcher } from "./matcher.js";
+import { MatchBudget } from "./regex/budget.js";
 import { ResultPacker, unpackResults } from "./packed-results.js";
 import type { FileHits, FileResult, SearchEvent, SearchMatch } from "./results.js";
 import { resolvePath } from "./path.js";
@@ -26,7 +28,15 @@ export interface SearchOptions extends WalkOptions {
    * shares walk the whole tree; only share 0 reports what the walk says.
    */
   shard?: Shard;
+  /** How long the search may run before it stops with SearchDeadlineError (default SEARCH_DEADLINE_MS). */
+  deadlineMs?: number;
 }
+
+/**
+ * How long one search may run (2 minutes): a costly pattern (`a{1000}{1000}` on a long line) must end with
+ * an error the model can act on rather than hold the runtime for an hour.
+ */
+export const SEARCH_DEADLINE_MS = 120_000;
 
 /** Files read ahead of the one being searched (their reads overlap the search of earlier ones). */
 const READ_AHEAD = 64;
@@ -100,6 +110,14 @@ export class Search {
     const limiter = new Limiter(this.options.concurrency ?? 32);
     const signal = this.options.signal;
     const shard = this.options.shard;
+    const deadlineMs = this.options.deadlineMs ?? SEARCH_DEADLINE_MS;
+    const deadline = Date.now() + deadlineMs;
+    // Checked before each file and, through the budget, inside a long match of one file.
+    const check = () => {
+      if (signal?.aborted) throw abortError(signal);
+      if (Date.now() > deadline) throw new SearchDeadlineError(deadlineMs);
+    };
+    this.matcher.setBudget(new MatchBudget(check));
     /** Another share's file keeps its place in the window with no content. */
     const window: Array<{ file: WalkedFile; content: Uint8Array | Promise<Uint8Array | Error> | undefined }> = [];
     const read = (file: WalkedFile) =>
@@ -124,7 +142,7 @@ export class Search {
         const head = window.shift();
         if (!head) return;
         const content = head.content instanceof Promise ? await head.content : head.content;
-        if (signal?.aborted) throw abortError(signal);
+        check();
         this.onProgress?.(this.settled);
         const seq = this.settled++;
         if (content === undefined) continue;
@@ -140,6 +158,7 @@ export class Search {
         yield { file: head.file, hits, seq };
       }
     } finally {
+      this.matcher.setBudget(undefined);
       // Stopped early (a reader broke off, or an error): the walk stops too.
       if (walking) await walked.return?.(undefined);
     }

@@ -11,9 +11,14 @@ import description from "./bash.txt?raw";
 import { deriveBashPermissions, permissionAsks } from "./bash/index.js";
 import { resolveToolPath } from "./shared/paths.js";
 import { define, type Context, type TruncationStream } from "./tool.js";
-import { MAX_BYTES, MAX_LINES } from "./truncation/constants.js";
+import { cutMark, MAX_BYTES, MAX_LINES, MAX_SAVED_BYTES } from "./truncation/constants.js";
 
 export const DEFAULT_TIMEOUT_MS = 2 * 60 * 1000;
+/**
+ * The longest a command may run (10 minutes), whatever timeout the model asks for: a call that never
+ * ends holds the session and keeps writing output. OpenCode has no ceiling; a larger value is lowered to this.
+ */
+export const MAX_TIMEOUT_MS = 10 * 60 * 1000;
 /** How much of the output the live view (metadata) shows. */
 export const MAX_METADATA_LENGTH = 30_000;
 const TAIL_UPDATE_MS = 100;
@@ -109,14 +114,18 @@ function streamingTarget(stream: TruncationStream): OutputTarget {
   };
 }
 
+/** Without a streaming sink the output is kept in memory, up to the same cap as a saved output. */
 function stringTarget(): OutputTarget {
   let text = "";
+  let total = 0;
   return {
     write: (chunk) => {
-      text += chunk;
+      total += chunk.length;
+      // Counted in UTF-16 units, as the string holds it in memory (the mark reports those units too).
+      if (text.length < MAX_SAVED_BYTES) text += chunk.slice(0, MAX_SAVED_BYTES - text.length);
       return undefined;
     },
-    finish: async () => ({ output: text, truncation: {} }),
+    finish: async () => ({ output: total > text.length ? text + cutMark(text.length, total) : text, truncation: {} }),
     discard: async () => {},
   };
 }
@@ -190,7 +199,7 @@ export const BashTool = define("bash", {
     await askPermissions(ctx, args.command, workdir);
     await assertFolder(ctx, workdir);
     if (args.background === true) return startInBackground(ctx, args.command, workdir, args.timeout, args.description);
-    const timeout = args.timeout ?? DEFAULT_TIMEOUT_MS;
+    const timeout = Math.min(args.timeout ?? DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
 
     const display = new DisplayCopy();
     const publish = () =>

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { MAX_RESPONSE_BYTES, readLimited, type WebAccess } from "./web/access.js";
 import { htmlToMarkdown, htmlToText } from "./web/html.js";
+import { internalAddress } from "./web/internal-address.js";
+import { INTERNAL } from "./permission/unresolved.js";
 import description from "./webfetch.txt?raw";
 import { define } from "./tool.js";
 
@@ -68,11 +70,13 @@ export const WebFetchTool = define("webfetch", {
     }
     const web: WebAccess | undefined = ctx.web;
     if (!web) throw new Error("This session has no web access, so webfetch cannot run here: use the page or the workbench CLI.");
+    // From this machine, itself or a private network asks even under "webfetch": "allow" (./web/internal-address.ts).
+    const internal = web.fromThisMachine ? internalAddress(parsed) : null;
     await ctx.ask({
       permission: "webfetch",
-      patterns: [args.url],
-      always: ["*"],
-      metadata: { url: args.url, format: args.format, timeout: args.timeout },
+      patterns: internal ? [args.url, `${INTERNAL}${args.url}`] : [args.url],
+      always: internal ? ["*", `${INTERNAL}${parsed.origin}/*`] : ["*"],
+      metadata: { url: args.url, format: args.format, timeout: args.timeout, ...(internal ? { internal } : {}) },
     });
 
     const seconds = Math.min(args.timeout ?? DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS);

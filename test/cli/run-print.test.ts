@@ -47,7 +47,7 @@ describe("toolLine", () => {
 
   it("marks an interrupted call", () => {
     expect(toolLine(toolEvent({ tool: "bash", status: "interrupted", input: { command: "sleep 100\necho" } }), "/w")).toBe(
-      "| bash  sleep 100  error: interrupted",
+      "| bash  sleep 100 [+1 more line]  error: interrupted",
     );
   });
 });

@@ -9,6 +9,7 @@ import { closeSync, fstatSync, readSync } from "node:fs";
 import { parentPort } from "node:worker_threads";
 import { compilePattern, type Matcher } from "../../search/matcher.js";
 import { BUFFER_CAPACITY } from "../../search/binary.js";
+import { MatchBudget } from "../../search/regex/budget.js";
 import { findHits, quitsWithin } from "../../search/search.js";
 import { serializeError, toRuntimeError } from "../errors.js";
 import { openRegularSync } from "./regular-file.js";
@@ -60,6 +61,9 @@ interface Job {
   cancel: Int32Array;
 }
 
+/** Thrown inside a match once the search is cancelled; ends the batch quietly. */
+class SearchCancelled extends Error {}
+
 const jobs = new Map<number, Job>();
 const port = parentPort!;
 const send = (message: FromThread, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer);
@@ -78,7 +82,13 @@ function runBatch(job: Job, paths: string[], modes: Extract<ToThread, { kind: "b
       continue;
     }
     writer.searched++;
-    const hits = findHits(job.matcher!, bytes, mode);
+    let hits: ReturnType<typeof findHits>;
+    try {
+      hits = findHits(job.matcher!, bytes, mode);
+    } catch (error) {
+      if (error instanceof SearchCancelled) break;
+      throw error;
+    }
     if (hits) writer.add(index, hits, job.matcher!, job.positions);
     if (buffer.length > KEEP_BUFFER) buffer = Buffer.allocUnsafeSlow(INITIAL_BUFFER);
   }
@@ -91,6 +101,12 @@ port.on("message", (message: ToThread) => {
       const job: Job = { matcher: undefined, positions: message.positions, cancel: message.cancel };
       try {
         job.matcher = compilePattern(message.patterns, { caseInsensitive: message.caseInsensitive });
+        // A cancel (abort, or the search ended) must stop a long match inside one file too, not only between files.
+        job.matcher.setBudget(
+          new MatchBudget(() => {
+            if (Atomics.load(message.cancel, 0) !== 0) throw new SearchCancelled();
+          }),
+        );
       } catch (error) {
         job.failure = errorMessage(error);
       }

@@ -10,6 +10,7 @@
  * state) with the next one. Unicode `\b` next to a non-ASCII byte is handed back to the caller
  * ("quit"), which asks the Pike VM about that line.
  */
+import type { MatchBudget } from "./budget.js";
 import { isAsciiWordByte } from "./unicode.js";
 import {
   EMPTY,
@@ -48,6 +49,8 @@ interface DfaState {
 }
 
 export class LazyDfa {
+  /** Told the work of each new transition, so a long match can be stopped (see ./budget.ts). */
+  budget: MatchBudget | undefined;
   /** trans[s + b]: the next state's offset (>= 0), or UNKNOWN, MATCHED, LINE_RESET, QUIT. */
   trans: Int32Array;
   private states: DfaState[] = [];
@@ -223,6 +226,7 @@ export class LazyDfa {
     if (this.quitHigh && b >= 0x80) {
       value = QUIT;
     } else {
+      this.budget?.spend(state.set.length + 1);
       const { ids, matched } = this.resolve(state, b);
       if (matched) value = MATCHED;
       else {

@@ -57,7 +57,8 @@ export class Nfa {
   }
 
   add(kind: number, out1 = -1, out2 = -1): number {
-    if (this.kind.length >= SIZE_LIMIT) throw new NfaSizeError("Compiled regex exceeds size limit of 10485760 bytes.");
+    // The estimate in ./size.ts rejects big patterns before compiling; this only guards what it misjudges.
+    if (this.kind.length >= SIZE_LIMIT) throw new NfaSizeError("Compiled regex exceeds size limit of 104857600 bytes.");
     this.kind.push(kind);
     this.out1.push(out1);
     this.out2.push(out2);

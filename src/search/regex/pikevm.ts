@@ -4,6 +4,7 @@
  * size), whatever the pattern. It reports where matches are; the lazy DFA decides whether a line
  * matches at all, faster.
  */
+import type { MatchBudget } from "./budget.js";
 import { isAsciiWordByte, isWordCodePoint } from "./unicode.js";
 import {
   EMPTY,
@@ -98,6 +99,8 @@ export function lookHolds(code: number, buf: Uint8Array, start: number, end: num
 }
 
 export class PikeVm {
+  /** Told the work of each step, so a long match can be stopped (see ./budget.ts). */
+  budget: MatchBudget | undefined;
   private readonly seen: Int32Array;
   private gen = 1;
   private readonly stack: Int32Array;
@@ -163,6 +166,7 @@ export class PikeVm {
         cgen = ++this.gen;
         continue;
       }
+      this.budget?.spend(clist.len + 1);
       const ngen = ++this.gen;
       nlist.len = 0;
       const b = p < end ? buf[p]! : -1;

@@ -24,6 +24,7 @@ export interface NodeWebOptions {
 export function nodeWebAccess(options: NodeWebOptions = {}): WebAccess {
   const fetchImpl = options.fetchImpl ?? fetch;
   return {
+    fromThisMachine: true,
     ...(options.exaUrl ? { exaUrl: options.exaUrl } : {}),
     async fetch(request: WebRequest): Promise<WebResponse> {
       let url = request.url;

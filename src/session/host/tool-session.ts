@@ -85,7 +85,7 @@ export interface ToolSessionOptions {
  */
 function withExaUrl(web: WebAccess, exaUrl: string | undefined): WebAccess {
   if (!exaUrl) return web;
-  return { fetch: (request) => web.fetch(request), exaUrl };
+  return { fetch: (request) => web.fetch(request), exaUrl, ...(web.fromThisMachine ? { fromThisMachine: true } : {}) };
 }
 
 /** OpenCode's `lsp` key: false turns every server off; `{ typescript: { disabled: true } }` just that one. */

@@ -73,6 +73,11 @@
  *   is parsed and judged like the rest), a shell reading its input (`curl ... | sh`), `xargs` feeding a path
  *   command, `find -L`/`-follow`, `find -exec` with a command that follows links (anything but rm, rmdir, mv
  *   and a few read-only ones), `cp`/`chmod`/`chown` recursing with `-L`/`-H`;
+ * - options that take their paths from somewhere not read here or rename them on the way: `curl -K`,
+ *   `tar -T`/`--files-from`/`-P`/`--transform` (and tar's command-running options), `zip -@`,
+ *   `rsync --files-from`, cpio; SQL given to sqlite3 or duckdb (./rules/);
+ * - a `file:` URL that names a host, a pattern, or no absolute path, and git's `<transport>::` remotes (a
+ *   plain `file:///x`, `FILE://localhost/x` is judged as the path `/x`, ./urls.ts);
  * - a command whose name is not known (`$CMD ../x`: every argument is then judged as a path), and every
  *   command once `shopt -s expand_aliases` appeared;
  * - `cd` with no argument (`$HOME` is the workspace on the embedded backend but the user's home on node, and

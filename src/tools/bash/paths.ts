@@ -9,6 +9,7 @@ import { UNRESOLVED } from "../permission/unresolved.js";
 import { externalDirectoryAsk, physicalPath, type ExternalDirectoryAsk } from "../permission/external-directory.js";
 import { isHarmlessDevice } from "./commands.js";
 import { componentMatcher, splitComponents } from "./glob.js";
+import { localUrlTarget } from "./urls.js";
 import { evaluateWord, hasGlob, pathExpansion, textOf, type Char } from "./words.js";
 
 /** What the derivation reads of the files: where paths lead, what is a folder, what a glob matches. */
@@ -79,6 +80,7 @@ export class PathJudge {
       this.unresolved({ command: context.text, argument, why: "an option value that is not known before it runs" });
       return;
     }
+    if (await this.url(context.text, text, argument, "an option names a file outside the workspace by URL")) return;
     for (const cwd of context.cwds)
       await this.from(cwd, text, { command: context.text, argument, kind, why: "an option names a path outside the workspace" });
   }
@@ -105,6 +107,7 @@ export class PathJudge {
     }
     const text = textOf(value.chars);
     if (text === "" || isHarmlessDevice(text)) return;
+    if (await this.url(command, text, node.text, `${input.commandName ?? "a command"} opens a file outside the workspace by URL`)) return;
     if (/(^|\/)\*\*/.test(text) && hasGlob(value.chars)) {
       // With globstar `**` descends any depth, so a link deep down is in reach; we do not walk the tree.
       this.unresolved({ command, argument: node.text, why: "a ** glob may reach links at any depth" });
@@ -179,6 +182,18 @@ export class PathJudge {
       return;
     }
     for (const hit of hits) await this.path({ ...what, absolute: `${absolutePrefix}/${hit.name}` });
+  }
+
+  /**
+   * A `file:` URL or git transport is judged as the local path it opens, or asks when that cannot be known.
+   * Returns whether `text` was such a URL.
+   */
+  private async url(command: string, text: string, argument: string, why: string): Promise<boolean> {
+    const target = localUrlTarget(text);
+    if (!target) return false;
+    if ("why" in target) this.unresolved({ command, argument, why: target.why });
+    else await this.path({ command, argument, absolute: target.path, kind: "file", why });
+    return true;
   }
 
   /** One absolute path: asks for its real folder when that is outside the workspace. */

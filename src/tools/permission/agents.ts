@@ -42,6 +42,27 @@ export function agentRules(name: AgentName, options: AgentRulesOptions): Ruleset
   return [...defaultRules(options), ...rules("agent", agentSpecific(name, options))];
 }
 
+/**
+ * The plan agent's shell: a few commands that only look run unasked; anything else asks, since it may
+ * change files (`echo > f`, `sed -i`, `rm -rf`). The later rules win, so a redirection (`cat a > b`) or an
+ * output option asks even on an allowed command.
+ */
+const PLAN_BASH: Record<string, "allow" | "ask"> = {
+  "*": "ask",
+  ls: "allow",
+  "ls *": "allow",
+  pwd: "allow",
+  "cat *": "allow",
+  "head *": "allow",
+  "tail *": "allow",
+  "wc *": "allow",
+  "grep *": "allow",
+  "git status": "allow",
+  "git status *": "allow",
+  "*>*": "ask",
+  "*--output*": "ask",
+};
+
 function agentSpecific(name: AgentName, options: AgentRulesOptions): PermissionConfig {
   switch (name) {
     case "build":
@@ -55,6 +76,7 @@ function agentSpecific(name: AgentName, options: AgentRulesOptions): PermissionC
         plan_exit: "allow",
         external_directory: { [join(options.dataDir, "plans", "*")]: "allow" },
         edit,
+        bash: PLAN_BASH,
       };
     }
     case "general":

@@ -12,7 +12,16 @@ export const UNRESOLVED = "(unresolved) ";
 
 export const isUnresolved = (pattern: string): boolean => pattern.startsWith(UNRESOLVED);
 
+/**
+ * The same guard for a webfetch of this machine or a private network (`(internal) http://127.0.0.1:3000/`):
+ * "webfetch anything" was written about the web, not about the services that trust the local machine.
+ */
+export const INTERNAL = "(internal) ";
+
+const GUARDED = [UNRESOLVED, INTERNAL];
+
 /** Whether an allow by `rulePattern` may stand for `pattern`. */
 export function allowCovers(rulePattern: string, pattern: string): boolean {
-  return !isUnresolved(pattern) || rulePattern.startsWith(UNRESOLVED.trimEnd());
+  const guard = GUARDED.find((prefix) => pattern.startsWith(prefix));
+  return guard === undefined || rulePattern.startsWith(guard.trimEnd());
 }

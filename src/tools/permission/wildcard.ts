@@ -5,7 +5,9 @@
  * - `*` matches any run of characters, `/` and newlines included (so `*.env` covers `/any/dir/.env`, and a
  *   multi-line bash command is still one string); `**` means the same as `*`.
  * - `?` matches exactly one character.
- * - Everything else is literal: no character classes, no braces, no escapes.
+ * - `[*]`, `[?]` and `[[]` are a literal `*`, `?` and `[` (`escapeWildcard` writes them), so a rule stored
+ *   for a command with a quoted `'*'` in it covers that command and not every one. Everything else is
+ *   literal: no other character classes, no braces, and `\` is no escape (see next).
  * - `\` is read as `/` on both sides, so a Windows-style path and its rule agree.
  * - A pattern ending in ` *` (space, star) also matches without that tail: `ls *` covers `ls` and `ls -la`
  *   but not `lstmeval`. That is what makes the bash "always allow `git log *`" rule cover plain `git log`.
@@ -17,10 +19,22 @@
 const parsed = new Map<string, Parsed>();
 const CACHE_LIMIT = 2048;
 
+/**
+ * A parsed pattern is a list of tokens: single characters of the text to match, or these two, which are
+ * two characters long so that no character of a text can be equal to them.
+ */
+const ANY_RUN = "*\u0000";
+const ANY_ONE = "?\u0000";
+
 interface Parsed {
   chars: string[];
   /** The pattern without its trailing " *", when it has one. */
   head?: string[];
+}
+
+/** `text` as a pattern that matches only itself: its `*`, `?` and `[` written as `[*]`, `[?]`, `[[]`. */
+export function escapeWildcard(text: string): string {
+  return text.replace(/[*?[]/g, (ch) => `[${ch}]`);
 }
 
 export function matchWildcard(str: string, pattern: string): boolean {
@@ -43,10 +57,10 @@ function glob(text: readonly string[], pattern: readonly string[]): boolean {
   let resumeAt = 0;
   while (t < text.length) {
     const want = pattern[p];
-    if (want === "*") {
+    if (want === ANY_RUN) {
       star = p++;
       resumeAt = t;
-    } else if (want !== undefined && (want === "?" || want === text[t])) {
+    } else if (want !== undefined && (want === ANY_ONE || want === text[t])) {
       t++;
       p++;
     } else if (star >= 0) {
@@ -57,7 +71,7 @@ function glob(text: readonly string[], pattern: readonly string[]): boolean {
       return false;
     }
   }
-  while (pattern[p] === "*") p++;
+  while (pattern[p] === ANY_RUN) p++;
   return p === pattern.length;
 }
 
@@ -65,13 +79,28 @@ function parse(pattern: string): Parsed {
   const cached = parsed.get(pattern);
   if (cached) return cached;
   const normalized = toSlashes(pattern);
-  const chars = Array.from(normalized);
+  const chars = tokens(normalized);
   // Decided on the pattern as written: `ls **` does not end in " *" and keeps requiring the space, as in
   // OpenCode, where the regex only turns a final " .*" into an optional group.
   const result: Parsed = normalized.endsWith(" *") ? { chars, head: chars.slice(0, -2) } : { chars };
   if (parsed.size >= CACHE_LIMIT) parsed.clear();
   parsed.set(pattern, result);
   return result;
+}
+
+function tokens(pattern: string): string[] {
+  const chars = Array.from(pattern);
+  const out: string[] = [];
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i]!;
+    if (ch === "[" && chars[i + 2] === "]" && (chars[i + 1] === "*" || chars[i + 1] === "?" || chars[i + 1] === "[")) {
+      out.push(chars[i + 1]!);
+      i += 2;
+    } else if (ch === "*") out.push(ANY_RUN);
+    else if (ch === "?") out.push(ANY_ONE);
+    else out.push(ch);
+  }
+  return out;
 }
 
 function toSlashes(text: string): string {

@@ -23,3 +23,15 @@ export const ID_PREFIX = "tool";
  * 500 MB output costs a few hundred appends, small enough that memory stays flat whatever the output size.
  */
 export const WRITE_BATCH_BYTES = 1024 * 1024;
+
+/**
+ * The most of one tool call's output that is saved in full (64 MiB): a command printing without end must
+ * not fill the disk (issue 25 found 2.79 GB in 15 s). OpenCode saves everything; past this the saved file
+ * ends with CUT_MARK and the model is told the copy is cut.
+ */
+export const MAX_SAVED_BYTES = 64 * 1024 * 1024;
+
+/** The line that ends a saved output cut at MAX_SAVED_BYTES (or a smaller cap given to the sink). */
+export function cutMark(savedBytes: number, totalBytes: number): string {
+  return `\n\n[output cut: only the first ${savedBytes} of ${totalBytes} bytes were saved]\n`;
+}

@@ -4,16 +4,22 @@
  * plus counters. finish() returns exactly what truncateOutput would return for the concatenated chunks
  * (only the saved file's name differs), and leaves no file when the output fit within the limits.
  */
+import { cutMark, MAX_SAVED_BYTES } from "./constants.js";
 import { formatTruncated } from "./notice.js";
 import { resolveLimits, type TruncationHint, type TruncationLimits, type TruncationOptions } from "./options.js";
 import { createPreview } from "./create-preview.js";
 import type { Preview } from "./preview.js";
 import type { OpenOptions, OutputStore } from "./store.js";
 import type { TruncationResult } from "./truncate.js";
-import { countNewlines, isHighSurrogate } from "./utf8.js";
+import { countNewlines, isHighSurrogate, utf8Length } from "./utf8.js";
 import type { OutputWriter } from "./writer.js";
 
-export interface TruncationSinkOptions extends TruncationOptions, OpenOptions {}
+export interface TruncationSinkOptions extends TruncationOptions, OpenOptions {
+  /** The most bytes saved to the file; the rest is counted but not saved (default MAX_SAVED_BYTES). */
+  maxSavedBytes?: number;
+}
+
+const encoder = new TextEncoder();
 
 export class TruncationSink {
   private readonly limits: TruncationLimits;
@@ -26,6 +32,9 @@ export class TruncationSink {
    */
   private carry = "";
   private finished = false;
+  /** UTF-8 bytes accepted, saved or not. */
+  private accepted = 0;
+  private readonly maxSaved: number;
 
   constructor(
     store: OutputStore,
@@ -35,6 +44,7 @@ export class TruncationSink {
     this.limits = resolveLimits(options);
     this.preview = createPreview(this.limits);
     this.writer = store.open({ batchBytes: options.batchBytes });
+    this.maxSaved = options.maxSavedBytes ?? MAX_SAVED_BYTES;
   }
 
   /** Where the full output is (or would be) saved. */
@@ -47,9 +57,14 @@ export class TruncationSink {
     return this.newlines + 1;
   }
 
-  /** UTF-8 bytes accepted so far (exact after the pending writes settle). */
+  /** UTF-8 bytes accepted so far, whether saved or past the cap. */
   get bytes(): number {
-    return this.writer.bytes;
+    return this.accepted;
+  }
+
+  /** Whether the saved copy stops short of the output (it passed the cap). */
+  get cut(): boolean {
+    return this.accepted > this.maxSaved;
   }
 
   /**
@@ -65,8 +80,19 @@ export class TruncationSink {
       text = text.slice(0, -1);
     }
     if (text.length === 0) return Promise.resolve();
+    const saved = this.accepted;
     this.accept(text);
-    return this.writer.write(text);
+    return this.save(text, saved);
+  }
+
+  /** Saves what still fits under the cap; `saved` is how many bytes were accepted before `text`. */
+  private save(text: string, saved: number): Promise<void> {
+    const room = this.maxSaved - saved;
+    if (room <= 0) return Promise.resolve();
+    if (this.accepted <= this.maxSaved) return this.writer.write(text);
+    // encodeInto stops before a character that would not fit whole, so the saved part stays valid UTF-8.
+    const { read } = encoder.encodeInto(text, new Uint8Array(room));
+    return this.writer.write(text.slice(0, read));
   }
 
   /** The output has ended: the model's view of it, and the saved file when it was truncated. */
@@ -74,8 +100,9 @@ export class TruncationSink {
     if (this.finished) throw new Error("the truncation sink is already finished");
     if (this.carry.length > 0) {
       // A high surrogate that ends the output is a lone one: U+FFFD, as when the whole text is encoded.
+      const saved = this.accepted;
       this.accept(this.carry);
-      void this.writer.write(this.carry);
+      void this.save(this.carry, saved);
       this.carry = "";
     }
     this.finished = true;
@@ -86,7 +113,7 @@ export class TruncationSink {
       await this.writer.discard().catch(() => undefined);
       throw error;
     }
-    const totalBytes = this.writer.bytes;
+    const totalBytes = this.accepted;
     const totalLines = this.lines;
     const { maxLines, maxBytes, direction } = this.limits;
     if (totalLines <= maxLines && totalBytes <= maxBytes) {
@@ -94,7 +121,9 @@ export class TruncationSink {
       await this.writer.discard();
       return { content: outcome.lines.join("\n"), truncated: false };
     }
+    const savedBytes = this.cut ? this.writer.bytes : undefined;
     try {
+      if (savedBytes !== undefined) await this.writer.write(cutMark(savedBytes, totalBytes));
       await this.writer.close();
     } catch (error) {
       // A partly written copy would pass for the full output later: remove it and report the failure.
@@ -110,6 +139,7 @@ export class TruncationSink {
       direction,
       outputPath,
       hint: this.hint,
+      savedBytes,
     });
     return { content, truncated: true, outputPath };
   }
@@ -122,6 +152,7 @@ export class TruncationSink {
   }
 
   private accept(text: string): void {
+    this.accepted += utf8Length(text);
     this.newlines += countNewlines(text);
     this.preview.push(text);
   }

@@ -26,6 +26,12 @@ export interface WebAccess {
   fetch(request: WebRequest): Promise<WebResponse>;
   /** Where websearch and codesearch send their queries (Exa's MCP endpoint unless configured). */
   readonly exaUrl?: string;
+  /**
+   * Whether requests leave from this machine itself (Node's fetch, the CLI), where loopback and private
+   * addresses are services that trust it: webfetch then asks before reaching them (./internal-address.ts).
+   * The page's fetch goes through the browser, which keeps its own rules for them.
+   */
+  readonly fromThisMachine?: boolean;
 }
 
 /** A request that could not be made at all (refused, unreachable, too many redirects), with the fix in its message. */

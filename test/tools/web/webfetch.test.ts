@@ -59,8 +59,14 @@ afterEach(async () => {
   dispose = undefined;
 });
 
-async function open(config?: object) {
-  const s = await sessionWith(config ? { "opencode.json": JSON.stringify(config) } : {});
+/**
+ * The test site is on 127.0.0.1, which asks even under "allow" (test/security/webfetch-internal-addresses):
+ * these sessions allow it by name, as a person testing a local server would.
+ */
+const LOCAL_SITE_ALLOWED = { permission: { webfetch: { "*": "allow", "(internal) *": "allow" } } };
+
+async function open(config: object = LOCAL_SITE_ALLOWED) {
+  const s = await sessionWith({ "opencode.json": JSON.stringify(config) });
   dispose = s.dispose;
   return s.session;
 }
@@ -172,7 +178,7 @@ describe("webfetch", () => {
     expect(call.status).toBe("error");
     expect(asked).toHaveLength(1);
     expect(asked[0]!.permission).toBe("webfetch");
-    expect(asked[0]!.patterns).toEqual([`${site.url}/page`]);
+    expect(asked[0]!.patterns).toEqual([`${site.url}/page`, `(internal) ${site.url}/page`]);
     expect(asked[0]!.metadata).toMatchObject({ url: `${site.url}/page`, format: "text" });
     expect(site.requests.length).toBe(before);
   });
