@@ -19,7 +19,7 @@ const FILES: Record<string, Uint8Array> = {
   "README.md": strToU8("# Shared from the page\n"),
   "ünïcödé/名前 ✓.txt": strToU8("non-ASCII: ü ✓ 名前\n"),
   "bin/all-bytes.bin": Uint8Array.from({ length: 512 }, (_, i) => (i * 11 + 5) % 256),
-  "bin/nul.dat": Uint8Array.of(1, 0, 2, 0, 255),
+  "bin/zeros.dat": Uint8Array.of(1, 0, 2, 0, 255),
   "bom.txt": Uint8Array.of(0xef, 0xbb, 0xbf, 0x6f, 0x6b, 0x0d, 0x0a),
 };
 
