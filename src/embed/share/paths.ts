@@ -79,9 +79,14 @@ export function sharePathsProblem(paths: readonly string[]): string | undefined 
  * sequence from a link shows as text instead of acting, and long text cut.
  */
 export function printable(path: string): string {
-  const shown = path.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu, (c) => {
+  const shown = printableText(path);
+  return shown.length > 120 ? `${shown.slice(0, 117)}...` : shown;
+}
+
+/** As printable, whole (for a message of ours that quotes input, which must not be cut). */
+export function printableText(text: string): string {
+  return text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu, (c) => {
     const code = c.codePointAt(0)!;
     return code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`;
   });
-  return shown.length > 120 ? `${shown.slice(0, 117)}...` : shown;
 }

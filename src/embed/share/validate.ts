@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { importSession, SessionImportError } from "../../session/session-json.js";
 import { MAX_SHARE_FILES } from "./limits.js";
 import { describeIssue } from "./pack.js";
-import { printable, sharePathsProblem } from "./paths.js";
+import { printable, printableText, sharePathsProblem } from "./paths.js";
 import { CONFIG_FILES, duplicateKeyIn, isConfigFile, withoutSecrets } from "./secrets.js";
 import { ShareError, ShareState } from "./state.js";
 
@@ -33,6 +34,15 @@ export function checkedState(input: unknown): ShareState {
       throw new ShareError(
         `its ${printable(path)} gives ${printable(twice)} twice; a config with a key given twice is refused (which one counts differs between readers). Keep one.`,
       );
+  }
+  if (state.session !== undefined) {
+    // The import's own checks (ids, references, each part's tool its call's), so a bad session is refused with the link, not when opened.
+    try {
+      importSession(JSON.stringify(state.session));
+    } catch (error) {
+      if (error instanceof SessionImportError) throw new ShareError(`its session cannot be opened: ${printableText(error.message)}`);
+      throw error;
+    }
   }
   for (const path of state.view?.open ?? []) {
     if (!Object.hasOwn(state.files, path)) throw new ShareError(`its view opens "${printable(path)}", which is not one of its files.`);
