@@ -184,7 +184,7 @@ test("a custom tool in a link does not run until the visitor trusts the new work
   await page.getByTestId("tab-tools").click();
   const notice = page.getByTestId("trust-notice");
   await expect(notice).toBeVisible();
-  await expect(notice.locator("li")).toHaveText([".opencode/tool/hello.ts"]);
+  await expect(notice.locator(".trust-files li")).toHaveText([".opencode/tool/hello.ts"]);
   await page.keyboard.press("Control+k");
   await page.getByLabel("Filter tools").fill("hello");
   await expect(page.getByTestId("tool-palette").getByRole("option")).toHaveCount(0);

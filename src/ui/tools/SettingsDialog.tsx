@@ -41,7 +41,8 @@ export function SettingsDialog(props: {
   page: PageTools;
   agent: string;
   onReopened: (page: PageTools) => void;
-  onTrust: () => void;
+  /** Absent where Trust is never offered (an embed). */
+  onTrust?: () => void;
   onUntrust: () => void;
   trusting: boolean;
   onClose: () => void;

@@ -9,6 +9,7 @@ import { SessionBar } from "./SessionBar.js";
 import { shortcutOf, ToolsController, type SessionsPlace, type ToolsState } from "./tools-controller.js";
 import { McpServers } from "./McpServers.js";
 import { TrustNotice } from "./TrustNotice.js";
+import { isSharedWorkspace, sharedTrustQuestion } from "./trust-offer.js";
 
 export type { SessionsPlace } from "./tools-controller.js";
 
@@ -89,7 +90,14 @@ export function ToolsPane(props: {
     setSettingsOpen(false);
     opener?.focus();
   };
-  const trust = () => void controller.setTrust(true);
+  // Not offered in an embed; a workspace from a share link asks a second time, naming what trust changes.
+  const trust = controller.trustOffered()
+    ? () => {
+        const name = props.place.workspace;
+        if (isSharedWorkspace(name) && !window.confirm(sharedTrustQuestion(name))) return;
+        void controller.setTrust(true);
+      }
+    : undefined;
   const onKey = (event: KeyboardEvent) => {
     const action = shortcutOf(event, { settings: settingsOpen(), palette: paletteOpen() });
     if (!action) return;
