@@ -103,3 +103,25 @@ test("a shared workspace takes a second, named step to trust", async ({ page, ba
   await expect(notice).toBeHidden();
   expect(await page.evaluate(() => localStorage.getItem("workbench.trusted-workspaces") ?? "[]")).toContain(workspace);
 });
+
+test("workspaces made by opened links are listed in Settings and can be deleted", async ({ page, baseURL }) => {
+  const names: string[] = [];
+  for (const name of ["first", "second"]) {
+    await page.goto(await encodeShareLink({ name, files: { "a.txt": `${name}\n` } }, `${baseURL}/`));
+    await expect(page).toHaveURL(/workspace=shared-/);
+    names.push(new URL(page.url()).searchParams.get("workspace")!);
+  }
+  const [first, second] = names as [string, string];
+  expect(await sharedDatabases(page)).toEqual(expect.arrayContaining([`workbench:${first}`, `workbench:${second}`]));
+  await page.getByTestId("tab-tools").click();
+  await page.getByRole("button", { name: "Settings" }).click();
+  const section = page.getByTestId("shared-workspaces");
+  await expect(section.getByTestId("shared-workspace")).toHaveCount(2);
+  await expect(section.getByTestId("shared-workspace").filter({ hasText: second })).toContainText("(open now)");
+  await section.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "e2e/screenshots/shared-workspaces.png" });
+  await section.getByRole("button", { name: `Delete ${first}` }).click();
+  await expect(section.getByTestId("shared-workspace")).toHaveCount(1);
+  expect((await sharedDatabases(page)).filter((name) => name.includes(first))).toEqual([]);
+  expect(await sharedDatabases(page)).toContain(`workbench:${second}`);
+});

@@ -6,6 +6,7 @@ import type { Explanation, RuleLayer } from "../../tools/permission/evaluate.js"
 import type { Action, RuleSource } from "../../tools/permission/types.js";
 import { keepFocusInside } from "./dialog-focus.js";
 import { ShellLimitsSection } from "./ShellLimitsSection.js";
+import { SharedWorkspaces } from "./SharedWorkspaces.js";
 import { TrustNotice } from "./TrustNotice.js";
 import { pageShellLimits, type ShellLimitsControl } from "../../workspace/shell-limits.js";
 import { WebSettings } from "./WebSettings.js";
@@ -48,6 +49,8 @@ export function SettingsDialog(props: {
   onClose: () => void;
   /** The embedded shell's limits; by default the page's workspace's (none in a view without one). */
   shellLimits?: ShellLimitsControl;
+  /** The open workspace's name, where the list of workspaces from share links is shown (not in an embed). */
+  sharedListFor?: string;
 }) {
   let heading: HTMLHeadingElement | undefined;
   let trustHeading: HTMLHeadingElement | undefined;
@@ -106,6 +109,7 @@ export function SettingsDialog(props: {
           {(control) => <ShellLimitsSection control={control()} storage={browserStorage()} />}
         </Show>
         <WebSettings configured={props.page.session.config.workbench?.fetchProxy} trusted={props.page.trusted} />
+        <Show when={props.sharedListFor}>{(current) => <SharedWorkspaces current={current()} />}</Show>
       </div>
     </div>
   );

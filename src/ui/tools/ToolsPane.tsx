@@ -265,6 +265,7 @@ export function ToolsPane(props: {
             onReopened={controller.replaced}
             onTrust={trust}
             onUntrust={() => void controller.setTrust(false)}
+            {...(controller.trustOffered() ? { sharedListFor: props.place.workspace } : {})}
             trusting={state().trusting}
             onClose={closeSettings}
           />
