@@ -65,8 +65,40 @@ function embedScriptServe(): Plugin {
   };
 }
 
+/**
+ * No page of the workbench may be framed by another site, except the embed's frame (`/?embed=1`), which
+ * exists to be: a framed workbench at low opacity lets a page steer clicks onto Trust, Always allow or
+ * Delete. The embed's frame holds no keys, trust or workspaces of the visitor's and never offers Trust.
+ * A static host must send the same two headers on every response but `/?embed=1` (docs/threat-model.md).
+ */
+export const FRAME_HEADERS = { "Content-Security-Policy": "frame-ancestors 'none'", "X-Frame-Options": "DENY" };
+
+function isEmbedFrame(url: string | undefined): boolean {
+  return new URLSearchParams(url?.split("?")[1]?.split("#")[0] ?? "").get("embed") === "1";
+}
+
+function framingHeaders(): Plugin {
+  const use = (middlewares: {
+    use(handler: (req: { url?: string }, res: { setHeader(name: string, value: string): void }, next: () => void) => void): void;
+  }) =>
+    middlewares.use((req, res, next) => {
+      if (!isEmbedFrame(req.url)) for (const [name, value] of Object.entries(FRAME_HEADERS)) res.setHeader(name, value);
+      next();
+    });
+  return {
+    name: "workbench-framing-headers",
+    apply: "serve",
+    configurePreviewServer(server) {
+      use(server.middlewares);
+    },
+    configureServer(server) {
+      use(server.middlewares);
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [solid(), embedScript(), embedScriptServe()],
+  plugins: [solid(), embedScript(), embedScriptServe(), framingHeaders()],
   resolve: {
     alias: {
       // just-bash's browser bundle imports node:zlib for gzip; those commands are not offered here.

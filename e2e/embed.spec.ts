@@ -393,3 +393,16 @@ test('view: "preview" opens the embed on its files\' web app running, in a frame
   await expect(embed.getByTestId("preview-line").filter({ hasText: "embed preview 20" })).toContainText("main.ts:3");
   expect(await embed.getByTestId("preview-frame").getAttribute("sandbox")).not.toContain("allow-same-origin");
 });
+
+test("an embed never offers Trust for the host's code", async ({ page }) => {
+  await openHost(page);
+  const hello = `import { tool } from "@opencode-ai/plugin"; export default tool({ description: "Greets", args: {}, async execute() { return "hi"; } });`;
+  await embedInto(page, "a", { files: { ".opencode/tool/hello.ts": hello, "a.txt": "a\n" }, view: "tools" });
+  const frame = page.frameLocator("#a");
+  const notice = frame.getByTestId("trust-notice");
+  await expect(notice).toContainText("An embed never runs them");
+  await expect(notice.locator(".trust-files li")).toHaveText([".opencode/tool/hello.ts"]);
+  await expect(frame.getByTestId("trust-workspace")).toHaveCount(0);
+  await expect(frame.getByTestId("mcp-trust")).toHaveCount(0);
+  await page.locator("#a").screenshot({ path: "e2e/screenshots/embed-no-trust.png" });
+});

@@ -144,7 +144,7 @@ test("trusting a workspace runs its custom tool, shows load problems, and is rem
   await newSession(page);
   const notice = page.getByTestId("trust-notice");
   await expect(notice).toBeVisible();
-  await expect(notice.locator("li")).toHaveText([".opencode/tool/broken.ts", ".opencode/tool/hello.ts"]);
+  await expect(notice.locator(".trust-files li")).toHaveText([".opencode/tool/broken.ts", ".opencode/tool/hello.ts"]);
   await page.screenshot({ path: "e2e/screenshots/settings-trust-notice.png" });
 
   await page.keyboard.press("Control+k");

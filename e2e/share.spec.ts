@@ -19,7 +19,7 @@ const FILES: Record<string, Uint8Array> = {
   "README.md": strToU8("# Shared from the page\n"),
   "ünïcödé/名前 ✓.txt": strToU8("non-ASCII: ü ✓ 名前\n"),
   "bin/all-bytes.bin": Uint8Array.from({ length: 512 }, (_, i) => (i * 11 + 5) % 256),
-  "bin/nul.dat": Uint8Array.of(1, 0, 2, 0, 255),
+  "bin/zeros.dat": Uint8Array.of(1, 0, 2, 0, 255),
   "bom.txt": Uint8Array.of(0xef, 0xbb, 0xbf, 0x6f, 0x6b, 0x0d, 0x0a),
 };
 
@@ -184,7 +184,7 @@ test("a custom tool in a link does not run until the visitor trusts the new work
   await page.getByTestId("tab-tools").click();
   const notice = page.getByTestId("trust-notice");
   await expect(notice).toBeVisible();
-  await expect(notice.locator("li")).toHaveText([".opencode/tool/hello.ts"]);
+  await expect(notice.locator(".trust-files li")).toHaveText([".opencode/tool/hello.ts"]);
   await page.keyboard.press("Control+k");
   await page.getByLabel("Filter tools").fill("hello");
   await expect(page.getByTestId("tool-palette").getByRole("option")).toHaveCount(0);

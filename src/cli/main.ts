@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { createNodeRuntime } from "../runtime/node/index.js";
 import { CallListError, parseCallList, type ListedCall } from "../session/record/call-list.js";
 import type { ToolCall } from "../session/record/session-record.js";
+import { printableIO } from "./printable-io.js";
 import { connectMcp, openSession, processIO, UsageError, type CliIO, type Common } from "./cli-session.js";
 import { errorMessage } from "../base/error-message.js";
 
@@ -75,6 +76,8 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   }
   if (argv[0] === "share" || argv[0] === "open") {
     const { shareMain, openMain } = await import("./share.js");
+    // Their messages quote links and shared names: every one goes out printable, errors included.
+    io = printableIO(io);
     try {
       return await (argv[0] === "share" ? shareMain : openMain)(argv.slice(1), io);
     } catch (error) {

@@ -18,6 +18,7 @@ import {
   type ShareState,
 } from "../embed/share/index.js";
 import { shareContent } from "../embed/share/content.js";
+import { isVcsName } from "../workspace/name-rules.js";
 import { isKeyFile, KEY_FILE_NOTE } from "../embed/share/secrets.js";
 import { filesOf } from "../embed/share/validate.js";
 import { SessionFile } from "../session/record/session-json.js";
@@ -26,8 +27,8 @@ import { errorMessage } from "../base/error-message.js";
 
 export const DEFAULT_BASE = "http://127.0.0.1:5173/";
 
-/** Folders a share leaves out: version control and installed packages are not the author's files. */
-const SKIPPED = new Set([".git", "node_modules"]);
+/** Folders a share leaves out: version control (every kind: a link refuses them) and installed packages. */
+const skipped = (name: string) => name === "node_modules" || isVcsName(name);
 
 async function readFolder(root: string, io: CliIO): Promise<ShareState["files"]> {
   const entries: [string, string | Uint8Array][] = [];
@@ -38,9 +39,10 @@ async function readFolder(root: string, io: CliIO): Promise<ShareState["files"]>
       const path = join(dir, entry.name);
       const rel = relative(root, path).split(sep).join("/");
       if (entry.isDirectory()) {
-        if (SKIPPED.has(entry.name)) io.err(`workbench: left out ${rel}/\n`);
+        if (skipped(entry.name)) io.err(`workbench: left out ${rel}/\n`);
         else await walk(path);
-      } else if (entry.isFile() && isKeyFile(entry.name)) io.err(`workbench: left out ${rel}: ${KEY_FILE_NOTE}\n`);
+      } else if (entry.isFile() && isVcsName(entry.name)) io.err(`workbench: left out ${rel} (it points git at a repository)\n`);
+      else if (entry.isFile() && isKeyFile(entry.name)) io.err(`workbench: left out ${rel}: ${KEY_FILE_NOTE}\n`);
       else if (entry.isFile()) entries.push([rel, shareContent(new Uint8Array(await readFile(path)))]);
       else
         io.err(`workbench: left out ${rel} (${entry.isSymbolicLink() ? "a symbolic link: links are not shared" : "not a regular file"})\n`);
@@ -127,24 +129,42 @@ async function readShare(source: string): Promise<ShareResult> {
   return text.startsWith("{") ? fromShareFile(bytes, source) : decodeShareLink(text);
 }
 
-/** Refuses a target that passes through a symbolic link under `root`, or (without force) one that exists. */
-async function checkTarget(root: string, rel: string, force: boolean): Promise<void> {
-  let at = root;
-  const parts = rel.split("/");
-  for (const [index, part] of parts.entries()) {
-    at = join(at, part);
-    const stats = await lstat(at).catch(() => undefined);
-    if (!stats) return;
+/**
+ * Checks where the share's files would land under `root`, before any is written: never through a symbolic
+ * link, never a file where a folder must go, never (without force) over an existing file. Each folder is
+ * looked at once, however many files it holds, so the cost is linear in files plus folders.
+ */
+async function checkTargets(root: string, paths: readonly string[], force: boolean): Promise<void> {
+  const folders = new Map<string, Promise<"missing" | "present">>();
+  const folder = (rel: string): Promise<"missing" | "present"> => {
+    if (rel === "") return Promise.resolve("present");
+    let known = folders.get(rel);
+    if (!known) {
+      known = (async () => {
+        const parent = rel.includes("/") ? rel.slice(0, rel.lastIndexOf("/")) : "";
+        if ((await folder(parent)) === "missing") return "missing";
+        const stats = await lstat(join(root, ...rel.split("/"))).catch(() => undefined);
+        if (!stats) return "missing";
+        if (stats.isSymbolicLink())
+          throw new Error(
+            `${rel} is a symbolic link: the share's files are never written through one. Remove it or choose another folder.`,
+          );
+        if (!stats.isDirectory()) throw new Error(`${rel} is a file, but the share puts files inside it. Choose another folder.`);
+        return "present";
+      })();
+      folders.set(rel, known);
+    }
+    return known;
+  };
+  for (const rel of paths) {
+    const parent = rel.includes("/") ? rel.slice(0, rel.lastIndexOf("/")) : "";
+    if ((await folder(parent)) === "missing") continue;
+    const stats = await lstat(join(root, ...rel.split("/"))).catch(() => undefined);
+    if (!stats) continue;
     if (stats.isSymbolicLink())
-      throw new Error(
-        `${relative(root, at)} is a symbolic link: the share's files are never written through one. Remove it or choose another folder.`,
-      );
-    const last = index === parts.length - 1;
-    if (!last && !stats.isDirectory())
-      throw new Error(`${relative(root, at)} is a file, but the share puts files inside it. Choose another folder.`);
-    if (last && stats.isDirectory()) throw new Error(`${rel} is a folder here, but a file in the share. Choose another folder.`);
-    if (last && !force)
-      throw new Error(`${rel} exists already: choose an empty folder, or pass --force to replace the share's files in it.`);
+      throw new Error(`${rel} is a symbolic link: the share's files are never written through one. Remove it or choose another folder.`);
+    if (stats.isDirectory()) throw new Error(`${rel} is a folder here, but a file in the share. Choose another folder.`);
+    if (!force) throw new Error(`${rel} exists already: choose an empty folder, or pass --force to replace the share's files in it.`);
   }
 }
 
@@ -168,7 +188,11 @@ export async function openMain(argv: string[], io: CliIO): Promise<number> {
   const rootStats = await lstat(dir).catch(() => undefined);
   if (rootStats && !rootStats.isDirectory()) throw new UsageError(`${values.dir} is not a folder`);
   try {
-    for (const file of files) await checkTarget(dir, file.path, values.force ?? false);
+    await checkTargets(
+      dir,
+      files.map((file) => file.path),
+      values.force ?? false,
+    );
     // The session file is the person's too: the same promise as the share's files, checked before any write.
     if (values.session && result.state.session && !values.force && (await lstat(values.session).catch(() => undefined))) {
       throw new Error(`${values.session} exists already: choose another --session file, or pass --force to replace it.`);
@@ -177,9 +201,12 @@ export async function openMain(argv: string[], io: CliIO): Promise<number> {
     io.err(`workbench: nothing was written: ${errorMessage(error)}\n`);
     return 1;
   }
+  const made = new Set<string>();
   for (const file of files) {
     const target = join(dir, ...file.path.split("/"));
-    await mkdir(dirname(target), { recursive: true });
+    // Each folder once: a recursive mkdir per file would walk every parent again for every file.
+    if (!made.has(dirname(target))) await mkdir(dirname(target), { recursive: true });
+    made.add(dirname(target));
     await writeFile(target, file.data, { flag: values.force ? "w" : "wx" });
   }
   if (values.session && result.state.session)

@@ -274,7 +274,10 @@ export class FrameBackend implements EmbedBackend {
       throw new Error(
         "run: this embed has no model to answer with (an embed never sees the visitor's keys): give it a `session` script to replay.",
       );
-    this.surface.setView("chat");
-    await chat.send({ text: message });
+    // A model here is one the reader picked and pays for with a key they typed into the frame: a host page's
+    // message must never spend it. Only the reader sends on it, from the frame's own prompt.
+    throw new Error(
+      `run: the reader's own model (${chat.model()!.providerID}/${chat.model()!.modelID}) answers in this embed, on their key, which a host page may not spend: the reader types their messages in the frame; give a \`session\` script for the host's own replays. The message was not sent.`,
+    );
   }
 }

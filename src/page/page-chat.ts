@@ -79,13 +79,12 @@ function scriptedInfo(name: string): ModelInfo {
 const sameRef = (a: ModelRef | undefined, b: ModelRef | undefined) => a?.providerID === b?.providerID && a?.modelID === b?.modelID;
 
 /**
- * The provider half of the workspace config; a broken one is reported and the catalog used alone. Until
- * the person trusts the workspace, nothing in it may move where their keys go (workspace-providers.ts):
+ * The provider half of the workspace config; a broken one is reported and the catalog used alone. Trusted
+ * or not, nothing in it may move where the person's keys go (workspace-providers.ts):
  * `keyless` names the workspace-only providers that get none of their keys, `notices` what was ignored.
  */
 function providersConfigOf(
   session: ToolSession,
-  trusted: boolean,
   personal: ProvidersConfig,
 ): { config: ProvidersConfig; keyless: ReadonlySet<string>; notices: string[]; problem?: string } {
   const { model, small_model, provider, enabled_providers, disabled_providers } = session.config;
@@ -98,8 +97,9 @@ function providersConfigOf(
   } catch (error) {
     return { config: {}, keyless: new Set(), notices: [], problem: errorMessage(error) };
   }
-  if (trusted) return { config, keyless: new Set(), notices: [] };
-  return distrustWorkspaceProviders(config, personal);
+  // Trust runs the workspace's code; it never moves a key: the workspace's addresses and headers for a
+  // provider the person's key pays for stay ignored, trusted or not (the person sets their own in Settings).
+  return distrustWorkspaceProviders(config, personal, { evenTrusted: true });
 }
 
 function needsKey(provider: ProviderEntry): boolean {
@@ -209,7 +209,7 @@ export class PageChats {
   }
 
   private workspaceProviders(page: PageTools) {
-    return providersConfigOf(page.session, page.trusted, this.options.local.over({}));
+    return providersConfigOf(page.session, this.options.local.over({}));
   }
 
   private config(page: PageTools): ProvidersConfig {

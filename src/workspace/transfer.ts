@@ -3,6 +3,7 @@ import { join } from "pathe";
 import { isSpecialType, type Runtime } from "../runtime/types.js";
 import { loadFiles, type IncomingFile } from "./bulk-load.js";
 import { errorMessage } from "../base/error-message.js";
+import { isVcsName } from "./name-rules.js";
 
 export { landingPath, type IncomingFile } from "./bulk-load.js";
 
@@ -26,7 +27,9 @@ export function filesFromZip(archive: Uint8Array): IncomingFile[] {
 
 /**
  * A .zip of everything below `folder`. Symbolic links are stored as small text files naming their
- * target; special files (FIFOs, sockets, devices: node runtime only) are left out.
+ * target; special files (FIFOs, sockets, devices: node runtime only) are left out, and so are
+ * version-control folders (`.git`, `.hg`, ... in any case): a repository's config runs commands on the
+ * next `git status` where the zip is unpacked, and a shared session's replay could have written one.
  */
 export async function zipFolder(runtime: Runtime, folder: string): Promise<Uint8Array> {
   const entries: Record<string, Uint8Array> = {};
@@ -34,6 +37,7 @@ export async function zipFolder(runtime: Runtime, folder: string): Promise<Uint8
     for (const entry of await runtime.fs.readdir(dir)) {
       const path = join(dir, entry.name);
       const name = prefix + entry.name;
+      if (isVcsName(entry.name)) continue;
       if (entry.type === "directory") {
         entries[`${name}/`] = new Uint8Array();
         await walk(path, `${name}/`);

@@ -49,7 +49,7 @@ beforeAll(async () => {
     join(source, "assets/all-bytes.bin"),
     Uint8Array.from({ length: 1024 }, (_, i) => (i * 7 + 3) % 256),
   );
-  await writeFile(join(source, "assets/nul.dat"), Uint8Array.of(104, 105, 0, 255, 0));
+  await writeFile(join(source, "assets/zeros.dat"), Uint8Array.of(104, 105, 0, 255, 0));
   await writeFile(join(source, "bom.txt"), Uint8Array.of(0xef, 0xbb, 0xbf, 0x68, 0x69, 0x0a));
   await writeFile(join(source, "crlf.txt"), "one\r\ntwo\r\n");
   await writeFile(join(source, "latin1.txt"), Uint8Array.of(0x63, 0x61, 0x66, 0xe9, 0x0a));

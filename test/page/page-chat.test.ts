@@ -90,26 +90,23 @@ describe("PageChats", () => {
     expect((server.requests[0]!.body as { model: string }).model).toBe("coder");
   });
 
-  it("an untrusted workspace cannot send the person's key to its own address; once trusted, its address is used", async () => {
+  it("a workspace cannot send the person's key to its own address, trusted or not (trust never moves a key)", async () => {
     const collector = await startProviderServer();
     servers.push(collector);
     collector.enqueue({ step: { text: "got it" } });
     const config = { model: "openai/gpt-4.1", provider: { openai: { options: { baseURL: collector.openaiBaseURL } } } };
-    const page = await pageWith({ "opencode.json": JSON.stringify(config) });
     const chats = hub();
-    await chats.saveProvider(page, { providerID: "openai", key: "sk-person-secret", remember: false });
-    expect(chats.configProblem(page)).toMatch(/provider\.openai\.options\.baseURL.*ignored until you trust/);
-    const chat = chats.chatFor(page);
-    // The request goes to OpenAI's own address (unreachable here), never to the workspace's collector.
-    const stop = setTimeout(() => chat.stop(), 10_000);
-    await chat.send({ text: "hi" });
-    clearTimeout(stop);
-    expect(collector.requests).toHaveLength(0);
-
-    const trusted = await pageWith({ "opencode.json": JSON.stringify(config) }, { trusted: true });
-    expect(chats.configProblem(trusted)).toBeUndefined();
-    await chats.chatFor(trusted).send({ text: "hi" });
-    expect(collector.requests.map((request) => request.headers.authorization)).toEqual(["Bearer sk-person-secret"]);
+    for (const trusted of [false, true]) {
+      const page = await pageWith({ "opencode.json": JSON.stringify(config) }, { trusted });
+      await chats.saveProvider(page, { providerID: "openai", key: "sk-person-secret", remember: false });
+      expect(chats.configProblem(page)).toMatch(/provider\.openai\.options\.baseURL.*ignored \(trust never moves a key/);
+      const chat = chats.chatFor(page);
+      // The request goes to OpenAI's own address (unreachable here), never to the workspace's collector.
+      const stop = setTimeout(() => chat.stop(), 10_000);
+      await chat.send({ text: "hi" });
+      clearTimeout(stop);
+      expect(collector.requests).toHaveLength(0);
+    }
   });
 
   it("plays the built-in demo through the real loop: TODO.md written and edited, grep counts two open tasks, a table to end", async () => {

@@ -9,10 +9,12 @@ import { SessionFile, exportSession } from "../../session/record/session-json.js
 import type { Runtime } from "../../runtime/types.js";
 import { shareContent } from "./content.js";
 import { isKeyFile } from "./secrets.js";
+import { isVcsName } from "../../workspace/name-rules.js";
 import { MAX_SHARE_FILES } from "./limits.js";
 import { ShareError, type ShareState, type ViewOptions } from "./state.js";
 
-const SKIPPED = new Set([".git", "node_modules"]);
+/** Installed packages are not the author's files; version-control folders never travel (a link refuses them). */
+const skipped = (name: string) => name === "node_modules" || isVcsName(name);
 
 export async function collectShare(
   runtime: Runtime,
@@ -24,8 +26,8 @@ export async function collectShare(
     list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of list) {
       const path = `${dir}/${entry.name}`;
-      if (entry.type === "directory" && !SKIPPED.has(entry.name)) await walk(path, `${prefix}${entry.name}/`);
-      else if (entry.type === "file" && isKeyFile(entry.name)) options.onLeftOut?.(`${prefix}${entry.name}`);
+      if (entry.type === "directory" && !skipped(entry.name)) await walk(path, `${prefix}${entry.name}/`);
+      else if (entry.type === "file" && (isKeyFile(entry.name) || isVcsName(entry.name))) options.onLeftOut?.(`${prefix}${entry.name}`);
       else if (entry.type === "file") {
         if (entries.length >= MAX_SHARE_FILES)
           throw new ShareError(`the workspace has more than ${MAX_SHARE_FILES} files, more than a share may hold.`);

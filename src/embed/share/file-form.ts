@@ -6,7 +6,9 @@
 import { z } from "zod";
 import { SessionFile } from "../../session/record/session-json.js";
 import { fromBase64Url, toBase64Url } from "./base64url.js";
-import { MAX_SHARE_FILE_BYTES, MAX_SHARE_FILES } from "./limits.js";
+import { nestsDeeperThan } from "./json-depth.js";
+import { MAX_JSON_DEPTH, MAX_SHARE_FILE_BYTES, MAX_SHARE_FILES } from "./limits.js";
+import { printable } from "./paths.js";
 import { describeIssue } from "./pack.js";
 import { SHARE_FORMAT, ShareError, ViewOptions, type ShareResult, type ShareState } from "./state.js";
 import { checkedState } from "./validate.js";
@@ -59,19 +61,21 @@ export function fromShareFile(content: string | Uint8Array, source = "this file"
     try {
       json = JSON.parse(text);
     } catch (error) {
-      throw new ShareError(`it is not valid JSON (${errorMessage(error)}): it may be cut short. Download it again.`);
+      throw new ShareError(`it is not valid JSON (${printable(errorMessage(error))}): it may be cut short. Download it again.`);
     }
+    if (nestsDeeperThan(json, MAX_JSON_DEPTH))
+      throw new ShareError(`its data nests deeper than ${MAX_JSON_DEPTH} levels, more than a share may: it may be hostile.`);
     const parsed = ShareFile.safeParse(json);
     if (!parsed.success) throw new ShareError(`it is not a workbench share file: ${describeIssue(parsed.error)}.`);
     const entries: [string, string | Uint8Array][] = [];
     const seen = new Set<string>();
     for (const entry of parsed.data.files) {
-      if (seen.has(entry.path)) throw new ShareError(`"${entry.path}" is listed twice.`);
+      if (seen.has(entry.path)) throw new ShareError(`"${printable(entry.path)}" is listed twice.`);
       seen.add(entry.path);
       if ("text" in entry) entries.push([entry.path, entry.text]);
       else {
         const bytes = fromBase64Url(entry.base64url);
-        if (!bytes.ok) throw new ShareError(`"${entry.path}": ${bytes.error}`);
+        if (!bytes.ok) throw new ShareError(`"${printable(entry.path)}": ${bytes.error}`);
         entries.push([entry.path, bytes.bytes]);
       }
     }

@@ -14,6 +14,12 @@ export const MAX_SHARE_FILES = 5_000;
 /** Characters of one path, and of one of its names. */
 export const MAX_PATH_CHARS = 1_024;
 export const MAX_NAME_CHARS = 255;
+/** Names one path may have (folders and the file): 300 empty folders froze a tab for minutes. */
+export const MAX_PATH_DEPTH = 64;
+/** Distinct folders one share may make. */
+export const MAX_SHARE_FOLDERS = 10_000;
+/** How deep the JSON of a share's manifest or session may nest (deeper broke the stack when shown or saved). */
+export const MAX_JSON_DEPTH = 100;
 
 /** Past this many characters a link is cut by some chat apps and mail clients: the page warns. */
 export const LINK_WARN_CHARS = 2_000;

@@ -9,7 +9,9 @@
  */
 import { z } from "zod";
 import { SessionFile } from "../../session/record/session-json.js";
-import { MAX_SHARE_FILES } from "./limits.js";
+import { nestsDeeperThan } from "./json-depth.js";
+import { MAX_JSON_DEPTH, MAX_SHARE_FILES } from "./limits.js";
+import { printable } from "./paths.js";
 import { ShareError, ShareState, ViewOptions } from "./state.js";
 import { errorMessage } from "../../base/error-message.js";
 
@@ -63,8 +65,12 @@ export function unpack(data: Uint8Array): ShareState {
   try {
     json = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(data.subarray(4, 4 + headLength)));
   } catch (error) {
-    throw new ShareError(`its list of files is not readable (${errorMessage(error)}): the link is damaged.`);
+    throw new ShareError(`its list of files is not readable (${printable(errorMessage(error))}): the link is damaged.`);
   }
+  if (nestsDeeperThan(json, MAX_JSON_DEPTH))
+    throw new ShareError(
+      `its data nests deeper than ${MAX_JSON_DEPTH} levels, more than a share may: it may be hostile. Nothing was written.`,
+    );
   const parsed = Manifest.safeParse(json);
   if (!parsed.success) throw new ShareError(`it is not a workbench share: ${describeIssue(parsed.error)}.`);
   const manifest = parsed.data;
@@ -82,14 +88,14 @@ export function unpack(data: Uint8Array): ShareState {
   for (const [path, size, binary] of manifest.f) {
     const bytes = data.slice(at, at + size);
     at += size;
-    if (seen.has(path)) throw new ShareError(`"${path}" is listed twice: the link is damaged.`);
+    if (seen.has(path)) throw new ShareError(`"${printable(path)}" is listed twice: the link is damaged.`);
     seen.add(path);
     if (binary === 1) entries.push([path, bytes]);
     else {
       try {
         entries.push([path, text.decode(bytes)]);
       } catch {
-        throw new ShareError(`"${path}" is marked as text but is not UTF-8: the link is damaged.`);
+        throw new ShareError(`"${printable(path)}" is marked as text but is not UTF-8: the link is damaged.`);
       }
     }
   }
@@ -105,6 +111,7 @@ export function unpack(data: Uint8Array): ShareState {
 
 export function describeIssue(error: z.ZodError): string {
   const issue = error.issues[0]!;
-  const where = issue.path.length > 0 ? `at ${issue.path.map(String).join(".")}: ` : "";
-  return `${where}${issue.message}`;
+  // Keys and messages can quote the hostile input itself (an unknown key's name): shown as printable text.
+  const where = issue.path.length > 0 ? `at ${printable(issue.path.map(String).join("."))}: ` : "";
+  return `${where}${printable(issue.message)}`;
 }

@@ -1,10 +1,11 @@
 /**
- * What must never travel in a share, taken out of a config's text: keys (`provider.*.options.apiKey`,
- * and `headers`, which carry keys as often as not) and approvals (`"allow"` answers in `permission`, the
+ * What must never travel in a share, taken out of a config's text: keys (any property named like one, at
+ * any depth: `provider.*.options.apiKey`, a model's `headers`, an MCP server's `headers`, `environment` and
+ * OAuth `clientSecret`) and approvals (`"allow"` answers in `permission` and `true` switches in `tools`, the
  * workspace's and each agent's: an "Always allow" saved by the author would otherwise approve for the
- * visitor). MCP servers carry keys too: a remote one's `headers` (a bearer token), a local one's
- * `environment`, an OAuth `clientSecret`; the entries stay, those parts go. Deny and ask rules stay: they only ever make the visitor's side safer. Comments and the order
- * of the rest are kept (jsonc-parser edits the text in place).
+ * visitor). The entries stay, those parts go. Deny and ask rules stay: they only ever make the visitor's
+ * side safer. Comments and the order of the rest are kept (jsonc-parser edits the text in place). A config
+ * giving one key twice is refused before this (duplicateKeyIn).
  */
 import { applyEdits, modify, parseTree, type JSONPath, type Node } from "jsonc-parser";
 
@@ -38,20 +39,83 @@ function allowsIn(section: Node | undefined, at: JSONPath): JSONPath[] {
   return childrenOf(section).flatMap(({ key, value }) => allowsIn(value, [...at, key]));
 }
 
+/** The paths of every `true` in a legacy `tools: { "bash": true }` section: each is an "allow" rule. */
+function switchedOnIn(section: Node | undefined, at: JSONPath): JSONPath[] {
+  return childrenOf(section).flatMap(({ key, value }) => (value.type === "boolean" && value.value === true ? [[...at, key]] : []));
+}
+
+/**
+ * Property names that hold a key, a token or a header (headers carry keys as often as not), wherever they
+ * sit: a provider's options, a model's headers or options, a variant, an MCP server, an agent's options.
+ * Compared lowercased, with `-` and `_` dropped.
+ */
+const KEY_NAMES = new Set([
+  "apikey",
+  "headers",
+  "authorization",
+  "password",
+  "token",
+  "accesstoken",
+  "refreshtoken",
+  "sessiontoken",
+  "bearertoken",
+  "authtoken",
+  "secret",
+  "clientsecret",
+  "secretaccesskey",
+  "accesskeyid",
+  "privatekey",
+  "environment",
+]);
+
+const isKeyName = (name: string) => KEY_NAMES.has(name.toLowerCase().replace(/[-_]/g, ""));
+
+/** The paths of every property named like a key, at any depth below `node`; permission sections are rules, not keys. */
+function keysIn(node: Node | undefined, at: JSONPath): JSONPath[] {
+  if (node?.type === "array") return (node.children ?? []).flatMap((item, index) => keysIn(item, [...at, index]));
+  return childrenOf(node).flatMap(({ key, value }) => {
+    if (isKeyName(key)) return [[...at, key]];
+    if (key === "permission") return [];
+    return keysIn(value, [...at, key]);
+  });
+}
+
 function secretPaths(root: Node | undefined): JSONPath[] {
   const paths: JSONPath[] = [];
   paths.push(...allowsIn(child(root, "permission"), ["permission"]));
-  for (const { key, value } of childrenOf(child(root, "agent")))
-    paths.push(...allowsIn(child(value, "permission"), ["agent", key, "permission"]));
-  for (const { key, value } of childrenOf(child(root, "provider"))) {
-    const options = child(value, "options");
-    for (const name of ["apiKey", "headers"]) if (child(options, name)) paths.push(["provider", key, "options", name]);
+  paths.push(...switchedOnIn(child(root, "tools"), ["tools"]));
+  // `mode` is OpenCode's older name for agents.
+  for (const section of ["agent", "mode"]) {
+    for (const { key, value } of childrenOf(child(root, section))) {
+      paths.push(...allowsIn(child(value, "permission"), [section, key, "permission"]));
+      paths.push(...switchedOnIn(child(value, "tools"), [section, key, "tools"]));
+    }
   }
-  for (const { key, value } of childrenOf(child(root, "mcp"))) {
-    for (const name of ["headers", "environment"]) if (child(value, name)) paths.push(["mcp", key, name]);
-    if (child(child(value, "oauth"), "clientSecret")) paths.push(["mcp", key, "oauth", "clientSecret"]);
-  }
+  paths.push(...keysIn(root, []));
   return paths;
+}
+
+/**
+ * The first key a config's JSON gives twice in one object, as `provider.openai.options.apiKey`, or
+ * undefined. The scrub reads one of two equal keys and the config's parser the other, so a config with
+ * one cannot be scrubbed with any confidence: a share refuses it.
+ */
+export function duplicateKeyIn(text: string): string | undefined {
+  const tree = parseTree(text);
+  const stack: Array<{ node: Node; at: string }> = tree ? [{ node: tree, at: "" }] : [];
+  while (stack.length > 0) {
+    const { node, at } = stack.pop()!;
+    if (node.type === "array") (node.children ?? []).forEach((item, index) => stack.push({ node: item, at: `${at}[${index}]` }));
+    if (node.type !== "object") continue;
+    const seen = new Set<string>();
+    for (const { key, value } of childrenOf(node)) {
+      const where = at === "" ? key : `${at}.${key}`;
+      if (seen.has(key)) return where;
+      seen.add(key);
+      stack.push({ node: value, at: where });
+    }
+  }
+  return undefined;
 }
 
 /** The config's text without keys or approvals. Text that does not parse is returned as it is (it holds nothing we could read either). */

@@ -113,7 +113,12 @@ export async function instructions(options: SystemPromptOptions): Promise<string
     runtime,
     RULE_FILES.map((name) => join(runtime.root, name)),
   );
-  if (project) paths.push(project);
+  // A rule file that is a link out of the workspace would read any file (a key) into the prompt: refused untrusted, as instructions are.
+  if (project && options.trusted !== true && !(await insideWorkspace(runtime, project)))
+    note(
+      `${project} is a link to a file outside the workspace, which an untrusted workspace may not read; it was left out of the instructions (trust the workspace, or replace the link with the file itself)`,
+    );
+  else if (project) paths.push(project);
   const global = await firstExisting(runtime, [
     ...(options.globalConfigDir ? [join(options.globalConfigDir, "AGENTS.md")] : []),
     ...(options.home ? [join(options.home, ".claude", "CLAUDE.md")] : []),

@@ -38,7 +38,12 @@ const ROUTING = ["baseURL", "headers"] as const;
  * `workspace` is the workspace's own providers section (already substituted); `personal` is the person's
  * global one, whose providers count as theirs.
  */
-export function distrustWorkspaceProviders(workspace: ProvidersConfig, personal: ProvidersConfig = {}): DistrustedProviders {
+export function distrustWorkspaceProviders(
+  workspace: ProvidersConfig,
+  personal: ProvidersConfig = {},
+  /** The page's rule: trust never lifts this, so the notice must not promise that it would. */
+  options: { evenTrusted?: boolean } = {},
+): DistrustedProviders {
   const keyless = new Set<string>();
   const notices: string[] = [];
   const providers: Record<string, ProviderConfig> = {};
@@ -92,7 +97,7 @@ export function distrustWorkspaceProviders(workspace: ProvidersConfig, personal:
     }
     if (ignored.length > 0) {
       notices.push(
-        `${ignored.join(", ")} from this workspace ${ignored.length === 1 ? "is" : "are"} ignored until you trust this workspace: your key for ${id} only goes to ${theirs ? "the address your own settings give it" : "nowhere (this provider gets no key of yours)"}`,
+        `${ignored.join(", ")} from this workspace ${ignored.length === 1 ? "is" : "are"} ignored ${options.evenTrusted ? "(trust never moves a key: set the address in your own provider settings to use it)" : "until you trust this workspace"}: your key for ${id} only goes to ${theirs ? "the address your own settings give it" : "nowhere (this provider gets no key of yours)"}`,
       );
     }
     providers[id] = copy;

@@ -218,6 +218,7 @@ function checkReferences(session: SessionBodyShape, at = "session"): void {
   session.messages.forEach((message, m) => messageId(message.id, `${at}.messages.${m}.id`));
   session.calls.forEach((call, c) => callId(call.id, `${at}.calls.${c}.id`));
   const calls = new Set(session.calls.map((call) => call.id));
+  const callTools = new Map(session.calls.map((call) => [call.id, call.tool]));
   const messages = new Set(session.messages.map((message) => message.id));
   session.messages.forEach((message, m) => {
     if (message.role === "assistant" && message.parentID !== "" && !messages.has(message.parentID)) {
@@ -227,6 +228,10 @@ function checkReferences(session: SessionBodyShape, at = "session"): void {
       partId(part.id, `${at}.messages.${m}.parts.${p}.id`);
       if (part.type !== "tool") return;
       if (!calls.has(part.callID)) refuse(`${at}.messages.${m}.parts.${p}.callID`, `no call has the id "${part.callID}"`);
+      // A replay runs the part's tool while the card shows the call's: the two must be one tool.
+      const callTool = callTools.get(part.callID);
+      if (callTool !== undefined && callTool !== part.tool)
+        refuse(`${at}.messages.${m}.parts.${p}.tool`, `the part names the tool "${part.tool}" but its call is "${callTool}"`);
       toolPartFor(part.callID, `${at}.messages.${m}.parts.${p}.callID`);
     });
   });

@@ -50,10 +50,12 @@ export interface EmbedAppSurface {
   onResize(listener: (height: number) => void): () => void;
 }
 
-/** Trust for an embed: never remembered, never read from the visitor's storage. */
+/** Trust for an embed: never offered, never remembered, never read from the visitor's storage. */
 function memoryTrust(): TrustMemory {
   const trusted = new Set<string>();
   return {
+    // The host page chose the files: its code must never run with the reader's say-so clicked inside its frame.
+    offered: false,
     isTrusted: (workspace) => trusted.has(workspace),
     remember: (workspace) => (trusted.add(workspace), false),
     forget: (workspace) => void trusted.delete(workspace),

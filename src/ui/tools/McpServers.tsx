@@ -14,7 +14,7 @@ const STATE_TEXT: Record<McpServerView["status"]["state"], string> = {
  * The workspace's MCP servers (opencode.json `mcp`) and how each is doing: its tools once connected, its
  * error and a Retry when it failed or died. Nothing is shown when the workspace names none.
  */
-export function McpServers(props: { page: PageTools; onTrust: () => void; trusting?: boolean }) {
+export function McpServers(props: { page: PageTools; onTrust?: () => void; trusting?: boolean }) {
   const [servers, setServers] = createSignal(props.page.mcpServers());
   const [retrying, setRetrying] = createSignal<string>();
   onCleanup(props.page.onMcpChange(() => setServers(props.page.mcpServers())));
@@ -57,15 +57,19 @@ export function McpServers(props: { page: PageTools; onTrust: () => void; trusti
                       <Show
                         when={failed().error !== NEEDS_TRUST}
                         fallback={
-                          <button
-                            type="button"
-                            class="button"
-                            disabled={props.trusting}
-                            onClick={() => props.onTrust()}
-                            data-testid="mcp-trust"
-                          >
-                            Trust this workspace
-                          </button>
+                          <Show when={props.onTrust}>
+                            {(onTrust) => (
+                              <button
+                                type="button"
+                                class="button"
+                                disabled={props.trusting}
+                                onClick={() => onTrust()()}
+                                data-testid="mcp-trust"
+                              >
+                                Trust this workspace
+                              </button>
+                            )}
+                          </Show>
                         }
                       >
                         <Show when={failed().error !== LOCAL_NEEDS_NODE}>

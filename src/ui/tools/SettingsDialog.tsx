@@ -7,6 +7,7 @@ import type { Explanation, RuleLayer } from "../../tools/permission/evaluate.js"
 import type { Action, RuleSource } from "../../tools/permission/types.js";
 import { keepFocusInside } from "./dialog-focus.js";
 import { ShellLimitsSection } from "./ShellLimitsSection.js";
+import { SharedWorkspaces } from "./SharedWorkspaces.js";
 import { TrustNotice } from "./TrustNotice.js";
 import { pageShellLimits, type ShellLimitsControl } from "../../workspace/shell-limits.js";
 import { WebSettings } from "./WebSettings.js";
@@ -43,12 +44,15 @@ export function SettingsDialog(props: {
   page: PageTools;
   agent: string;
   onReopened: (page: PageTools) => void;
-  onTrust: () => void;
+  /** Absent where Trust is never offered (an embed). */
+  onTrust?: () => void;
   onUntrust: () => void;
   trusting: boolean;
   onClose: () => void;
   /** The embedded shell's limits; by default the page's workspace's (none in a view without one). */
   shellLimits?: ShellLimitsControl;
+  /** The open workspace's name, where the list of workspaces from share links is shown (not in an embed). */
+  sharedListFor?: string;
 }) {
   let heading: HTMLHeadingElement | undefined;
   let trustHeading: HTMLHeadingElement | undefined;
@@ -107,6 +111,7 @@ export function SettingsDialog(props: {
           {(control) => <ShellLimitsSection control={control()} storage={browserStorage()} />}
         </Show>
         <WebSettings configured={props.page.session.config.workbench?.fetchProxy} trusted={props.page.trusted} />
+        <Show when={props.sharedListFor}>{(current) => <SharedWorkspaces current={current()} />}</Show>
       </div>
     </div>
   );

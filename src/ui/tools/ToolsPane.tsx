@@ -10,6 +10,7 @@ import { shortcutOf, ToolsController, type SessionsPlace, type ToolsState } from
 import { McpServers } from "./McpServers.js";
 import { BackgroundJobs } from "./BackgroundJobs.js";
 import { TrustNotice } from "./TrustNotice.js";
+import { isSharedWorkspace, sharedTrustQuestion } from "./trust-offer.js";
 
 export type { SessionsPlace } from "./tools-controller.js";
 
@@ -90,7 +91,14 @@ export function ToolsPane(props: {
     setSettingsOpen(false);
     opener?.focus();
   };
-  const trust = () => void controller.setTrust(true);
+  // Not offered in an embed; a workspace from a share link asks a second time, naming what trust changes.
+  const trust = controller.trustOffered()
+    ? () => {
+        const name = props.place.workspace;
+        if (isSharedWorkspace(name) && !window.confirm(sharedTrustQuestion(name))) return;
+        void controller.setTrust(true);
+      }
+    : undefined;
   const onKey = (event: KeyboardEvent) => {
     const action = shortcutOf(event, { settings: settingsOpen(), palette: paletteOpen() });
     if (!action) return;
@@ -261,6 +269,7 @@ export function ToolsPane(props: {
             onReopened={controller.replaced}
             onTrust={trust}
             onUntrust={() => void controller.setTrust(false)}
+            {...(controller.trustOffered() ? { sharedListFor: props.place.workspace } : {})}
             trusting={state().trusting}
             onClose={closeSettings}
           />

@@ -23,6 +23,8 @@ export interface SessionsPlace {
 
 /** Where trust is remembered (localStorage by default): `remember` says false when it cannot be kept. */
 export interface TrustMemory {
+  /** False where trust must never be given (an embed, whose host chose the files): no button, and setTrust(true) refuses. */
+  offered?: boolean;
   isTrusted(workspace: string): boolean;
   remember(workspace: string): boolean;
   forget(workspace: string): void;
@@ -117,6 +119,11 @@ export class ToolsController {
     this.trusted = this.trust.isTrusted(options.place.workspace);
   }
 
+  /** Whether Trust may be offered here at all. */
+  trustOffered(): boolean {
+    return this.trust.offered !== false;
+  }
+
   state(): ToolsState {
     return this.current;
   }
@@ -191,6 +198,10 @@ export class ToolsController {
   async setTrust(value: boolean): Promise<void> {
     const page = this.page();
     if (!page) return;
+    if (value && !this.trustOffered()) {
+      this.set({ note: { text: "An embed never trusts a workspace: its code was chosen by the page around it.", error: true } });
+      return;
+    }
     const workspace = this.options.place.workspace;
     this.set({ trusting: true });
     const remembered = value ? this.trust.remember(workspace) : (this.trust.forget(workspace), true);
