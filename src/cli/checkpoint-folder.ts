@@ -6,10 +6,11 @@
 import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { chmod, lstat, mkdir, open, readdir, readFile, readlink, realpath, rename, rm, symlink, unlink, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import type { EntryType } from "../runtime/types.js";
 import type { CheckpointStorage, StoredBlob } from "../workspace/checkpoints/storage.js";
-import type { TreeFs } from "../workspace/checkpoints/tree-fs.js";
+import { Checkpoints } from "../workspace/checkpoints/checkpoints.js";
+import { defaultIgnore, type TreeFs } from "../workspace/checkpoints/tree-fs.js";
 import type { Checkpoint } from "../workspace/checkpoints/types.js";
 
 function typeOf(stats: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType {
@@ -122,4 +123,21 @@ export class FolderCheckpointStorage implements CheckpointStorage {
     await writeFile(partial, data);
     await rename(partial, path);
   }
+}
+
+/**
+ * The checkpoints of a folder on disk, kept under the workbench's data folder. If that data folder is
+ * itself inside the workspace (WORKBENCH_DATA_DIR pointed there), it is left out of what is recorded.
+ */
+export async function openFolderCheckpoints(workspace: string, dataDir: string): Promise<Checkpoints> {
+  const folder = await checkpointFolderFor(dataDir, workspace);
+  const root = await realpath(workspace);
+  const own = relative(root, resolve(dataDir));
+  const insideOwn = own !== "" && !own.startsWith("..") && !isAbsolute(own);
+  return Checkpoints.open({
+    fs: nodeTreeFs,
+    root,
+    storage: new FolderCheckpointStorage(folder),
+    ignore: (path) => defaultIgnore(path) || (insideOwn && (path === own || path.startsWith(`${own}/`))),
+  });
 }

@@ -17,6 +17,8 @@ import { ToolSession } from "../session/tool-session.js";
 import { builtinTools } from "../tools/builtins.js";
 import { inProcessBackend } from "../lsp/in-process.js";
 import { WorkspaceLanguageService } from "../workspace/language-service.js";
+import { sessionCheckpoints } from "../session/host/session-checkpoints.js";
+import { openFolderCheckpoints } from "./checkpoint-folder.js";
 import { copyFolder, syncBack } from "./folder-sync.js";
 import { askOnTerminal } from "./terminal-questions.js";
 
@@ -132,9 +134,21 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
   }
   // TypeScript runs in this process, loaded when a covered file is first touched.
   const languageService = new WorkspaceLanguageService(runtime, inProcessBackend);
+  // Checkpoints of the real folder, so `workbench undo` can take a run back (not of the embedded copy,
+  // which is written back over the folder at the end and recorded there by the next run's first look).
+  const checkpoints =
+    common.runtime === "node" && process.env.WORKBENCH_CHECKPOINTS !== "0"
+      ? sessionCheckpoints(await openFolderCheckpoints(common.dir, dataDir()), (error) =>
+          io.err(
+            `warning: a checkpoint was not recorded (undo cannot go back past it): ${error instanceof Error ? error.message : String(error)}\n`,
+          ),
+        )
+      : undefined;
+  const detachCheckpoints = checkpoints?.checkpoints.attach(folder);
   const session = await ToolSession.open({
     runtime,
     languageService,
+    ...(checkpoints ? { checkpoints } : {}),
     dataDir: common.runtime === "embedded" ? "/data" : dataDir(),
     home: homedir(),
     builtins: builtinTools,
@@ -177,6 +191,7 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
   return {
     session,
     async finish() {
+      detachCheckpoints?.();
       await session.mcp.close();
       languageService.dispose();
       if (embedded) {

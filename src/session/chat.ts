@@ -328,6 +328,8 @@ export class Chat implements ChatView {
     model: ModelRef,
   ): Promise<{ user: UserMessage; attachmentError?: AttachmentError }> {
     const id = ascendingId("msg");
+    // The files as they are before this message: what "Undo from here" goes back to.
+    await this.options.tools.runner.checkpoints?.beforeMessage(this.sessionID, id);
     const parts: Part[] = [];
     if (input.text !== "") parts.push({ id: ascendingId("prt"), messageID: id, type: "text", text: input.text });
     let attachmentError: AttachmentError | undefined;

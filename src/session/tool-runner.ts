@@ -20,6 +20,7 @@ import { QuestionDismissedError, type SessionServices } from "../tools/session/s
 import type { WebAccess } from "../tools/web/access.js";
 import type { AgentInfo, Context, TruncateResult, TruncationRequest, TruncationStream } from "../tools/tool.js";
 import type { CallPermission, SessionRecord, ToolCall } from "./calls.js";
+import type { SessionCheckpoints } from "./host/session-checkpoints.js";
 import { ascendingId } from "./ids.js";
 import type { SessionStore } from "./session-store.js";
 
@@ -58,6 +59,8 @@ export interface ToolRunnerOptions {
    * judged by these, and the strictest answer wins.
    */
   callerRules?: Ruleset[];
+  /** Marks the workspace's checkpoints around each call (issue 31). */
+  checkpoints?: SessionCheckpoints;
 }
 
 export interface RunOptions {
@@ -87,6 +90,11 @@ export class ToolRunner {
   /** The same runner with some options replaced (a child session's rules and store). */
   withOptions(changes: Partial<ToolRunnerOptions>): ToolRunner {
     return new ToolRunner({ ...this.options, ...changes });
+  }
+
+  /** The workspace's checkpoints this runner marks, if any (the chat marks each user message there too). */
+  get checkpoints(): SessionCheckpoints | undefined {
+    return this.options.checkpoints;
   }
 
   /** The rules of the agents that started this session, outermost first (none for a top-level session). */
@@ -200,6 +208,8 @@ export class ToolRunner {
       ...(services ? { session: services } : {}),
     };
 
+    /** Set once the call's starting checkpoint is taken: a call refused before it ran changed nothing. */
+    let checkpointed = false;
     try {
       if (!tool) throw new Error(`the tool "${toolID}" does not exist and no invalid tool is registered`);
       if (runOptions.refuse) {
@@ -210,6 +220,8 @@ export class ToolRunner {
       call.status = "running";
       call.time.start = Date.now();
       this.publish(call);
+      await this.options.checkpoints?.beforeCall(call);
+      checkpointed = true;
       const hookInput = { tool: name, sessionID: session.id, callID: call.id };
       const before = { args };
       await triggerHook(
@@ -252,6 +264,7 @@ export class ToolRunner {
       call.time.end = Date.now();
       call.time.start ??= call.time.end;
     }
+    if (checkpointed) await this.options.checkpoints?.afterCall(call);
     this.publish(call);
     await this.persist(session);
     bus.publish("call.updated", { sessionID: session.id, callID: call.id });

@@ -30,6 +30,7 @@ import { OutputStore, TruncationSink, truncateOutput } from "../tools/truncation
 import type { SessionRecord, ToolCall } from "./calls.js";
 import { ascendingId } from "./ids.js";
 import type { SessionStore } from "./session-store.js";
+import type { SessionCheckpoints } from "./host/session-checkpoints.js";
 import { ToolRunner, type RunOptions } from "./tool-runner.js";
 import { McpManager, type LocalTransportFactory } from "./mcp/manager.js";
 import { nodeWebAccess } from "./web/node-web.js";
@@ -71,6 +72,8 @@ export interface ToolSessionOptions {
    * when opencode.json says `"lsp": false` (or disables its typescript server).
    */
   languageService?: LanguageService;
+  /** The workspace's checkpoints, marked before each message and around each call (issue 31). */
+  checkpoints?: SessionCheckpoints;
 }
 
 /**
@@ -283,6 +286,7 @@ export class ToolSession {
       truncationStream: (truncation, hint) => new TruncationSink(store, truncation, hint),
       web: withExaUrl(options.web ?? nodeWebAccess(), options.trusted ? config.workbench?.exaUrl : undefined),
       ...(lsp ? { lsp } : {}),
+      ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
     });
     const session: SessionRecord = options.session ?? {
       id: ascendingId("ses"),

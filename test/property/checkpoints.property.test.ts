@@ -8,7 +8,7 @@
  * The oracle is a walk of the whole tree taken after each step, independent of the checkpoint code: the
  * runtime's own file calls on embedded, node:fs on the real temp folder of the node runtime.
  */
-import { lstat, mkdtemp, readdir, readFile, readlink, realpath, rm } from "node:fs/promises";
+import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -21,6 +21,7 @@ import type { Runtime } from "../../src/runtime/types.js";
 import { Checkpoints } from "../../src/workspace/checkpoints/checkpoints.js";
 import { MemoryCheckpointStorage } from "../../src/workspace/checkpoints/storage.js";
 import type { TreeFs } from "../../src/workspace/checkpoints/tree-fs.js";
+import { folderTree } from "../support/tree-bytes.js";
 
 // ---- the oracle: a tree as sorted lines, by bytes ----
 
@@ -44,25 +45,6 @@ async function embeddedTree(runtime: EmbeddedRuntime): Promise<Tree> {
     }
   };
   await walk(runtime.root, "");
-  return lines.sort();
-}
-
-async function folderTree(root: string): Promise<Tree> {
-  const lines: string[] = [];
-  const walk = async (dir: string, rel: string) => {
-    for (const name of await readdir(dir)) {
-      const path = join(dir, name);
-      const label = rel ? `${rel}/${name}` : name;
-      const stats = await lstat(path);
-      const mode = (stats.mode & 0o7777).toString(8);
-      if (stats.isDirectory()) {
-        lines.push(`${label} dir ${mode}`);
-        await walk(path, label);
-      } else if (stats.isSymbolicLink()) lines.push(`${label} link ${await readlink(path)}`);
-      else lines.push(`${label} file ${mode} ${hex(await readFile(path))}`);
-    }
-  };
-  await walk(root, "");
   return lines.sort();
 }
 

@@ -91,10 +91,23 @@ export class Checkpoints {
   private dirty = new Set<string>();
   private dirtyAll = false;
   private queue: Promise<unknown> = Promise.resolve();
+  /** The root with its links resolved: announced and resolved paths may name it either way. */
+  private realRoot: string;
 
   private constructor(private readonly options: CheckpointsOptions) {
     this.blobs = new BlobStore(options.storage);
     this.ignore = options.ignore ?? defaultIgnore;
+    this.realRoot = options.root;
+  }
+
+  /** The path relative to the workspace, or undefined when it is outside (either spelling of the root). */
+  private relativeOf(path: string): string | undefined {
+    for (const root of [this.options.root, this.realRoot]) {
+      if (path === root) return "";
+      const prefix = root === "/" ? "/" : `${root}/`;
+      if (path.startsWith(prefix)) return path.slice(prefix.length);
+    }
+    return undefined;
   }
 
   /**
@@ -103,6 +116,7 @@ export class Checkpoints {
    */
   static async open(options: CheckpointsOptions): Promise<Checkpoints> {
     const checkpoints = new Checkpoints(options);
+    checkpoints.realRoot = await options.fs.realpath(options.root);
     const stored = await options.storage.loadTimeline();
     checkpoints.timeline = stored.map((record, index) => {
       const parsed = CheckpointSchema.safeParse(record);
@@ -124,10 +138,10 @@ export class Checkpoints {
       this.dirtyAll = true;
       return;
     }
-    const root = this.options.root;
     for (const path of paths) {
-      if (path === root) this.dirtyAll = true;
-      else if (path.startsWith(root === "/" ? "/" : `${root}/`)) this.dirty.add(path.slice(root === "/" ? 1 : root.length + 1));
+      const relative = this.relativeOf(path);
+      if (relative === "") this.dirtyAll = true;
+      else if (relative !== undefined) this.dirty.add(relative);
     }
   }
 
@@ -359,11 +373,7 @@ export class Checkpoints {
    */
   private async realPaths(relatives: readonly string[]): Promise<string[]> {
     const { fs, root } = this.options;
-    const inside = (path: string): string | undefined => {
-      if (path === root) return "";
-      const prefix = root === "/" ? "/" : `${root}/`;
-      return path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
-    };
+    const inside = (path: string) => this.relativeOf(path);
     const real = new Set<string>();
     const work = [...relatives];
     // A chain of links is followed as far as the kernel would (40), then given up.
