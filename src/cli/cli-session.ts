@@ -136,15 +136,16 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
   const languageService = new WorkspaceLanguageService(runtime, inProcessBackend);
   // Checkpoints of the real folder, so `workbench undo` can take a run back (not of the embedded copy,
   // which is written back over the folder at the end and recorded there by the next run's first look).
+  const recorded =
+    common.runtime === "node" && process.env.WORKBENCH_CHECKPOINTS !== "0" ? await openFolderCheckpoints(common.dir, dataDir()) : undefined;
   const checkpoints =
-    common.runtime === "node" && process.env.WORKBENCH_CHECKPOINTS !== "0"
-      ? sessionCheckpoints(await openFolderCheckpoints(common.dir, dataDir()), (error) =>
-          io.err(
-            `warning: a checkpoint was not recorded (undo cannot go back past it): ${error instanceof Error ? error.message : String(error)}\n`,
-          ),
-        )
-      : undefined;
-  const detachCheckpoints = checkpoints?.checkpoints.attach(folder);
+    recorded &&
+    sessionCheckpoints(recorded, (error) =>
+      io.err(
+        `warning: a checkpoint was not recorded (undo cannot go back past it): ${error instanceof Error ? error.message : String(error)}\n`,
+      ),
+    );
+  const detachCheckpoints = recorded?.attach(folder);
   const session = await ToolSession.open({
     runtime,
     languageService,

@@ -215,6 +215,19 @@ export class Chat implements ChatView {
     if (failure) throw failure.error;
   }
 
+  /**
+   * Drops a user message and everything after it: an undo from that message, committed by the next send
+   * (the files were set back already). The calls' records stay in the session, as a saved output does.
+   */
+  dropFrom(messageID: string): void {
+    if (this.controller) throw new Error("the agent is still answering: stop it before undoing");
+    const messages = this.options.tools.session.messages;
+    const at = messages.findIndex((message) => message.id === messageID);
+    if (at < 0) return;
+    messages.splice(at);
+    this.changed();
+  }
+
   private findAgent(name: string): Agent | undefined {
     return this.options.agents.find((agent) => agent.name === name);
   }

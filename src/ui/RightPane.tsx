@@ -7,6 +7,7 @@
 import { createEffect, createMemo, createResource, createSignal, lazy, on, onCleanup, Show, Suspense } from "solid-js";
 import type { Runtime } from "../runtime/types.js";
 import type { ChatView } from "../session/chat-types.js";
+import type { UndoableChat } from "../session/page/session-undo.js";
 import type { PageTools } from "../session/page-tools.js";
 import type { PageChats } from "../session/page-chat.js";
 import { saveBytes } from "./download.js";
@@ -116,6 +117,16 @@ export function RightPane(props: {
   onCleanup(() => chats()?.dispose());
   const [providersVersion, setProvidersVersion] = createSignal(0);
   createEffect(on(chats, (hub) => hub && onCleanup(hub.onChange(() => setProvidersVersion((n) => n + 1)))));
+  // Undo per step (issue 31): loaded with the chat, over the workspace's checkpoints when it keeps any.
+  const [undoModules] = createResource(() =>
+    Promise.all([import("../session/page/session-undo.js"), import("../session/page/workspace-checkpoints.js")]),
+  );
+  const undoOf = (view: ChatView) => {
+    const modules = undoModules();
+    if (!modules || !("dropFrom" in view)) return undefined;
+    const [{ sessionUndoFor }, { pageCheckpointsOf }] = modules;
+    return sessionUndoFor(view as ChatView & UndoableChat, pageCheckpointsOf(props.runtime()));
+  };
   const chat = createMemo((): ChatView | undefined => {
     const current = page();
     const hub = chats();
@@ -365,6 +376,7 @@ export function RightPane(props: {
                 onWatchDemo={() => void watchDemo()}
                 keysWanted={keysWanted}
                 onKeysOpened={() => setKeysWanted(false)}
+                undo={undoOf(view())}
                 calls={{
                   abort: (id) => page()?.abort(id),
                   wasAborted: (id) => page()?.wasAborted(id) ?? false,

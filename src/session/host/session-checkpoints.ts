@@ -11,7 +11,6 @@ import type { Checkpoints } from "../../workspace/checkpoints/checkpoints.js";
 import type { ToolCall } from "../calls.js";
 
 export interface SessionCheckpoints {
-  readonly checkpoints: Checkpoints;
   beforeMessage(sessionID: string, messageID: string): Promise<void>;
   beforeCall(call: ToolCall): Promise<void>;
   afterCall(call: ToolCall): Promise<void>;
@@ -30,7 +29,6 @@ export function sessionCheckpoints(checkpoints: Checkpoints, report: (error: unk
     }
   };
   return {
-    checkpoints,
     beforeMessage: (sessionID, messageID) => quietly(() => checkpoints.record({ kind: "message", sessionID, messageID })),
     beforeCall: () => quietly(() => checkpoints.record({ kind: "outside" })),
     afterCall: (call) => quietly(() => checkpoints.record({ kind: "call", sessionID: call.sessionID, callID: call.id, tool: call.tool })),

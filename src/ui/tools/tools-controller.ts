@@ -150,6 +150,12 @@ export class ToolsController {
     const opened = await this.store;
     await this.previous?.close();
     this.offSessions?.();
+    // Undo per step (issue 31): the workspace's checkpoints start reading the files in the background.
+    const { openPageCheckpoints } = await import("../../session/page/workspace-checkpoints.js");
+    openPageCheckpoints(runtime, this.options.place.workspace, {
+      persistent: !this.options.place.memoryOnly && typeof indexedDB !== "undefined",
+      readOnly: this.options.readOnly ?? false,
+    });
     const sessions = await PageSessions.open(runtime, opened.store, {
       remember: !this.options.readOnly,
       trusted: () => this.trusted,
