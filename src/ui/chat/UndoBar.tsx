@@ -33,11 +33,19 @@ export function createUndoControls(undo: () => SessionUndo | undefined): UndoCon
       onCleanup(current.onChange(() => setStaged(current.staged())));
     }),
   );
+  /** The staged undo the box was last filled for: a new one (or one confirmed later) fills it, once. */
+  let filledFor: string | undefined;
   const settle = (pending: Promise<UndoOutcome>) => {
     setWorking(true);
     pending
       .then(
-        (result) => setOutcome(result),
+        (result) => {
+          setOutcome(result);
+          const now = undo()?.staged();
+          if (now && now.messageID !== filledFor) setDraft({ text: now.text });
+          if (!now && filledFor !== undefined) setDraft({ text: "" });
+          filledFor = now?.messageID;
+        },
         (error: unknown) =>
           setOutcome({ status: "unavailable", note: `Undo failed: ${error instanceof Error ? error.message : String(error)}` }),
       )
@@ -52,12 +60,7 @@ export function createUndoControls(undo: () => SessionUndo | undefined): UndoCon
     undoFrom: (messageID) => {
       const current = undo();
       if (!current || working()) return;
-      settle(
-        current.undoFrom(messageID).then((result) => {
-          if (result.status === "done") setDraft({ text: current.staged()?.text ?? "" });
-          return result;
-        }),
-      );
+      settle(current.undoFrom(messageID));
     },
     revertCall: (callID) => {
       const current = undo();
@@ -66,16 +69,12 @@ export function createUndoControls(undo: () => SessionUndo | undefined): UndoCon
     redo: () => {
       const current = undo();
       if (!current || working() || !current.staged()) return;
-      settle(
-        current.redo().then((result) => {
-          if (result.status === "done") setDraft({ text: "" });
-          return result;
-        }),
-      );
+      settle(current.redo());
     },
     dismiss: () => setOutcome(undefined),
     commit: () => {
       undo()?.commit();
+      filledFor = undefined;
       setOutcome(undefined);
     },
   };

@@ -218,12 +218,24 @@ export class Checkpoints {
       await this.recordNow({ kind: "outside" });
       const at = this.callCheckpoint(callID);
       if (!at) throw new CheckpointError(`no checkpoint of call ${callID} in this workspace: its changes were not recorded here`);
+      // An undo and its redo in between leave the call's files as it made them: they do not stand in the way,
+      // unless the files are not as the call left them now.
       const later: LaterChange[] = [];
+      const undoneSince: LaterChange[] = [];
       for (const checkpoint of this.timeline) {
         if (checkpoint.seq <= at.seq) continue;
         const paths = checkpoint.changes.map((change) => change.path).filter((path) => at.changes.some((own) => overlaps(own.path, path)));
-        if (paths.length > 0) later.push({ seq: checkpoint.seq, cause: checkpoint.cause, paths });
+        if (paths.length === 0) continue;
+        (checkpoint.cause.kind === "restore" ? undoneSince : later).push({ seq: checkpoint.seq, cause: checkpoint.cause, paths });
       }
+      const moved = at.changes.filter((own) => !sameEntry(this.known.get(own.path) ?? null, own.after)).map((own) => own.path);
+      if (moved.length > 0) {
+        for (const undo of undoneSince) {
+          const paths = undo.paths.filter((path) => moved.includes(path));
+          if (paths.length > 0) later.push({ ...undo, paths });
+        }
+      }
+      later.sort((a, b) => a.seq - b.seq);
       if (later.length > 0) return { status: "conflict", later };
       const writes = at.changes.map((change) => ({ path: change.path, from: this.known.get(change.path) ?? null, to: change.before }));
       await this.write(writes);
