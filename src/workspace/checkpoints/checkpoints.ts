@@ -120,10 +120,12 @@ export class Checkpoints {
     const stored = await options.storage.loadTimeline();
     checkpoints.timeline = stored.map((record, index) => {
       const parsed = CheckpointSchema.safeParse(record);
-      if (!parsed.success)
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
         throw new CheckpointError(
-          `checkpoint ${index} of this workspace is damaged (${parsed.error.message}); clear the workspace's checkpoints to start a new timeline`,
+          `checkpoint ${index} of this workspace is damaged (at ${issue.path.join(".") || "the top"}: ${issue.message}); clear the workspace's checkpoints to start a new timeline`,
         );
+      }
       return parsed.data;
     });
     for (const checkpoint of checkpoints.timeline) checkpoints.applyToKnown(checkpoint.changes);
