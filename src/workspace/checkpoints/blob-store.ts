@@ -4,7 +4,7 @@ import type { CheckpointStorage, StoredBlob } from "./storage.js";
 /** Below this a file is stored whole: a delta would save little and cost a lookup. */
 const DELTA_MIN_BYTES = 4096;
 /** Deltas on deltas: past this depth the next version is stored whole, so reading one stays cheap. */
-const MAX_DELTA_DEPTH = 32;
+const MAX_DELTA_DEPTH = 128;
 
 /**
  * Content-addressed blobs: a content stored twice is stored once. A new version of a file is stored as
