@@ -28,6 +28,8 @@ const METHODS = new Set<MethodName>([
   "setView",
   "shareUrl",
   "measure",
+  "revert",
+  "reset",
 ]);
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
