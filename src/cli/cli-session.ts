@@ -137,7 +137,14 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
   // Checkpoints of the real folder, so `workbench undo` can take a run back (not of the embedded copy,
   // which is written back over the folder at the end and recorded there by the next run's first look).
   const recorded =
-    common.runtime === "node" && process.env.WORKBENCH_CHECKPOINTS !== "0" ? await openFolderCheckpoints(common.dir, dataDir()) : undefined;
+    common.runtime === "node" && process.env.WORKBENCH_CHECKPOINTS !== "0"
+      ? await openFolderCheckpoints(common.dir, dataDir()).catch((error: unknown) => {
+          io.err(
+            `warning: no checkpoints for this run (workbench undo cannot take it back): ${error instanceof Error ? error.message : String(error)}\n`,
+          );
+          return undefined;
+        })
+      : undefined;
   const checkpoints =
     recorded &&
     sessionCheckpoints(recorded, (error) =>

@@ -204,3 +204,39 @@ describe("attacks: a restore writes only inside the workspace", () => {
     expect(text(await runtime.fs.readFile("/tmp/outside/file"))).toBe("secret\n");
   });
 });
+
+describe("files it may not read", () => {
+  it("are left as they are: recorded neither as changed nor as deleted, and undo keeps them", async () => {
+    // Permission is refused by the file layer (as node does for another user's 0600 file; the tests may run as root).
+    const denied = new Set([`${root}/secret.txt`, `${root}/locked`]);
+    const refuse = (path: string) => Object.assign(new Error(`EACCES: permission denied, open '${path}'`), { code: "EACCES" });
+    const guarded = {
+      ...runtime.fs,
+      lstat: (path: string) => runtime.fs.lstat(path),
+      readlink: (path: string) => runtime.fs.readlink(path),
+      realpath: (path: string) => runtime.fs.realpath(path),
+      writeFile: (path: string, data: Uint8Array) => runtime.fs.writeFile(path, data),
+      mkdir: (path: string, options?: { recursive?: boolean }) => runtime.fs.mkdir(path, options),
+      rm: (path: string, options?: { recursive?: boolean; force?: boolean }) => runtime.fs.rm(path, options),
+      symlink: (target: string, path: string) => runtime.fs.symlink(target, path),
+      readFile: (path: string, options?: { noFollow?: boolean }) =>
+        denied.has(path) ? Promise.reject(refuse(path)) : runtime.fs.readFile(path, options),
+      readdir: (path: string) => (denied.has(path) ? Promise.reject(refuse(path)) : runtime.fs.readdir(path)),
+    };
+    await runtime.exec("echo a > open.txt && echo s > secret.txt && mkdir locked && echo i > locked/inner.txt");
+    denied.clear();
+    const own = await Checkpoints.open({ fs: guarded, root, storage: new MemoryCheckpointStorage() });
+    const start = own.head();
+    denied.add(`${root}/secret.txt`).add(`${root}/locked`);
+    await runtime.exec("echo b > open.txt && echo changed > secret.txt && rm locked/inner.txt");
+    own.noteChanged("unknown");
+    const checkpoint = await own.record({ kind: "call", sessionID: "s", callID: "c" });
+    expect(checkpoint!.changes.map((change) => change.path)).toEqual(["open.txt"]);
+    denied.clear();
+    await own.restore(start, { confirm: true });
+    expect(await read("open.txt")).toBe("a\n");
+    // What it could not read it did not touch: neither put back nor deleted.
+    expect(await read("secret.txt")).toBe("changed\n");
+    expect(await runtime.fs.readdir(`${root}/locked`)).toEqual([]);
+  });
+});

@@ -316,6 +316,7 @@ export class Checkpoints {
       known: this.known,
       trustUnchanged: false,
       startedAt: Date.now(),
+      unreadable: new Set(),
     };
   }
 
@@ -340,15 +341,16 @@ export class Checkpoints {
   private async collectChanges(): Promise<Change[]> {
     const found = new Map<string, Entry>();
     const scope: string[] = [];
+    const ctx = this.scanContext();
     if (this.dirtyAll) {
       this.dirtyAll = false;
       this.dirty.clear();
-      await scanTree({ ...this.scanContext(), trustUnchanged: true }, "", found);
+      // A full scan trusts what size and mtime say did not move (the node runtime's commands: every call).
+      await scanTree({ ...ctx, trustUnchanged: true }, "", found);
       scope.push("");
     } else {
       const announced = [...this.dirty];
       this.dirty.clear();
-      const ctx = this.scanContext();
       for (const path of await this.realPaths(announced)) {
         if (this.ignore(path) || scope.some((outer) => outer === "" || (overlaps(outer, path) && depth(outer) <= depth(path)))) continue;
         for (let i = scope.length - 1; i >= 0; i--) if (scope[i]!.startsWith(`${path}/`)) scope.splice(i, 1);
@@ -370,7 +372,9 @@ export class Checkpoints {
     const paths = new Set(found.keys());
     for (const path of this.known.keys())
       if (scope.some((outer) => outer === "" || path === outer || path.startsWith(`${outer}/`))) paths.add(path);
+    const unreadable = [...ctx.unreadable];
     for (const path of [...paths].sort()) {
+      if (unreadable.some((locked) => path === locked || path.startsWith(`${locked}/`))) continue;
       const before = this.known.get(path) ?? null;
       const after = found.get(path) ?? null;
       if (!sameEntry(before, after)) changes.push({ path, before, after });

@@ -20,6 +20,16 @@ export interface ScanContext {
   /** Trust a file whose size and mtime match what was recorded (full scans of a real folder). */
   trustUnchanged: boolean;
   startedAt: number;
+  /**
+   * Paths that could not be read (no permission): left as last recorded, neither changed nor deleted, so an
+   * undo never removes a file only because it could not be read (and the files under an unreadable folder).
+   */
+  unreadable: Set<string>;
+}
+
+function deniedAccess(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === "EACCES" || code === "EPERM";
 }
 
 export function absolute(root: string, relative: string): string {
@@ -52,7 +62,14 @@ export async function scanOne(ctx: ScanContext, relative: string): Promise<Scann
   ) {
     return before;
   }
-  const bytes = await ctx.fs.readFile(path, { noFollow: true });
+  let bytes: Uint8Array;
+  try {
+    bytes = await ctx.fs.readFile(path, { noFollow: true });
+  } catch (error) {
+    if (!deniedAccess(error)) throw error;
+    ctx.unreadable.add(relative);
+    return before ?? null;
+  }
   const hash = await ctx.blobs.put(bytes, before?.type === "file" ? before.hash : undefined);
   return { type: "file", hash, size: bytes.byteLength, ...mode, seen };
 }
@@ -63,7 +80,14 @@ export async function scanTree(ctx: ScanContext, relative: string, into: Map<str
   if (!entry) return;
   if (relative !== "") into.set(relative, entry);
   if (entry.type !== "directory") return;
-  const listing = await ctx.fs.readdir(absolute(ctx.root, relative));
+  let listing: Awaited<ReturnType<ScanContext["fs"]["readdir"]>>;
+  try {
+    listing = await ctx.fs.readdir(absolute(ctx.root, relative));
+  } catch (error) {
+    if (!deniedAccess(error)) throw error;
+    ctx.unreadable.add(relative);
+    return;
+  }
   for (const child of listing) {
     const path = relative === "" ? child.name : `${relative}/${child.name}`;
     if (ctx.ignore(path)) continue;
