@@ -43,7 +43,7 @@ export const nodeTreeFs: TreeFs = {
 };
 
 /** The folder holding one workspace's checkpoints inside the workbench's data folder. */
-export async function checkpointFolderFor(dataDir: string, workspace: string): Promise<string> {
+async function checkpointFolderFor(dataDir: string, workspace: string): Promise<string> {
   const key = createHash("sha256")
     .update(await realpath(workspace))
     .digest("hex")
@@ -55,7 +55,7 @@ export async function checkpointFolderFor(dataDir: string, workspace: string): P
  * A checkpoint per JSON file (named by its number) and a blob per file (named by its hash): a header line
  * in JSON, then the bytes. Each file is written beside its name and renamed, so a crash leaves no half file.
  */
-export class FolderCheckpointStorage implements CheckpointStorage {
+class FolderCheckpointStorage implements CheckpointStorage {
   private readonly timelineDir: string;
   private readonly blobDir: string;
   private ready: Promise<void>;

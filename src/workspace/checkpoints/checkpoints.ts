@@ -35,7 +35,7 @@ export interface PlannedWrite {
 }
 
 /** A change made by hand (or by nothing the session ran) that a restore would undo. */
-export interface HandChange {
+interface HandChange {
   path: string;
   seq: number;
   time: number;
@@ -500,7 +500,7 @@ export class Checkpoints {
 }
 
 /** Two consecutive change lists as one: each path from its first `before` to its last `after`. */
-export function mergeChanges(first: readonly Change[], second: readonly Change[]): Change[] {
+function mergeChanges(first: readonly Change[], second: readonly Change[]): Change[] {
   const merged = new Map<string, Change>();
   for (const change of first) merged.set(change.path, { ...change });
   for (const change of second) {

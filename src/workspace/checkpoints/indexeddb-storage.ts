@@ -24,7 +24,7 @@ function committed(transaction: IDBTransaction): Promise<void> {
   });
 }
 
-export function checkpointDatabaseName(workspace: string): string {
+function checkpointDatabaseName(workspace: string): string {
   return `workbench-checkpoints:${workspace}`;
 }
 

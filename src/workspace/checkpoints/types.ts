@@ -5,7 +5,7 @@
 import { z } from "zod";
 
 /** One path's state: a file (its content by hash), a folder, or a symbolic link (its target, not followed). */
-export const EntrySchema = z.discriminatedUnion("type", [
+const EntrySchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("file"),
     hash: z.string(),
@@ -20,7 +20,7 @@ export const EntrySchema = z.discriminatedUnion("type", [
 export type Entry = z.infer<typeof EntrySchema>;
 
 /** A path (relative to the workspace root, "/"-separated) going from `before` to `after`; null: absent. */
-export const ChangeSchema = z.object({
+const ChangeSchema = z.object({
   path: z.string().min(1),
   before: EntrySchema.nullable(),
   after: EntrySchema.nullable(),
@@ -35,7 +35,7 @@ export type Change = z.infer<typeof ChangeSchema>;
  *   hand (editor, terminal, uploads) or by nothing the session knows;
  * - restore, revert: an undo, a redo or a call reverted through this store.
  */
-export const CauseSchema = z.discriminatedUnion("kind", [
+const CauseSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("baseline") }),
   z.object({ kind: z.literal("outside") }),
   z.object({ kind: z.literal("message"), sessionID: z.string(), messageID: z.string() }),
