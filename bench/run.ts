@@ -7,6 +7,7 @@ import { benchBashParse } from "./bash-parse.js";
 import { benchBulkLoad } from "./bulk-load.js";
 import { benchBundleSize } from "./bundle-size.js";
 import { benchChatSession } from "./chat-session.js";
+import { benchCheckpoint } from "./checkpoint.js";
 import { benchEditCorpus } from "./edit-corpus.js";
 import { benchEditLarge } from "./edit-large.js";
 import { benchEmbedSize } from "./embed-size.js";
@@ -49,6 +50,7 @@ const entries: [name: string, run: () => unknown][] = [
   ["lsp-diagnostics", benchLspDiagnostics],
   ["python-run", benchPythonRun],
   ["preview", benchPreview],
+  ["checkpoint", benchCheckpoint],
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !entries.some(([known]) => known === name));

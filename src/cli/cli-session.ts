@@ -18,8 +18,11 @@ import { ToolSession } from "../session/host/tool-session.js";
 import { builtinTools } from "../tools/builtins.js";
 import { inProcessBackend } from "../lsp/in-process.js";
 import { WorkspaceLanguageService } from "../workspace/language-service.js";
+import { sessionCheckpoints } from "../session/host/session-checkpoints.js";
+import { openFolderCheckpoints } from "./checkpoint-folder.js";
 import { copyFolder, syncBack } from "./folder-sync.js";
 import { askOnTerminal } from "./terminal-questions.js";
+import { errorMessage } from "../base/error-message.js";
 
 /** OpenCode's flags are on when set to "true" or "1". */
 function flagOn(name: string): boolean {
@@ -137,9 +140,25 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
   }
   // TypeScript runs in this process, loaded when a covered file is first touched.
   const languageService = new WorkspaceLanguageService(runtime, inProcessBackend);
+  // Checkpoints of the real folder, so `workbench undo` can take a run back (not of the embedded copy,
+  // which is written back over the folder at the end and recorded there by the next run's first look).
+  const recorded =
+    common.runtime === "node" && process.env.WORKBENCH_CHECKPOINTS !== "0"
+      ? await openFolderCheckpoints(common.dir, dataDir()).catch((error: unknown) => {
+          io.err(`warning: no checkpoints for this run (workbench undo cannot take it back): ${errorMessage(error)}\n`);
+          return undefined;
+        })
+      : undefined;
+  const checkpoints =
+    recorded &&
+    sessionCheckpoints(recorded, (error) =>
+      io.err(`warning: a checkpoint was not recorded (undo cannot go back past it): ${errorMessage(error)}\n`),
+    );
+  const detachCheckpoints = recorded?.attach(folder);
   const session = await ToolSession.open({
     runtime,
     languageService,
+    ...(checkpoints ? { checkpoints } : {}),
     dataDir: common.runtime === "embedded" ? "/data" : dataDir(),
     home: homedir(),
     builtins: builtinTools,
@@ -184,6 +203,7 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
     async finish() {
       // Background jobs end with the session, before its files are synced back.
       await session.jobs?.stopAll();
+      detachCheckpoints?.();
       await session.mcp.close();
       languageService.dispose();
       if (embedded) {

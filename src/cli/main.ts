@@ -23,6 +23,9 @@ const USAGE = `usage:
                                   (a share link to the folder's files and a session, printed; or a file)
   workbench open <link | file.workbench.json> --dir <folder> [--session OUT] [--force]
                                   (a share's files written back out byte for byte)
+  workbench undo --dir D [--session-file F] [--to CALL_ID] [--redo] [--list] [--yes]
+                                  (the folder's files as before the last message, or a call; from the
+                                  checkpoints workbench run keeps in its data folder)
 
   --yes     allow every permission request once (otherwise they are rejected); opencode.json rules apply first
   --trust   run the workspace's custom tools and plugins (.opencode/tool, .opencode/plugin)
@@ -83,6 +86,19 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     } catch (error) {
       if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
         io.err(`workbench: ${(error as Error).message}\n${USAGE}\n`);
+        return 2;
+      }
+      io.err(`workbench: ${errorMessage(error)}\n`);
+      return 1;
+    }
+  }
+  if (argv[0] === "undo") {
+    const { undoMain, UNDO_USAGE } = await import("./undo.js");
+    try {
+      return await undoMain(argv.slice(1), io);
+    } catch (error) {
+      if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+        io.err(`workbench: ${(error as Error).message}\n${UNDO_USAGE}\n`);
         return 2;
       }
       io.err(`workbench: ${errorMessage(error)}\n`);

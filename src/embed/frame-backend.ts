@@ -12,6 +12,8 @@ import type { ScriptFile } from "../page/script-file.js";
 import type { Runtime } from "../runtime/types.js";
 import { importFiles, landingPath } from "../workspace/transfer.js";
 import { writeLandsInside } from "../session/config/inside-workspace.js";
+import { openPageCheckpoints, pageCheckpointsOf } from "../page/workspace-checkpoints.js";
+import type { Checkpoints } from "../workspace/checkpoints/checkpoints.js";
 import type { EmbedBackend } from "./frame-server.js";
 import { printable, sharePathsProblem } from "./share/paths.js";
 import {
@@ -19,6 +21,7 @@ import {
   OpenFileParams,
   parseParams,
   RunParams,
+  RevertParams,
   RunToolParams,
   StartParams,
   ThemeParams,
@@ -79,6 +82,8 @@ function decodeFile(bytes: Uint8Array): string | Uint8Array {
 
 export class FrameBackend implements EmbedBackend {
   private script: ScriptFile | undefined;
+  /** The checkpoint of the files as `start` left them: what reset() goes back to. */
+  private startedAt: number | undefined;
 
   constructor(
     private readonly surface: EmbedSurface,
@@ -114,6 +119,10 @@ export class FrameBackend implements EmbedBackend {
         return this.surface.measure();
       case "shareUrl":
         return this.shareUrl();
+      case "revert":
+        return this.revert(parseParams(RevertParams, params, method).callID);
+      case "reset":
+        return this.reset();
     }
   }
 
@@ -137,6 +146,11 @@ export class FrameBackend implements EmbedBackend {
       if (params.autoplay) void this.play(session.script).catch(() => {});
     }
     for (const path of params.open ?? []) await this.openFile(path);
+    const checkpoints = await this.keptCheckpoints();
+    if (checkpoints) {
+      await checkpoints.record({ kind: "outside" });
+      this.startedAt = checkpoints.head();
+    }
     this.options.onStarted?.();
   }
 
@@ -202,6 +216,34 @@ export class FrameBackend implements EmbedBackend {
     if (incoming.length === 0) return;
     await this.checkCreate(incoming.map((file) => file.path));
     await importFiles(this.surface.runtime(), this.root, incoming);
+  }
+
+  /** The frame's checkpoints (its page opens them with its sessions; in memory, as its files are), if its runtime keeps any. */
+  private keptCheckpoints(): Promise<Checkpoints> | undefined {
+    const runtime = this.surface.runtime();
+    openPageCheckpoints(runtime, "embed", { persistent: false, readOnly: false });
+    return pageCheckpointsOf(runtime);
+  }
+
+  private checkpoints(): Promise<Checkpoints> {
+    const open = this.keptCheckpoints();
+    if (!open) throw new Error(`this embed's ${this.surface.runtime().kind} runtime keeps no checkpoints, so nothing can be reverted`);
+    return open;
+  }
+
+  private async revert(callID: string): Promise<string[]> {
+    const checkpoints = await this.checkpoints();
+    const before = checkpoints.beforeCall(callID);
+    if (before === undefined) throw new Error(`no checkpoint of call ${callID}: it did not run in this embed, or has not ended yet`);
+    // The host asks on purpose, with no one in the frame to ask: edits made in the frame since go too.
+    const result = await checkpoints.restore(before, { confirm: true });
+    return result.plan.writes.map((write) => write.path);
+  }
+
+  private async reset(): Promise<string[]> {
+    if (this.startedAt === undefined) throw new Error("reset() needs start() first: there are no starting files to go back to");
+    const result = await (await this.checkpoints()).restore(this.startedAt, { confirm: true });
+    return result.plan.writes.map((write) => write.path);
   }
 
   private async applyFsDiff(diff: { create?: FileMap; destroy?: string[] }): Promise<void> {

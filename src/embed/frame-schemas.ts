@@ -22,6 +22,7 @@ export const FsDiffParams = z.strictObject({
 
 export const RunToolParams = z.strictObject({ tool: z.string().min(1), args: z.record(z.string(), z.unknown()).default({}) });
 export const RunParams = z.strictObject({ message: z.string().min(1) });
+export const RevertParams = z.strictObject({ callID: z.string().min(1) });
 export const OpenFileParams = z.strictObject({ path: z.string().min(1) });
 export const ThemeParams = z.strictObject({ theme: Theme });
 export const ViewParams = z.strictObject({ view: View });

@@ -29,6 +29,8 @@ const METHODS = new Set<MethodName>([
   "setView",
   "shareUrl",
   "measure",
+  "revert",
+  "reset",
 ]);
 
 const messageOf = (error: unknown) => errorMessage(error);

@@ -47,7 +47,9 @@ export type MethodName =
   | "setTheme"
   | "setView"
   | "shareUrl"
-  | "measure";
+  | "measure"
+  | "revert"
+  | "reset";
 
 export interface Request {
   id: number;

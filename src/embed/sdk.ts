@@ -124,6 +124,19 @@ export class WorkbenchVM {
     return this.request("setView", { view });
   }
 
+  /**
+   * The embed's files as they were before that call (every later change taken back, edits made in the
+   * frame included); resolves to the paths set back.
+   */
+  revert(callID: string): Promise<string[]> {
+    return this.request("revert", { callID });
+  }
+
+  /** The embed's files as `start` left them; resolves to the paths set back. */
+  reset(): Promise<string[]> {
+    return this.request("reset");
+  }
+
   /** A link that opens the embed's files and session in the full workbench. */
   shareUrl(): Promise<string> {
     return this.request("shareUrl");

@@ -4,6 +4,7 @@
  * module under ./page/ (the tools list, starting and aborting calls, prompts, saved outputs, config
  * rules, live saving); this class puts them together and owns reopening, which touches them all.
  */
+import { deferredCheckpoints } from "./workspace-checkpoints.js";
 import type { JobInfo } from "../tools/shared/background-jobs.js";
 import type { Runtime } from "../runtime/types.js";
 import { builtinTools } from "../tools/builtins.js";
@@ -106,6 +107,7 @@ export class PageTools {
       bus: carried?.session.bus,
       session: carried?.session.session ?? options.session,
       store,
+      checkpoints: deferredCheckpoints(runtime),
     });
     configured = session.config.workbench?.fetchProxy;
     return new PageTools(session, trusted, store, ownProxy);

@@ -7,6 +7,7 @@
 import { createEffect, createMemo, createResource, createSignal, lazy, on, onCleanup, Show, Suspense } from "solid-js";
 import type { Runtime } from "../runtime/types.js";
 import type { ChatView } from "../session/chat/chat-view.js";
+import type { UndoableChat } from "../page/session-undo.js";
 import type { PageTools } from "../page/page-tools.js";
 import type { PageChats } from "../page/page-chat.js";
 import { saveBytes } from "./download.js";
@@ -117,6 +118,14 @@ export function RightPane(props: {
   onCleanup(() => chats()?.dispose());
   const [providersVersion, setProvidersVersion] = createSignal(0);
   createEffect(on(chats, (hub) => hub && onCleanup(hub.onChange(() => setProvidersVersion((n) => n + 1)))));
+  // Undo per step (issue 31): loaded with the chat, over the workspace's checkpoints when it keeps any.
+  const [undoModules] = createResource(() => Promise.all([import("../page/session-undo.js"), import("../page/workspace-checkpoints.js")]));
+  const undoOf = (view: ChatView) => {
+    const modules = undoModules();
+    if (!modules || !("dropFrom" in view)) return undefined;
+    const [{ sessionUndoFor }, { pageCheckpointsOf }] = modules;
+    return sessionUndoFor(view as ChatView & UndoableChat, pageCheckpointsOf(props.runtime()));
+  };
   const chat = createMemo((): ChatView | undefined => {
     const current = page();
     const hub = chats();
@@ -366,6 +375,7 @@ export function RightPane(props: {
                 onWatchDemo={() => void watchDemo()}
                 keysWanted={keysWanted}
                 onKeysOpened={() => setKeysWanted(false)}
+                undo={undoOf(view())}
                 calls={{
                   abort: (id) => page()?.abort(id),
                   wasAborted: (id) => page()?.wasAborted(id) ?? false,

@@ -209,6 +209,19 @@ export class Chat implements ChatView {
     if (failure) throw failure.error;
   }
 
+  /**
+   * Drops a user message and everything after it: an undo from that message, committed by the next send
+   * (the files were set back already). The calls' records stay in the session, as a saved output does.
+   */
+  dropFrom(messageID: string): void {
+    if (this.controller) throw new Error("the agent is still answering: stop it before undoing");
+    const messages = this.options.tools.session.messages;
+    const at = messages.findIndex((message) => message.id === messageID);
+    if (at < 0) return;
+    messages.splice(at);
+    this.changed();
+  }
+
   private findAgent(name: string): Agent | undefined {
     return this.options.agents.find((agent) => agent.name === name);
   }
@@ -308,6 +321,8 @@ export class Chat implements ChatView {
     model: ModelRef,
   ): Promise<{ user: UserMessage; attachmentError?: AttachmentError }> {
     const user = newUserMessage({ sessionID: this.sessionID, agent, model, parts: () => [] });
+    // The files as they are before this message: what "Undo from here" goes back to.
+    await this.options.tools.runner.checkpoints?.beforeMessage(this.sessionID, user.id);
     if (input.text !== "") user.parts.push({ id: ascendingId("prt"), messageID: user.id, type: "text", text: input.text });
     let attachmentError: AttachmentError | undefined;
     const attached: Part[] = [];

@@ -7,7 +7,6 @@
 import type { Runtime } from "../../runtime/types.js";
 import type { Bus } from "../../tools/bus.js";
 import type { LanguageService } from "../../tools/shared/language-service.js";
-import type { PreviewAccess } from "../../tools/shared/preview-access.js";
 import { triggerHook } from "../../tools/custom/hooks.js";
 import type { LoadedPlugin } from "../../tools/custom/loader.js";
 import type { FileTime } from "../../tools/file-time.js";
@@ -21,8 +20,10 @@ import { QuestionDismissedError, type SessionServices } from "../../tools/sessio
 import type { WebAccess } from "../../tools/web/access.js";
 import type { AgentInfo, Context, TruncateResult, TruncationRequest, TruncationStream } from "../../tools/tool.js";
 import type { CallPermission, SessionRecord, ToolCall } from "../record/session-record.js";
+import type { SessionCheckpoints } from "./session-checkpoints.js";
 import { ascendingId } from "../record/ids.js";
 import type { SessionStore } from "../record/session-store.js";
+import type { PreviewAccess } from "../../tools/shared/preview-access.js";
 import type { BackgroundJobs } from "../../tools/shared/background-jobs.js";
 import { errorMessage } from "../../base/error-message.js";
 
@@ -65,6 +66,8 @@ export interface ToolRunnerOptions {
    * judged by these, and the strictest answer wins.
    */
   callerRules?: Ruleset[];
+  /** Marks the workspace's checkpoints around each call (issue 31). */
+  checkpoints?: SessionCheckpoints;
 }
 
 export interface RunOptions {
@@ -99,6 +102,11 @@ export class ToolRunner {
   /** The same runner with some options replaced (a child session's rules and store). */
   withOptions(changes: Partial<ToolRunnerOptions>): ToolRunner {
     return new ToolRunner({ ...this.options, ...changes });
+  }
+
+  /** The workspace's checkpoints this runner marks, if any (the chat marks each user message there too). */
+  get checkpoints(): SessionCheckpoints | undefined {
+    return this.options.checkpoints;
   }
 
   /** The rules of the agents that started this session, outermost first (none for a top-level session). */
@@ -213,6 +221,8 @@ export class ToolRunner {
       ...(services ? { session: services } : {}),
     };
 
+    /** Set once the call's starting checkpoint is taken: a call refused before it ran changed nothing. */
+    let checkpointed = false;
     try {
       if (!tool) throw new Error(`the tool "${toolID}" does not exist and no invalid tool is registered`);
       if (runOptions.refuse) {
@@ -223,6 +233,8 @@ export class ToolRunner {
       call.status = "running";
       call.time.start = Date.now();
       this.publish(call);
+      await this.options.checkpoints?.beforeCall(call);
+      checkpointed = true;
       const hookInput = { tool: name, sessionID: session.id, callID: call.id };
       const before = { args };
       await triggerHook(
@@ -265,6 +277,7 @@ export class ToolRunner {
       call.time.end = Date.now();
       call.time.start ??= call.time.end;
     }
+    if (checkpointed) await this.options.checkpoints?.afterCall(call);
     this.publish(call);
     await this.persist(session);
     bus.publish("call.updated", { sessionID: session.id, callID: call.id });

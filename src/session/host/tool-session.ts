@@ -34,6 +34,7 @@ import { OutputStore, TruncationSink, truncateOutput } from "../../tools/truncat
 import type { SessionRecord, ToolCall } from "../record/session-record.js";
 import { ascendingId } from "../record/ids.js";
 import type { SessionStore } from "../record/session-store.js";
+import type { SessionCheckpoints } from "./session-checkpoints.js";
 import { ToolRunner, type RunOptions } from "./tool-runner.js";
 import { McpManager, type LocalTransportFactory } from "./mcp/manager.js";
 import { nodeWebAccess } from "./node-web.js";
@@ -77,6 +78,8 @@ export interface ToolSessionOptions {
   languageService?: LanguageService;
   /** The page's preview (issue 29): given only by a page, which is where the preview tool is offered. */
   preview?: PreviewAccess;
+  /** The workspace's checkpoints, marked before each message and around each call (issue 31). */
+  checkpoints?: SessionCheckpoints;
 }
 
 /**
@@ -299,6 +302,7 @@ export class ToolSession {
       // In the saved-output folder, which every agent may read: that is how the model reads a job's output.
       jobs: new BackgroundJobs({ runtime, dir: store.dir }),
       ...(options.preview ? { preview: options.preview } : {}),
+      ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
     });
     const session: SessionRecord = options.session ?? {
       id: ascendingId("ses"),

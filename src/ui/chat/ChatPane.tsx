@@ -5,6 +5,7 @@
  */
 import { createEffect, createMemo, createSignal, For, on, onCleanup, Show } from "solid-js";
 import type { ChatView } from "../../session/chat/chat-view.js";
+import type { SessionUndo } from "../../page/session-undo.js";
 import type { PermissionRequest } from "../../tools/permission/types.js";
 import "./chat.css";
 import { createChatState, sameList } from "./chat-state.js";
@@ -16,6 +17,7 @@ import { ProviderDialog, type ProviderKeyInput, type ProviderKeyStatus } from ".
 import { SessionToolsContext } from "./session-tools-context.js";
 import { TodoList } from "./TodoList.js";
 import { Transcript } from "./Transcript.js";
+import { createUndoControls, UndoBar } from "./UndoBar.js";
 import { Welcome } from "./Welcome.js";
 
 export interface ChatPaneProps {
@@ -34,6 +36,8 @@ export interface ChatPaneProps {
   onKeysOpened?: () => void;
   /** Abort one call, tell an aborted call, open a saved output (PageTools has all three); without it Abort stops the turn. */
   calls?: CallControls;
+  /** Undo from a message, revert a call, redo (issue 31); absent where the workspace keeps no checkpoints. */
+  undo?: SessionUndo;
 }
 
 export function ChatPane(props: ChatPaneProps) {
@@ -51,6 +55,8 @@ export function ChatPane(props: ChatPaneProps) {
     return (last !== undefined ? props.chat.child?.(last) : undefined) ?? props.chat;
   });
   const state = createChatState(view);
+  // Undo works on the main session's files: a subagent's session shows no undo.
+  const undo = createUndoControls(() => (trail().length === 0 ? props.undo : undefined));
   const crumbs = createMemo(() => {
     const views = [props.chat, ...trail().map((id) => props.chat.child?.(id))];
     return views.map((one, index) => ({ index, title: (index === 0 ? "Main session" : one?.title?.()) || "Subagent session" }));
@@ -157,6 +163,9 @@ export function ChatPane(props: ChatPaneProps) {
               onStop={() => props.chat.stop()}
               now={now}
               calls={props.calls}
+              onUndoFrom={props.undo ? (id) => undo.undoFrom(id) : undefined}
+              onRevertCall={props.undo ? (id) => undo.revertCall(id) : undefined}
+              undoReady={() => trail().length === 0 && !busy() && !undo.working()}
             />
           }
         >
@@ -175,6 +184,7 @@ export function ChatPane(props: ChatPaneProps) {
           {announcement()}
         </span>
       </div>
+      <UndoBar controls={undo} />
       <Show when={!view().readOnly}>
         <PromptBox
           busy={busy}
@@ -183,7 +193,11 @@ export function ChatPane(props: ChatPaneProps) {
           modelName={() => state.model()?.name}
           agent={state.agent}
           listFiles={(prefix) => props.listFiles(prefix)}
-          onSend={(input) => props.chat.send(input)}
+          onSend={(input) => {
+            undo.commit();
+            return props.chat.send(input);
+          }}
+          draft={undo.draft}
           onStop={() => props.chat.stop()}
           onCycleAgent={cycleAgent}
         />

@@ -97,6 +97,8 @@ export function ToolPartView(props: {
   prompts: () => readonly PermissionRequest[];
   onReply: ReplyToPrompt;
   onStop: () => void;
+  /** "Revert this call" (issue 31), offered once the call has ended. */
+  onRevert?: (callID: string) => void;
 }) {
   const call = createMemo(() => (props.state.callVersion(props.callID)(), props.state.call(props.callID)));
   const tools = useSessionTools();
@@ -134,6 +136,11 @@ export function ToolPartView(props: {
             readSaved={props.calls ? (path) => props.calls!.readSavedOutput(path) : undefined}
           />
         )}
+      </Show>
+      <Show when={props.onRevert && ["completed", "error"].includes(call()?.status ?? "")}>
+        <button type="button" class="link chat-undo" data-testid="revert-call" onClick={() => props.onRevert!(props.callID)}>
+          Revert this call
+        </button>
       </Show>
       <Show when={(props.tool === "task" || props.tool === "subagent") && call()}>
         {(record) => <TaskProgress call={record()} version={() => props.state.callVersion(props.callID)()} />}

@@ -3,7 +3,7 @@
  * turn, Tab switches the primary agent. `@` followed by a path lists the workspace's files; picking one
  * attaches it. A pasted image is attached when the model takes images, and refused with a notice when not.
  */
-import { createSignal, For, Show } from "solid-js";
+import { createEffect, createSignal, For, on, Show } from "solid-js";
 import type { Attachment, SendInput } from "../../session/chat/chat-view.js";
 import { fileURLOfPath, mentionAt, mimeOfPath } from "./chat-text.js";
 import { errorMessage } from "../../base/error-message.js";
@@ -21,6 +21,8 @@ export interface PromptBoxProps {
   onSend: (input: SendInput) => void | Promise<void>;
   onStop: () => void;
   onCycleAgent: () => void;
+  /** Text put back into the box from outside (an undone message); each new value replaces what is typed. */
+  draft?: () => { text: string } | undefined;
 }
 
 const MAX_SUGGESTIONS = 50;
@@ -37,6 +39,16 @@ function readAsDataURL(file: File): Promise<string> {
 export function PromptBox(props: PromptBoxProps) {
   let box: HTMLTextAreaElement | undefined;
   const [text, setText] = createSignal("");
+  createEffect(
+    on(
+      () => props.draft?.(),
+      (draft) => {
+        if (!draft) return;
+        setText(draft.text);
+        box?.focus();
+      },
+    ),
+  );
   const [attachments, setAttachments] = createSignal<Attachment[]>([]);
   const [suggestions, setSuggestions] = createSignal<string[]>([]);
   const [active, setActive] = createSignal(0);

@@ -28,6 +28,11 @@ export interface TranscriptProps {
   onStop: () => void;
   now: () => number;
   calls?: CallControls;
+  /** "Undo from here" on a user message, "Revert this call" on a tool card (issue 31); absent: no buttons. */
+  onUndoFrom?: (messageID: string) => void;
+  onRevertCall?: (callID: string) => void;
+  /** Whether the buttons are offered now (not while the agent answers). */
+  undoReady?: () => boolean;
 }
 
 /** Whether each reasoning fold was left open, by part id: a message drawn again opens as it was left. */
@@ -75,6 +80,7 @@ function PartView(props: TranscriptProps & Folds & { messageID: string; partID: 
             prompts={props.prompts}
             onReply={props.onReply}
             onStop={props.onStop}
+            onRevert={props.onRevertCall && props.undoReady?.() ? props.onRevertCall : undefined}
           />
         )}
       </Match>
@@ -84,7 +90,7 @@ function PartView(props: TranscriptProps & Folds & { messageID: string; partID: 
   );
 }
 
-function UserMessageView(props: { message: () => Message | undefined }) {
+function UserMessageView(props: { message: () => Message | undefined; onUndo?: () => void }) {
   const texts = createMemo(
     () => (props.message()?.parts ?? []).flatMap((part) => (part.type === "text" && !part.synthetic ? [part.text] : [])),
     [],
@@ -104,6 +110,19 @@ function UserMessageView(props: { message: () => Message | undefined }) {
         <div class="chat-chips" aria-label="Attachments">
           <For each={files()}>{(file) => <AttachmentChip file={file} />}</For>
         </div>
+      </Show>
+      <Show when={props.onUndo}>
+        {(undo) => (
+          <button
+            type="button"
+            class="link chat-undo"
+            data-testid="undo-from-here"
+            title="Set the files back to before this message and put it back in the prompt box"
+            onClick={() => undo()()}
+          >
+            Undo from here
+          </button>
+        )}
       </Show>
     </article>
   );
@@ -274,7 +293,10 @@ export function Transcript(props: TranscriptProps) {
                 style={{ transform: `translateY(${row()?.start ?? 0}px)` }}
               >
                 <Show when={role(id) === "user"} fallback={<AssistantMessageView {...partProps} id={id} />}>
-                  <UserMessageView message={() => props.state.message(id)} />
+                  <UserMessageView
+                    message={() => props.state.message(id)}
+                    onUndo={props.onUndoFrom && props.undoReady?.() ? () => props.onUndoFrom!(id) : undefined}
+                  />
                 </Show>
               </div>
             );

@@ -109,6 +109,8 @@ export class ToolsController {
   private readonly listeners = new Set<() => void>();
   private store: Promise<OpenedStore> | undefined;
   private previous: PageSessions | undefined;
+  /** The runtime the sessions are open on (its checkpoints are pruned with a deleted session). */
+  private runtime: Runtime | undefined;
   private offSessions: (() => void) | undefined;
   /** Decided by the user; kept here too, since a browser without storage cannot remember it. */
   private trusted: boolean;
@@ -153,11 +155,18 @@ export class ToolsController {
    * first, so the session reopened on the new one reads their real end and the two never save one session.
    */
   async open(runtime: Runtime): Promise<PageSessions> {
+    this.runtime = runtime;
     const { PageSessions } = await import("../../page/page-sessions.js");
     this.store ??= (this.options.openStore ?? openBrowserStore)(this.options.place);
     const opened = await this.store;
     await this.previous?.close();
     this.offSessions?.();
+    // Undo per step (issue 31): the workspace's checkpoints start reading the files in the background.
+    const { openPageCheckpoints } = await import("../../page/workspace-checkpoints.js");
+    openPageCheckpoints(runtime, this.options.place.workspace, {
+      persistent: !this.options.place.memoryOnly && typeof indexedDB !== "undefined",
+      readOnly: this.options.readOnly ?? false,
+    });
     const sessions = await PageSessions.open(runtime, opened.store, {
       remember: !this.options.readOnly,
       trusted: () => this.trusted,
@@ -186,7 +195,15 @@ export class ToolsController {
   switchTo = (id: string) => this.move((all) => all.switchTo(id));
   create = () => this.move((all) => all.create());
   rename = (id: string, title: string) => this.move((all) => all.rename(id, title));
-  delete = (id: string) => this.move((all) => all.delete(id));
+  delete = (id: string) =>
+    this.move(async (all) => {
+      await all.delete(id);
+      // The session's checkpoints go with it; the files' timeline stays exact for the other sessions.
+      const runtime = this.runtime;
+      if (!runtime) return;
+      const { pageCheckpointsOf } = await import("../../page/workspace-checkpoints.js");
+      await (await pageCheckpointsOf(runtime)?.catch(() => undefined))?.prune(id);
+    });
 
   /** The current session was reopened (trust, saved rules): the list takes the new page in its place. */
   replaced = (next: PageTools): void => {
