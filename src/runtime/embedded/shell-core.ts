@@ -8,6 +8,8 @@ import type { FromShell, ShellInit, ToShell } from "./shell-protocol.js";
 import { adviseLimits, executionLimits } from "./shell-limits.js";
 import { statementStreamPlugin } from "./statement-stream.js";
 import { withShellDevices } from "./shell-devices.js";
+import { createNodeCommand, type NodeHost } from "./node/command.js";
+import type { SandboxFactory } from "./sandbox/contract.js";
 import type { OutputStream } from "../types.js";
 
 /** Output goes to the main side in pieces of at most this many characters, so no message is huge. */
@@ -19,6 +21,8 @@ const shellInternal = new Set(["?", "SHELLOPTS", "BASHOPTS", "OPTIND", "PPID", "
 export interface ShellOptions {
   /** Commands just-bash registers that cannot work where this worker runs (gzip in the browser). */
   unavailable?: readonly string[];
+  /** Where programs run (`node`); without it the shell has no `node`. */
+  openSandbox?: SandboxFactory;
 }
 
 /**
@@ -28,6 +32,9 @@ export interface ShellOptions {
 export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: ShellOptions = {}): void {
   const files = createFsClient(fsEndpoint);
   const customCommands = [createGitCommand(files)];
+  // The roots are known once the shell is set up (start below).
+  const nodeHost: NodeHost | undefined = options.openSandbox ? { files, openSandbox: options.openSandbox, roots: [] } : undefined;
+  if (nodeHost) customCommands.push(createNodeCommand(nodeHost));
   // What `new Bash` registers without `commands`, network, python or javascript options, plus ours.
   const registered = [...getCommandNames(), ...customCommands.map((command) => command.name)];
   const available = registered.filter((name, index, all) => all.indexOf(name) === index && !options.unavailable?.includes(name));
@@ -60,6 +67,7 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
   function start(init: ShellInit): void {
     const limits = executionLimits(init.limits);
     loopLimit = limits.maxLoopIterations;
+    if (nodeHost) nodeHost.roots = [init.root, "/tmp"].filter((root, index, all) => all.indexOf(root) === index);
     bash = new Bash({
       fs,
       customCommands,
