@@ -18,7 +18,7 @@ import { EventLoop } from "./loop.js";
 import { ModuleSystem } from "./modules.js";
 import { Output } from "./output.js";
 import { join, resolve } from "./path.js";
-import { createTestRunner } from "./test-runner.js";
+import { createTestRunner, withoutRuntimeFrames } from "./test-runner.js";
 import type { NodeProgram } from "../protocol.js";
 
 provideStreams({ Readable: Readable as never, Writable: Writable as never });
@@ -34,7 +34,7 @@ function compile(code: string, filename: string): unknown {
 /** How Node prints an exception that ended the program. */
 function describeUncaught(error: unknown): string {
   if (error instanceof Error) {
-    const stack = error.stack ?? `${error.name}: ${error.message}`;
+    const stack = withoutRuntimeFrames(error.stack ?? `${error.name}: ${error.message}`);
     const extra = Object.keys(error).filter((key) => key !== "stack" && key !== "message");
     const props =
       extra.length > 0

@@ -400,7 +400,7 @@ export function createTestRunner(host: TestRunnerHost) {
     let text: string;
     if (error instanceof Error) {
       const extra = Object.keys(error).filter((key) => !["stack", "message", "subtests"].includes(key));
-      text = error.stack ?? String(error);
+      text = withoutRuntimeFrames(error.stack ?? String(error));
       if (extra.length > 0)
         text += ` {\n${extra.map((key) => `  ${key}: ${inspect((error as unknown as Record<string, unknown>)[key])}`).join(",\n")}\n}`;
     } else text = inspect(error);
@@ -474,6 +474,14 @@ export function createTestRunner(host: TestRunnerHost) {
     declared: () => declaredAny || root.children.length > 0,
     hasResults: () => results.length > 0,
   };
+}
+
+/** Stack lines inside this runtime say nothing about the program: they go. */
+export function withoutRuntimeFrames(stack: string): string {
+  return stack
+    .split("\n")
+    .filter((line) => !line.includes("node:internal/workbench-runtime"))
+    .join("\n");
 }
 
 function withTimeout(promise: Promise<void>, timeout: number | undefined): Promise<void> {
