@@ -5,7 +5,7 @@ const notInBrowser = /^bash: (.+): command not available in browser environments
 
 /**
  * After the first "command not found", one line saying what the embedded shell can run, so a
- * missing `node` or `python` is understood as a limit of this shell rather than a missing install.
+ * missing `npm` or `python` is understood as a limit of this shell rather than a missing install.
  */
 export function withCommandHint(stderr: string, commands: readonly string[]): string {
   return commandHinter(commands)(stderr);
@@ -24,7 +24,7 @@ export function commandHinter(commands: readonly string[]): (stderr: string) => 
     hinted = true;
     const end = match.index + match[0].length + 1;
     const hint =
-      "hint: the embedded shell runs only its own commands (no node, npm, python or other installed programs): " +
+      "hint: the embedded shell runs only its own commands (node among them; no npm, python or other installed programs): " +
       `${[...commands].sort().join(" ")}; \`help\` lists the shell builtins.\n`;
     return text.slice(0, end) + hint + text.slice(end);
   };

@@ -34,6 +34,11 @@ export interface DeriveInput {
   /** Where the command starts (absolute, or relative to the root). */
   workdir: string;
   fs: DeriveFs;
+  /**
+   * Interpreters whose programs run in a sandbox that reaches only the workspace (the embedded runtime's
+   * node): their inline code is judged as any command is, not asked about as code that cannot be read.
+   */
+  sandboxed?: readonly string[];
 }
 
 export interface BashPermissions {
@@ -393,7 +398,7 @@ export class Derivation {
     }
     const interpreter = interpreterOf(name);
     const inline = interpreter ? inlineCode(interpreter, args.map(literal), stdinFed(context.statement)) : null;
-    if (inline) this.unjudgeable(context, inline);
+    if (inline && !this.input.sandboxed?.includes(name)) this.unjudgeable(context, inline);
     await judgeArguments(this.paths, this.argumentContext(context), name, args);
     return steady(context.cwds);
   }
