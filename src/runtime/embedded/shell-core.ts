@@ -10,6 +10,7 @@ import { statementStreamPlugin } from "./statement-stream.js";
 import { withShellDevices } from "./shell-devices.js";
 import { createNodeCommand, type NodeHost } from "./node/command.js";
 import type { SandboxFactory } from "./sandbox/contract.js";
+import { withSpare } from "./sandbox/spare.js";
 import type { OutputStream } from "../types.js";
 
 /** Output goes to the main side in pieces of at most this many characters, so no message is huge. */
@@ -33,7 +34,9 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
   const files = createFsClient(fsEndpoint);
   const customCommands = [createGitCommand(files)];
   // The roots are known once the shell is set up (start below).
-  const nodeHost: NodeHost | undefined = options.openSandbox ? { files, openSandbox: options.openSandbox, roots: [] } : undefined;
+  const nodeHost: NodeHost | undefined = options.openSandbox
+    ? { files, openSandbox: withSpare(options.openSandbox), roots: [] }
+    : undefined;
   if (nodeHost) customCommands.push(createNodeCommand(nodeHost));
   // What `new Bash` registers without `commands`, network, python or javascript options, plus ours.
   const registered = [...getCommandNames(), ...customCommands.map((command) => command.name)];
