@@ -1,44 +1,20 @@
 import { endpointOf } from "./endpoint.js";
 import type { ShellWorker, ShellWorkerFactory } from "./shell-pool.js";
-import type { FrameSandbox } from "./sandbox/frame-host.js";
-import { isSandboxRequest, type SandboxAnswer, type SandboxRequest } from "./sandbox/requests.js";
+import type { SandboxServer } from "./sandbox/page-sandboxes.js";
 
 /**
- * Serves a shell worker's requests for sandboxes (sandbox/requests.ts) from the page's sandbox frame,
- * loaded on the first request. Returns what ends them all, for when the shell worker goes.
+ * Hands a shell worker's requests for sandboxes (sandbox/requests.ts) to the page's sandbox server, loaded on
+ * the first one (so the page's first load carries none of it). Returns what ends the worker's sandboxes.
  */
 function serveSandboxes(worker: Worker): () => void {
-  const open = new Map<number, FrameSandbox>();
-  let closed = false;
-  const answer = (message: SandboxAnswer, transfer: Transferable[] = []) => worker.postMessage(message, transfer);
-  async function start(request: Extract<SandboxRequest, { kind: "sandbox-open" }>): Promise<void> {
-    try {
-      const { frameHost } = await import("./sandbox/frame-host.js");
-      const host = await frameHost();
-      const channel = new MessageChannel();
-      const sandbox = await host.spawn(request.runtime, channel.port2, (message) =>
-        answer({ kind: "sandbox-crashed", id: request.id, message }),
-      );
-      if (closed) return sandbox.terminate();
-      open.set(request.id, sandbox);
-      answer({ kind: "sandbox-opened", id: request.id, port: channel.port1 }, [channel.port1]);
-    } catch (error) {
-      answer({ kind: "sandbox-failed", id: request.id, message: error instanceof Error ? error.message : String(error) });
-    }
-  }
-  worker.addEventListener("message", (event: MessageEvent) => {
-    if (!isSandboxRequest(event.data)) return;
-    if (event.data.kind === "sandbox-open") void start(event.data);
-    else {
-      open.get(event.data.id)?.terminate();
-      open.delete(event.data.id);
-    }
+  let server: Promise<SandboxServer> | undefined;
+  worker.addEventListener("message", (event: MessageEvent<{ kind?: string }>) => {
+    const kind = event.data?.kind;
+    if (kind !== "sandbox-open" && kind !== "sandbox-close") return;
+    server ??= import("./sandbox/page-sandboxes.js").then(({ createSandboxServer }) => createSandboxServer(worker));
+    void server.then((started) => started.handle(event.data));
   });
-  return () => {
-    closed = true;
-    for (const sandbox of open.values()) sandbox.terminate();
-    open.clear();
-  };
+  return () => void server?.then((started) => started.close());
 }
 
 /** Shell and search workers as module Web Workers, bundled by Vite (which needs each URL spelled out). */
