@@ -376,3 +376,16 @@ test("the docs example: a replayed session and tools the reader types, from anot
   await expect(page.locator("#result")).toContainText("notes.md");
   await page.screenshot({ path: "e2e/screenshots/embed-docs-example.png", fullPage: true });
 });
+
+test("the README's example: an embed's hello.js runs with node in the frame, and what it writes reaches the host", async ({ page }) => {
+  await openHost(page);
+  await embedInto(page, "a", {
+    files: { "hello.js": "console.log('hi')\nrequire('fs').writeFileSync('greeting.txt', 'hi from node')\n" },
+    view: "tools",
+  });
+  const run = await call(page, "a", "runTool", "bash", { command: "node hello.js", description: "Runs hello.js" });
+  expect(run.error).toBeUndefined();
+  expect(run.value.status).toBe("completed");
+  expect(run.value.output).toContain("hi");
+  expect((await call(page, "a", "getFsSnapshot")).value["greeting.txt"]).toBe("hi from node");
+});
