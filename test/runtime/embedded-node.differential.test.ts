@@ -151,6 +151,12 @@ process.on("exit", (code) => console.log(order.filter((step) => step !== "immedi
       "node -e 'console.log(1 + 1)'; node -p '[1, 2].map((n) => n * 3)'; node -p '\"text\"'; GREETING=hi node args.js a 'b c'; node gen.js 2>/dev/null | sort; node gen.js 2>&1 | wc -l; echo hello | node upper.js; echo 'console.log(\"from stdin\")' | node; node gen.js > out.txt 2> err.txt; cat out.txt err.txt",
   },
   {
+    name: "-e and -p resolve packages from the working directory, as a module named [eval] there",
+    files: { "node_modules/dep/index.js": "module.exports = 'dep';", "sub/.keep": "" },
+    command:
+      'node -e \'console.log(require("dep"), __filename, module.id)\'; cd sub && node -p \'require("dep") + require.resolve("dep").endsWith("/node_modules/dep/index.js")\'',
+  },
+  {
     name: "readline over piped stdin, and fs.readFileSync(0)",
     files: {
       "lines.js": `const rl = require("readline").createInterface({ input: process.stdin });

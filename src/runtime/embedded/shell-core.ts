@@ -2,7 +2,7 @@ import { Bash, getCommandNames } from "just-bash/browser";
 import { createBashFs } from "./bash-fs.js";
 import { commandHinter } from "./command-hint.js";
 import type { Endpoint } from "./endpoint.js";
-import { createFsClient } from "./fs-rpc.js";
+import { createFsClient, createSnapshotClient } from "./fs-rpc.js";
 import { createGitCommand } from "./git/command.js";
 import type { FromShell, ShellInit, ToShell } from "./shell-protocol.js";
 import { adviseLimits, executionLimits } from "./shell-limits.js";
@@ -35,7 +35,7 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
   const customCommands = [createGitCommand(files)];
   // The roots are known once the shell is set up (start below).
   const nodeHost: NodeHost | undefined = options.openSandbox
-    ? { files, openSandbox: withSpare(options.openSandbox), roots: [] }
+    ? { files, openSandbox: withSpare(options.openSandbox), roots: [], snapshot: createSnapshotClient(fsEndpoint) }
     : undefined;
   if (nodeHost) customCommands.push(createNodeCommand(nodeHost));
   // What `new Bash` registers without `commands`, network, python or javascript options, plus ours.

@@ -48,14 +48,14 @@ export function createProgramFiles(snapshot: readonly SnapshotEntry[], roots: re
       else if (stat.isDirectory()) {
         out.set(path, { path, kind: "directory", mode: stat.mode & 0o7777, mtimeMs: stat.mtimeMs });
         walk(path, out);
-      } else
-        out.set(path, {
-          path,
-          kind: "file",
-          data: fs.readFileSync(path) as unknown as Uint8Array,
-          mode: stat.mode & 0o7777,
-          mtimeMs: stat.mtimeMs,
-        });
+      } else {
+        // A file whose size, mode and time are as loaded was not written: its bytes need not be read back.
+        const old = before.get(path);
+        const mode = stat.mode & 0o7777;
+        const untouched = old?.kind === "file" && old.mtimeMs === stat.mtimeMs && old.data.byteLength === stat.size && old.mode === mode;
+        const data = untouched ? old.data : (fs.readFileSync(path) as unknown as Uint8Array);
+        out.set(path, { path, kind: "file", data, mode, mtimeMs: stat.mtimeMs });
+      }
     }
   }
 

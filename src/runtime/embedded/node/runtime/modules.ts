@@ -216,7 +216,8 @@ export class ModuleSystem {
 
   private nodeModulesPaths(from: string): string[] {
     const paths: string[] = [];
-    for (let dir = from; ; dir = dirname(dir)) {
+    // Only an absolute path climbs to "/"; anything else has no node_modules above it.
+    for (let dir = from; dir.startsWith("/"); dir = dirname(dir)) {
       if (!dir.endsWith("/node_modules")) paths.push(dir === "/" ? "/node_modules" : `${dir}/node_modules`);
       if (dir === "/") break;
     }
@@ -495,9 +496,9 @@ export class ModuleSystem {
   /** Code given on the command line (`-e`, `-p`, stdin): a module at `<cwd>/[eval]`. Returns its completion value. */
   runSource(code: string, name: string, asModule: boolean): unknown {
     const filename = join(this.cwd(), name);
+    // Node's [eval] module lives in the working directory: requires resolve from there.
     const module = this.newModule(filename, undefined);
     module.id = name;
-    module.filename = name;
     module.format = asModule ? "module" : "commonjs";
     if (asModule) {
       this.evaluate(module, code, "module");
