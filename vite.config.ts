@@ -97,6 +97,18 @@ function framingHeaders(): Plugin {
   };
 }
 
+const NODE_PROCESS_MODULE = fileURLToPath(new URL("./src/runtime/embedded/node/runtime/process-module.ts", import.meta.url));
+
+/** In the node runtime's sandbox script, readable-stream's `require("process/")` gets the program's process. */
+function nodeRuntimeProcess(): Plugin {
+  return {
+    name: "workbench-node-runtime-process",
+    resolveId(source) {
+      return /^process\/?$/.test(source) ? NODE_PROCESS_MODULE : null;
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [solid(), embedScript(), embedScriptServe(), framingHeaders()],
   resolve: {
@@ -105,7 +117,7 @@ export default defineConfig({
       "node:zlib": fileURLToPath(new URL("./src/runtime/embedded/zlib-stub.ts", import.meta.url)),
     },
   },
-  worker: { format: "es" },
+  worker: { format: "es", plugins: () => [nodeRuntimeProcess()] },
   build: { target: "es2022", sourcemap: true, chunkSizeWarningLimit: 2048 },
   server: { headers: isolation },
   preview: { headers: isolation },

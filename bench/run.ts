@@ -17,6 +17,7 @@ import { benchLspDiagnostics } from "./lsp-diagnostics.js";
 import { benchMarkdownStream } from "./markdown-stream.js";
 import { benchPythonRun } from "./python-run.js";
 import { benchPreview } from "./preview.js";
+import { benchNodeRun } from "./node-run.js";
 import { benchReadDeep } from "./read-deep.js";
 import { benchSearch } from "./search.js";
 import { benchSearchLongPattern } from "./search-long-pattern.js";
@@ -51,6 +52,7 @@ const entries: [name: string, run: () => unknown][] = [
   ["python-run", benchPythonRun],
   ["preview", benchPreview],
   ["checkpoint", benchCheckpoint],
+  ["node-run", benchNodeRun],
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !entries.some(([known]) => known === name));

@@ -406,3 +406,16 @@ test("an embed never offers Trust for the host's code", async ({ page }) => {
   await expect(frame.getByTestId("mcp-trust")).toHaveCount(0);
   await page.locator("#a").screenshot({ path: "e2e/screenshots/embed-no-trust.png" });
 });
+
+test("the README's example: an embed's hello.js runs with node in the frame, and what it writes reaches the host", async ({ page }) => {
+  await openHost(page);
+  await embedInto(page, "a", {
+    files: { "hello.js": "console.log('hi')\nrequire('fs').writeFileSync('greeting.txt', 'hi from node')\n" },
+    view: "tools",
+  });
+  const run = await call(page, "a", "runTool", "bash", { command: "node hello.js", description: "Runs hello.js" });
+  expect(run.error).toBeUndefined();
+  expect(run.value.status).toBe("completed");
+  expect(run.value.output).toContain("hi");
+  expect((await call(page, "a", "getFsSnapshot")).value["greeting.txt"]).toBe("hi from node");
+});

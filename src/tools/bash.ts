@@ -131,7 +131,9 @@ function stringTarget(): OutputTarget {
 }
 
 async function askPermissions(ctx: Context, command: string, workdir: string): Promise<void> {
-  for (const ask of permissionAsks(await deriveBashPermissions(command, { workdir, root: ctx.directory, fs: ctx.runtime.fs })))
+  // On the embedded runtime, node's programs reach only the workspace (runtime/embedded/sandbox).
+  const sandboxed = ctx.runtime.kind === "embedded" ? ["node"] : [];
+  for (const ask of permissionAsks(await deriveBashPermissions(command, { workdir, root: ctx.directory, fs: ctx.runtime.fs, sandboxed })))
     await ctx.ask(ask);
 }
 

@@ -16,7 +16,7 @@ A tiny TypeScript library to try the workbench on. Nothing here is precious: cha
 Things to try:
 
 1. **Find in files** (top left): search for \`TODO\` and click a hit: the file opens at that line.
-2. **The terminal** (middle): \`cd sample-project && cat src/greet.ts\`, or \`grep -rn TODO .\`.
+2. **The terminal** (middle): \`cd sample-project && node --test\` runs the tests; \`cat src/greet.ts\`, or \`grep -rn TODO .\`.
 3. **The tree**: right-click a name (or press F2, Delete, Shift+F10) to rename, move or delete it.
 4. **Tools** (right, Tools tab): press Ctrl+K and run \`grep\` with the pattern \`greet\`.
 5. **The agent** (right, Chat tab): with a key added, ask "add a farewell function with a test".
@@ -30,18 +30,21 @@ export function greet(name: string): string {
 }
 `;
 
-const GREET_TEST = `import { greet } from "./greet";
+const GREET_TEST = `import assert from "node:assert/strict";
+import { test } from "node:test";
+import { greet } from "./greet.ts";
 
-// Run with any test runner that understands TypeScript; the cases speak for themselves.
-export const cases: [string, string][] = [
+// Run them in the terminal: \`cd sample-project && node --test\`.
+const cases: [string, string][] = [
   ["Ada", "Hello, Ada!"],
   ["  Grace ", "Hello, Grace!"],
   ["", "Hello!"],
 ];
 
 for (const [input, expected] of cases) {
-  const actual = greet(input);
-  if (actual !== expected) throw new Error(\`greet(\${JSON.stringify(input)}) gave \${actual}, not \${expected}\`);
+  test(\`greet(\${JSON.stringify(input)}) says \${expected}\`, () => {
+    assert.equal(greet(input), expected);
+  });
 }
 `;
 

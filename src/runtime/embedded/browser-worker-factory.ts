@@ -1,5 +1,21 @@
 import { endpointOf } from "./endpoint.js";
 import type { ShellWorker, ShellWorkerFactory } from "./shell-pool.js";
+import type { SandboxServer } from "./sandbox/page-sandboxes.js";
+
+/**
+ * Hands a shell worker's requests for sandboxes (sandbox/requests.ts) to the page's sandbox server, loaded on
+ * the first one (so the page's first load carries none of it). Returns what ends the worker's sandboxes.
+ */
+function serveSandboxes(worker: Worker): () => void {
+  let server: Promise<SandboxServer> | undefined;
+  worker.addEventListener("message", (event: MessageEvent<{ kind?: string }>) => {
+    const kind = event.data?.kind;
+    if (kind !== "sandbox-open" && kind !== "sandbox-close") return;
+    server ??= import("./sandbox/page-sandboxes.js").then(({ createSandboxServer }) => createSandboxServer(worker));
+    void server.then((started) => started.handle(event.data));
+  });
+  return () => void server?.then((started) => started.close());
+}
 
 /** Shell and search workers as module Web Workers, bundled by Vite (which needs each URL spelled out). */
 export const browserShellWorkerFactory: ShellWorkerFactory = async (entry = "shell") => {
@@ -20,6 +36,7 @@ export const browserShellWorkerFactory: ShellWorkerFactory = async (entry = "she
     worker.addEventListener("error", (event) => reject(new Error(event.message || `the ${entry} worker failed to load`)), { once: true });
     worker.postMessage({ kind: "connect", fsPort: channel.port2 }, [channel.port2]);
   });
+  const endSandboxes = entry === "shell" ? serveSandboxes(worker) : () => {};
   const shell: ShellWorker = {
     control: endpointOf(worker),
     fsEndpoint: endpointOf(channel.port1),
@@ -28,6 +45,7 @@ export const browserShellWorkerFactory: ShellWorkerFactory = async (entry = "she
     terminate: () => {
       channel.port1.close();
       worker.terminate();
+      endSandboxes();
     },
   };
   return shell;

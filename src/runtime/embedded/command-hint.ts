@@ -5,7 +5,7 @@ const notInBrowser = /^bash: (.+): command not available in browser environments
 
 /**
  * After the first "command not found", one line saying what the embedded shell can run, so a
- * missing `node` or `python` is understood as a limit of this shell rather than a missing install.
+ * missing `npm` or `python` is understood as a limit of this shell rather than a missing install.
  */
 export function withCommandHint(stderr: string, commands: readonly string[]): string {
   return commandHinter(commands)(stderr);

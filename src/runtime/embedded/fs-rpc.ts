@@ -1,6 +1,64 @@
 import { deserializeError, serializeError, toRuntimeError, type SerializedError } from "../errors.js";
 import type { Endpoint } from "./endpoint.js";
 import { workspaceFsOps, type WorkspaceFs, type WorkspaceFsOp } from "./workspace-fs.js";
+import type { SnapshotEntry } from "./node/protocol.js";
+import { takeSnapshot } from "./node/snapshot.js";
+
+/**
+ * A whole tree in one answer (what `node` starts a program with): walked where the files are, so a program's
+ * start costs one round trip rather than several per file.
+ */
+interface SnapshotRequest {
+  kind: "fs-snapshot";
+  id: number;
+  roots: string[];
+}
+
+type SnapshotResponse =
+  | { kind: "fs-snapshot-response"; id: number; ok: true; entries: SnapshotEntry[] }
+  | { kind: "fs-snapshot-response"; id: number; ok: false; error: SerializedError };
+
+function ownBuffer(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+}
+
+async function answerSnapshot(fs: WorkspaceFs, endpoint: Endpoint, request: SnapshotRequest): Promise<void> {
+  try {
+    const entries = (await takeSnapshot(fs, request.roots)).map((entry) =>
+      entry.kind === "file" ? { ...entry, data: ownBuffer(entry.data) } : entry,
+    );
+    const transfer = entries.flatMap((entry) => (entry.kind === "file" ? [entry.data.buffer as ArrayBuffer] : []));
+    endpoint.post({ kind: "fs-snapshot-response", id: request.id, ok: true, entries } satisfies SnapshotResponse, [...new Set(transfer)]);
+  } catch (error) {
+    endpoint.post({
+      kind: "fs-snapshot-response",
+      id: request.id,
+      ok: false,
+      error: serializeError(toRuntimeError(error, "snapshot")),
+    } satisfies SnapshotResponse);
+  }
+}
+
+/** Asks `serveFs` at the other end of `endpoint` for the trees under `roots`, in one answer. */
+export function createSnapshotClient(endpoint: Endpoint): (roots: string[]) => Promise<SnapshotEntry[]> {
+  let nextId = 1;
+  const pending = new Map<number, { resolve(entries: SnapshotEntry[]): void; reject(error: Error): void }>();
+  endpoint.listen((message) => {
+    const response = message as SnapshotResponse;
+    if (response?.kind !== "fs-snapshot-response") return;
+    const waiter = pending.get(response.id);
+    if (!waiter) return;
+    pending.delete(response.id);
+    if (response.ok) waiter.resolve(response.entries);
+    else waiter.reject(deserializeError(response.error));
+  });
+  return (roots) =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      endpoint.post({ kind: "fs-snapshot", id, roots } satisfies SnapshotRequest);
+    });
+}
 
 interface FsRequest {
   kind: "fs-request";
@@ -24,6 +82,7 @@ function isResponse(message: unknown): message is FsResponse {
 /** Serves a WorkspaceFs to the other end of `endpoint` (the shell worker). */
 export function serveFs(fs: WorkspaceFs, endpoint: Endpoint): () => void {
   return endpoint.listen(async (message) => {
+    if ((message as SnapshotRequest)?.kind === "fs-snapshot") return answerSnapshot(fs, endpoint, message as SnapshotRequest);
     if (!isRequest(message) || !workspaceFsOps.includes(message.op)) return;
     try {
       const method = fs[message.op] as (...args: unknown[]) => Promise<unknown>;

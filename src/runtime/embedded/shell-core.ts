@@ -2,13 +2,16 @@ import { Bash, getCommandNames } from "just-bash/browser";
 import { createBashFs } from "./bash-fs.js";
 import { commandHinter } from "./command-hint.js";
 import type { Endpoint } from "./endpoint.js";
-import { createFsClient } from "./fs-rpc.js";
+import { createFsClient, createSnapshotClient } from "./fs-rpc.js";
 import { createGitCommand } from "./git/command.js";
 import { createPythonCommands } from "./python/command.js";
 import type { FromShell, ShellInit, ToShell } from "./shell-protocol.js";
 import { adviseLimits, executionLimits } from "./shell-limits.js";
 import { statementStreamPlugin } from "./statement-stream.js";
 import { withShellDevices } from "./shell-devices.js";
+import { createNodeCommand, type NodeHost } from "./node/command.js";
+import type { SandboxFactory } from "./sandbox/contract.js";
+import { withSpare } from "./sandbox/spare.js";
 import type { OutputStream } from "../types.js";
 import { errorMessage } from "../../base/error-message.js";
 
@@ -21,6 +24,8 @@ const shellInternal = new Set(["?", "SHELLOPTS", "BASHOPTS", "OPTIND", "PPID", "
 export interface ShellOptions {
   /** Commands just-bash registers that cannot work where this worker runs (gzip in the browser). */
   unavailable?: readonly string[];
+  /** Where programs run (`node`); without it the shell has no `node`. */
+  openSandbox?: SandboxFactory;
 }
 
 /**
@@ -30,6 +35,11 @@ export interface ShellOptions {
 export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: ShellOptions = {}): void {
   const files = createFsClient(fsEndpoint);
   const customCommands = [createGitCommand(files)];
+  // The roots are known once the shell is set up (start below).
+  const nodeHost: NodeHost | undefined = options.openSandbox
+    ? { files, openSandbox: withSpare(options.openSandbox), roots: [], snapshot: createSnapshotClient(fsEndpoint) }
+    : undefined;
+  if (nodeHost) customCommands.push(createNodeCommand(nodeHost));
   // What `new Bash` registers without `commands`, network, python or javascript options, plus ours (python3
   // and its kin join at init, when the runtime has a sandbox for them).
   const registered = [...getCommandNames(), ...customCommands.map((command) => command.name)];
@@ -70,6 +80,7 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
     fs = withShellDevices(createBashFs(files), emit, registered);
     const limits = executionLimits(init.limits);
     loopLimit = limits.maxLoopIterations;
+    if (nodeHost) nodeHost.roots = [init.root, "/tmp"].filter((root, index, all) => all.indexOf(root) === index);
     bash = new Bash({
       fs,
       customCommands,

@@ -25,6 +25,11 @@ export interface DeriveInput {
   /** Where the command starts (absolute, or relative to the root). */
   workdir: string;
   fs: DeriveFs;
+  /**
+   * Interpreters whose programs run in a sandbox that reaches only the workspace (the embedded runtime's
+   * node): their inline code is judged as any command is, not asked about as code that cannot be read.
+   */
+  sandboxed?: readonly string[];
 }
 
 export interface BashPermissions {
@@ -51,6 +56,9 @@ export class Derivation implements Walker {
 
   constructor(private readonly input: DeriveInput) {
     this.paths = new PathJudge(input.root, input.fs);
+  }
+  sandboxed(interpreter: string): boolean {
+    return this.input.sandboxed?.includes(interpreter) === true;
   }
 
   result(): BashPermissions {

@@ -85,7 +85,7 @@ describe.each(["embedded", "node"] as const)("on the %s runtime", (backend) => {
     const plain = (await systemPrompt(options(runtime)))[1];
     const runtimeLine =
       backend === "embedded"
-        ? "embedded (an in-page bash interpreter with common Unix commands, git, and python3: CPython with its standard library, no pip, threads or subprocesses; no node, npm or network access)"
+        ? "embedded (an in-page bash interpreter with common Unix commands, git, node for JavaScript and TypeScript (node --test included), and python3: CPython with its standard library, no pip, threads or subprocesses; no npm or network access)"
         : "node (real processes on this machine)";
     expect(plain).toBe(
       [

@@ -12,7 +12,7 @@ import type { CommandContext, Walker } from "./rule.js";
 export async function otherProgram(walker: Walker, context: CommandContext, name: string, args: Node[]): Promise<Flow> {
   const interpreter = interpreterOf(name);
   const inline = interpreter ? inlineCode(interpreter, args.map(literal), stdinFed(context.statement)) : null;
-  if (inline) walker.unjudgeable(context, inline);
+  if (inline && !walker.sandboxed(name)) walker.unjudgeable(context, inline);
   await judgeArguments(walker.paths, walker.argumentContext(context), name, args);
   return steady(context.cwds);
 }

@@ -40,6 +40,8 @@ export interface Walker {
   /** The rules of the command `name`, given its arguments: how a wrapper hands on what it runs. */
   effective(context: CommandContext, name: string, args: Node[]): Promise<Flow>;
   argumentContext(context: CommandContext): ArgumentContext;
+  /** Whether `interpreter`'s programs run in a sandbox that reaches only the workspace (see DeriveInput). */
+  sandboxed(interpreter: string): boolean;
 }
 
 export interface CommandRule {

@@ -1,0 +1,51 @@
+/**
+ * What the shell's `node` command and the node runtime inside a sandbox say to each other. The program's
+ * files travel as a snapshot (the runtime's fs is synchronous, and a sandbox reaches nothing by itself);
+ * what the program changed comes back with its exit, and the command writes it into the workspace.
+ */
+
+/** One entry of the workspace as the program starts with it. */
+export type SnapshotEntry =
+  | { path: string; kind: "file"; data: Uint8Array; mode: number; mtimeMs: number }
+  | { path: string; kind: "directory"; mode: number; mtimeMs: number }
+  | { path: string; kind: "symlink"; target: string };
+
+/** What the program left different from its snapshot. */
+export interface FileChanges {
+  /** Directories that appeared, parents first. */
+  directories: string[];
+  /** Files (and links) that are new or whose bytes changed. */
+  files: SnapshotEntry[];
+  /** Paths that are gone, children first. */
+  removed: string[];
+}
+
+export interface NodeProgram {
+  /** process.argv as Node gives it: ["/usr/local/bin/node", script?, ...args]. */
+  argv: string[];
+  /** Flags the runtime acts on, parsed by the command. */
+  mode:
+    | { kind: "file"; path: string }
+    | { kind: "eval"; code: string; print: boolean; module: boolean }
+    | { kind: "stdin"; code: string; module: boolean }
+    | { kind: "test"; files: string[] };
+  execArgv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  /** The program's stdin, as bytes. */
+  stdin: Uint8Array;
+  snapshot: SnapshotEntry[];
+  /** Where the snapshot was taken; changes outside these are not reported. */
+  roots: string[];
+}
+
+export type ToRuntime =
+  | { kind: "run"; program: NodeProgram }
+  /** The answer to a child_process request. */
+  | { kind: "exec-result"; id: number; exitCode: number; stdout: Uint8Array; stderr: Uint8Array };
+
+export type FromRuntime =
+  | { kind: "output"; stream: "stdout" | "stderr"; data: Uint8Array }
+  /** A command for the shell (child_process): runs in the same shell, on the files as they are now. */
+  | { kind: "exec"; id: number; command: string; cwd: string; env: Record<string, string>; stdin: Uint8Array; changes: FileChanges }
+  | { kind: "exit"; code: number; changes: FileChanges };
