@@ -4,6 +4,7 @@ import { commandHinter } from "./command-hint.js";
 import type { Endpoint } from "./endpoint.js";
 import { createFsClient } from "./fs-rpc.js";
 import { createGitCommand } from "./git/command.js";
+import { createNpmCommands } from "./npm/command.js";
 import type { FromShell, ShellInit, ToShell } from "./shell-protocol.js";
 import { adviseLimits, executionLimits } from "./shell-limits.js";
 import { statementStreamPlugin } from "./statement-stream.js";
@@ -27,7 +28,7 @@ export interface ShellOptions {
  */
 export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: ShellOptions = {}): void {
   const files = createFsClient(fsEndpoint);
-  const customCommands = [createGitCommand(files)];
+  const customCommands = [createGitCommand(files), ...createNpmCommands(files)];
   // What `new Bash` registers without `commands`, network, python or javascript options, plus ours.
   const registered = [...getCommandNames(), ...customCommands.map((command) => command.name)];
   const available = registered.filter((name, index, all) => all.indexOf(name) === index && !options.unavailable?.includes(name));

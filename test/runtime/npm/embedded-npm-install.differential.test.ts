@@ -1,0 +1,174 @@
+/**
+ * The embedded shell's `npm install`, `npm ci` and `npm uninstall` against the real npm of this machine:
+ * both install from the same registry stand-in (real tarballs made by `npm pack`), and the resulting
+ * node_modules (each package folder's path and version, and the .bin names) and package-lock.json's
+ * `packages` map must be the same. Real npm runs with a fresh cache and user config each time, and with
+ * --ignore-scripts (this npm never runs install scripts).
+ */
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEmbeddedRuntime, type EmbeddedRuntime } from "../../../src/runtime/embedded/index.js";
+import { nodeShellWorkerFactory } from "../../../src/runtime/embedded/node-worker-factory.js";
+import { npmDistTags, npmFixtures } from "../../support/npm-fixtures.js";
+import { startNpmRegistry, type NpmRegistry } from "../../support/npm-registry.js";
+
+let registry: NpmRegistry;
+let scratch: string;
+
+beforeAll(async () => {
+  registry = await startNpmRegistry(npmFixtures, npmDistTags);
+  scratch = await mkdtemp(join(tmpdir(), "wb-npm-diff-"));
+}, 60_000);
+
+afterAll(async () => {
+  await registry?.close();
+  await rm(scratch, { recursive: true, force: true });
+});
+
+/** Runs real npm in `dir` with nothing of this machine's npm setup (cache, user .npmrc) leaking in. */
+function realNpm(dir: string, args: string[]): { stdout: string; stderr: string; status: number } {
+  const env = {
+    ...process.env,
+    npm_config_cache: join(scratch, "real-cache"),
+    npm_config_userconfig: join(scratch, "empty-npmrc"),
+    npm_config_update_notifier: "false",
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    npm_config_registry: `${registry.url}/`,
+  };
+  try {
+    const stdout = execFileSync("npm", [...args, "--ignore-scripts"], {
+      cwd: dir,
+      env,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    return { stdout, stderr: "", status: 0 };
+  } catch (error) {
+    const failed = error as { stdout: string; stderr: string; status: number };
+    return { stdout: failed.stdout, stderr: failed.stderr, status: failed.status };
+  }
+}
+
+/** Package folders (path -> version) and .bin entries under a node_modules on the real disk. */
+async function diskTree(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const visit = async (modules: string, prefix: string) => {
+    let names: string[];
+    try {
+      names = await readdir(modules);
+    } catch {
+      return;
+    }
+    for (const name of names.sort()) {
+      if (name === ".package-lock.json") continue;
+      if (name === ".bin") {
+        for (const bin of (await readdir(join(modules, name))).sort()) out[`${prefix}node_modules/.bin/${bin}`] = "bin";
+        continue;
+      }
+      const folders = name.startsWith("@") ? (await readdir(join(modules, name))).map((inner) => `${name}/${inner}`) : [name];
+      for (const folder of folders) {
+        const manifest = JSON.parse(await readFile(join(modules, folder, "package.json"), "utf8")) as { version: string };
+        out[`${prefix}node_modules/${folder}`] = manifest.version;
+        await visit(join(modules, folder, "node_modules"), `${prefix}node_modules/${folder}/`);
+      }
+    }
+  };
+  await visit(join(dir, "node_modules"), "");
+  return out;
+}
+
+/** The same for the embedded runtime's files. */
+async function embeddedTree(runtime: EmbeddedRuntime, dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const visit = async (modules: string, prefix: string) => {
+    let names: string[];
+    try {
+      names = (await runtime.fs.readdir(modules)).map((entry) => entry.name);
+    } catch {
+      return;
+    }
+    for (const name of names.sort()) {
+      if (name === ".package-lock.json") continue;
+      if (name === ".bin") {
+        for (const bin of (await runtime.fs.readdir(`${modules}/${name}`)).map((entry) => entry.name).sort())
+          out[`${prefix}node_modules/.bin/${bin}`] = "bin";
+        continue;
+      }
+      const folders = name.startsWith("@")
+        ? (await runtime.fs.readdir(`${modules}/${name}`)).map((inner) => `${name}/${inner.name}`)
+        : [name];
+      for (const folder of folders) {
+        const manifest = JSON.parse(new TextDecoder().decode(await runtime.fs.readFile(`${modules}/${folder}/package.json`))) as {
+          version: string;
+        };
+        out[`${prefix}node_modules/${folder}`] = manifest.version;
+        await visit(`${modules}/${folder}/node_modules`, `${prefix}node_modules/${folder}/`);
+      }
+    }
+  };
+  await visit(`${dir}/node_modules`, "");
+  return out;
+}
+
+interface Scenario {
+  packageJson: Record<string, unknown>;
+  /** Command lines run in order, in both (each begins with `npm`). */
+  steps: string[];
+}
+
+async function runBoth(name: string, scenario: Scenario) {
+  const real = join(scratch, name);
+  await mkdir(real, { recursive: true });
+  await writeFile(join(scratch, "empty-npmrc"), "");
+  await writeFile(join(real, "package.json"), `${JSON.stringify(scenario.packageJson, null, 2)}\n`);
+  const runtime = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory, searchWorkers: 1 });
+  const dir = "/workspace";
+  await runtime.fs.writeFile(`${dir}/package.json`, `${JSON.stringify(scenario.packageJson, null, 2)}\n`);
+  await runtime.fs.writeFile(`${dir}/.npmrc`, `registry=${registry.url}/\n`);
+  const outcomes: Array<{ step: string; real: number; embedded: number | null; embeddedErr: string }> = [];
+  for (const step of scenario.steps) {
+    const realRun = realNpm(real, step.split(" ").slice(1));
+    const embeddedRun = await runtime.exec(step, { cwd: dir });
+    outcomes.push({ step, real: realRun.status, embedded: embeddedRun.exitCode, embeddedErr: embeddedRun.stderr });
+  }
+  const readLock = async () => JSON.parse(await readFile(join(real, "package-lock.json"), "utf8")) as { packages: Record<string, unknown> };
+  const embeddedLock = async () =>
+    JSON.parse(new TextDecoder().decode(await runtime.fs.readFile(`${dir}/package-lock.json`))) as { packages: Record<string, unknown> };
+  return { real, runtime, dir, outcomes, readLock, embeddedLock };
+}
+
+describe("npm install against real npm from the same registry", () => {
+  it("a tree with dependencies, a bin, a scoped package and a nested version conflict", async () => {
+    const both = await runBoth("tree", {
+      packageJson: {
+        name: "app",
+        version: "1.0.0",
+        dependencies: { "with-deps": "^1.0.0", "needs-leaf2": "^1.0.0", "tool-bin": "^1.0.0" },
+        devDependencies: { "@scope/util": "1.0.0" },
+      },
+      steps: ["npm install"],
+    });
+    try {
+      for (const outcome of both.outcomes)
+        expect({
+          step: outcome.step,
+          exit: outcome.embedded,
+          err: outcome.embeddedErr.includes("npm error") ? outcome.embeddedErr : "",
+        }).toEqual({ step: outcome.step, exit: outcome.real, err: "" });
+      const realTree = await diskTree(both.real);
+      expect(realTree["node_modules/with-deps/node_modules/leaf"]).toBe("1.1.0");
+      expect(await embeddedTree(both.runtime, both.dir)).toEqual(realTree);
+      expect((await both.embeddedLock()).packages).toEqual((await both.readLock()).packages);
+      // The lockfile's text is laid out as npm's, key for key.
+      expect(new TextDecoder().decode(await both.runtime.fs.readFile(`${both.dir}/package-lock.json`))).toBe(
+        await readFile(join(both.real, "package-lock.json"), "utf8"),
+      );
+    } finally {
+      await both.runtime.dispose();
+    }
+  }, 60_000);
+});
