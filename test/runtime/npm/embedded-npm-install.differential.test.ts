@@ -5,7 +5,8 @@
  * `packages` map must be the same. Real npm runs with a fresh cache and user config each time, and with
  * --ignore-scripts (this npm never runs install scripts).
  */
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +19,11 @@ import { startNpmRegistry, type NpmRegistry } from "../../support/npm-registry.j
 let registry: NpmRegistry;
 let scratch: string;
 
+/** The environment less the npm_config_* variables an `npm exec`/`npx` parent exports from its own config. */
+function withoutNpmConfig(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !/^npm_/i.test(name)));
+}
+
 beforeAll(async () => {
   registry = await startNpmRegistry(npmFixtures, npmDistTags);
   scratch = await mkdtemp(join(tmpdir(), "wb-npm-diff-"));
@@ -28,28 +34,27 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-/** Runs real npm in `dir` with nothing of this machine's npm setup (cache, user .npmrc) leaking in. */
-function realNpm(dir: string, args: string[]): { stdout: string; stderr: string; status: number } {
+/**
+ * Runs real npm in `dir` with nothing of this machine's npm setup (cache, user .npmrc) leaking in. Not
+ * synchronously: the registry stand-in answers from this process's event loop.
+ */
+async function realNpm(dir: string, args: string[]): Promise<{ stdout: string; stderr: string; status: number }> {
   const env = {
-    ...process.env,
+    ...withoutNpmConfig(process.env),
     npm_config_cache: join(scratch, "real-cache"),
     npm_config_userconfig: join(scratch, "empty-npmrc"),
+    npm_config_globalconfig: join(scratch, "empty-global-npmrc"),
     npm_config_update_notifier: "false",
     npm_config_audit: "false",
     npm_config_fund: "false",
     npm_config_registry: `${registry.url}/`,
   };
   try {
-    const stdout = execFileSync("npm", [...args, "--ignore-scripts"], {
-      cwd: dir,
-      env,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    return { stdout, stderr: "", status: 0 };
+    const { stdout, stderr } = await promisify(execFile)("npm", [...args, "--ignore-scripts"], { cwd: dir, env, encoding: "utf8" });
+    return { stdout, stderr, status: 0 };
   } catch (error) {
-    const failed = error as { stdout: string; stderr: string; status: number };
-    return { stdout: failed.stdout, stderr: failed.stderr, status: failed.status };
+    const failed = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failed.stdout, stderr: failed.stderr, status: failed.code };
   }
 }
 
@@ -124,6 +129,7 @@ async function runBoth(name: string, scenario: Scenario) {
   const real = join(scratch, name);
   await mkdir(real, { recursive: true });
   await writeFile(join(scratch, "empty-npmrc"), "");
+  await writeFile(join(scratch, "empty-global-npmrc"), "");
   await writeFile(join(real, "package.json"), `${JSON.stringify(scenario.packageJson, null, 2)}\n`);
   const runtime = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory, searchWorkers: 1 });
   const dir = "/workspace";
@@ -131,7 +137,7 @@ async function runBoth(name: string, scenario: Scenario) {
   await runtime.fs.writeFile(`${dir}/.npmrc`, `registry=${registry.url}/\n`);
   const outcomes: Array<{ step: string; real: number; embedded: number | null; embeddedErr: string }> = [];
   for (const step of scenario.steps) {
-    const realRun = realNpm(real, step.split(" ").slice(1));
+    const realRun = await realNpm(real, step.split(" ").slice(1));
     const embeddedRun = await runtime.exec(step, { cwd: dir });
     outcomes.push({ step, real: realRun.status, embedded: embeddedRun.exitCode, embeddedErr: embeddedRun.stderr });
   }

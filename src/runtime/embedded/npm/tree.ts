@@ -74,7 +74,7 @@ export function depth(node: TreeNode): number {
   return n;
 }
 
-/** Whether putting `version` of `name` into `level` would change what some package below it resolves to, and break it. */
+/** Whether putting `version` of `name` into `level` would change what some package below it resolves to now, and break it. */
 function wouldShadow(level: TreeNode, name: string, version: string): boolean {
   let broken = false;
   const visit = (node: TreeNode, shadowedAbove: boolean) => {
@@ -83,7 +83,10 @@ function wouldShadow(level: TreeNode, name: string, version: string): boolean {
     const own = node !== level && node.children.has(name);
     if (!own && shadowedAbove) {
       for (const edge of edgesOf(node)) {
-        if (edge.name === name && !satisfies(version, edge.spec)) {
+        if (edge.name !== name || satisfies(version, edge.spec)) continue;
+        // Only an edge that works now can be broken; a missing or unfitting one gets its own copy later.
+        const now = resolveFrom(node, name);
+        if (now && satisfies(now.version, edge.spec)) {
           broken = true;
           return;
         }
