@@ -124,23 +124,23 @@ describe("npm install: saving, scripts and bins", () => {
     const env = { PATH: "/opt/fake-node:/usr/bin:/bin" };
     const viaNpx = await runtime.exec("npx tool-bin a 'b c'", { cwd: dir, env });
     expect(viaNpx.stdout).toBe("node got: /workspace/node_modules/.bin/../tool-bin/cli.js a b c\n");
-    await runtime.exec(`npm pkg set scripts.go='tool-alias --x' 2>/dev/null; true`, { cwd: dir });
     const manifest = JSON.parse(await text(`${dir}/package.json`));
     manifest.scripts = { go: "tool-alias --x" };
     await runtime.fs.writeFile(`${dir}/package.json`, JSON.stringify(manifest));
     const viaRun = await runtime.exec("npm run go --silent", { cwd: dir, env });
     expect(viaRun.stdout).toBe("node got: /workspace/node_modules/.bin/../tool-bin/cli.js --x\n");
     const direct = await runtime.exec("./node_modules/.bin/tool-bin z", { cwd: dir, env });
-    expect(direct.stdout).toBe("node got: ./node_modules/.bin/../tool-bin/cli.js z\n");
+    expect(direct.stdout).toBe("node got: /workspace/node_modules/.bin/../tool-bin/cli.js z\n");
   });
 
   it("npx of something not installed says so and installs nothing", async () => {
+    const asked = registry.requestedPaths().length;
     const result = await runtime.exec("npx leaf", { cwd: dir });
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain('"leaf" is not installed');
     expect(result.stderr).toContain("npm install leaf");
     expect(await exists(`${dir}/node_modules`)).toBe(false);
-    expect(registry.requestedPaths().filter((path) => path === "/leaf")).toEqual([]);
+    expect(registry.requestedPaths().slice(asked)).toEqual([]);
   });
 });
 
@@ -168,7 +168,8 @@ describe("npm ci and uninstall", () => {
     expect(await exists(`${dir}/node_modules/.bin/tool-bin`)).toBe(true);
     const result = await runtime.exec("npm uninstall tool-bin with-deps", { cwd: dir });
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toMatch(/removed 4 packages in/);
+    // with-deps, tool-bin, leaf 1.1.0, @scope/util 1.2.0 and the leaf 2.0.0 nested under it.
+    expect(result.stdout).toMatch(/removed 5 packages in/);
     expect(await exists(`${dir}/node_modules/tool-bin`)).toBe(false);
     expect(await exists(`${dir}/node_modules/leaf`)).toBe(false);
     expect(await exists(`${dir}/node_modules/.bin/tool-bin`)).toBe(false);

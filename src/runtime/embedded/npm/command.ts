@@ -75,11 +75,11 @@ function parseArgs(argv: string[], stopAtFirstPositional = false): Parsed {
   const flags: Record<string, string | boolean> = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === "--") return { positionals, flags, rest: argv.slice(i + 1) };
     if (stopAtFirstPositional && positionals.length > 0) {
       positionals.push(arg);
       continue;
     }
+    if (arg === "--") return { positionals, flags, rest: argv.slice(i + 1) };
     if (arg.startsWith("--")) {
       const eq = arg.indexOf("=");
       let name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
@@ -174,8 +174,8 @@ export function createNpmCommands(files: WorkspaceFs, options: NpmCommandOptions
       };
     }
     const command = aliases[typed] ?? typed;
-    // Flags may come after the command too (`npm install -D x`); a script's own arguments come after `--`.
-    const rest = parseArgs(after, command === "run" || command === "exec");
+    // Flags may come after the command too (`npm install -D x`, `npm run x --silent`); a script's own flags come after `--`.
+    const rest = parseArgs(after, command === "exec");
     const flags = { ...first.flags, ...rest.flags };
     const projectDir = await findProjectDir(files, cwd);
     const ctx: InstallContext = { files, projectDir, env, fetch: fetchImpl, flags, signal };

@@ -101,13 +101,16 @@ export async function runScript(options: RunScriptOptions): Promise<{ stdout: st
   }
   const steps: [string, string][] = [];
   if (scripts[`pre${name}`] !== undefined) steps.push([`pre${name}`, scripts[`pre${name}`]!]);
+  // The banner shows the arguments as typed; the shell gets them quoted, so each stays one word.
   steps.push([name, options.args.length > 0 ? `${command} ${options.args.map(shellQuote).join(" ")}` : command]);
+  const shown = options.args.length > 0 ? `${command} ${options.args.join(" ")}` : command;
   if (scripts[`post${name}`] !== undefined) steps.push([`post${name}`, scripts[`post${name}`]!]);
   let stdout = "";
   let stderr = "";
   const base = packageEnv(manifest, join(projectDir, "package.json"));
   for (const [event, script] of steps) {
-    if (!options.silent) stdout += `\n> ${manifest.name ?? ""}${manifest.version ? `@${manifest.version}` : ""} ${event}\n> ${script}\n\n`;
+    if (!options.silent)
+      stdout += `\n> ${manifest.name ?? ""}${manifest.version ? `@${manifest.version}` : ""} ${event}\n> ${event === name ? shown : script}\n\n`;
     const env = {
       ...options.env,
       ...base,
