@@ -135,16 +135,48 @@ async function runBoth(name: string, scenario: Scenario) {
   const dir = "/workspace";
   await runtime.fs.writeFile(`${dir}/package.json`, `${JSON.stringify(scenario.packageJson, null, 2)}\n`);
   await runtime.fs.writeFile(`${dir}/.npmrc`, `registry=${registry.url}/\n`);
-  const outcomes: Array<{ step: string; real: number; embedded: number | null; embeddedErr: string }> = [];
+  const outcomes: Array<{
+    step: string;
+    real: number;
+    embedded: number | null;
+    embeddedErr: string;
+    realOut: string;
+    embeddedOut: string;
+  }> = [];
   for (const step of scenario.steps) {
     const realRun = await realNpm(real, step.split(" ").slice(1));
     const embeddedRun = await runtime.exec(step, { cwd: dir });
-    outcomes.push({ step, real: realRun.status, embedded: embeddedRun.exitCode, embeddedErr: embeddedRun.stderr });
+    outcomes.push({
+      step,
+      real: realRun.status,
+      embedded: embeddedRun.exitCode,
+      embeddedErr: embeddedRun.stderr,
+      realOut: realRun.stdout.split(real).join("<project>"),
+      embeddedOut: embeddedRun.stdout.split(dir).join("<project>"),
+    });
   }
   const readLock = async () => JSON.parse(await readFile(join(real, "package-lock.json"), "utf8")) as { packages: Record<string, unknown> };
   const embeddedLock = async () =>
     JSON.parse(new TextDecoder().decode(await runtime.fs.readFile(`${dir}/package-lock.json`))) as { packages: Record<string, unknown> };
   return { real, runtime, dir, outcomes, readLock, embeddedLock };
+}
+
+/** Every step exits as real npm's did, and node_modules, package.json and package-lock.json end the same. */
+async function expectSameEnd(both: Awaited<ReturnType<typeof runBoth>>) {
+  for (const outcome of both.outcomes)
+    expect({
+      step: outcome.step,
+      exit: outcome.embedded,
+      err: outcome.embeddedErr.includes("npm error") ? outcome.embeddedErr : "",
+    }).toEqual({ step: outcome.step, exit: outcome.real, err: "" });
+  expect(await embeddedTree(both.runtime, both.dir)).toEqual(await diskTree(both.real));
+  expect(JSON.parse(new TextDecoder().decode(await both.runtime.fs.readFile(`${both.dir}/package.json`)))).toEqual(
+    JSON.parse(await readFile(join(both.real, "package.json"), "utf8")),
+  );
+  // The lockfile's text is laid out as npm's, key for key.
+  expect(new TextDecoder().decode(await both.runtime.fs.readFile(`${both.dir}/package-lock.json`))).toBe(
+    await readFile(join(both.real, "package-lock.json"), "utf8"),
+  );
 }
 
 describe("npm install against real npm from the same registry", () => {
@@ -156,7 +188,7 @@ describe("npm install against real npm from the same registry", () => {
         dependencies: { "with-deps": "^1.0.0", "needs-leaf2": "^1.0.0", "tool-bin": "^1.0.0" },
         devDependencies: { "@scope/util": "1.0.0" },
       },
-      steps: ["npm install"],
+      steps: ["npm install", "npm ls", "npm ls --all"],
     });
     try {
       for (const outcome of both.outcomes)
@@ -169,12 +201,52 @@ describe("npm install against real npm from the same registry", () => {
       expect(realTree["node_modules/with-deps/node_modules/leaf"]).toBe("1.1.0");
       expect(await embeddedTree(both.runtime, both.dir)).toEqual(realTree);
       expect((await both.embeddedLock()).packages).toEqual((await both.readLock()).packages);
-      // The lockfile's text is laid out as npm's, key for key.
-      expect(new TextDecoder().decode(await both.runtime.fs.readFile(`${both.dir}/package-lock.json`))).toBe(
-        await readFile(join(both.real, "package-lock.json"), "utf8"),
-      );
+      await expectSameEnd(both);
+      for (const outcome of both.outcomes.slice(1))
+        expect({ step: outcome.step, out: outcome.embeddedOut }).toEqual({ step: outcome.step, out: outcome.realOut });
     } finally {
       await both.runtime.dispose();
     }
   }, 60_000);
+
+  it("npm ci from the lockfile of an install", async () => {
+    const both = await runBoth("ci", {
+      packageJson: {
+        name: "ci-app",
+        version: "0.1.0",
+        dependencies: { "with-deps": "^1.0.0", tagged: "^1.0.0" },
+        optionalDependencies: { leaf: "^2.0.0" },
+      },
+      steps: ["npm install", "npm ci"],
+    });
+    try {
+      await expectSameEnd(both);
+    } finally {
+      await both.runtime.dispose();
+    }
+  }, 60_000);
+
+  it("adding packages by name and range, then uninstalling one", async () => {
+    const both = await runBoth("add-remove", {
+      packageJson: { name: "grow", version: "1.0.0" },
+      steps: ["npm install with-deps tool-bin @scope/util@~1.0.0", "npm install -D needs-leaf2", "npm uninstall with-deps"],
+    });
+    try {
+      await expectSameEnd(both);
+    } finally {
+      await both.runtime.dispose();
+    }
+  }, 90_000);
+
+  it("an existing lockfile's versions are kept when they still fit", async () => {
+    const both = await runBoth("keep-lock", {
+      packageJson: { name: "pinned", version: "1.0.0" },
+      steps: ["npm install leaf@1.0.0 --save-exact", "npm install with-deps", "npm install"],
+    });
+    try {
+      await expectSameEnd(both);
+    } finally {
+      await both.runtime.dispose();
+    }
+  }, 90_000);
 });
