@@ -23,6 +23,8 @@ export interface FixturePackage {
   files?: Record<string, string>;
   /** Serve a wrong integrity for this version (the tarball itself is right). */
   corruptIntegrity?: boolean;
+  /** Serve these bytes as the tarball instead of what npm packed (for hand-made hostile archives). */
+  replaceTarball?: Uint8Array;
 }
 
 export interface NpmRegistry {
@@ -83,6 +85,7 @@ async function packAll(fixtures: readonly FixturePackage[], dir: string): Promis
   const packed: Packed[] = [];
   for (const fixture of fixtures) {
     const file = join(out, tarballName(fixture.name, fixture.version));
+    if (fixture.replaceTarball) await writeFile(file, fixture.replaceTarball);
     const bytes = await readFile(file);
     packed.push({
       fixture,
@@ -113,7 +116,7 @@ export async function startNpmRegistry(
       "dist-tags": { latest, ...distTags[name] },
       versions: Object.fromEntries(
         versions.map(({ fixture, integrity, shasum }) => {
-          const { files: _files, corruptIntegrity, ...manifest } = fixture;
+          const { files: _files, corruptIntegrity, replaceTarball: _replaced, ...manifest } = fixture;
           const hasInstallScript = Boolean(manifest.scripts?.preinstall || manifest.scripts?.install || manifest.scripts?.postinstall);
           return [
             fixture.version,

@@ -1,5 +1,5 @@
 import { NpmError } from "./errors.js";
-import { checkSpec, pickVersion, satisfies, type PackageManifest } from "./manifest.js";
+import { checkPackageName, checkSpec, isValidPackageName, pickVersion, satisfies, type PackageManifest } from "./manifest.js";
 import { expectedIntegrity, type RegistryClient } from "./registry-client.js";
 import { depth, edgesOf, place, placementFor, resolveFrom, walk, type TreeNode } from "./tree.js";
 
@@ -53,7 +53,8 @@ export async function buildIdealTree(root: TreeNode, client: RegistryClient, opt
   const prefetch = (node: TreeNode) => {
     for (const edge of edgesOf(node, options)) {
       const found = resolveFrom(node, edge.name);
-      if (!found || !satisfies(found.version, edge.spec)) client.packument(edge.name, edge.spec).catch(() => undefined);
+      if ((!found || !satisfies(found.version, edge.spec)) && isValidPackageName(edge.name))
+        client.packument(edge.name, edge.spec).catch(() => undefined);
     }
   };
   for (let round = 0; round < 20; round++) {
@@ -70,6 +71,7 @@ export async function buildIdealTree(root: TreeNode, client: RegistryClient, opt
       for (const edge of edgesOf(node, options)) {
         const found = resolveFrom(node, edge.name);
         if (found && satisfies(found.version, edge.spec)) continue;
+        checkPackageName(edge.name, `in the dependencies of ${node.parent ? `${node.name}@${node.version}` : "package.json"}`);
         let manifest: PackageManifest | undefined;
         try {
           checkSpec(edge.name, edge.spec);

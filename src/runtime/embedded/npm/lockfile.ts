@@ -2,6 +2,7 @@ import type { PackageManifest } from "./manifest.js";
 import { binsOf } from "./manifest.js";
 import { createRoot, walk, type TreeNode } from "./tree.js";
 import { NpmError } from "./errors.js";
+import { checkPackageName, isValidPackageName } from "./manifest.js";
 
 /** One entry of package-lock.json's `packages` map. */
 export interface LockEntry extends PackageManifest {
@@ -142,6 +143,15 @@ export function parseLockfile(text: string, path: string): Lockfile {
   return parsed as unknown as Lockfile;
 }
 
+/** Whether a lockfile location is a path of package folders under the project (and nothing that leaves it). */
+export function isValidLocation(location: string): boolean {
+  if (!location.startsWith("node_modules/")) return false;
+  const names = location.split(/(?:^|\/)node_modules\//).filter((part) => part !== "");
+  return (
+    names.length > 0 && names.every(isValidPackageName) && names.join("").length + names.length * "node_modules/".length === location.length
+  );
+}
+
 function nameFromLocation(location: string): string {
   return location.slice(location.lastIndexOf("node_modules/") + "node_modules/".length);
 }
@@ -160,6 +170,9 @@ export function treeFromLockfile(lock: Lockfile, rootManifest: PackageManifest):
     const parent = byLocation.get(cut < 0 ? "" : location.slice(0, cut));
     if (!parent) continue;
     const name = nameFromLocation(location);
+    // A location is a path under the project: each package name on it must be one, or it could point anywhere.
+    const names = location.split(/(?:^|\/)node_modules\//).filter((part) => part !== "");
+    for (const part of names) checkPackageName(part, `at "${location}" in the lockfile`);
     const { resolved, integrity, dev, optional, devOptional, peer, link, extraneous, ...manifest } = entry;
     const node: TreeNode = {
       name,

@@ -79,6 +79,26 @@ export function checkSpec(name: string, spec: string): void {
   }
 }
 
+const packageName = /^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i;
+
+/**
+ * Whether `name` can be a package's folder under node_modules: npm's name rules, which also keep a
+ * name from the registry or a lockfile (`../x`, `a/b/c`) from pointing anywhere else.
+ */
+export function isValidPackageName(name: string): boolean {
+  return (
+    name.length <= 214 &&
+    packageName.test(name) &&
+    !name.split("/").some((part) => part === "." || part === ".." || part === "@.." || part === "@.")
+  );
+}
+
+/** Throws EINVALIDPACKAGENAME for a name that is not one. */
+export function checkPackageName(name: string, where: string): void {
+  if (!isValidPackageName(name))
+    throw new NpmError("EINVALIDPACKAGENAME", [`Invalid package name "${name}" ${where}; nothing was installed.`]);
+}
+
 /** Splits `name@spec` (with a scope's leading @) into its parts. */
 export function parsePackageArg(arg: string): { name: string; spec: string } {
   const at = arg.indexOf("@", arg.startsWith("@") ? 1 : 0);

@@ -1,7 +1,7 @@
 import { dirname, join } from "pathe";
 import type { WorkspaceFs } from "../workspace-fs.js";
 import { binDirOf, binShim } from "./bins.js";
-import { lockfileOf, stringifyLockfile, type Lockfile } from "./lockfile.js";
+import { isValidLocation, lockfileOf, stringifyLockfile, type Lockfile } from "./lockfile.js";
 import { binsOf, installScriptsOf, type PackageManifest } from "./manifest.js";
 import type { RegistryClient } from "./registry-client.js";
 import { walk, type TreeNode } from "./tree.js";
@@ -56,7 +56,9 @@ export async function reify(
     if (node !== ideal) wanted.push(node);
   });
   wanted.sort((a, b) => a.location.localeCompare(b.location, "en"));
-  const had = actual?.packages ?? {};
+  // What the last install left (node_modules/.package-lock.json): a location that is not a package folder
+  // under the project is never acted on, whoever wrote it.
+  const had = Object.fromEntries(Object.entries(actual?.packages ?? {}).filter(([location]) => isValidLocation(location)));
   const kept = new Set<TreeNode>();
   const keepable = (node: TreeNode): boolean => {
     if (!node.parent) return true;
