@@ -14,6 +14,7 @@ import { benchExecLatency } from "./exec-latency.js";
 import { benchLoopOverhead } from "./loop-overhead.js";
 import { benchLspDiagnostics } from "./lsp-diagnostics.js";
 import { benchMarkdownStream } from "./markdown-stream.js";
+import { benchNpmInstall } from "./npm-install.js";
 import { benchReadDeep } from "./read-deep.js";
 import { benchSearch } from "./search.js";
 import { benchSearchLongPattern } from "./search-long-pattern.js";
@@ -45,6 +46,7 @@ const entries: [name: string, run: () => unknown][] = [
   ["share-link", benchShareLink],
   ["webfetch-convert", benchWebfetchConvert],
   ["lsp-diagnostics", benchLspDiagnostics],
+  ["npm-install", benchNpmInstall],
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !entries.some(([known]) => known === name));
