@@ -7,6 +7,7 @@
  * node_modules/.bin of every level on PATH.
  */
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -129,5 +130,22 @@ describe("npm scripts against real npm", () => {
     const embedded = await runtime.exec("npm run missing-script", { cwd: embeddedDir });
     expect(embedded.stderr).toContain('npm error Missing script: "missing-script"');
     expect(embedded.stderr).toContain("npm error   npm run");
+  });
+});
+
+describe("npm init -y against real npm", () => {
+  it("writes npm's default package.json, named after the folder, and says where", async () => {
+    const realFolder = join(scratch, "Node-My_App.js");
+    await mkdir(realFolder, { recursive: true });
+    const env = { ...withoutNpmConfig(process.env), npm_config_userconfig: join(scratch, "no-npmrc"), npm_config_update_notifier: "false" };
+    const realOut = execFileSync("npm", ["init", "-y"], { cwd: realFolder, env, encoding: "utf8" });
+    const embeddedFolder = "/workspace/Node-My_App.js";
+    await runtime.fs.mkdir(embeddedFolder, { recursive: true });
+    const embedded = await runtime.exec("npm init -y", { cwd: embeddedFolder });
+    expect(embedded.exitCode).toBe(0);
+    expect(embedded.stdout.split(embeddedFolder).join("<dir>")).toBe(realOut.split(realFolder).join("<dir>"));
+    expect(new TextDecoder().decode(await runtime.fs.readFile(`${embeddedFolder}/package.json`))).toBe(
+      readFileSync(join(realFolder, "package.json"), "utf8"),
+    );
   });
 });

@@ -2,6 +2,7 @@ import { defineCommand, type Command } from "just-bash/browser";
 import { join, resolve } from "pathe";
 import type { WorkspaceFs } from "../workspace-fs.js";
 import { NpmError } from "./errors.js";
+import { init } from "./init.js";
 import { cleanInstall, install, uninstall, type InstallContext, type SaveType } from "./install.js";
 import { parseLockfile, treeFromLockfile } from "./lockfile.js";
 import { listTree } from "./ls.js";
@@ -45,7 +46,7 @@ const aliases: Record<string, string> = {
   x: "exec",
 };
 
-const offered = ["install", "ci", "uninstall", "ls", "run", "test", "start", "stop", "restart", "exec", "prefix", "root"];
+const offered = ["init -y", "install", "ci", "uninstall", "ls", "run", "test", "start", "stop", "restart", "exec", "prefix", "root"];
 
 /** Flags that take a value when written apart (`--registry URL`). */
 const valued = new Set(["registry", "cache", "omit", "include", "depth", "save-prefix", "prefix", "package", "call", "only"]);
@@ -198,6 +199,9 @@ export function createNpmCommands(files: WorkspaceFs, options: NpmCommandOptions
           return { ...(await uninstall(ctx, rest.positionals)), exitCode: 0 };
         case "ls":
           return await list(projectDir, flags);
+        case "init":
+          // npm init works in the current folder, not in a package.json found further up.
+          return { stdout: await init(files, cwd, Boolean(flags.yes)), stderr: "", exitCode: 0 };
         case "prefix":
           return { stdout: `${projectDir}\n`, stderr: "", exitCode: 0 };
         case "root":
