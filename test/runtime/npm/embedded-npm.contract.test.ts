@@ -9,6 +9,7 @@ import { createEmbeddedRuntime, type EmbeddedRuntime } from "../../../src/runtim
 import { nodeShellWorkerFactory } from "../../../src/runtime/embedded/node-worker-factory.js";
 import { npmDistTags, npmFixtures } from "../../support/npm-fixtures.js";
 import { startNpmRegistry, type NpmRegistry } from "../../support/npm-registry.js";
+import { startWebServer } from "../../support/web-server.js";
 
 let registry: NpmRegistry;
 let runtime: EmbeddedRuntime;
@@ -175,5 +176,37 @@ describe("npm ci and uninstall", () => {
     expect(await exists(`${dir}/node_modules/.bin/tool-bin`)).toBe(false);
     expect(JSON.parse(await text(`${dir}/package.json`)).dependencies).toBeUndefined();
     expect(JSON.parse(await text(`${dir}/package-lock.json`)).packages).toEqual({ "": { name: "app", version: "1.0.0" } });
+  });
+});
+
+describe("npm install: the workbench's fetch proxy", () => {
+  it("a registry that cannot be reached directly is read through $WORKBENCH_FETCH_PROXY; a direct 404 is not retried", async () => {
+    const unreachable = "http://127.0.0.1:1";
+    const proxied: string[] = [];
+    const proxy = await startWebServer({
+      "/proxy": async (request, response) => {
+        const target = new URL(request.url ?? "/", "http://x").searchParams.get("url") ?? "";
+        proxied.push(target);
+        const answer = await fetch(target.replace(unreachable, registry.url));
+        response.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" });
+        response.end(Buffer.from(await answer.arrayBuffer()));
+      },
+    });
+    try {
+      await runtime.fs.writeFile(`${dir}/.npmrc`, `registry=${unreachable}/\n`);
+      const env = { WORKBENCH_FETCH_PROXY: `${proxy.url}/proxy?url={url}` };
+      const result = await runtime.exec("npm install leaf@1.0.0", { cwd: dir, env });
+      expect(result.stderr).toBe("");
+      expect(result.exitCode).toBe(0);
+      expect(proxied).toContain(`${unreachable}/leaf`);
+      expect(JSON.parse(await text(`${dir}/node_modules/leaf/package.json`)).version).toBe("1.0.0");
+      await runtime.fs.writeFile(`${dir}/.npmrc`, `registry=${registry.url}/\n`);
+      const before = proxied.length;
+      const missing = await runtime.exec("npm install no-such-package", { cwd: dir, env });
+      expect(missing.stderr).toContain("E404");
+      expect(proxied.length).toBe(before);
+    } finally {
+      await proxy.close();
+    }
   });
 });

@@ -3,6 +3,7 @@ import { join, resolve } from "pathe";
 import type { WorkspaceFs } from "../workspace-fs.js";
 import { NpmError } from "./errors.js";
 import { init } from "./init.js";
+import { FETCH_PROXY_VARIABLE, fetchWithProxy } from "./page-fetch.js";
 import { cleanInstall, install, uninstall, type InstallContext, type SaveType } from "./install.js";
 import { parseLockfile, treeFromLockfile } from "./lockfile.js";
 import { listTree } from "./ls.js";
@@ -105,7 +106,7 @@ function envRecord(env: Map<string, string>): Record<string, string> {
 }
 
 export interface NpmCommandOptions {
-  /** How registries are reached; a plain fetch when absent. */
+  /** How registries are reached; a plain fetch when absent. $WORKBENCH_FETCH_PROXY, when set, is the fallback. */
   fetch?: NpmFetch;
 }
 
@@ -179,7 +180,14 @@ export function createNpmCommands(files: WorkspaceFs, options: NpmCommandOptions
     const rest = parseArgs(after, command === "exec");
     const flags = { ...first.flags, ...rest.flags };
     const projectDir = await findProjectDir(files, cwd);
-    const ctx: InstallContext = { files, projectDir, env, fetch: fetchImpl, flags, signal };
+    const ctx: InstallContext = {
+      files,
+      projectDir,
+      env,
+      fetch: fetchWithProxy(fetchImpl, env.get(FETCH_PROXY_VARIABLE) || undefined),
+      flags,
+      signal,
+    };
     const saveType: SaveType = flags["save-dev"] ? "devDependencies" : flags["save-optional"] ? "optionalDependencies" : "dependencies";
     const silent = Boolean(flags.silent) || flags.loglevel === "silent";
     try {
