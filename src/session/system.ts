@@ -76,7 +76,7 @@ export async function systemPrompt(options: SystemPromptOptions): Promise<string
 }
 
 const RUNTIME_NOTES: Record<RuntimeKind, string> = {
-  embedded: "embedded (an in-page bash interpreter with common Unix commands and git; no node, npm, python or network access)",
+  embedded: "embedded (an in-page bash interpreter with common Unix commands, git and npm: scripts, and installs from a registry; no node, python or other network access)",
   webcontainer: "webcontainer (node and npm run inside the browser; commands run in its jsh shell)",
   node: "node (real processes on this machine)",
 };

@@ -85,7 +85,7 @@ describe.each(["embedded", "node"] as const)("on the %s runtime", (backend) => {
     const plain = (await systemPrompt(options(runtime)))[1];
     const runtimeLine =
       backend === "embedded"
-        ? "embedded (an in-page bash interpreter with common Unix commands and git; no node, npm, python or network access)"
+        ? "embedded (an in-page bash interpreter with common Unix commands, git and npm: scripts, and installs from a registry; no node, python or other network access)"
         : "node (real processes on this machine)";
     expect(plain).toBe(
       [

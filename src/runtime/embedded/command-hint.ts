@@ -24,7 +24,7 @@ export function commandHinter(commands: readonly string[]): (stderr: string) => 
     hinted = true;
     const end = match.index + match[0].length + 1;
     const hint =
-      "hint: the embedded shell runs only its own commands (no node, npm, python or other installed programs): " +
+      "hint: the embedded shell runs only its own commands (no node, python or other installed programs): " +
       `${[...commands].sort().join(" ")}; \`help\` lists the shell builtins.\n`;
     return text.slice(0, end) + hint + text.slice(end);
   };

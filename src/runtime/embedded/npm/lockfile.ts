@@ -147,9 +147,7 @@ export function parseLockfile(text: string, path: string): Lockfile {
 export function isValidLocation(location: string): boolean {
   if (!location.startsWith("node_modules/")) return false;
   const names = location.split(/(?:^|\/)node_modules\//).filter((part) => part !== "");
-  return (
-    names.length > 0 && names.every(isValidPackageName) && names.join("").length + names.length * "node_modules/".length === location.length
-  );
+  return names.length > 0 && names.every(isValidPackageName) && `node_modules/${names.join("/node_modules/")}` === location;
 }
 
 function nameFromLocation(location: string): string {
