@@ -13,7 +13,7 @@ import type { NpmFetch } from "./registry-client.js";
 import { binPath, listScripts, runScript, shellQuote, type ShellExec } from "./scripts.js";
 
 /** This npm's own version, so `npm -v` never passes for a real npm release. */
-export const EMBEDDED_NPM_VERSION = "0.1.0-embedded";
+const EMBEDDED_NPM_VERSION = "0.1.0-embedded";
 
 const aliases: Record<string, string> = {
   i: "install",

@@ -2,9 +2,9 @@ import { parse as parseIni } from "ini";
 import { join } from "pathe";
 import type { WorkspaceFs } from "../workspace-fs.js";
 
-export const DEFAULT_REGISTRY = "https://registry.npmjs.org/";
+const DEFAULT_REGISTRY = "https://registry.npmjs.org/";
 /** Outside the workspace, so the file tree never shows it; in the page it lives in the same IndexedDB store. */
-export const DEFAULT_CACHE = "/var/cache/npm";
+const DEFAULT_CACHE = "/var/cache/npm";
 
 /** The settings this npm reads, from flags, `npm_config_*` variables and `.npmrc` files, in npm's order. */
 export interface NpmConfig {

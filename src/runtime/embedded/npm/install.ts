@@ -59,7 +59,7 @@ function ms(elapsed: number): string {
 }
 
 /** npm's closing line: "added 3 packages, and removed 1 package in 2s", or "up to date in 80ms". */
-export function summaryLine(result: Pick<ReifyResult, "added" | "removed" | "changed">, elapsed: number): string {
+function summaryLine(result: Pick<ReifyResult, "added" | "removed" | "changed">, elapsed: number): string {
   const { added, removed, changed } = result;
   const plural = (n: number) => (n === 1 ? "" : "s");
   let msg = "\n";

@@ -5,7 +5,7 @@ import { NpmError } from "./errors.js";
 import { checkPackageName, isValidPackageName } from "./manifest.js";
 
 /** One entry of package-lock.json's `packages` map. */
-export interface LockEntry extends PackageManifest {
+interface LockEntry extends PackageManifest {
   resolved?: string;
   integrity?: string;
   dev?: boolean;

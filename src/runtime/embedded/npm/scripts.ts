@@ -39,7 +39,7 @@ export function binPath(projectDir: string, path: string | undefined): string {
 }
 
 /** npm's `npm_package_*` variables: name, version, and the config, engines and bin maps flattened. */
-export function packageEnv(manifest: PackageManifest, packageJson: string): Record<string, string> {
+function packageEnv(manifest: PackageManifest, packageJson: string): Record<string, string> {
   const env: Record<string, string> = { npm_package_json: packageJson };
   if (manifest.name) env.npm_package_name = manifest.name;
   if (manifest.version) env.npm_package_version = manifest.version;

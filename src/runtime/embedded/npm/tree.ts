@@ -19,7 +19,7 @@ export interface TreeNode {
   peer?: boolean;
 }
 
-export type EdgeKind = "prod" | "dev" | "optional" | "peer";
+type EdgeKind = "prod" | "dev" | "optional" | "peer";
 
 export interface Edge {
   name: string;
@@ -31,7 +31,7 @@ export function createRoot(manifest: PackageManifest): TreeNode {
   return { name: manifest.name ?? "", version: manifest.version ?? "", location: "", parent: undefined, children: new Map(), manifest };
 }
 
-export function childLocation(parent: TreeNode, name: string): string {
+function childLocation(parent: TreeNode, name: string): string {
   return parent.location === "" ? `node_modules/${name}` : `${parent.location}/node_modules/${name}`;
 }
 
