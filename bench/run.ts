@@ -18,6 +18,7 @@ import { benchMarkdownStream } from "./markdown-stream.js";
 import { benchPythonRun } from "./python-run.js";
 import { benchPreview } from "./preview.js";
 import { benchNodeRun } from "./node-run.js";
+import { benchNpmInstall } from "./npm-install.js";
 import { benchReadDeep } from "./read-deep.js";
 import { benchSearch } from "./search.js";
 import { benchSearchLongPattern } from "./search-long-pattern.js";
@@ -53,6 +54,7 @@ const entries: [name: string, run: () => unknown][] = [
   ["preview", benchPreview],
   ["checkpoint", benchCheckpoint],
   ["node-run", benchNodeRun],
+  ["npm-install", benchNpmInstall],
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !entries.some(([known]) => known === name));

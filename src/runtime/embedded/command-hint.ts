@@ -24,9 +24,13 @@ export function commandHinter(commands: readonly string[]): (stderr: string) => 
     hinted = true;
     const end = match.index + match[0].length + 1;
     // What people reach for that this shell may not have (python3 is there when the runtime has a sandbox).
-    const absent = ["node", "npm", "python"].filter((name) => !commands.includes(name));
+    const reached = ["node", "npm", "python"];
+    const present = reached.filter((name) => commands.includes(name));
+    const absent = reached.filter((name) => !commands.includes(name));
+    const among = present.length > 0 ? `${present.join(", ")} among them; ` : "";
+    const missing = absent.length > 0 ? `${absent.join(", ")} or ` : "";
     const hint =
-      `hint: the embedded shell runs only its own commands (no ${absent.join(", ")} or other installed programs): ` +
+      `hint: the embedded shell runs only its own commands (${among}no ${missing}other installed programs): ` +
       `${[...commands].sort().join(" ")}; \`help\` lists the shell builtins.\n`;
     return text.slice(0, end) + hint + text.slice(end);
   };

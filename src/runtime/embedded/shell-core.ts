@@ -5,6 +5,7 @@ import type { Endpoint } from "./endpoint.js";
 import { createFsClient, createSnapshotClient } from "./fs-rpc.js";
 import { createGitCommand } from "./git/command.js";
 import { createPythonCommands } from "./python/command.js";
+import { createNpmCommands } from "./npm/command.js";
 import type { FromShell, ShellInit, ToShell } from "./shell-protocol.js";
 import { adviseLimits, executionLimits } from "./shell-limits.js";
 import { statementStreamPlugin } from "./statement-stream.js";
@@ -34,7 +35,7 @@ export interface ShellOptions {
  */
 export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: ShellOptions = {}): void {
   const files = createFsClient(fsEndpoint);
-  const customCommands = [createGitCommand(files)];
+  const customCommands = [createGitCommand(files), ...createNpmCommands(files)];
   // The roots are known once the shell is set up (start below).
   const nodeHost: NodeHost | undefined = options.openSandbox
     ? { files, openSandbox: withSpare(options.openSandbox), roots: [], snapshot: createSnapshotClient(fsEndpoint) }
