@@ -11,7 +11,7 @@ import { createNodeRuntime } from "../src/runtime/node/index.js";
 import { ToolSession } from "../src/session/host/tool-session.js";
 import { builtinTools } from "../src/tools/builtins.js";
 import { replace } from "../src/tools/edit/index.js";
-import { fileDiff } from "../src/tools/shared/diff.js";
+import { fileDiff } from "../src/tools/files/diff.js";
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -22,6 +22,13 @@ if (run("format and lint", "npx", ["biome", "check", "."]) !== 0) {
   problems.push("files are not formatted, or an import is unused: run `npm run format` (counted as one failure)");
 }
 
+if (run("unused files and exports", "npx", ["knip", "--no-progress"]) !== 0) {
+  failed += 1;
+  problems.push(
+    "knip found unused files, exports or dependencies: remove them, or list a real entry in knip.json (counted as one failure)",
+  );
+}
+
 if (run("typecheck", "npx", ["tsc", "--noEmit", "-p", "tsconfig.json"]) !== 0) {
   failed += 1;
   problems.push("typecheck failed (counted as one failure)");

@@ -80,14 +80,13 @@ export interface CliSession {
 }
 
 /** Said to the model (and printed) when a permission request is refused because --yes was not given. */
-export const REJECTED_WITHOUT_YES =
-  "the workbench CLI rejects permission requests unless --yes is given: run it again with --yes to allow them";
+const REJECTED_WITHOUT_YES = "the workbench CLI rejects permission requests unless --yes is given: run it again with --yes to allow them";
 
 /** Said to the model when it repeated a call: the CLI stops the run rather than let it go round forever. */
-export const REJECTED_DOOM_LOOP = `the model made the same call ${DOOM_LOOP_THRESHOLD} times in a row; the workbench CLI stops the run (even with --yes)`;
+const REJECTED_DOOM_LOOP = `the model made the same call ${DOOM_LOOP_THRESHOLD} times in a row; the workbench CLI stops the run (even with --yes)`;
 
 /** OpenCode's switches for websearch and codesearch with providers other than opencode. */
-export function exaEnabled(env: NodeJS.ProcessEnv): boolean {
+function exaEnabled(env: NodeJS.ProcessEnv): boolean {
   const on = (name: string) => env[name] === "true" || env[name] === "1";
   return on("OPENCODE_ENABLE_EXA") || on("OPENCODE_EXPERIMENTAL") || on("OPENCODE_EXPERIMENTAL_EXA");
 }

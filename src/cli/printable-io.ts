@@ -10,7 +10,7 @@ import type { CliIO } from "./cli-session.js";
 
 const UNPRINTABLE = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
 
-export function printableText(text: string): string {
+function printableText(text: string): string {
   return text.replace(UNPRINTABLE, (c) => {
     const code = c.codePointAt(0)!;
     return code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`;

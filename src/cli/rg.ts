@@ -97,7 +97,7 @@ const LONG_VALUES: Record<string, (a: RgArgs, value: string) => void> = {
 
 const SHORT_VALUES: Record<string, keyof typeof LONG_VALUES> = { e: "regexp", g: "glob" };
 
-export function parseRgArgs(argv: string[]): RgArgs {
+function parseRgArgs(argv: string[]): RgArgs {
   const args: RgArgs = {
     patterns: [],
     paths: [],

@@ -31,7 +31,7 @@ import { errorText, printer, type RunFormat } from "./run-print.js";
 import { terminalSafe } from "./terminal-text.js";
 import { errorMessage } from "../base/error-message.js";
 
-export const RUN_USAGE = `usage:
+const RUN_USAGE = `usage:
   workbench run [--dir D] [--model provider/model] [--agent NAME] [--yes] [--format default|json]
                 [--runtime node|embedded] [--trust] [--session-file F] "message"
 
@@ -61,7 +61,7 @@ const options = {
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
-export interface RunArgs {
+interface RunArgs {
   dir: string;
   model?: string;
   agent?: string;
@@ -74,7 +74,7 @@ export interface RunArgs {
   help: boolean;
 }
 
-export function parseRunArgs(argv: string[], cwd = process.cwd()): RunArgs {
+function parseRunArgs(argv: string[], cwd = process.cwd()): RunArgs {
   const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   if (values.format !== "default" && values.format !== "json")
     throw new UsageError(`--format must be default or json, got "${values.format}"`);

@@ -25,7 +25,7 @@ import { SessionFile } from "../session/record/session-json.js";
 import { UsageError, type CliIO } from "./cli-session.js";
 import { errorMessage } from "../base/error-message.js";
 
-export const DEFAULT_BASE = "http://127.0.0.1:5173/";
+const DEFAULT_BASE = "http://127.0.0.1:5173/";
 
 /** Folders a share leaves out: version control (every kind: a link refuses them) and installed packages. */
 const skipped = (name: string) => name === "node_modules" || isVcsName(name);

@@ -6,7 +6,7 @@
  */
 import { createInterface } from "node:readline/promises";
 import type { QuestionRequest, Questions } from "../session/host/questions.js";
-import type { QuestionItem } from "../tools/session/services.js";
+import type { QuestionItem } from "../tools/ports/session-services.js";
 
 export type LineReader = (prompt: string) => Promise<string | undefined>;
 

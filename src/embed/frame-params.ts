@@ -22,6 +22,6 @@ export function readFrameParams(search: string): ReadFrameParams {
 }
 
 /** Whether this page is an embed's frame. */
-export function isEmbedFrame(search: string): boolean {
+function isEmbedFrame(search: string): boolean {
   return new URLSearchParams(search).get("embed") === "1";
 }

@@ -4,8 +4,8 @@ import { z } from "zod";
 const FileContent = z.union([z.string(), z.instanceof(Uint8Array)]);
 const FileMap = z.record(z.string().min(1), FileContent);
 
-export const View = z.enum(["chat", "tools", "editor", "terminal", "preview"]);
-export const Theme = z.enum(["light", "dark"]);
+const View = z.enum(["chat", "tools", "editor", "terminal", "preview"]);
+const Theme = z.enum(["light", "dark"]);
 
 export const StartParams = z.strictObject({
   files: FileMap.optional(),

@@ -25,7 +25,7 @@ const MESSAGES: Record<string, string> = {
   InvalidCharacter: "Invalid characters in string. Control characters must be escaped",
 };
 
-export function allowsComments(path: string): boolean {
+function allowsComments(path: string): boolean {
   const name = path.slice(path.lastIndexOf("/") + 1);
   return (
     /^(tsconfig|jsconfig)(\..*)?\.json$/.test(name) || name.endsWith(".jsonc") || name === "opencode.json" || path.includes("/.vscode/")

@@ -19,7 +19,7 @@ interface Location {
   range: Range;
 }
 
-export function fileUri(path: string): string {
+function fileUri(path: string): string {
   return `file://${path.split("/").map(encodeURIComponent).join("/")}`;
 }
 

@@ -13,7 +13,7 @@ import { isCovered, isJson, isScript } from "./types.js";
 import { basename, dirname, join, VirtualFs } from "./vfs.js";
 
 /** Where TypeScript's lib files appear to live: outside any workspace, so none of its files can shadow them. */
-export const LIB_DIR = "/@typescript/lib";
+const LIB_DIR = "/@typescript/lib";
 
 /** Folders the initial walk skips: dependencies are reached by module resolution, not listed. */
 const SKIPPED = new Set(["node_modules", ".git"]);

@@ -19,4 +19,4 @@ export type FileReply = {
   error?: string;
 };
 
-export type DiagnosticsValue = Record<string, Diagnostic[]>;
+type DiagnosticsValue = Record<string, Diagnostic[]>;

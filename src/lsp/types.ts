@@ -30,7 +30,7 @@ export const OPERATIONS = [
   "outgoingCalls",
 ] as const;
 
-export type Operation = (typeof OPERATIONS)[number];
+type Operation = (typeof OPERATIONS)[number];
 
 export interface Query {
   operation: Operation;
@@ -57,7 +57,7 @@ export interface Loader {
 }
 
 /** Extensions the TypeScript service covers. */
-export const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"] as const;
+const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"] as const;
 
 export function isScript(path: string): boolean {
   return SCRIPT_EXTENSIONS.some((ext) => path.endsWith(ext));

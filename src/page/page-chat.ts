@@ -45,7 +45,7 @@ export interface SaveProviderInput {
 export const SCRIPTED_PROVIDER = "scripted";
 const SCRIPTED_MODEL = "recording";
 /** The demo streams slower than a model would, so a person can follow it. */
-export const DEMO_SPEED = 0.4;
+const DEMO_SPEED = 0.4;
 const MODEL_SETTING = "workbench-chat-model";
 const HOME = "/home/user";
 

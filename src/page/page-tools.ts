@@ -5,7 +5,7 @@
  * rules, live saving); this class puts them together and owns reopening, which touches them all.
  */
 import { deferredCheckpoints } from "./workspace-checkpoints.js";
-import type { JobInfo } from "../tools/shared/background-jobs.js";
+import type { JobInfo } from "../tools/jobs/background-jobs.js";
 import type { Runtime } from "../runtime/types.js";
 import { builtinTools } from "../tools/builtins.js";
 import type { Explanation, RuleLayer } from "../tools/permission/evaluate.js";
@@ -27,7 +27,7 @@ import { proxyInForce } from "./web/proxy-setting.js";
 import type { ConfigRule } from "../session/config/workspace-config.js";
 
 export type { PermissionReply } from "./prompts.js";
-export { DATA_DIR, SAVED_OUTPUT_VIEW_BYTES, type SavedOutput } from "./saved-output.js";
+export { DATA_DIR, type SavedOutput } from "./saved-output.js";
 export type { ToolEntry } from "./tool-list.js";
 
 export interface PageToolsOptions {

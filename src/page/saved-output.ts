@@ -9,7 +9,7 @@ import type { RuntimeFs } from "../runtime/types.js";
 export const DATA_DIR = "/data";
 
 /** A saved output bigger than this is shown from its start only: the page would not hold it whole. */
-export const SAVED_OUTPUT_VIEW_BYTES = 32 * 1024 * 1024;
+const SAVED_OUTPUT_VIEW_BYTES = 32 * 1024 * 1024;
 
 export interface SavedOutput {
   path: string;

@@ -16,7 +16,7 @@ export type ScriptFile = z.infer<typeof ScriptFile>;
 
 export const REPLAY_PROMPT = "Replay the recorded conversation.";
 
-export class ScriptFileError extends Error {
+class ScriptFileError extends Error {
   override name = "ScriptFileError";
 }
 

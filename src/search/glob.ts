@@ -186,7 +186,7 @@ function tokensToRegex(tokens: Token[]): string {
 }
 
 /** The regex source (anchored) for a glob; throws GlobError. */
-export function globRegexSource(glob: string): string {
+function globRegexSource(glob: string): string {
   const tokens = parse(glob);
   if (tokens.length === 1 && tokens[0]!.t === "rprefix") return "^.*$";
   return `^${tokensToRegex(tokens)}$`;

@@ -31,7 +31,7 @@ export function dirRules(parent: DirRules | undefined, fields: Omit<DirRules, "a
   return { ...fields, parent, anyGit: fields.hasGit || (parent?.anyGit ?? false) };
 }
 
-export function hasAnyRules(rules: DirRules | undefined): boolean {
+function hasAnyRules(rules: DirRules | undefined): boolean {
   for (let r = rules; r; r = r.parent) {
     if (r.rgignore || r.ignore || ((r.gitignore || r.exclude) && r.anyGit)) return true;
   }

@@ -12,19 +12,15 @@
  * Order is deterministic (rg --sort path). Semantics follow ripgrep 13: see walk.ts (ignore files,
  * hidden, links, globs), binary.ts (NUL rules, BOMs) and matcher.ts (regex, linear time).
  */
-export type { SearchFs, SearchDirEntry, SearchStat, SearchEntryType } from "./fs.js";
-export { errorCode, describeFsError } from "./fs.js";
-export type { WalkOptions, WalkEntry, WalkedFile, MessageKind } from "./walk.js";
-export { walk, Walker } from "./walk.js";
-export type { SearchOptions } from "./search.js";
-export type { SearchMatch, SearchBinaryNotice, SearchEvent, FileResult } from "./results.js";
-export { search, searchEvents, searchFiles, searchBytes, Search, SEARCH_DEADLINE_MS } from "./search.js";
+export type { SearchFs, SearchDirEntry, SearchStat } from "./fs.js";
+export type { WalkOptions } from "./walk.js";
+export { walk } from "./walk.js";
+export type { FileResult } from "./results.js";
+export { search, searchEvents, searchFiles } from "./search.js";
 export { SearchDeadlineError } from "./errors.js";
-export type { BinaryMode } from "./binary.js";
-export type { Matcher, MatchSpan, CompileOptions } from "./matcher.js";
 export { compilePattern, SearchPatternError, MAX_PATTERN_LENGTH } from "./matcher.js";
 export { GlobError, compileGlob } from "./glob.js";
 export { IgnoreRules, parseIgnoreFile } from "./ignore.js";
-export type { SearchService, SearchQuery, ListQuery, ListedFile, SearchCallOptions, SearchStats, SearchRun } from "./service.js";
+export type { SearchService, SearchQuery } from "./service.js";
 export { createLocalSearchService } from "./service.js";
 export { CachedSearchFs } from "./cached-fs.js";

@@ -70,7 +70,7 @@ export function dirnameOf(path: string): string {
   return path.slice(0, i);
 }
 
-export function basenameOf(path: string): string {
+function basenameOf(path: string): string {
   const trimmed = path.length > 1 && path.endsWith("/") ? path.replace(/\/+$/, "") : path;
   const i = trimmed.lastIndexOf("/");
   return i < 0 ? trimmed : trimmed.slice(i + 1);

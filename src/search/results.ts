@@ -17,7 +17,7 @@ export interface SearchMatch {
 }
 
 /** ripgrep's note that a binary file matched (its lines are not shown past the first NUL). */
-export interface SearchBinaryNotice {
+interface SearchBinaryNotice {
   path: string;
   displayPath: string;
   /** Offset of the NUL byte ripgrep reports ("around offset N"). */

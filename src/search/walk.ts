@@ -107,7 +107,7 @@ export class Limiter {
 }
 
 /** Compares names as ripgrep sorts them (by code point, which is UTF-8 byte order). */
-export function compareNames(a: string, b: string): number {
+function compareNames(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const x = a.charCodeAt(i);

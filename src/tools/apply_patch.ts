@@ -4,11 +4,11 @@ import { isRuntimeError } from "../runtime/errors.js";
 import { fingerprint, type Fingerprint } from "../runtime/fingerprint.js";
 import description from "./apply_patch.txt?raw";
 import { formatSummary, isPatchError, parsePatch, planPatch, type PlannedChange } from "./patch/index.js";
-import { commitWrite } from "./shared/commit.js";
-import { diagnosticsAfterWrite, diagnosticsBlock } from "./shared/diagnostics.js";
-import { assertExternalDirectory } from "./shared/external-directory.js";
-import { editPatterns } from "./shared/paths.js";
-import { decodeBytes, displayText, encodeBytes } from "./shared/text-file.js";
+import { commitWrite } from "./files/commit.js";
+import { diagnosticsAfterWrite, diagnosticsBlock } from "./files/diagnostics.js";
+import { assertExternalDirectory } from "./files/external-directory.js";
+import { editPatterns } from "./files/paths.js";
+import { decodeBytes, displayText, encodeBytes } from "./files/text-file.js";
 import { define, type Context } from "./tool.js";
 
 /**

@@ -9,7 +9,7 @@ import { isRuntimeError } from "../runtime/errors.js";
 import type { OutputChunk } from "../runtime/types.js";
 import description from "./bash.txt?raw";
 import { deriveBashPermissions, permissionAsks } from "./bash/index.js";
-import { resolveToolPath } from "./shared/paths.js";
+import { resolveToolPath } from "./files/paths.js";
 import { define, type Context, type TruncationStream } from "./tool.js";
 import { cutMark, MAX_BYTES, MAX_LINES, MAX_SAVED_BYTES } from "./truncation/constants.js";
 

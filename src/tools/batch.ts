@@ -4,17 +4,17 @@
  * or is not allowed in a batch fails alone.
  */
 import { z } from "zod";
-import type { BatchCallResult } from "./session/services.js";
-import { sessionOf } from "./session/require.js";
+import type { BatchCallResult } from "./ports/session-services.js";
+import { sessionOf } from "./ports/session-of.js";
 import { Tool } from "./tool.js";
 import DESCRIPTION from "./batch.txt?raw";
 import { errorMessage } from "../base/error-message.js";
 
-export const MAX_BATCH = 25;
+const MAX_BATCH = 25;
 const DISALLOWED = new Set(["batch"]);
 const NOT_SUGGESTED = new Set(["invalid", "patch", ...DISALLOWED]);
 
-export const parameters = z.object({
+const parameters = z.object({
   tool_calls: z
     .array(
       z.object({
@@ -26,7 +26,7 @@ export const parameters = z.object({
     .describe("Array of tool calls to execute in parallel"),
 });
 
-export interface BatchEntry {
+interface BatchEntry {
   tool: string;
   callID?: string;
   status: "pending" | "completed" | "error";

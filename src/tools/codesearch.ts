@@ -3,9 +3,9 @@ import description from "./codesearch.txt?raw";
 import { callExa } from "./web/exa.js";
 import { define } from "./tool.js";
 
-export const CODE_SEARCH_TIMEOUT_MS = 30_000;
+const CODE_SEARCH_TIMEOUT_MS = 30_000;
 
-export const parameters = z.object({
+const parameters = z.object({
   query: z.string().describe("Search query for APIs, libraries and SDKs, e.g. 'React useState hook examples' or 'Express.js middleware'"),
   tokensNum: z
     .number()

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { describeMatch, replace } from "./edit/index.js";
 import description from "./edit.txt?raw";
-import { createFile, editFile } from "./shared/edit-file.js";
-import { toLf } from "./shared/text-file.js";
+import { createFile, editFile } from "./files/edit-file.js";
+import { toLf } from "./files/text-file.js";
 import { define } from "./tool.js";
 
 export const IDENTICAL = "No changes to apply: oldString and newString are identical.";

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { isRuntimeError } from "../runtime/errors.js";
 import description from "./glob.txt?raw";
-import { assertExternalDirectory } from "./shared/external-directory.js";
-import { displayPath, resolveToolPath } from "./shared/paths.js";
+import { assertExternalDirectory } from "./files/external-directory.js";
+import { displayPath, resolveToolPath } from "./files/paths.js";
 import { define } from "./tool.js";
 
-export const LIMIT = 100;
+const LIMIT = 100;
 
 export const GlobTool = define("glob", {
   description: description.trim(),

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { isRuntimeError } from "../runtime/errors.js";
 import description from "./grep.txt?raw";
-import { assertExternalDirectory } from "./shared/external-directory.js";
-import { resolveToolPath } from "./shared/paths.js";
-import { compilePattern, type SearchMatch } from "./shared/search.js";
+import { assertExternalDirectory } from "./files/external-directory.js";
+import { resolveToolPath } from "./files/paths.js";
+import { compilePattern, type SearchMatch } from "./files/search.js";
 import { contains } from "./permission/external-directory.js";
 import { define, type Context } from "./tool.js";
 
-export const LIMIT = 100;
-export const MAX_LINE_LENGTH = 2000;
+const LIMIT = 100;
+const MAX_LINE_LENGTH = 2000;
 /** Matches kept in memory to sort; past this only counted (the output shows 100 anyway). */
 const KEEP = 10_000;
 

@@ -2,11 +2,11 @@ import { relative } from "pathe";
 import { z } from "zod";
 import { isRuntimeError } from "../runtime/errors.js";
 import description from "./list.txt?raw";
-import { assertExternalDirectory } from "./shared/external-directory.js";
-import { displayPath, resolveToolPath } from "./shared/paths.js";
+import { assertExternalDirectory } from "./files/external-directory.js";
+import { displayPath, resolveToolPath } from "./files/paths.js";
 import { define } from "./tool.js";
 
-export const IGNORE_PATTERNS = [
+const IGNORE_PATTERNS = [
   "node_modules/",
   "__pycache__/",
   ".git/",
@@ -32,7 +32,7 @@ export const IGNORE_PATTERNS = [
   "env/",
 ];
 
-export const LIMIT = 100;
+const LIMIT = 100;
 
 interface Folder {
   folders: Map<string, Folder>;

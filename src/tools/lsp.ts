@@ -1,6 +1,6 @@
 import { z } from "zod";
 import description from "./lsp.txt?raw";
-import { displayPath, resolveToolPath } from "./shared/paths.js";
+import { displayPath, resolveToolPath } from "./files/paths.js";
 import { define } from "./tool.js";
 
 // The tools layer may not import src/lsp, so the service keeps its own list; test/lsp/lsp-tool.test.ts keeps the two equal.
@@ -16,14 +16,14 @@ export const OPERATIONS = [
   "outgoingCalls",
 ] as const;
 
-export const LspParameters = z.object({
+const LspParameters = z.object({
   operation: z.enum(OPERATIONS).describe("The LSP operation to perform"),
   filePath: z.string().describe("The absolute or relative path to the file"),
   line: z.number().int().min(1).describe("The line number (1-based, as shown in editors)"),
   character: z.number().int().min(1).describe("The character offset (1-based, as shown in editors)"),
 });
 
-export const NO_SERVER = "No LSP server available for this file type.";
+const NO_SERVER = "No LSP server available for this file type.";
 
 function isEmpty(result: unknown): boolean {
   return result === null || result === undefined || (Array.isArray(result) && result.length === 0);

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { describeMatch, EditMatchError, replace } from "./edit/index.js";
 import { IDENTICAL } from "./edit.js";
 import description from "./multiedit.txt?raw";
-import { createFile, editFile } from "./shared/edit-file.js";
-import { toLf } from "./shared/text-file.js";
+import { createFile, editFile } from "./files/edit-file.js";
+import { toLf } from "./files/text-file.js";
 import { define } from "./tool.js";
 
 const edit = z.object({

@@ -1,11 +1,11 @@
 /** plan_enter: asks the person, then hands the session to the plan agent with the plan file's path. */
 import { z } from "zod";
-import { sessionOf } from "./session/require.js";
-import { QuestionDismissedError } from "./session/services.js";
+import { sessionOf } from "./ports/session-of.js";
+import { QuestionDismissedError } from "./ports/session-services.js";
 import { Tool } from "./tool.js";
 import DESCRIPTION from "./plan_enter.txt?raw";
 
-export const parameters = z.object({});
+const parameters = z.object({});
 
 export const PlanEnterTool = Tool.define("plan_enter", {
   description: DESCRIPTION.trim(),

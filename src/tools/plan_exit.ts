@@ -1,11 +1,11 @@
 /** plan_exit: asks the person whether the plan is done, then hands the session to the build agent. */
 import { z } from "zod";
-import { sessionOf } from "./session/require.js";
-import { QuestionDismissedError } from "./session/services.js";
+import { sessionOf } from "./ports/session-of.js";
+import { QuestionDismissedError } from "./ports/session-services.js";
 import { Tool } from "./tool.js";
 import DESCRIPTION from "./plan_exit.txt?raw";
 
-export const parameters = z.object({});
+const parameters = z.object({});
 
 export const PlanExitTool = Tool.define("plan_exit", {
   description: DESCRIPTION.trim(),

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import description from "./preview.txt?raw";
-import type { PreviewConsoleLine, PreviewError, PreviewSnapshot, PreviewSource } from "./shared/preview-access.js";
+import type { PreviewConsoleLine, PreviewError, PreviewSnapshot, PreviewSource } from "./ports/preview-access.js";
 import { define } from "./tool.js";
 
-export const DEFAULT_WAIT_MS = 1_000;
-export const MAX_WAIT_MS = 10_000;
+const DEFAULT_WAIT_MS = 1_000;
+const MAX_WAIT_MS = 10_000;
 
 export const PreviewParameters = z.object({
   path: z.string().optional().describe("The HTML page to load, relative to the workspace folder (default: index.html)"),
@@ -17,7 +17,7 @@ export const PreviewParameters = z.object({
     .describe(`How long to let the page run before reading it, in milliseconds (default ${DEFAULT_WAIT_MS}, at most ${MAX_WAIT_MS})`),
 });
 
-export const NO_PREVIEW = "The preview needs the workbench page (a browser): it is not available here.";
+const NO_PREVIEW = "The preview needs the workbench page (a browser): it is not available here.";
 
 function where(source: PreviewSource | undefined): string {
   return source ? ` (${source.path}:${source.line}:${source.column})` : "";

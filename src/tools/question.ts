@@ -3,17 +3,17 @@
  * waits; dismissing them fails the call and stops the run (as OpenCode's rejected question does).
  */
 import { z } from "zod";
-import { QuestionItem } from "./session/services.js";
-import { sessionOf } from "./session/require.js";
+import { QuestionItem } from "./ports/session-services.js";
+import { sessionOf } from "./ports/session-of.js";
 import { Tool } from "./tool.js";
 import DESCRIPTION from "./question.txt?raw";
 
-export const parameters = z.object({
+const parameters = z.object({
   questions: z.array(QuestionItem).min(1, "Ask at least one question").describe("Questions to ask"),
 });
 
 /** OpenCode's output: every question with its answers, in order. */
-export function answersOutput(questions: readonly { question: string }[], answers: readonly string[][]): string {
+function answersOutput(questions: readonly { question: string }[], answers: readonly string[][]): string {
   const pairs = questions.map((question, index) => {
     const answer = answers[index] ?? [];
     return `"${question.question}"="${answer.length > 0 ? answer.join(", ") : "Unanswered"}"`;

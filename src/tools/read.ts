@@ -4,15 +4,15 @@ import { isRuntimeError } from "../runtime/errors.js";
 import { attachmentType, hasBinaryExtension, looksBinary, toBase64 } from "../runtime/file-kind.js";
 import { describeSpecialType, isSpecialType } from "../runtime/types.js";
 import description from "./read.txt?raw";
-import { assertExternalDirectory } from "./shared/external-directory.js";
-import { readLineWindow } from "./shared/line-reader.js";
-import { displayPath, resolveToolPath } from "./shared/paths.js";
+import { assertExternalDirectory } from "./files/external-directory.js";
+import { readLineWindow } from "./files/line-reader.js";
+import { displayPath, resolveToolPath } from "./files/paths.js";
 import { define, type Context, type FilePart } from "./tool.js";
 
-export const DEFAULT_READ_LIMIT = 2000;
-export const MAX_LINE_LENGTH = 2000;
-export const MAX_LINE_SUFFIX = "... (line truncated to 2000 chars)";
-export const MAX_BYTES = 50 * 1024;
+const DEFAULT_READ_LIMIT = 2000;
+const MAX_LINE_LENGTH = 2000;
+const MAX_LINE_SUFFIX = "... (line truncated to 2000 chars)";
+const MAX_BYTES = 50 * 1024;
 const EMPTY_FILE_REMINDER = "<system-reminder>Warning: the file exists but its contents are empty.</system-reminder>";
 
 /**

@@ -6,7 +6,7 @@
 import type { z } from "zod";
 import { BUILTIN_IDS } from "./builtins.js";
 import { disabledTools } from "./permission/disabled.js";
-import type { SessionCatalog } from "./session/services.js";
+import type { SessionCatalog } from "./ports/session-services.js";
 import type { AgentInfo, Info, Initialized } from "./tool.js";
 
 export interface RegistryFlags {

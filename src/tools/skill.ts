@@ -5,8 +5,8 @@
 import { join, relative } from "pathe";
 import { z } from "zod";
 import { evaluate } from "./permission/evaluate.js";
-import type { SkillInfo } from "./session/services.js";
-import { sessionOf } from "./session/require.js";
+import type { SkillInfo } from "./ports/session-services.js";
+import { sessionOf } from "./ports/session-of.js";
 import { Tool, type Initialized } from "./tool.js";
 import DESCRIPTION from "./skill.txt?raw";
 

@@ -4,7 +4,7 @@
  * rules and model; the session layer does that (Context.session.task).
  */
 import { z } from "zod";
-import { sessionOf } from "./session/require.js";
+import { sessionOf } from "./ports/session-of.js";
 import { Tool, type Initialized } from "./tool.js";
 import DESCRIPTION from "./task.txt?raw";
 

@@ -1,11 +1,11 @@
 /** todoread: the session's todo list as todowrite left it. */
 import { z } from "zod";
-import { sessionOf } from "./session/require.js";
+import { sessionOf } from "./ports/session-of.js";
 import { Tool } from "./tool.js";
 import { todoTitle } from "./todowrite.js";
 import DESCRIPTION from "./todoread.txt?raw";
 
-export const parameters = z.object({});
+const parameters = z.object({});
 
 export const TodoReadTool = Tool.define("todoread", {
   description: DESCRIPTION.trim(),

@@ -1,11 +1,11 @@
 /** todowrite: replaces the session's todo list and returns it (OpenCode's output and title). */
 import { z } from "zod";
-import { TodoItem, type TodoItem as Todo } from "./session/services.js";
-import { sessionOf } from "./session/require.js";
+import { TodoItem, type TodoItem as Todo } from "./ports/session-services.js";
+import { sessionOf } from "./ports/session-of.js";
 import { Tool } from "./tool.js";
 import DESCRIPTION from "./todowrite.txt?raw";
 
-export const parameters = z.object({
+const parameters = z.object({
   todos: z.array(TodoItem).describe("The updated todo list"),
 });
 

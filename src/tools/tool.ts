@@ -4,16 +4,16 @@
  * arguments are validated (and parsed: defaults apply) before every run, and output is truncated
  * unless the tool did it itself.
  */
-import type { BackgroundJobs } from "./shared/background-jobs.js";
+import type { BackgroundJobs } from "./jobs/background-jobs.js";
 import { z } from "zod";
 import type { Runtime } from "../runtime/types.js";
 import type { Bus } from "./bus.js";
 import type { FileTime } from "./file-time.js";
-import type { LanguageService } from "./shared/language-service.js";
-import type { PreviewAccess } from "./shared/preview-access.js";
+import type { LanguageService } from "./ports/language-service.js";
+import type { PreviewAccess } from "./ports/preview-access.js";
 import type { AskInput, Ruleset } from "./permission/types.js";
-import type { SessionCatalog, SessionServices } from "./session/services.js";
-import type { WebAccess } from "./web/access.js";
+import type { SessionCatalog, SessionServices } from "./ports/session-services.js";
+import type { WebAccess } from "./ports/web-access.js";
 
 export type Metadata = Record<string, unknown>;
 
@@ -23,7 +23,7 @@ export interface AgentInfo {
   permission: Ruleset;
 }
 
-export interface InitContext {
+interface InitContext {
   agent?: AgentInfo;
   /**
    * The session's subagents and skills, for the descriptions of task and skill. Implemented by the session
@@ -111,7 +111,7 @@ export interface Context<M extends Metadata = Metadata> {
    */
   lsp?: LanguageService;
 
-  /** The page's Preview pane (issue 29): only where a page exists; the preview tool is offered only then. */
+  /** The page's Preview pane: only where a page exists; the preview tool is offered only then. */
   preview?: PreviewAccess;
 }
 

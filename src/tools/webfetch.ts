@@ -1,15 +1,15 @@
 import { z } from "zod";
-import { MAX_RESPONSE_BYTES, readLimited, type WebAccess } from "./web/access.js";
+import { MAX_RESPONSE_BYTES, readLimited, type WebAccess } from "./ports/web-access.js";
 import { htmlToMarkdown, htmlToText } from "./web/html.js";
 import { internalAddress } from "./web/internal-address.js";
 import { INTERNAL } from "./permission/unresolved.js";
 import description from "./webfetch.txt?raw";
 import { define } from "./tool.js";
 
-export const DEFAULT_TIMEOUT_SECONDS = 30;
-export const MAX_TIMEOUT_SECONDS = 120;
+const DEFAULT_TIMEOUT_SECONDS = 30;
+const MAX_TIMEOUT_SECONDS = 120;
 
-export const parameters = z.object({
+const parameters = z.object({
   url: z.string().describe("The URL to fetch content from"),
   format: z
     .enum(["text", "markdown", "html"])

@@ -3,9 +3,9 @@ import { callExa } from "./web/exa.js";
 import { define } from "./tool.js";
 import template from "./websearch.txt?raw";
 
-export const SEARCH_TIMEOUT_MS = 25_000;
+const SEARCH_TIMEOUT_MS = 25_000;
 
-export const parameters = z.object({
+const parameters = z.object({
   query: z.string().describe("The web search query"),
   numResults: z.number().int().positive().describe("Number of search results to return (default: 8)").optional(),
   livecrawl: z

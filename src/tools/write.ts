@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { fingerprint } from "../runtime/fingerprint.js";
-import { commitWrite, readExisting } from "./shared/commit.js";
-import { diagnosticsAfterWrite, otherFilesReport, thisFileReport } from "./shared/diagnostics.js";
-import { fileDiff } from "./shared/diff.js";
-import { assertExternalDirectory } from "./shared/external-directory.js";
-import { displayPath, editPatterns, resolveToolPath } from "./shared/paths.js";
-import { decodeText, displayText, encodeNew, encodeText, toLf } from "./shared/text-file.js";
+import { commitWrite, readExisting } from "./files/commit.js";
+import { diagnosticsAfterWrite, otherFilesReport, thisFileReport } from "./files/diagnostics.js";
+import { fileDiff } from "./files/diff.js";
+import { assertExternalDirectory } from "./files/external-directory.js";
+import { displayPath, editPatterns, resolveToolPath } from "./files/paths.js";
+import { decodeText, displayText, encodeNew, encodeText, toLf } from "./files/text-file.js";
 import { define } from "./tool.js";
 import description from "./write.txt?raw";
 

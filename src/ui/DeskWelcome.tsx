@@ -11,7 +11,7 @@ function storage(): Storage | undefined {
 }
 
 /** Whether the first visit's welcome was dismissed in this browser (on any workspace). */
-export function welcomeDismissed(store: Pick<Storage, "getItem"> | undefined = storage()): boolean {
+function welcomeDismissed(store: Pick<Storage, "getItem"> | undefined = storage()): boolean {
   try {
     return store?.getItem(DISMISSED) === "1";
   } catch {
@@ -20,7 +20,7 @@ export function welcomeDismissed(store: Pick<Storage, "getItem"> | undefined = s
 }
 
 /** Remembers the dismissal; false when the browser keeps nothing (the welcome then returns after a reload). */
-export function dismissWelcome(store: Pick<Storage, "setItem"> | undefined = storage()): boolean {
+function dismissWelcome(store: Pick<Storage, "setItem"> | undefined = storage()): boolean {
   try {
     store?.setItem(DISMISSED, "1");
     return store !== undefined;

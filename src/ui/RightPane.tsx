@@ -118,7 +118,7 @@ export function RightPane(props: {
   onCleanup(() => chats()?.dispose());
   const [providersVersion, setProvidersVersion] = createSignal(0);
   createEffect(on(chats, (hub) => hub && onCleanup(hub.onChange(() => setProvidersVersion((n) => n + 1)))));
-  // Undo per step (issue 31): loaded with the chat, over the workspace's checkpoints when it keeps any.
+  // Undo per step: loaded with the chat, over the workspace's checkpoints when it keeps any.
   const [undoModules] = createResource(() => Promise.all([import("../page/session-undo.js"), import("../page/workspace-checkpoints.js")]));
   const undoOf = (view: ChatView) => {
     const modules = undoModules();

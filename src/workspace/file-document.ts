@@ -11,7 +11,7 @@ import { hasBinaryExtension, looksBinary } from "../runtime/file-kind.js";
 import type { Runtime } from "../runtime/types.js";
 
 /** Larger files are not loaded into the editor (a 50 MB log would freeze the tab); they can be downloaded. */
-export const EDITOR_MAX_BYTES = 2 * 1024 * 1024;
+const EDITOR_MAX_BYTES = 2 * 1024 * 1024;
 
 /** How much of the start of a file decides whether it is binary (the read tool samples as much). */
 const SAMPLE_BYTES = 4096;

@@ -213,8 +213,6 @@ export class WorkspaceLanguageService {
 
 const services = new WeakMap<Runtime, WorkspaceLanguageService>();
 
-export { useLanguageBackend } from "./language-backend.js";
-
 /** The runtime's one language service; undefined when this process has no backend chosen. */
 export function languageServiceFor(runtime: Runtime): WorkspaceLanguageService | undefined {
   const existing = services.get(runtime);

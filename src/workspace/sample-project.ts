@@ -7,7 +7,7 @@ import { isRuntimeError } from "../runtime/errors.js";
 import type { Runtime } from "../runtime/types.js";
 import { importFiles } from "./transfer.js";
 
-export const SAMPLE_FOLDER = "sample-project";
+const SAMPLE_FOLDER = "sample-project";
 
 const README = `# Sample project
 

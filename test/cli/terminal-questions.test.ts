@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { answerOnTerminal, parseAnswer } from "../../src/cli/terminal-questions.js";
 import { Questions } from "../../src/session/host/questions.js";
 import { Bus } from "../../src/tools/bus.js";
-import { QuestionDismissedError, type QuestionItem } from "../../src/tools/session/services.js";
+import { QuestionDismissedError, type QuestionItem } from "../../src/tools/ports/session-services.js";
 
 const pick: QuestionItem = {
   question: "Which?",

@@ -7,7 +7,7 @@ import { createTwoFilesPatch, diffLines } from "diff";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { replace } from "../../src/tools/edit/index.js";
-import { fileDiff, trimDiff } from "../../src/tools/shared/diff.js";
+import { fileDiff, trimDiff } from "../../src/tools/files/diff.js";
 
 // Distinct lines (a counter in each), so a block of the file occurs once.
 const word = fc.constantFrom("alpha", "beta", "gamma", "(x)", '"q"', "'s'", "\\n", "=", "{", "}", ";", "’", "—");

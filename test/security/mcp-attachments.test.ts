@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_RESPONSE_BYTES } from "../../src/tools/web/access.js";
+import { MAX_RESPONSE_BYTES } from "../../src/tools/ports/web-access.js";
 import { sessionWith } from "../support/tool-session.js";
 
 const cleanups: Array<() => Promise<unknown>> = [];

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { PermissionRequest } from "../../src/tools/permission/types.js";
-import type { WebAccess, WebRequest } from "../../src/tools/web/access.js";
+import type { WebAccess, WebRequest } from "../../src/tools/ports/web-access.js";
 import { sessionWith } from "../support/tool-session.js";
 
 let dispose: (() => Promise<void>) | undefined;

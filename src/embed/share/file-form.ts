@@ -16,7 +16,7 @@ import { errorMessage } from "../../base/error-message.js";
 
 export const SHARE_FILE_SUFFIX = ".workbench.json";
 
-export const ShareFile = z.strictObject({
+const ShareFile = z.strictObject({
   format: z.literal(SHARE_FORMAT),
   version: z.literal(1),
   name: z.string().optional(),
@@ -27,7 +27,7 @@ export const ShareFile = z.strictObject({
   session: SessionFile.optional(),
   view: ViewOptions.optional(),
 });
-export type ShareFile = z.infer<typeof ShareFile>;
+type ShareFile = z.infer<typeof ShareFile>;
 
 export function toShareFile(state: ShareState): string {
   const safe = checkedState(state);

@@ -13,10 +13,10 @@ import { ShareError, type ShareResult, type ShareState } from "./state.js";
 import { checkedState } from "./validate.js";
 
 export const SHARE_HASH_KEY = "share";
-export const SHARE_VERSION = "1";
+const SHARE_VERSION = "1";
 
 /** The payload alone (what follows `#share=`): version, a dot, the data. */
-export function encodePayload(state: ShareState): string {
+function encodePayload(state: ShareState): string {
   const safe = checkedState(state);
   return `${SHARE_VERSION}.${toBase64Url(deflateSync(pack(safe), { level: 9 }))}`;
 }

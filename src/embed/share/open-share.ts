@@ -26,7 +26,7 @@ export function shareSourceOf(hash: string): ShareSource | undefined {
 }
 
 /** How long a share file may take to arrive, whole: a site that stalls must not hold the page for ever. */
-export const SHARE_FETCH_TIMEOUT_MS = 60_000;
+const SHARE_FETCH_TIMEOUT_MS = 60_000;
 
 /**
  * A `.workbench.json` fetched from another site: with CORS and without credentials (no cookies, no
@@ -102,7 +102,7 @@ export function readShareFromAddress(source: ShareSource, base: string): Promise
 }
 
 /** A workspace name of its own for a share: its name made URL-safe, and a random part so no two meet. */
-export function sharedWorkspaceName(state: ShareState): string {
+function sharedWorkspaceName(state: ShareState): string {
   const slug =
     (state.name ?? "share")
       .toLowerCase()

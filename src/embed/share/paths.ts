@@ -8,7 +8,7 @@ import { bareRepositoryIn, foldedName, nameProblem } from "../../workspace/name-
  * names, and no name that name-rules.ts refuses (version-control folders, invisible characters, names
  * Windows cannot hold).
  */
-export function sharePathProblem(path: string): string | undefined {
+function sharePathProblem(path: string): string | undefined {
   if (path.length === 0) return "the path is empty";
   if (path.length > MAX_PATH_CHARS) return `the path is longer than ${MAX_PATH_CHARS} characters`;
   if (path.includes("\\")) return "it contains a backslash (paths use /)";

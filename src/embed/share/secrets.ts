@@ -131,7 +131,7 @@ export function withoutSecrets(text: string): string {
 }
 
 /** Whether the config's text holds a key or an approval. */
-export function hasSecrets(text: string): boolean {
+function hasSecrets(text: string): boolean {
   return secretPaths(parseTree(text)).length > 0;
 }
 

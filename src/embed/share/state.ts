@@ -8,8 +8,8 @@ import { SessionFile } from "../../session/record/session-json.js";
 
 export const SHARE_FORMAT = "workbench-share";
 
-export const Pane = z.enum(["chat", "tools", "editor", "terminal", "preview"]);
-export type Pane = z.infer<typeof Pane>;
+const Pane = z.enum(["chat", "tools", "editor", "terminal", "preview"]);
+type Pane = z.infer<typeof Pane>;
 
 export const ViewOptions = z.strictObject({
   /** The panes to show, first one in front. */
@@ -25,7 +25,7 @@ export const ViewOptions = z.strictObject({
 export type ViewOptions = z.infer<typeof ViewOptions>;
 
 /** A file's content: text (UTF-8 when written) or bytes as they are. */
-export const ShareContent = z.union([z.string(), z.instanceof(Uint8Array)]);
+const ShareContent = z.union([z.string(), z.instanceof(Uint8Array)]);
 
 function isFiles(value: unknown): value is Record<string, string | Uint8Array> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;

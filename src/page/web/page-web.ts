@@ -6,7 +6,7 @@
  * The proxy sees every URL fetched through it, so a proxy named by the workspace's opencode.json is used
  * only once the person trusts that workspace; the one in the person's own settings always is.
  */
-import { WebAccessError, type WebAccess, type WebRequest, type WebResponse } from "../../tools/web/access.js";
+import { WebAccessError, type WebAccess, type WebRequest, type WebResponse } from "../../tools/ports/web-access.js";
 
 export interface FetchProxy {
   /** A URL template: `{url}` is replaced by the encoded target; without it, the encoded target is appended. */
@@ -15,7 +15,7 @@ export interface FetchProxy {
   source: "settings" | "opencode.json";
 }
 
-export const PROXY_HELP =
+const PROXY_HELP =
   'Set a fetch proxy: in Settings → Web, or in opencode.json as "workbench": { "fetchProxy": "https://your-proxy.example/?url={url}" } (used once the workspace is trusted). Or run the workbench CLI, which fetches without this limit.';
 
 /** Checks a template and says what is wrong with it; undefined when it is usable. */
@@ -32,7 +32,7 @@ export function proxyTemplateProblem(template: string): string | undefined {
   return undefined;
 }
 
-export function proxiedUrl(template: string, target: string): string {
+function proxiedUrl(template: string, target: string): string {
   const encoded = encodeURIComponent(target);
   return template.includes("{url}") ? template.split("{url}").join(encoded) : `${template}${encoded}`;
 }

@@ -11,7 +11,7 @@
  */
 import { RuntimeError } from "../errors.js";
 
-export const MAX_HOPS = 40;
+const MAX_HOPS = 40;
 
 interface LinkFs {
   readdir(

@@ -16,7 +16,7 @@ export interface ShellInit {
   python?: boolean;
 }
 
-export interface ShellExec {
+interface ShellExec {
   kind: "exec";
   id: number;
   command: string;
@@ -24,7 +24,7 @@ export interface ShellExec {
   env: Record<string, string>;
 }
 
-export interface ShellAbort {
+interface ShellAbort {
   kind: "abort";
   id: number;
 }

@@ -291,7 +291,7 @@ function streamBody(script: ScriptNode, outer: Seen): ScriptNode | undefined {
 }
 
 /** The top level: statements stream up to the first that cannot; from there on they are left as they are. */
-export function streamStatements(script: ScriptNode): ScriptNode {
+function streamStatements(script: ScriptNode): ScriptNode {
   const seen: Seen = { nounset: false, failglob: false };
   let streaming = true;
   const statements = script.statements.map((statement) => {

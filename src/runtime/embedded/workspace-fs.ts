@@ -42,7 +42,7 @@ export const workspaceFsOps: readonly WorkspaceFsOp[] = [
 ];
 
 /** Operations that change the files: refused on a read-only workspace, announced as changes. */
-export const mutatingOps: ReadonlySet<WorkspaceFsOp> = new Set<WorkspaceFsOp>([
+const mutatingOps: ReadonlySet<WorkspaceFsOp> = new Set<WorkspaceFsOp>([
   "writeFile",
   "mkdir",
   "rm",

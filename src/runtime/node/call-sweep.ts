@@ -140,7 +140,7 @@ function belonging(calls: LiveCall[]): number[] | undefined {
  * Kills every process of `calls` (SIGKILL), in passes until one finds none, since a process may fork
  * while a pass runs. Returns how many it killed; without /proc it kills the groups only.
  */
-export function sweepCalls(calls: LiveCall[], maxPasses = 8): number {
+function sweepCalls(calls: LiveCall[], maxPasses = 8): number {
   if (calls.length === 0) return 0;
   let killed = 0;
   for (const call of calls) {

@@ -11,7 +11,7 @@ import { RuntimeError, toRuntimeError } from "../errors.js";
 import { describeSpecialType, type EntryType, type SpecialType } from "../types.js";
 
 /** The flags every read opens with (O_NOCTTY: a terminal device never becomes ours). */
-export const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
+const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
 
 interface TypedStats {
   isFile(): boolean;
@@ -34,7 +34,7 @@ export function entryTypeOf(stats: TypedStats): EntryType {
 }
 
 /** The error a read of a special file ends with: EINVAL, saying what the file is. */
-export function notRegularFile(path: string, type: SpecialType, syscall = "open"): RuntimeError {
+function notRegularFile(path: string, type: SpecialType, syscall = "open"): RuntimeError {
   return new RuntimeError("EINVAL", syscall, path, `not a regular file: it is ${describeSpecialType(type)}, which has no content to read`);
 }
 

@@ -10,7 +10,7 @@ export interface WcDirEnt {
   isDirectory(): boolean;
 }
 
-export interface WcWatcher {
+interface WcWatcher {
   close(): void;
 }
 

@@ -4,7 +4,7 @@ import type { WcApi, WcFileSystemTree, WcInstance } from "./api.js";
 import { createWebContainerRuntime } from "./runtime.js";
 import { errorMessage } from "../../base/error-message.js";
 
-export type BootFailureReason = "not-isolated" | "unsupported-browser" | "timeout" | "error";
+type BootFailureReason = "not-isolated" | "unsupported-browser" | "timeout" | "error";
 
 export type BootOutcome = { ok: true; runtime: Runtime; instance: WcInstance } | { ok: false; reason: BootFailureReason; message: string };
 
@@ -32,7 +32,7 @@ export interface BootOptions {
 }
 
 /** Reads a whole folder of a runtime into the tree shape `mount()` takes. */
-export async function toFileSystemTree(fs: RuntimeFs, folder: string): Promise<WcFileSystemTree> {
+async function toFileSystemTree(fs: RuntimeFs, folder: string): Promise<WcFileSystemTree> {
   const tree: WcFileSystemTree = {};
   for (const entry of await fs.readdir(folder)) {
     const path = join(folder, entry.name);

@@ -50,7 +50,7 @@ function byteWeight(b: number): number {
 }
 
 /** The position of a literal with the rarest byte set, and that set's weight. */
-export function keyPosition(lit: Lit): { index: number; weight: number } {
+function keyPosition(lit: Lit): { index: number; weight: number } {
   let best = 0;
   let bestWeight = Infinity;
   lit.forEach((set, index) => {

@@ -12,7 +12,7 @@ export const SPLIT = 1;
 export const LOOK = 2;
 export const MATCH = 3;
 export const EMPTY = 4;
-export const FAIL = 5;
+const FAIL = 5;
 
 export const LOOK_START = 0;
 export const LOOK_END = 1;

@@ -52,8 +52,8 @@ function formatError(reason: string, pattern: string, span: [number, number] | u
   return hint ? `${text}\n\n${hint}` : text;
 }
 
-export const PCRE_HINT = "Consider enabling PCRE2 with the --pcre2 flag, which can handle backreferences\nand look-around.";
-export const MULTILINE_HINT =
+const PCRE_HINT = "Consider enabling PCRE2 with the --pcre2 flag, which can handle backreferences\nand look-around.";
+const MULTILINE_HINT =
   "Consider enabling multiline mode with the --multiline flag (or -U for short).\nWhen multiline mode is enabled, new line characters can be matched.";
 
 interface Flags {

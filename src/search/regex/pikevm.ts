@@ -73,7 +73,7 @@ function decodeAt(buf: Uint8Array, pos: number, end: number): { value: number; e
   return { value, end: pos + need + 1 };
 }
 
-export function lookHolds(code: number, buf: Uint8Array, start: number, end: number, pos: number): boolean {
+function lookHolds(code: number, buf: Uint8Array, start: number, end: number, pos: number): boolean {
   switch (code) {
     case LOOK_START:
       return pos === start;

@@ -6,7 +6,7 @@
 export type Ranges = number[];
 
 export const MAX_CODE_POINT = 0x10ffff;
-export const SURROGATES: Ranges = [0xd800, 0xdfff];
+const SURROGATES: Ranges = [0xd800, 0xdfff];
 
 export function canonical(pairs: Array<[number, number]>): Ranges {
   pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
@@ -23,13 +23,13 @@ export function canonical(pairs: Array<[number, number]>): Ranges {
   return out;
 }
 
-export function toPairs(ranges: Ranges): Array<[number, number]> {
+function toPairs(ranges: Ranges): Array<[number, number]> {
   const pairs: Array<[number, number]> = [];
   for (let i = 0; i < ranges.length; i += 2) pairs.push([ranges[i]!, ranges[i + 1]!]);
   return pairs;
 }
 
-export function union(a: Ranges, b: Ranges): Ranges {
+function union(a: Ranges, b: Ranges): Ranges {
   return canonical([...toPairs(a), ...toPairs(b)]);
 }
 
@@ -83,7 +83,7 @@ export function withoutSurrogates(ranges: Ranges): Ranges {
   return difference(ranges, SURROGATES, MAX_CODE_POINT);
 }
 
-export function count(ranges: Ranges): number {
+function count(ranges: Ranges): number {
   let n = 0;
   for (let i = 0; i < ranges.length; i += 2) n += ranges[i + 1]! - ranges[i]! + 1;
   return n;

@@ -14,7 +14,7 @@ import { canonical, contains, type Ranges } from "./ranges.js";
 export class UnicodeLookupError extends Error {}
 
 /** Rust's loose matching of property names: no case, spaces, '_' or '-', and no leading "is". */
-export function normalizeName(name: string, dropIs = true): string {
+function normalizeName(name: string, dropIs = true): string {
   let text = name;
   let hadIs = false;
   if (dropIs && text.length >= 2 && text.slice(0, 2).toLowerCase() === "is") {

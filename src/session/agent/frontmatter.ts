@@ -14,8 +14,8 @@
  * tags (`!!str`), and several documents in one file.
  */
 
-export type FrontmatterValue = string | number | boolean | null | FrontmatterMap;
-export interface FrontmatterMap {
+type FrontmatterValue = string | number | boolean | null | FrontmatterMap;
+interface FrontmatterMap {
   [key: string]: FrontmatterValue;
 }
 
@@ -52,7 +52,7 @@ interface Line {
 }
 
 /** Parses YAML-ish `key: value` lines; `firstLine` is the file line number of lines[0]. */
-export function parseBlock(lines: string[], firstLine = 1): FrontmatterMap {
+function parseBlock(lines: string[], firstLine = 1): FrontmatterMap {
   const meaningful: Line[] = [];
   lines.forEach((raw, index) => {
     const number = firstLine + index;

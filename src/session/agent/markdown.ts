@@ -52,7 +52,7 @@ export async function loadMarkdownAgents(
 }
 
 /** One markdown agent's settings: its frontmatter checked like an opencode.json entry, its body as the prompt. */
-export function markdownEntry(text: string, primary = false): AgentEntry {
+function markdownEntry(text: string, primary = false): AgentEntry {
   const { attributes, body } = parseFrontmatter(text);
   const entry = parseAgentEntry(attributes, "frontmatter");
   // The body always replaces the prompt; an empty one leaves the model family's base prompt in charge.

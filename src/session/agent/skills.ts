@@ -6,7 +6,7 @@
  */
 import { join } from "pathe";
 import type { Runtime } from "../../runtime/types.js";
-import type { SkillInfo } from "../../tools/session/services.js";
+import type { SkillInfo } from "../../tools/ports/session-services.js";
 import { parseFrontmatter } from "./frontmatter.js";
 import { errorMessage } from "../../base/error-message.js";
 

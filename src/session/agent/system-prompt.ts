@@ -84,7 +84,7 @@ const RUNTIME_NOTES: Record<RuntimeKind, string> = {
 };
 
 /** OpenCode's environment block, with the runtime added: what the model can expect of its commands. */
-export async function environment(options: SystemPromptOptions): Promise<string> {
+async function environment(options: SystemPromptOptions): Promise<string> {
   const { runtime, model } = options;
   const git = await exists(runtime, join(runtime.root, ".git"));
   return [
@@ -104,7 +104,7 @@ export async function environment(options: SystemPromptOptions): Promise<string>
 const RULE_FILES = ["AGENTS.md", "CLAUDE.md", "CONTEXT.md"];
 
 /** Each instruction file as "Instructions from: <path>" and its text, each file once, in OpenCode's order. */
-export async function instructions(options: SystemPromptOptions): Promise<string[]> {
+async function instructions(options: SystemPromptOptions): Promise<string[]> {
   const { runtime } = options;
   const note = options.onNote ?? (() => {});
   const paths: string[] = [];

@@ -14,8 +14,8 @@ import { ascendingId } from "../record/ids.js";
 import type { Part } from "../record/message.js";
 import { errorMessage } from "../../base/error-message.js";
 
-export const MAX_TEXT_BYTES = 256 * 1024;
-export const MAX_BINARY_BYTES = 5 * 1024 * 1024;
+const MAX_TEXT_BYTES = 256 * 1024;
+const MAX_BINARY_BYTES = 5 * 1024 * 1024;
 
 export class AttachmentError extends Error {
   constructor(
@@ -27,7 +27,7 @@ export class AttachmentError extends Error {
   }
 }
 
-export function isTextMime(mime: string): boolean {
+function isTextMime(mime: string): boolean {
   return mime.startsWith("text/") || /json|xml|javascript|typescript|yaml|toml|x-sh/.test(mime);
 }
 
@@ -130,7 +130,7 @@ export async function attachmentParts(runtime: Runtime, attachment: Attachment, 
 }
 
 /** Base64 in chunks joined once at the end: adding to one growing string copies it again on every chunk. */
-export function base64(bytes: Uint8Array): string {
+function base64(bytes: Uint8Array): string {
   const chunks: string[] = [];
   // A multiple of 3 bytes, so each chunk encodes without padding in the middle.
   const size = 3 * 0x2000;

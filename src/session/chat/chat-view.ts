@@ -6,7 +6,7 @@
 import type { ToolCall } from "../record/session-record.js";
 import type { Message, ModelRef } from "../record/message.js";
 import type { QuestionRequest } from "../host/questions.js";
-import type { TodoItem } from "../../tools/session/services.js";
+import type { TodoItem } from "../../tools/ports/session-services.js";
 
 import type { ChatStatus } from "../loop/loop-state.js";
 

@@ -14,7 +14,7 @@ import type { AgentChoice, ChatStatus, ChatView, ModelChoice, SendInput } from "
 import type { SessionRecord } from "../record/session-record.js";
 import type { QuestionRequest } from "../host/questions.js";
 import { findChild } from "../record/session-record.js";
-import type { TodoItem } from "../../tools/session/services.js";
+import type { TodoItem } from "../../tools/ports/session-services.js";
 import { AttachmentError, attachmentParts } from "./attachments.js";
 import { ascendingId } from "../record/ids.js";
 import { newAssistantMessage, newUserMessage } from "../record/new-message.js";

@@ -11,13 +11,13 @@ import { bothShapesMessage, V2PermissionsSchema, type V2Rule } from "../../tools
 import type { ModelRef } from "../record/message.js";
 import { errorMessage } from "../../base/error-message.js";
 
-export const AGENT_MODES = ["primary", "subagent", "all"] as const;
+const AGENT_MODES = ["primary", "subagent", "all"] as const;
 export type AgentMode = (typeof AGENT_MODES)[number];
 
 const THEME_COLORS = ["primary", "secondary", "accent", "success", "warning", "error", "info"];
 
 /** `"provider/model"`, split at the first slash (`openrouter/anthropic/x` is provider openrouter). */
-export function parseModelRef(value: string): ModelRef | undefined {
+function parseModelRef(value: string): ModelRef | undefined {
   const slash = value.indexOf("/");
   if (slash <= 0 || slash === value.length - 1) return undefined;
   return { providerID: value.slice(0, slash), modelID: value.slice(slash + 1) };

@@ -28,7 +28,7 @@ export function v2RulesOf(config: WorkspaceConfig): ConfigRule[] {
 }
 
 /** Settings' rows as a V2 list, each checked, in order (V2 keeps order as written; nothing is grouped). */
-export function v2List(rules: readonly ConfigRule[]): V2Rule[] {
+function v2List(rules: readonly ConfigRule[]): V2Rule[] {
   return rules.map(({ permission, pattern, action }, index) => {
     if (permission.trim() === "" || pattern === "") {
       throw new Error(`rule ${index + 1} needs both an action (e.g. shell, edit, read or *) and a resource (* for every one)`);

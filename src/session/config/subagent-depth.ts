@@ -7,17 +7,17 @@ import { toolNamesOf } from "./tool-names.js";
 import type { SessionRecord } from "../record/session-record.js";
 import { SubagentDepthSchema, type WorkspaceConfig } from "./workspace-config.js";
 
-export const V2_DEFAULT_SUBAGENT_DEPTH = 1;
+const V2_DEFAULT_SUBAGENT_DEPTH = 1;
 
 /** The limit in force, or undefined for none. */
-export function subagentDepthLimit(config: WorkspaceConfig): number | undefined {
+function subagentDepthLimit(config: WorkspaceConfig): number | undefined {
   const set = SubagentDepthSchema.safeParse((config.experimental as { subagent_depth?: unknown } | undefined)?.subagent_depth);
   if (set.success) return set.data;
   return toolNamesOf(config) === "v2" ? V2_DEFAULT_SUBAGENT_DEPTH : undefined;
 }
 
 /** How many subagent levels lie between `root` and the session `id` (0 for the root itself). */
-export function depthOf(root: SessionRecord, id: string, depth = 0): number | undefined {
+function depthOf(root: SessionRecord, id: string, depth = 0): number | undefined {
   if (root.id === id) return depth;
   for (const child of root.children ?? []) {
     const found = depthOf(child, id, depth + 1);

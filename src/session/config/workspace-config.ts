@@ -31,7 +31,7 @@ export const SubagentDepthSchema = z
   .int({ error: "must be a whole number of levels, 1 or more" })
   .min(1, { error: "must be 1 or more (1: subagents start no subagents)" });
 
-export const WorkspaceConfigSchema = ProvidersConfig.extend({
+const WorkspaceConfigSchema = ProvidersConfig.extend({
   $schema: z.string().optional(),
   permission: permissionSectionSchema.optional(),
   // OpenCode V2's ordered list (src/tools/permission/v2.ts); a file holding both shapes is refused below.

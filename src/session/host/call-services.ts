@@ -1,5 +1,5 @@
 /**
- * The session side of the session tools (src/tools/session/services.ts) that every call gets, whoever runs
+ * The session side of the session tools (src/tools/ports/session-services.ts) that every call gets, whoever runs
  * it: todos on the record, the skills and subagents on offer, and nested calls (batch) through the runner.
  * Starting a subagent, asking the person and switching agents need a running loop: the loop adds them
  * (src/session/loop/loop-services.ts); a call run by hand gets `manualServices`, which says so.
@@ -10,7 +10,7 @@ import type { SessionRecord, ToolCall } from "../record/session-record.js";
 import type { Bus } from "../../tools/bus.js";
 import { disabledTools, permissionKeyOf } from "../../tools/permission/disabled.js";
 import { evaluate } from "../../tools/permission/evaluate.js";
-import type { BatchCallResult, SessionServices, SkillInfo, SubagentInfo, TodoItem } from "../../tools/session/services.js";
+import type { BatchCallResult, SessionServices, SkillInfo, SubagentInfo, TodoItem } from "../../tools/ports/session-services.js";
 import type { ToolRunner } from "./tool-runner.js";
 
 /** What a call's services need of the tool session that runs it (`ToolSession` is one). */

@@ -3,10 +3,10 @@
  * follows redirects itself, so it can count them (at most 10), refuse a redirect to anything but http(s),
  * and report the final URL. No cookie jar exists, so nothing is sent but the request's own headers.
  */
-import { WebAccessError, type WebAccess, type WebRequest, type WebResponse } from "../../tools/web/access.js";
+import { WebAccessError, type WebAccess, type WebRequest, type WebResponse } from "../../tools/ports/web-access.js";
 import { errorMessage } from "../../base/error-message.js";
 
-export const MAX_REDIRECTS = 10;
+const MAX_REDIRECTS = 10;
 
 /** Headers that may follow a redirect to another origin; anything else (a key) stays with the first. */
 const PORTABLE = new Set(["accept", "accept-language", "user-agent"]);

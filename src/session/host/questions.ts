@@ -4,7 +4,7 @@
  * show each where its call waits and a stopped call takes its questions away.
  */
 import type { Bus } from "../../tools/bus.js";
-import { QuestionDismissedError, type QuestionItem } from "../../tools/session/services.js";
+import { QuestionDismissedError, type QuestionItem } from "../../tools/ports/session-services.js";
 import { ascendingId } from "../record/ids.js";
 
 export interface QuestionRequest {

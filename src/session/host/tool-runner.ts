@@ -6,7 +6,7 @@
  */
 import type { Runtime } from "../../runtime/types.js";
 import type { Bus } from "../../tools/bus.js";
-import type { LanguageService } from "../../tools/shared/language-service.js";
+import type { LanguageService } from "../../tools/ports/language-service.js";
 import { triggerHook } from "../../tools/custom/hooks.js";
 import type { LoadedPlugin } from "../../tools/custom/loader.js";
 import type { FileTime } from "../../tools/file-time.js";
@@ -16,27 +16,27 @@ import { evaluate } from "../../tools/permission/evaluate.js";
 import { matchWildcard } from "../../tools/permission/wildcard.js";
 import type { AskInput, Ruleset } from "../../tools/permission/types.js";
 import type { ToolRegistry } from "../../tools/registry.js";
-import { QuestionDismissedError, type SessionServices } from "../../tools/session/services.js";
-import type { WebAccess } from "../../tools/web/access.js";
+import { QuestionDismissedError, type SessionServices } from "../../tools/ports/session-services.js";
+import type { WebAccess } from "../../tools/ports/web-access.js";
 import type { AgentInfo, Context, TruncateResult, TruncationRequest, TruncationStream } from "../../tools/tool.js";
 import type { CallPermission, SessionRecord, ToolCall } from "../record/session-record.js";
 import type { SessionCheckpoints } from "./session-checkpoints.js";
 import { ascendingId } from "../record/ids.js";
 import type { SessionStore } from "../record/session-store.js";
-import type { PreviewAccess } from "../../tools/shared/preview-access.js";
-import type { BackgroundJobs } from "../../tools/shared/background-jobs.js";
+import type { PreviewAccess } from "../../tools/ports/preview-access.js";
+import type { BackgroundJobs } from "../../tools/jobs/background-jobs.js";
 import { errorMessage } from "../../base/error-message.js";
 
 /** How often live metadata from a running call reaches subscribers, at most. */
 const METADATA_INTERVAL_MS = 100;
 
-export type Truncator = (
+type Truncator = (
   text: string,
   options: { maxLines?: number; maxBytes?: number; direction?: "head" | "tail" },
   hint: { taskAvailable: boolean },
 ) => Promise<TruncateResult>;
 
-export type TruncationStreamFactory = (options: TruncationRequest, hint: { taskAvailable: boolean }) => TruncationStream;
+type TruncationStreamFactory = (options: TruncationRequest, hint: { taskAvailable: boolean }) => TruncationStream;
 
 export interface ToolRunnerOptions {
   runtime: Runtime;
@@ -56,9 +56,9 @@ export interface ToolRunnerOptions {
   web?: WebAccess;
   /** The session's background shell jobs, handed to tools as ctx.jobs (shared with its subagents). */
   jobs?: BackgroundJobs;
-  /** The workspace's language service, handed to tools as ctx.lsp (issue 20). */
+  /** The workspace's language service, handed to tools as ctx.lsp. */
   lsp?: LanguageService;
-  /** The page's preview, handed to tools as ctx.preview (issue 29); absent outside a page. */
+  /** The page's preview, handed to tools as ctx.preview; absent outside a page. */
   preview?: PreviewAccess;
   /**
    * A subagent's callers' rules, outermost first: a subagent may do no more than the agents that started
@@ -66,7 +66,7 @@ export interface ToolRunnerOptions {
    * judged by these, and the strictest answer wins.
    */
   callerRules?: Ruleset[];
-  /** Marks the workspace's checkpoints around each call (issue 31). */
+  /** Marks the workspace's checkpoints around each call. */
   checkpoints?: SessionCheckpoints;
 }
 

@@ -6,7 +6,7 @@
 import type { Runtime } from "../../runtime/types.js";
 import { engineName } from "../../tools/permission/v2-names.js";
 import { toolNamesOf } from "../config/tool-names.js";
-import { BackgroundJobs } from "../../tools/shared/background-jobs.js";
+import { BackgroundJobs } from "../../tools/jobs/background-jobs.js";
 import { Bus } from "../../tools/bus.js";
 import { fromPlugin } from "../../tools/custom/from-plugin.js";
 import { DEFAULT_CUSTOM_TOOL_TIMEOUT_MS, withTimeLimit } from "../../tools/custom/time-limit.js";
@@ -25,8 +25,8 @@ import { isKnownPermission, knownPermissions } from "../../tools/permission/know
 import { explain, UNTRUSTED_IGNORED, type Explanation, type RuleLayer } from "../../tools/permission/evaluate.js";
 import type { Ruleset } from "../../tools/permission/types.js";
 import { defaultFlags, ToolRegistry, type RegistryFlags } from "../../tools/registry.js";
-import type { LanguageService } from "../../tools/shared/language-service.js";
-import type { PreviewAccess } from "../../tools/shared/preview-access.js";
+import type { LanguageService } from "../../tools/ports/language-service.js";
+import type { PreviewAccess } from "../../tools/ports/preview-access.js";
 import type { Info } from "../../tools/tool.js";
 import { defaultAgent, loadAgents, type AgentProblem } from "../agent/load.js";
 import type { Agent } from "../agent/types.js";
@@ -38,9 +38,9 @@ import type { SessionCheckpoints } from "./session-checkpoints.js";
 import { ToolRunner, type RunOptions } from "./tool-runner.js";
 import { McpManager, type LocalTransportFactory } from "./mcp/manager.js";
 import { nodeWebAccess } from "./node-web.js";
-import type { WebAccess } from "../../tools/web/access.js";
+import type { WebAccess } from "../../tools/ports/web-access.js";
 import { loadWorkspaceConfig, saveApprovals, type WorkspaceConfig } from "../config/workspace-config.js";
-import type { SkillInfo } from "../../tools/session/services.js";
+import type { SkillInfo } from "../../tools/ports/session-services.js";
 import { Questions } from "./questions.js";
 import { manualServices } from "./call-services.js";
 import { discoverSkills, skillFolders, type SkillProblem } from "../agent/skills.js";
@@ -76,9 +76,9 @@ export interface ToolSessionOptions {
    * when opencode.json says `"lsp": false` (or disables its typescript server).
    */
   languageService?: LanguageService;
-  /** The page's preview (issue 29): given only by a page, which is where the preview tool is offered. */
+  /** The page's preview: given only by a page, which is where the preview tool is offered. */
   preview?: PreviewAccess;
-  /** The workspace's checkpoints, marked before each message and around each call (issue 31). */
+  /** The workspace's checkpoints, marked before each message and around each call. */
   checkpoints?: SessionCheckpoints;
 }
 
@@ -92,7 +92,7 @@ function withExaUrl(web: WebAccess, exaUrl: string | undefined): WebAccess {
 }
 
 /** OpenCode's `lsp` key: false turns every server off; `{ typescript: { disabled: true } }` just that one. */
-export function lspDisabled(config: WorkspaceConfig): boolean {
+function lspDisabled(config: WorkspaceConfig): boolean {
   const lsp: unknown = config.lsp;
   if (lsp === false) return true;
   if (typeof lsp !== "object" || lsp === null) return false;
@@ -105,7 +105,7 @@ export function lspDisabled(config: WorkspaceConfig): boolean {
  * OPENCODE_EXPERIMENTAL); a page has no environment, so the workspace config can set it too, under our
  * own key: `"workbench": { "experimentalLspTool": true }`.
  */
-export function lspToolFromConfig(config: WorkspaceConfig): boolean {
+function lspToolFromConfig(config: WorkspaceConfig): boolean {
   const workbench: unknown = config.workbench;
   return typeof workbench === "object" && workbench !== null && (workbench as Record<string, unknown>).experimentalLspTool === true;
 }

@@ -42,7 +42,7 @@ export const SUMMARY_PROMPT = [
 export const CONTINUE_TEXT = "Continue if you have next steps, or stop and ask for clarification if you are unsure how to proceed.";
 
 /** Tokens counted the way prompts are: about four characters each. */
-export const estimateTokens = (text: string) => Math.ceil(text.length / 4);
+const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 
 /** How many tokens a prompt may take before it must shrink: the window less the answer's reserve. */
 export function usableContext(info: ModelInfo): number | undefined {

@@ -32,7 +32,7 @@ function recentCalls(messages: readonly Message[], calls: readonly ToolCall[], c
  * JSON with every object's keys sorted, recursively: the model writing the same arguments in another key
  * order is still repeating itself.
  */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   return (
     JSON.stringify(value, (_key, inner: unknown) => {
       if (!inner || typeof inner !== "object" || Array.isArray(inner)) return inner;

@@ -3,7 +3,7 @@
  * without polling (OpenCode V2 notifies the session the same way). The message is the person's side of the
  * conversation, marked synthetic: the workbench wrote it, nobody typed it.
  */
-import { jobNotice, type JobEnded } from "../../tools/shared/background-jobs.js";
+import { jobNotice, type JobEnded } from "../../tools/jobs/background-jobs.js";
 import { ascendingId } from "../record/ids.js";
 import type { ModelRef, UserMessage } from "../record/message.js";
 

@@ -14,7 +14,7 @@ import type { ToolSession } from "../host/tool-session.js";
 import type { LoopEnd } from "./loop-state.js";
 import { assertSubagentDepth } from "../config/subagent-depth.js";
 import type { Ruleset } from "../../tools/permission/types.js";
-import type { QuestionItem, SessionServices, TaskProgress, TaskRequest, TaskResult } from "../../tools/session/services.js";
+import type { QuestionItem, SessionServices, TaskProgress, TaskRequest, TaskResult } from "../../tools/ports/session-services.js";
 
 /** What the running loop lends its calls' services. */
 export interface LoopHost {
@@ -35,7 +35,7 @@ export interface LoopHost {
  * The rules a subagent's session adds after its agent's: no todo list of its own (it would clobber its
  * parent's), and no further tasks unless its own rules speak of `task`.
  */
-export function childSessionRules(agent: Agent): Ruleset {
+function childSessionRules(agent: Agent): Ruleset {
   const rules: Ruleset = [
     { permission: "todowrite", pattern: "*", action: "deny", source: "session" },
     { permission: "todoread", pattern: "*", action: "deny", source: "session" },
@@ -55,7 +55,7 @@ function lastText(record: SessionRecord): string {
   return "";
 }
 
-export const SUBAGENT_CANNOT_SWITCH =
+const SUBAGENT_CANNOT_SWITCH =
   "A subagent cannot switch its session to the plan or build agent: finish the task you were given and answer with your result instead.";
 
 export function sessionServices(host: LoopHost, call: ToolCall, signal: AbortSignal): SessionServices {

@@ -8,7 +8,7 @@ import { InvalidToolInputError, jsonSchema, NoSuchToolError, tool, type ToolSet 
 import type { LanguageModelV4ToolCall } from "@ai-sdk/provider";
 import { z } from "zod";
 import type { ToolRegistry } from "../../tools/registry.js";
-import type { SessionCatalog } from "../../tools/session/services.js";
+import type { SessionCatalog } from "../../tools/ports/session-services.js";
 import type { AgentInfo } from "../../tools/tool.js";
 import type { ModelRef } from "../record/message.js";
 import { errorMessage } from "../../base/error-message.js";

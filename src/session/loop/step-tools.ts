@@ -3,7 +3,7 @@
  * SDK would), each named in a tool part before it starts. Knows afterwards whether the person rejected
  * a permission, which stops the loop.
  */
-import type { SessionServices } from "../../tools/session/services.js";
+import type { SessionServices } from "../../tools/ports/session-services.js";
 import type { AgentInfo } from "../../tools/tool.js";
 import type { ToolCall } from "../record/session-record.js";
 import { DOOM_LOOP_PERMISSION, doomLoopAsk } from "./doom-loop.js";
@@ -23,7 +23,7 @@ export interface ModelToolCall {
  * `doom_loop` always stops, feedback or not: the model was already repeating itself, and carrying on
  * would let it ask again forever.
  */
-export function rejectedByPerson(call: ToolCall): boolean {
+function rejectedByPerson(call: ToolCall): boolean {
   return (
     call.status === "error" &&
     call.permissions.some(

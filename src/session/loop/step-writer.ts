@@ -8,7 +8,7 @@ import { ascendingId } from "../record/ids.js";
 import { emptyTokens, type AssistantMessage, type ReasoningPart, type TextPart, type Tokens } from "../record/message.js";
 import type { ModelInfo } from "../provider/types.js";
 
-export function tokensOf(usage: LanguageModelUsage): Tokens {
+function tokensOf(usage: LanguageModelUsage): Tokens {
   const cacheRead = usage.inputTokenDetails?.cacheReadTokens ?? 0;
   const cacheWrite = usage.inputTokenDetails?.cacheWriteTokens ?? 0;
   return {
@@ -21,7 +21,7 @@ export function tokensOf(usage: LanguageModelUsage): Tokens {
 }
 
 /** US dollars for a step, from the model's prices per million tokens. */
-export function costOf(tokens: Tokens, cost: ModelInfo["cost"]): number {
+function costOf(tokens: Tokens, cost: ModelInfo["cost"]): number {
   return (
     (tokens.input * cost.input + tokens.output * cost.output + tokens.cache.read * cost.cacheRead + tokens.cache.write * cost.cacheWrite) /
     1_000_000

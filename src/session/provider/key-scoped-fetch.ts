@@ -14,7 +14,7 @@ import { ProviderSetupError } from "./setup-error.js";
 
 export type FetchFunction = typeof globalThis.fetch;
 
-export const MAX_REDIRECTS = 5;
+const MAX_REDIRECTS = 5;
 
 function requestURL(input: Parameters<FetchFunction>[0]): string {
   if (typeof input === "string") return input;

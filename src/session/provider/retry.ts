@@ -13,8 +13,8 @@
  */
 import type { ClassifiedError } from "./errors.js";
 
-export const RETRY_INITIAL_MS = 2_000;
-export const RETRY_MAX_MS = 30_000;
+const RETRY_INITIAL_MS = 2_000;
+const RETRY_MAX_MS = 30_000;
 export const RETRY_MAX_WAIT_MS = 10 * 60_000;
 /** The longest delay setTimeout takes; anything longer fires at once. */
 export const TIMER_MAX_MS = 2 ** 31 - 1;
@@ -26,7 +26,7 @@ export function retryDelayMs(attempt: number, error: ClassifiedError): number {
 }
 
 /** "90 s", "45 min", "27.8 h", "1157 days": how long a provider asked to wait, for a person. */
-export function waitLabel(ms: number): string {
+function waitLabel(ms: number): string {
   const seconds = ms / 1000;
   if (seconds < 120) return `${Math.ceil(seconds)} s`;
   if (seconds < 2 * 3600) return `${Math.ceil(seconds / 60)} min`;

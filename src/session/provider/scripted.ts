@@ -15,7 +15,7 @@ import { z } from "zod";
 import type { SessionRecord } from "../record/session-record.js";
 import { ascendingId } from "../record/ids.js";
 
-export const ScriptToolCall = z.object({ tool: z.string(), input: z.record(z.string(), z.unknown()) });
+const ScriptToolCall = z.object({ tool: z.string(), input: z.record(z.string(), z.unknown()) });
 export const ScriptStep = z.object({
   reasoning: z.string().optional(),
   text: z.string().optional(),

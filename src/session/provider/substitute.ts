@@ -22,7 +22,7 @@ export interface SubstitutionContext {
 const ENV = /\{env:([^}]+)\}/g;
 const FILE = /\{file:([^}]+)\}/g;
 
-export function filePath(reference: string, context: Pick<SubstitutionContext, "configDir" | "home">): string {
+function filePath(reference: string, context: Pick<SubstitutionContext, "configDir" | "home">): string {
   if (reference.startsWith("~/")) return join(context.home, reference.slice(2));
   if (isAbsolute(reference)) return reference;
   return resolve(context.configDir, reference);

@@ -32,7 +32,7 @@ export const TextPart = z.object({
   time: Times.optional(),
 });
 export const ReasoningPart = z.object({ ...PartBase, type: z.literal("reasoning"), text: z.string(), time: Times.optional() });
-export const ToolPart = z.object({
+const ToolPart = z.object({
   ...PartBase,
   type: z.literal("tool"),
   /** The id the provider gave the call (sent back with its result). */
@@ -41,8 +41,8 @@ export const ToolPart = z.object({
   callID: z.string(),
   tool: z.string(),
 });
-export const StepStartPart = z.object({ ...PartBase, type: z.literal("step-start") });
-export const StepFinishPart = z.object({
+const StepStartPart = z.object({ ...PartBase, type: z.literal("step-start") });
+const StepFinishPart = z.object({
   ...PartBase,
   type: z.literal("step-finish"),
   /** The provider's finish reason: stop, tool-calls, length, content-filter, error, other, unknown. */
@@ -59,7 +59,7 @@ export const FilePart = z.object({
   url: z.string(),
 });
 /** Marks a user message that asked for compaction; the assistant reply after it is the summary. */
-export const CompactionPart = z.object({ ...PartBase, type: z.literal("compaction"), auto: z.boolean() });
+const CompactionPart = z.object({ ...PartBase, type: z.literal("compaction"), auto: z.boolean() });
 
 export const Part = z.discriminatedUnion("type", [
   TextPart,
@@ -73,11 +73,11 @@ export const Part = z.discriminatedUnion("type", [
 export type Part = z.infer<typeof Part>;
 export type TextPart = z.infer<typeof TextPart>;
 export type ReasoningPart = z.infer<typeof ReasoningPart>;
-export type ToolPart = z.infer<typeof ToolPart>;
-export type StepStartPart = z.infer<typeof StepStartPart>;
-export type StepFinishPart = z.infer<typeof StepFinishPart>;
+type ToolPart = z.infer<typeof ToolPart>;
+type StepStartPart = z.infer<typeof StepStartPart>;
+type StepFinishPart = z.infer<typeof StepFinishPart>;
 export type FilePart = z.infer<typeof FilePart>;
-export type CompactionPart = z.infer<typeof CompactionPart>;
+type CompactionPart = z.infer<typeof CompactionPart>;
 
 export const ModelRef = z.object({ providerID: z.string(), modelID: z.string() });
 export type ModelRef = z.infer<typeof ModelRef>;

@@ -10,12 +10,12 @@
  */
 import { z } from "zod";
 import { markInterrupted, type SessionRecord, type ToolCall } from "./session-record.js";
-import { TodoItem } from "../../tools/session/services.js";
+import { TodoItem } from "../../tools/ports/session-services.js";
 import { ascendingId } from "./ids.js";
 import { Message } from "./message.js";
 import { errorMessage } from "../../base/error-message.js";
 
-export const SESSION_FILE_FORMAT = "workbench-session";
+const SESSION_FILE_FORMAT = "workbench-session";
 
 const CallPermission = z.object({
   permission: z.string(),
@@ -38,7 +38,7 @@ const CallAttachment = z.object({
   filename: z.string().optional(),
 });
 
-export const ToolCallSchema = z.object({
+const ToolCallSchema = z.object({
   id: z.string(),
   sessionID: z.string(),
   messageID: z.string(),
@@ -63,7 +63,7 @@ const SafeMessage = Message.superRefine((message, ctx) => {
 });
 
 /** How deep subagent sessions may nest in a file (a child starts tasks only when its rules allow). */
-export const MAX_CHILD_DEPTH = 16;
+const MAX_CHILD_DEPTH = 16;
 
 interface SessionBodyShape {
   id: string;

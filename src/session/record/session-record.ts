@@ -1,9 +1,9 @@
 /** A tool call's record and its lifecycle: pending → running → completed | error (| interrupted). */
-import type { TodoItem } from "../../tools/session/services.js";
+import type { TodoItem } from "../../tools/ports/session-services.js";
 import type { FilePart } from "../../tools/tool.js";
 import type { Message } from "./message.js";
 
-export interface CallTimes {
+interface CallTimes {
   created: number;
   start?: number;
   end?: number;
@@ -14,7 +14,7 @@ export interface CallTimes {
   compacted?: number;
 }
 
-export type CallStatus = "pending" | "running" | "completed" | "error" | "interrupted";
+type CallStatus = "pending" | "running" | "completed" | "error" | "interrupted";
 
 /** One permission request a call made, and how it was settled. */
 export interface CallPermission {
@@ -63,7 +63,7 @@ export interface SessionRecord {
 }
 
 export const INTERRUPTED_MESSAGE = "Interrupted: the page was closed (or the process ended) while this call was running.";
-export const INTERRUPTED_ANSWER = "Interrupted: the page was closed (or the process ended) while this answer was being written.";
+const INTERRUPTED_ANSWER = "Interrupted: the page was closed (or the process ended) while this answer was being written.";
 
 /**
  * A session read back from storage: calls that were in flight when it was saved can never finish, and

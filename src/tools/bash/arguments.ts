@@ -28,7 +28,7 @@ export interface ArgumentContext {
 }
 
 /** Commands whose arguments are never opened as files. */
-export const NEVER_PATHS: ReadonlySet<string> = new Set([
+const NEVER_PATHS: ReadonlySet<string> = new Set([
   "echo",
   "printf",
   "true",
@@ -253,7 +253,7 @@ async function fileTests(paths: PathJudge, context: ArgumentContext, args: reado
  * The text of `"$(cat <<'EOF' ... EOF)"` (quoted delimiter: no expansion inside), as command substitution
  * gives it, without trailing newlines; null for anything else.
  */
-export function heredocIdiom(arg: Node): string | null {
+function heredocIdiom(arg: Node): string | null {
   let node: Node | null = arg;
   if (node.type === "string") {
     const parts = node.namedChildren.filter((c): c is Node => c !== null);

@@ -100,7 +100,7 @@
  *   than judged in part.
  */
 export { BASH_ARITY, bashArityPrefix } from "./arity.js";
-export { BashParseError, bashParser, parseBash, setBashWasmLocation, type BashWasmLocation } from "./parser.js";
-export { type BashPermissions, type DeriveInput } from "./derive.js";
-export { UNRESOLVED, type DeriveFs, type ExternalReason } from "./paths.js";
+export { BashParseError, bashParser, parseBash, setBashWasmLocation } from "./parser.js";
+export { type BashPermissions } from "./derive.js";
+export { UNRESOLVED, type DeriveFs } from "./paths.js";
 export { deriveBashPermissions, permissionAsks } from "./permissions.js";

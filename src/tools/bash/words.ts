@@ -104,7 +104,7 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
 };
 
 /** The text of a `$'...'` string, or null when it holds an escape not decoded here (`\c`, a NUL). */
-export function decodeAnsiC(inner: string): string | null {
+function decodeAnsiC(inner: string): string | null {
   let out = "";
   for (let i = 0; i < inner.length; i++) {
     const ch = inner[i]!;

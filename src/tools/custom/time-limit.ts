@@ -9,7 +9,7 @@ import type { Info } from "../tool.js";
 /** The bash tool's default: a custom tool gets as long as a command. */
 export const DEFAULT_CUSTOM_TOOL_TIMEOUT_MS = 2 * 60 * 1000;
 
-export class CustomToolTimeoutError extends Error {
+class CustomToolTimeoutError extends Error {
   override readonly name = "CustomToolTimeoutError";
 }
 

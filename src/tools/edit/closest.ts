@@ -8,9 +8,9 @@ import { searchLines } from "./lines.js";
 import { similarity } from "./levenshtein.js";
 
 /** Lines shown at most; a longer oldString is shown by its first lines' window. */
-export const CLOSEST_MAX_LINES = 30;
+const CLOSEST_MAX_LINES = 30;
 /** Characters shown of one line at most. */
-export const CLOSEST_MAX_LINE_CHARS = 200;
+const CLOSEST_MAX_LINE_CHARS = 200;
 /** oldString lines used to score a window (the start of a long oldString places it well enough). */
 const SCORED_LINES = 40;
 /** Windows ranked by edit similarity after the cheap pass. */

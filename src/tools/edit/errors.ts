@@ -16,9 +16,9 @@ export const TOO_BROAD_MESSAGE =
   "Refusing replacement because the matched span is much larger than oldString. Re-read the file and provide the full exact oldString for the intended replacement.";
 export const EMPTY_MESSAGE =
   "oldString is empty, so there is nothing to find. Provide the exact text to replace (an empty oldString only creates a new file).";
-export const MISREMEMBERED_MESSAGE =
+const MISREMEMBERED_MESSAGE =
   "Refusing the edit: oldString matched only loosely, and the change rewrites lines of oldString that are not in the file as written, so it cannot be made without guessing.";
-export const FILE_LINES_HEADING = "The file's lines (line numbers for reference, not part of the text):";
+const FILE_LINES_HEADING = "The file's lines (line numbers for reference, not part of the text):";
 export const CLOSEST_HEADING = "The closest lines in the file (line numbers for reference, not part of the text):";
 
 /** Places listed in a "multiple" error at most. */

@@ -123,7 +123,7 @@ interface Segment {
  * `before` with `file`; an end that falls inside a stretch the two write differently widens the edit to
  * the whole stretch, which then takes the model's text.
  */
-export function carryLineChange(before: string, after: string, file: string): string {
+function carryLineChange(before: string, after: string, file: string): string {
   if (before === file) return after;
   if (before.length > LONGEST_CHAR_DIFF || after.length > LONGEST_CHAR_DIFF || file.length > LONGEST_CHAR_DIFF) return after;
   const segments: Segment[] = [];

@@ -37,7 +37,7 @@ export function similarity(a: string, b: string): number {
  * of the two lengths, and two 50,000-character lines would take seconds (OpenCode's full matrix would
  * also take gigabytes).
  */
-export const LONGEST_COMPARED_LINE = 2000;
+const LONGEST_COMPARED_LINE = 2000;
 
 /** `similarity` of two lines, or 1 / 0 (equal or not) when either is longer than LONGEST_COMPARED_LINE. */
 export function lineSimilarity(a: string, b: string): number {

@@ -18,7 +18,7 @@ type Mapper = (indentation: string) => string;
  * Whether most indented lines start with a tab or with spaces ("none": no indented line, or a tie). A
  * single space is alignment (the " * " of a doc comment), not indentation, and does not count.
  */
-export function indentationStyle(lines: readonly string[]): Style {
+function indentationStyle(lines: readonly string[]): Style {
   let tabs = 0;
   let spaces = 0;
   for (const line of lines) {
@@ -33,7 +33,7 @@ export function indentationStyle(lines: readonly string[]): Style {
  * The width of one indentation step in space-indented lines: the most common change of depth between
  * neighbouring lines. Changes of one column are alignment (" * " in a doc comment), not steps.
  */
-export function spaceIndentUnit(lines: readonly string[]): number | undefined {
+function spaceIndentUnit(lines: readonly string[]): number | undefined {
   const counts = new Map<number, number>();
   let previous: number | undefined;
   for (const line of lines) {

@@ -14,7 +14,7 @@ export const REPLACER_NAMES = [
 ] as const;
 
 /** Ours: tried by the safe policy only, right after LineTrimmed. */
-export const SAFE_ONLY_REPLACER_NAMES = ["PunctuationNormalized"] as const;
+const SAFE_ONLY_REPLACER_NAMES = ["PunctuationNormalized"] as const;
 
 export type ReplacerName = (typeof REPLACER_NAMES)[number] | (typeof SAFE_ONLY_REPLACER_NAMES)[number];
 

@@ -5,11 +5,8 @@
  */
 export { parsePatch } from "./parse.js";
 export { seekSequence, normalizePunctuation, stripLineNumberPrefix } from "./seek.js";
-export type { SeekMatch, SeekPass } from "./seek.js";
-export { planPatch, applyChunks } from "./plan.js";
-export { trimDiff, fileDiff } from "../shared/diff.js";
-export type { FileDiff } from "../shared/diff.js";
+export { planPatch } from "./plan.js";
+export { trimDiff } from "../files/diff.js";
 export { formatSummary } from "./summary.js";
 export { PatchError, isPatchError } from "./errors.js";
-export type { PatchErrorKind } from "./errors.js";
-export type { PatchHunk, UpdateChunk, PlannedChange, PatchIo } from "./types.js";
+export type { PlannedChange, PatchIo } from "./types.js";

@@ -6,7 +6,7 @@
 import { diffArrays } from "diff";
 import { carryEditedLine } from "../edit/intent.js";
 import { isAbsolute, relative, resolve } from "pathe";
-import { fileDiff } from "../shared/diff.js";
+import { fileDiff } from "../files/diff.js";
 import { PatchError } from "./errors.js";
 import { seekSequence, stripLineNumberPrefix } from "./seek.js";
 import type { PatchHunk, PatchIo, PlannedChange, UpdateChunk } from "./types.js";
@@ -168,7 +168,7 @@ interface Replacement {
  * context keep the file's own text and ending, even when they matched only loosely; new lines get the
  * file's usual ending.
  */
-export function applyChunks(text: string, chunks: readonly UpdateChunk[], path: string): string {
+function applyChunks(text: string, chunks: readonly UpdateChunk[], path: string): string {
   const file = splitFile(text);
   const { lines } = file;
   const replacements: Replacement[] = [];

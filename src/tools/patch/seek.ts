@@ -6,7 +6,7 @@ import { normalizePunctuation } from "../edit/punctuation.js";
 
 export { normalizePunctuation };
 
-export type SeekPass = "exact" | "trimEnd" | "trim" | "unicode";
+type SeekPass = "exact" | "trimEnd" | "trim" | "unicode";
 
 export interface SeekMatch {
   /** Index in the file's lines of the first matched line. */

@@ -115,7 +115,7 @@ export const permissionConfigSchema = z.unknown().transform((value, ctx): Permis
  * Every problem of a `permission` section with where it is (path from the section), for a schema that
  * reports all problems of a file at once. Says the same as validatePermissionConfig.
  */
-export function permissionProblems(permission: unknown): Array<{ path: string[]; message: string }> {
+function permissionProblems(permission: unknown): Array<{ path: string[]; message: string }> {
   if (typeof permission === "string") {
     return isAction(permission) ? [] : [{ path: [], message: `must be ${ALLOWED}, got ${describe(permission)}${caseHint(permission)}` }];
   }

@@ -47,8 +47,8 @@ export class CorrectedError extends Error {
   }
 }
 
-export type PermissionError = DeniedError | RejectedError | CorrectedError;
+type PermissionError = DeniedError | RejectedError | CorrectedError;
 
-export function isPermissionError(error: unknown): error is PermissionError {
+function isPermissionError(error: unknown): error is PermissionError {
   return error instanceof DeniedError || error instanceof RejectedError || error instanceof CorrectedError;
 }

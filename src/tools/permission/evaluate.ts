@@ -31,7 +31,7 @@ function actionFor(rule: Rule, pattern: string): Action {
   return rule.action === "allow" && !allowCovers(rule.pattern, pattern) ? "ask" : rule.action;
 }
 
-export function matches(rule: Rule, permission: string, pattern: string): boolean {
+function matches(rule: Rule, permission: string, pattern: string): boolean {
   return matchWildcard(permission, rule.permission) && matchWildcard(pattern, rule.pattern);
 }
 

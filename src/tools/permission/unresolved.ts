@@ -10,7 +10,7 @@
  */
 export const UNRESOLVED = "(unresolved) ";
 
-export const isUnresolved = (pattern: string): boolean => pattern.startsWith(UNRESOLVED);
+const isUnresolved = (pattern: string): boolean => pattern.startsWith(UNRESOLVED);
 
 /**
  * The same guard for a webfetch of this machine or a private network (`(internal) http://127.0.0.1:3000/`):

@@ -16,7 +16,7 @@ export { engineName, v2Name } from "./v2-names.js";
 const EFFECT_ERROR = 'must be "allow", "ask" or "deny"';
 
 /** One rule of a `permissions` list; unknown keys are refused, since a typo (`efect`) would silently ask. */
-export const V2RuleSchema = z.strictObject(
+const V2RuleSchema = z.strictObject(
   {
     action: z.string({ error: 'must be a string naming an action, such as "shell", "edit" or "*"' }).min(1, {
       error: 'must not be empty: name an action, such as "shell", "edit" or "*"',

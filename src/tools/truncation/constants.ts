@@ -26,7 +26,7 @@ export const WRITE_BATCH_BYTES = 1024 * 1024;
 
 /**
  * The most of one tool call's output that is saved in full (64 MiB): a command printing without end must
- * not fill the disk (issue 25 found 2.79 GB in 15 s). OpenCode saves everything; past this the saved file
+ * not fill the disk (one call once wrote 2.79 GB in 15 s). OpenCode saves everything; past this the saved file
  * ends with CUT_MARK and the model is told the copy is cut.
  */
 export const MAX_SAVED_BYTES = 64 * 1024 * 1024;

@@ -5,10 +5,10 @@
  */
 import type { TruncationDirection, TruncationHint } from "./options.js";
 
-export type TruncationUnit = "lines" | "bytes";
+type TruncationUnit = "lines" | "bytes";
 
 /** `savedBytes`: the saved copy was cut after that many bytes (see MAX_SAVED_BYTES); absent when it is whole. */
-export function truncationHint(outputPath: string, hint: TruncationHint, savedBytes?: number): string {
+function truncationHint(outputPath: string, hint: TruncationHint, savedBytes?: number): string {
   const saved =
     savedBytes === undefined
       ? `The tool call succeeded but the output was truncated. Full output saved to: ${outputPath}\n`

@@ -3,9 +3,9 @@
  * as server-sent events (or plain JSON) whose first result's first text part is the answer. Bounded by a
  * timeout so an unreachable endpoint ends in an error, never a hang.
  */
-import { readLimited, WebAccessError, type WebAccess } from "./access.js";
+import { readLimited, WebAccessError, type WebAccess } from "../ports/web-access.js";
 
-export const EXA_URL = "https://mcp.exa.ai/mcp";
+const EXA_URL = "https://mcp.exa.ai/mcp";
 
 export interface ExaCall {
   tool: string;

@@ -36,7 +36,7 @@ export interface ChatPaneProps {
   onKeysOpened?: () => void;
   /** Abort one call, tell an aborted call, open a saved output (PageTools has all three); without it Abort stops the turn. */
   calls?: CallControls;
-  /** Undo from a message, revert a call, redo (issue 31); absent where the workspace keeps no checkpoints. */
+  /** Undo from a message, revert a call, redo; absent where the workspace keeps no checkpoints. */
   undo?: SessionUndo;
 }
 

@@ -11,8 +11,6 @@ import { Dynamic } from "solid-js/web";
 import { decodeEntities, safeHref } from "./markdown-safety.js";
 import { StreamingLexer } from "./markdown-stream.js";
 
-export { lexBlocks } from "./markdown-stream.js";
-
 type Inline = Token;
 
 function SafeLink(props: { href: string | null | undefined; title?: string | null; children: JSX.Element }) {

@@ -97,7 +97,7 @@ export function ToolPartView(props: {
   prompts: () => readonly PermissionRequest[];
   onReply: ReplyToPrompt;
   onStop: () => void;
-  /** "Revert this call" (issue 31), offered once the call has ended. */
+  /** "Revert this call", offered once the call has ended. */
   onRevert?: (callID: string) => void;
 }) {
   const call = createMemo(() => (props.state.callVersion(props.callID)(), props.state.call(props.callID)));

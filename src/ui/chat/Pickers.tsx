@@ -6,7 +6,7 @@ import type { ModelRef } from "../../session/record/message.js";
 const keyOf = (ref: ModelRef) => `${ref.providerID}/${ref.modelID}`;
 
 /** Models by provider, in the order the providers first appear. */
-export function groupByProvider(models: readonly ModelChoice[]): { providerID: string; models: ModelChoice[] }[] {
+function groupByProvider(models: readonly ModelChoice[]): { providerID: string; models: ModelChoice[] }[] {
   const groups = new Map<string, ModelChoice[]>();
   for (const model of models) {
     const group = groups.get(model.providerID) ?? [];

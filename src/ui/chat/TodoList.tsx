@@ -1,6 +1,6 @@
 /** The session's todo list as a checklist beside the transcript, moving as todowrite replaces it. */
 import { For, Show } from "solid-js";
-import type { TodoItem } from "../../tools/session/services.js";
+import type { TodoItem } from "../../tools/ports/session-services.js";
 
 const MARK: Record<string, string> = { completed: "✓", in_progress: "▸", cancelled: "✕", pending: "○" };
 /** The status is the model's own text: a name like "constructor" must not reach Object's members. */

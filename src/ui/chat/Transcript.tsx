@@ -28,7 +28,7 @@ export interface TranscriptProps {
   onStop: () => void;
   now: () => number;
   calls?: CallControls;
-  /** "Undo from here" on a user message, "Revert this call" on a tool card (issue 31); absent: no buttons. */
+  /** "Undo from here" on a user message, "Revert this call" on a tool card; absent: no buttons. */
   onUndoFrom?: (messageID: string) => void;
   onRevertCall?: (callID: string) => void;
   /** Whether the buttons are offered now (not while the agent answers). */

@@ -1,5 +1,5 @@
 /**
- * Undo in the chat (issue 31): what "Undo from here", "Revert this call" and Redo did, asked or found in
+ * Undo in the chat: what "Undo from here", "Revert this call" and Redo did, asked or found in
  * the way, shown above the prompt box, with the staged undo's Redo (also Ctrl+Shift+Z) until the next send.
  */
 import { createEffect, createSignal, on, onCleanup, Show } from "solid-js";

@@ -38,7 +38,7 @@ function shapeOf(value: unknown): string {
 }
 
 /** What changes in a message as it streams: its parts (ids, text lengths, ends) and its outcome. */
-export function messageFingerprint(message: Message | undefined): string {
+function messageFingerprint(message: Message | undefined): string {
   if (!message) return "";
   const parts = message.parts.map((part) =>
     part.type === "text" || part.type === "reasoning"
@@ -53,7 +53,7 @@ export function messageFingerprint(message: Message | undefined): string {
 }
 
 /** A cheap summary of what a call card shows; long strings count by length, since they only grow. */
-export function callFingerprint(call: ToolCall | undefined): string {
+function callFingerprint(call: ToolCall | undefined): string {
   if (!call) return "";
   const meta = Object.entries(call.metadata)
     .map(([key, value]) => `${key}:${shapeOf(value)}`)

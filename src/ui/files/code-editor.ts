@@ -153,7 +153,7 @@ export interface CodeEditorOptions {
 }
 
 /** A language service's diagnostic: 0-based line and character, severity 1 (error) to 4 (hint). */
-export interface EditorDiagnostic {
+interface EditorDiagnostic {
   line: number;
   character: number;
   endLine: number;

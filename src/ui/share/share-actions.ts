@@ -5,7 +5,7 @@
 import type { Runtime } from "../../runtime/types.js";
 import type { SessionRecord } from "../../session/record/session-record.js";
 
-export interface ShareOutcome {
+interface ShareOutcome {
   /** The link, unless it is too long to be one (then only the file is offered). */
   link?: string;
   /** Characters the link has (or would have). */

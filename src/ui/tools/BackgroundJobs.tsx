@@ -1,6 +1,6 @@
 import { createSignal, For, onCleanup, Show } from "solid-js";
 import type { PageTools } from "../../page/page-tools.js";
-import type { JobInfo } from "../../tools/shared/background-jobs.js";
+import type { JobInfo } from "../../tools/jobs/background-jobs.js";
 
 /** How much of a job's output the list shows live: its last lines; the whole of it is in the saved file. */
 const SHOWN_CHARS = 2000;

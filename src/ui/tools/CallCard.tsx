@@ -45,7 +45,7 @@ function rejectionOf(call: ToolCall): string | undefined {
 const SAVED_TO = /Full output saved to: (\S+)/;
 
 /** Whether the call's output was cut, and where its full output was saved (when it says). */
-export function truncationOf(call: ToolCall): { path?: string } | undefined {
+function truncationOf(call: ToolCall): { path?: string } | undefined {
   if (call.metadata.truncated !== true) return undefined;
   const path = call.metadata.outputPath;
   if (typeof path === "string" && path !== "") return { path };

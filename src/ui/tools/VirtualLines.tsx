@@ -2,7 +2,7 @@ import { createVirtualizer } from "@tanstack/solid-virtual";
 import { createEffect, For, on } from "solid-js";
 
 /** Every row is one line tall (lines never wrap: they scroll sideways), so no row is ever measured. */
-export const LINE_HEIGHT_PX = 18;
+const LINE_HEIGHT_PX = 18;
 /** Rows drawn beyond the visible ones, so a quick scroll does not show blank space. */
 const OVERSCAN = 20;
 

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { errorMessage } from "../../base/error-message.js";
 
-export type FieldKind = "text" | "textarea" | "number" | "boolean" | "enum" | "lines" | "json";
+type FieldKind = "text" | "textarea" | "number" | "boolean" | "enum" | "lines" | "json";
 
 export interface Field {
   name: string;

@@ -46,7 +46,7 @@ export interface ToolsControllerOptions {
   ownProxy?: boolean;
 }
 
-export interface ToolsNote {
+interface ToolsNote {
   text: string;
   error?: boolean;
 }
@@ -161,7 +161,7 @@ export class ToolsController {
     const opened = await this.store;
     await this.previous?.close();
     this.offSessions?.();
-    // Undo per step (issue 31): the workspace's checkpoints start reading the files in the background.
+    // Undo per step: the workspace's checkpoints start reading the files in the background.
     const { openPageCheckpoints } = await import("../../page/workspace-checkpoints.js");
     openPageCheckpoints(runtime, this.options.place.workspace, {
       persistent: !this.options.place.memoryOnly && typeof indexedDB !== "undefined",

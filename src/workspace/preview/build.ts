@@ -76,7 +76,7 @@ export function mimeType(path: string): string {
 }
 
 /** The app's folder for a page: the nearest folder at or above it with a package.json, else the workspace. */
-export async function appRootOf(files: ResolveFiles, htmlPath: string, workspaceRoot: string): Promise<string> {
+async function appRootOf(files: ResolveFiles, htmlPath: string, workspaceRoot: string): Promise<string> {
   for (let folder = posix.dirname(htmlPath); folder.startsWith(workspaceRoot); folder = posix.dirname(folder)) {
     if (await files.isFile(posix.join(folder, "package.json"))) return folder;
     if (folder === workspaceRoot || folder === "/") break;

@@ -22,7 +22,7 @@ const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
 const MEDIA = /<(link|img|source|video|audio|input)\b([^>]*?)\/?>/gi;
 const ATTRIBUTE = /([^\s=/>"']+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>]+))?/g;
 
-export function attributes(text: string): Map<string, string> {
+function attributes(text: string): Map<string, string> {
   const found = new Map<string, string>();
   for (const match of text.matchAll(ATTRIBUTE)) {
     const raw = match[2] ?? "";
@@ -36,7 +36,7 @@ function decodeEntities(value: string): string {
   return value.replace(/&(amp|quot|#39|lt|gt);/g, (_, name: string) => ({ amp: "&", quot: '"', "#39": "'", lt: "<", gt: ">" })[name]!);
 }
 
-export function escapeAttribute(value: string): string {
+function escapeAttribute(value: string): string {
   return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
 }
 

@@ -14,9 +14,9 @@ import type { ConsoleLine, PageError, PageSnapshot } from "./preview-types.js";
 import { errorMessage } from "../../base/error-message.js";
 
 /** The frame may run scripts, submit forms, open dialogs and popups (sandboxed too); never allow-same-origin. */
-export const FRAME_SANDBOX = "allow-scripts allow-forms allow-modals allow-popups allow-downloads allow-pointer-lock";
+const FRAME_SANDBOX = "allow-scripts allow-forms allow-modals allow-popups allow-downloads allow-pointer-lock";
 /** Relative URLs in the app resolve under this path on the workbench's origin, where the fetch shim answers. */
-export const URL_PREFIX = "/__preview__/";
+const URL_PREFIX = "/__preview__/";
 /** As Vite's server.fs.deny: secrets stay out of what a page can fetch. */
 const DENIED = [/(^|\/)\.env($|\.)/, /\.(pem|crt|key)$/i];
 const MAX_ENTRIES = 500;

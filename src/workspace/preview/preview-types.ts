@@ -1,9 +1,9 @@
 /**
  * What the preview reports, in the workspace layer's own words. The tools layer declares the same shapes
- * (src/tools/shared/preview-access.ts) for ctx.preview; the workspace may not import tools, so the session,
+ * (src/tools/ports/preview-access.ts) for ctx.preview; the workspace may not import tools, so the session,
  * which hands one to the other, is where TypeScript checks that they fit.
  */
-export interface SourcePosition {
+interface SourcePosition {
   /** Relative to the workspace folder. */
   path: string;
   line: number;

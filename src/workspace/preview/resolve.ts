@@ -22,12 +22,12 @@ const REQUIRE_CONDITIONS = ["browser", "require", "development", "default"];
 /** `import` statements and `require()` calls pick different entries of a package's `exports`. */
 export type ResolveMode = "import" | "require";
 
-export class ResolveError extends Error {
+class ResolveError extends Error {
   override readonly name = "ResolveError";
 }
 
 /** `react-dom/client` → ["react-dom", "./client"]; `@scope/pkg/x` → ["@scope/pkg", "./x"]. */
-export function splitBare(specifier: string): [name: string, subpath: string] {
+function splitBare(specifier: string): [name: string, subpath: string] {
   const parts = specifier.split("/");
   const count = specifier.startsWith("@") ? 2 : 1;
   const name = parts.slice(0, count).join("/");
@@ -35,7 +35,7 @@ export function splitBare(specifier: string): [name: string, subpath: string] {
   return [name, rest ? `./${rest}` : "."];
 }
 
-export function isBare(specifier: string): boolean {
+function isBare(specifier: string): boolean {
   return !specifier.startsWith(".") && !specifier.startsWith("/") && !/^[a-z][a-z0-9+.-]*:/i.test(specifier);
 }
 

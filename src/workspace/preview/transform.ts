@@ -9,10 +9,10 @@ import { init as initEsLexer, parse as parseEsm } from "es-module-lexer";
 import { transform as sucrase } from "sucrase";
 import { errorMessage } from "../../base/error-message.js";
 
-export type ModuleKind = "esm" | "cjs" | "css" | "json" | "asset";
+type ModuleKind = "esm" | "cjs" | "css" | "json" | "asset";
 
 /** An import written in a module: its specifier and where it sits in `code`, to be replaced by the module's key. */
-export interface ImportSite {
+interface ImportSite {
   specifier: string;
   start: number;
   end: number;
@@ -37,7 +37,7 @@ const SCRIPT = /\.(m?[jt]sx?|cjs|cts)$/;
 const TYPESCRIPT = /\.(m?ts|cts|tsx)$/;
 const JSX = /\.(jsx|tsx)$/;
 
-export function moduleKind(path: string): ModuleKind {
+function moduleKind(path: string): ModuleKind {
   if (SCRIPT.test(path)) return "esm";
   if (path.endsWith(".css")) return "css";
   if (path.endsWith(".json")) return "json";
@@ -54,7 +54,7 @@ export function initLexers(): Promise<unknown> {
 /** What Vite puts in `import.meta.env` during development. */
 const IMPORT_META_ENV = '{"BASE_URL":"/","MODE":"development","DEV":true,"PROD":false,"SSR":false}';
 
-export class TransformError extends Error {
+class TransformError extends Error {
   override readonly name = "TransformError";
 }
 
@@ -128,7 +128,7 @@ export function transformModule(path: string, source: string): TransformedModule
 const CSS_URL = /url\(\s*(["']?)([^"')]+)\1\s*\)/g;
 
 /** The url(...) references of a style sheet that name a file (not data:, not http:, not #fragment). */
-export function cssUrls(css: string): ImportSite[] {
+function cssUrls(css: string): ImportSite[] {
   const sites: ImportSite[] = [];
   for (const match of css.matchAll(CSS_URL)) {
     const url = match[2]!.trim();

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeBytes, decodeText, displayText, encodeBytes, encodeText } from "../../../src/tools/shared/text-file.js";
+import { decodeBytes, decodeText, displayText, encodeBytes, encodeText } from "../../../src/tools/files/text-file.js";
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 const concat = (parts: Uint8Array[]) => Uint8Array.from(parts.flatMap((part) => [...part]));

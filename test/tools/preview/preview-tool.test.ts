@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { formatSnapshot, PreviewParameters } from "../../../src/tools/preview.js";
-import type { PreviewAccess, PreviewSnapshot } from "../../../src/tools/shared/preview-access.js";
+import type { PreviewAccess, PreviewSnapshot } from "../../../src/tools/ports/preview-access.js";
 import { sessionWith } from "../../support/tool-session.js";
 
 const SNAPSHOT: PreviewSnapshot = {

@@ -7,7 +7,7 @@ import { commitFiles, indexFiles } from "./trees.js";
  * One tracked path's state as `git status -s` letters: `index` compares HEAD with the index,
  * `worktree` the index with the files (' ' unchanged, M, A, D).
  */
-export interface Change {
+interface Change {
   path: string;
   index: " " | "M" | "A" | "D" | "R";
   worktree: " " | "M" | "D";

@@ -23,7 +23,7 @@ import { commitFiles, indexFiles, workFile } from "./trees.js";
  * Puts paths back as the index (or, with `source`, a commit) has them; from a commit the index
  * follows too. Says how many work tree files changed and from where, as `git checkout` reports it.
  */
-export async function restorePaths(
+async function restorePaths(
   repo: Repo,
   pathArgs: string[],
   source: string | undefined,

@@ -12,7 +12,7 @@ import { commitFiles, indexFiles } from "./trees.js";
 import { lineCounts } from "./unified.js";
 
 /** git's `whitespace` clean-up of a message given with -m: trailing spaces, and blank lines at the ends or doubled, go. */
-export function cleanMessage(text: string): string {
+function cleanMessage(text: string): string {
   const lines = text.split("\n").map((line) => line.replace(/\s+$/, ""));
   const kept: string[] = [];
   for (const line of lines) {

@@ -63,7 +63,7 @@ export function summaryLine(files: number, insertions: number, deletions: number
 export type DiffFormat = DiffOptions["format"];
 
 /** The changes to `paths` between two sides, in one of git's diff formats; `changed` counts files that differ. */
-export async function renderChanges(
+async function renderChanges(
   paths: string[],
   before: (path: string) => FileVersion | undefined,
   after: (path: string) => Promise<FileVersion | undefined>,

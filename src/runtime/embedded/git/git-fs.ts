@@ -2,7 +2,7 @@ import { RuntimeError } from "../../errors.js";
 import type { ModeStat, WorkspaceFs } from "../workspace-fs.js";
 
 /** The node-style stat isomorphic-git reads (it compares these with the index to skip rehashing). */
-export interface GitStat {
+interface GitStat {
   type: "file" | "dir" | "symlink";
   mode: number;
   size: number;

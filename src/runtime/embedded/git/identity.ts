@@ -20,7 +20,7 @@ function zoneMinutes(zone: string): number {
  * A date as git takes it in GIT_AUTHOR_DATE and GIT_COMMITTER_DATE: `@1700000000 +0100`,
  * `1700000000 +0100`, or an ISO 8601 / RFC 2822 date. Undefined when it cannot be read.
  */
-export function parseGitDate(text: string): { timestamp: number; zone: number } | undefined {
+function parseGitDate(text: string): { timestamp: number; zone: number } | undefined {
   const trimmed = text.trim();
   const raw = /^@?(\d+)(?:\s+([+-]\d\d:?\d\d))?$/.exec(trimmed);
   if (raw) return { timestamp: Number(raw[1]), zone: raw[2] ? zoneMinutes(raw[2]) : 0 };
@@ -38,7 +38,7 @@ const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "
 const pad = (n: number) => String(n).padStart(2, "0");
 
 /** `+0100` from minutes east of UTC. */
-export function formatZone(zoneMinutesEast: number): string {
+function formatZone(zoneMinutesEast: number): string {
   const sign = zoneMinutesEast < 0 ? "-" : "+";
   const abs = Math.abs(zoneMinutesEast);
   return `${sign}${pad(Math.floor(abs / 60))}${pad(abs % 60)}`;

@@ -112,7 +112,7 @@ export function parseFormat(spec: string): CommitFormat {
  * What `--decorate` prints for each commit: `HEAD -> main` first, then the other branches and
  * tags in git's order (full ref names, last first).
  */
-export async function decorations(repo: Repo): Promise<Map<string, string[]>> {
+async function decorations(repo: Repo): Promise<Map<string, string[]>> {
   const where = { fs: repo.fs, dir: repo.dir, gitdir: repo.gitdir };
   const current = await currentBranch(repo);
   const head = await headOid(repo);

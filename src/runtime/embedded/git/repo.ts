@@ -49,7 +49,7 @@ export class Out {
   }
 }
 
-export const NOT_A_REPO = "not a git repository (or any of the parent directories): .git";
+const NOT_A_REPO = "not a git repository (or any of the parent directories): .git";
 
 /** Walks up from the cwd for a `.git` folder, as git does. */
 export async function findRepo(env: GitEnv): Promise<Repo> {

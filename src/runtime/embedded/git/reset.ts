@@ -19,7 +19,7 @@ import { removeWorkFile, setHead, writeWorkFile } from "./switch-to.js";
 import { commitFiles, indexFiles, workFile, type FileSet } from "./trees.js";
 
 /** Makes the index hold `files` for the paths `within` accepts (entries `files` lacks leave the index). */
-export async function resetIndex(repo: Repo, files: FileSet, within: (path: string) => boolean): Promise<void> {
+async function resetIndex(repo: Repo, files: FileSet, within: (path: string) => boolean): Promise<void> {
   const where = { fs: repo.fs, dir: repo.dir, gitdir: repo.gitdir };
   const index = await indexFiles(repo);
   const gone = [...index.keys()].filter((p) => within(p) && !files.has(p));

@@ -67,7 +67,7 @@ type Parsed =
       execArgv: string[];
     };
 
-export function parseNodeArgs(args: readonly string[]): Parsed {
+function parseNodeArgs(args: readonly string[]): Parsed {
   const execArgv: string[] = [];
   let evalCode: string | undefined;
   let print = false;

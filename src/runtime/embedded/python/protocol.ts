@@ -17,7 +17,7 @@ export interface PythonRunRequest {
   stdin: Uint8Array;
 }
 
-export interface PythonStopRequest {
+interface PythonStopRequest {
   kind: "python-stop";
   id: number;
 }

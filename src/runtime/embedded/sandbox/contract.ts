@@ -11,7 +11,7 @@ import type { Endpoint } from "../endpoint.js";
 export const SANDBOX_MAIN = "__workbenchSandboxMain";
 
 /** What the runtime's main function is given. */
-export interface SandboxChannel {
+interface SandboxChannel {
   post(message: unknown, transfer?: Transferable[]): void;
   listen(handler: (message: unknown) => void): void;
   onUncaughtException(handler: (error: unknown) => void): void;

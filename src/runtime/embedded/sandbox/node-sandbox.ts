@@ -10,7 +10,7 @@ import type { Endpoint } from "../endpoint.js";
 import { SANDBOX_HEAP_MB, SANDBOX_MAIN, type Sandbox } from "./contract.js";
 
 /** Globals of a node worker that reach the real machine or the network, gone before the runtime starts. */
-export const REMOVED_GLOBALS = [
+const REMOVED_GLOBALS = [
   "process",
   "require",
   "module",

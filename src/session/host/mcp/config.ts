@@ -10,7 +10,7 @@ const timeout = z
   .int()
   .positive({ error: "must be a positive number of milliseconds" });
 
-export const LocalServerSchema = z.strictObject({
+const LocalServerSchema = z.strictObject({
   type: z.literal("local"),
   command: z
     .array(z.string(), { error: 'must be the command and its arguments as a list, e.g. ["npx", "-y", "my-mcp-server"]' })
@@ -20,7 +20,7 @@ export const LocalServerSchema = z.strictObject({
   timeout: timeout.optional(),
 });
 
-export const RemoteServerSchema = z.strictObject({
+const RemoteServerSchema = z.strictObject({
   type: z.literal("remote"),
   url: z.url({ protocol: /^https?$/, error: "must be an http or https URL" }),
   enabled: z.boolean({ error: "must be true or false" }).optional(),
@@ -34,12 +34,12 @@ export const RemoteServerSchema = z.strictObject({
   timeout: timeout.optional(),
 });
 
-export const McpEntrySchema = z.discriminatedUnion("type", [LocalServerSchema, RemoteServerSchema], {
+const McpEntrySchema = z.discriminatedUnion("type", [LocalServerSchema, RemoteServerSchema], {
   error: 'must have "type": "local" (with "command") or "type": "remote" (with "url")',
 });
 
 export type LocalServer = z.infer<typeof LocalServerSchema>;
-export type RemoteServer = z.infer<typeof RemoteServerSchema>;
+type RemoteServer = z.infer<typeof RemoteServerSchema>;
 export type McpEntry = z.infer<typeof McpEntrySchema>;
 
 /** One server as read: its entry, or why it cannot be used. `{ enabled }` alone (a toggle for another layer) is skipped. */
@@ -65,7 +65,7 @@ export function serversOf(section: unknown): ServerConfig[] {
 }
 
 /** OpenCode's tool ids for MCP tools: `server_tool`, each part with anything but letters, digits, _ and - made _. */
-export function sanitize(name: string): string {
+function sanitize(name: string): string {
   return name.replace(/[^a-zA-Z0-9_-]/g, "_");
 }
 

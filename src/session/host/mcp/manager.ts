@@ -16,9 +16,9 @@ import type { mcpTool as McpToolFactory } from "./tool.js";
 import { errorMessage } from "../../../base/error-message.js";
 
 /** `experimental.mcp_timeout`'s default, as in the SDK. */
-export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
-export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 
 export type McpStatus =
   | { state: "connecting" }

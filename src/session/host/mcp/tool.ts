@@ -9,7 +9,7 @@ import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { define, type FilePart, type Info } from "../../../tools/tool.js";
 import { MAX_BYTES, MAX_LINES } from "../../../tools/truncation/constants.js";
-import { MAX_RESPONSE_BYTES } from "../../../tools/web/access.js";
+import { MAX_RESPONSE_BYTES } from "../../../tools/ports/web-access.js";
 
 /**
  * A server's error text within the output limits: outputs are truncated by `define`, errors are not, and

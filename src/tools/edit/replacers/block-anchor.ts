@@ -47,7 +47,7 @@ interface Candidate {
  * (One departure: lines over LONGEST_COMPARED_LINE characters count as equal or not, where OpenCode would
  * spend quadratic time and memory on them.)
  */
-export function anchoredSimilarity(fileTrimmed: readonly string[], candidate: Candidate, searchTrimmed: readonly string[]): number {
+function anchoredSimilarity(fileTrimmed: readonly string[], candidate: Candidate, searchTrimmed: readonly string[]): number {
   const actual = candidate.end - candidate.start + 1;
   const compared = Math.min(searchTrimmed.length - 2, actual - 2);
   if (compared <= 0) return 1;

@@ -7,7 +7,7 @@ import { indexLines, searchLines, sliceLines } from "../lines.js";
 import type { Replacer } from "../types.js";
 
 /** OpenCode's bar: half of the middle lines must be right. */
-export const CONTEXT_AWARE_MIN_EQUAL_SHARE = 0.5;
+const CONTEXT_AWARE_MIN_EQUAL_SHARE = 0.5;
 
 export const ContextAwareReplacer: Replacer = function* contextAware(content, find) {
   if (find.split("\n").length < 3) return;

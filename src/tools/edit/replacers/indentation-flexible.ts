@@ -7,7 +7,7 @@ import { indexLines, isBlank, leadingWhitespace, sliceLines } from "../lines.js"
 import type { Replacer } from "../types.js";
 
 /** Removes the smallest indentation of the non-blank lines (counted in characters) from every line. */
-export function removeCommonIndentation(text: string): string {
+function removeCommonIndentation(text: string): string {
   const lines = text.split("\n");
   const indents = lines.filter((line) => !isBlank(line)).map((line) => leadingWhitespace(line).length);
   if (indents.length === 0) return text;

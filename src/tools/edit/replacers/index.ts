@@ -12,7 +12,6 @@ import { TrimmedBoundaryReplacer } from "./trimmed-boundary.js";
 import { WhitespaceNormalizedReplacer } from "./whitespace-normalized.js";
 
 export {
-  anchoredSimilarity,
   BlockAnchorReplacer,
   createBlockAnchorReplacer,
   SEED_BLOCK_ANCHOR,
@@ -20,13 +19,12 @@ export {
 } from "./block-anchor.js";
 export { ContextAwareReplacer } from "./context-aware.js";
 export { EscapeNormalizedReplacer, unescapeString } from "./escape-normalized.js";
-export { IndentationFlexibleReplacer, removeCommonIndentation } from "./indentation-flexible.js";
+export { IndentationFlexibleReplacer } from "./indentation-flexible.js";
 export { LineTrimmedReplacer } from "./line-trimmed.js";
 export { MultiOccurrenceReplacer } from "./multi-occurrence.js";
-export { PunctuationNormalizedReplacer } from "./punctuation-normalized.js";
 export { SimpleReplacer } from "./simple.js";
 export { TrimmedBoundaryReplacer } from "./trimmed-boundary.js";
-export { normalizeWhitespace, WhitespaceNormalizedReplacer } from "./whitespace-normalized.js";
+export { WhitespaceNormalizedReplacer } from "./whitespace-normalized.js";
 
 /**
  * OpenCode's order, with BlockAnchor tuned as `blockAnchor` says; with `punctuation`, our

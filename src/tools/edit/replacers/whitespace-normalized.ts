@@ -6,7 +6,7 @@
 import { indexLines, sliceLines } from "../lines.js";
 import type { Replacer } from "../types.js";
 
-export function normalizeWhitespace(text: string): string {
+function normalizeWhitespace(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 

@@ -266,7 +266,7 @@ function installGlobals(timers: Record<string, unknown>, write: (stream: "stdout
   Object.defineProperty(scope, "__workbenchAssert", { enumerable: false });
 }
 
-export function startNodeRuntime(host: RuntimeHost): void {
+function startNodeRuntime(host: RuntimeHost): void {
   let started = false;
   host.listen((message) => {
     if (message.kind !== "run" || started) return;

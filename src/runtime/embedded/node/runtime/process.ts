@@ -16,7 +16,7 @@ export class ExitSignal {
   constructor(readonly code: number) {}
 }
 
-export interface ProcessHooks {
+interface ProcessHooks {
   write(stream: "stdout" | "stderr", chunk: string | Uint8Array): void;
   exit(code: number): never;
   nextTick(callback: (...args: unknown[]) => void, args: unknown[]): void;

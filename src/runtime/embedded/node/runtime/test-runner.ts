@@ -118,7 +118,7 @@ function makeMock() {
   };
 }
 
-export const mock = makeMock();
+const mock = makeMock();
 
 class TestContext {
   readonly children: TestNode[] = [];

@@ -4,15 +4,15 @@
  * positions; the written file first, and for write up to 5 other files.
  */
 import type { Context } from "../tool.js";
-import type { LspDiagnostic } from "./language-service.js";
+import type { LspDiagnostic } from "../ports/language-service.js";
 import { errorMessage } from "../../base/error-message.js";
 
-export const MAX_DIAGNOSTICS_PER_FILE = 20;
-export const MAX_PROJECT_DIAGNOSTICS_FILES = 5;
+const MAX_DIAGNOSTICS_PER_FILE = 20;
+const MAX_PROJECT_DIAGNOSTICS_FILES = 5;
 
 const SEVERITY = { 1: "ERROR", 2: "WARN", 3: "INFO", 4: "HINT" } as const;
 
-export function pretty(diagnostic: LspDiagnostic): string {
+function pretty(diagnostic: LspDiagnostic): string {
   return `${SEVERITY[diagnostic.severity]} [${diagnostic.line + 1}:${diagnostic.character + 1}] ${diagnostic.message}`;
 }
 

@@ -9,7 +9,7 @@
 import type { Runtime } from "../../runtime/types.js";
 import { errorMessage } from "../../base/error-message.js";
 
-export type JobStatus = "running" | "completed" | "failed" | "stopped" | "timed out";
+type JobStatus = "running" | "completed" | "failed" | "stopped" | "timed out";
 
 export interface JobInfo {
   id: string;
@@ -40,9 +40,9 @@ export interface BackgroundJobsOptions {
 }
 
 /** How much of the output's end a notice carries; the rest is in the file. */
-export const NOTICE_TAIL_CHARS = 4000;
+const NOTICE_TAIL_CHARS = 4000;
 /** At most this many jobs run at once in a session, so a loop of background calls cannot exhaust the runtime. */
-export const MAX_RUNNING_JOBS = 8;
+const MAX_RUNNING_JOBS = 8;
 
 interface Job {
   info: JobInfo;

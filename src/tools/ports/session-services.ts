@@ -32,7 +32,7 @@ export interface SkillInfo {
   content: string;
 }
 
-export const QuestionOption = z.object({
+const QuestionOption = z.object({
   label: z.string().describe("Display text (1-5 words, concise)"),
   description: z.string().describe("Explanation of choice"),
 });

@@ -41,7 +41,7 @@ export class WebAccessError extends Error {
 
 export const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 
-export class ResponseTooLargeError extends Error {
+class ResponseTooLargeError extends Error {
   override readonly name = "ResponseTooLargeError";
   constructor() {
     super("Response too large (exceeds 5MB limit)");

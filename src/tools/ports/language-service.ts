@@ -17,7 +17,7 @@ export interface LspDiagnostic {
   source: string;
 }
 
-export interface LspQuery {
+interface LspQuery {
   operation:
     | "goToDefinition"
     | "findReferences"

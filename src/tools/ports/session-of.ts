@@ -1,5 +1,5 @@
 import type { Context } from "../tool.js";
-import type { SessionServices } from "./services.js";
+import type { SessionServices } from "./session-services.js";
 
 /** The call's session services, or a clear error when the tool is run outside a conversation. */
 export function sessionOf(ctx: Context, tool: string): SessionServices {
