@@ -7,7 +7,7 @@ import { NpmError } from "./errors.js";
 import { buildIdealTree } from "./ideal-tree.js";
 import { parseLockfile, treeFromLockfile, type Lockfile } from "./lockfile.js";
 import { checkSpec, parsePackageArg, pickVersion, satisfies, type DependencyMap, type PackageManifest } from "./manifest.js";
-import { readProject, writeProject, type ProjectFile } from "./project.js";
+import { readProject, writeProject } from "./project.js";
 import { reify, type ReifyResult } from "./reify.js";
 import { RegistryClient, expectedIntegrity, type NpmFetch } from "./registry-client.js";
 import { createRoot, edgesOf, markFlags, place, prune, resolveFrom, type TreeNode } from "./tree.js";
