@@ -3,6 +3,8 @@
  * written back, dimmed, above the first prompt after the reload. Works on any xterm-like terminal
  * through the few calls below, so the terminal view only hands its terminal over.
  */
+import { SaveLater } from "../base/save-later.js";
+
 export interface ScrollbackTerminal {
   readonly buffer: {
     readonly active: {
@@ -62,25 +64,20 @@ export function keepScrollback(
   } catch {
     // Nothing readable was kept.
   }
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const save = () => {
-    clearTimeout(timer);
-    timer = undefined;
+  const later = new SaveLater(() => {
     try {
       storage?.setItem(key, scrollbackText(term));
     } catch {
       // Storage full or refused: the next reload starts with an empty terminal.
     }
-  };
-  const written = term.onWriteParsed(() => {
-    timer ??= setTimeout(save, 1000);
-  });
-  const onHide = () => save();
+  }, 1000);
+  const written = term.onWriteParsed(() => later.touch());
+  const onHide = () => later.flush();
   window.addEventListener("pagehide", onHide);
   document.addEventListener("visibilitychange", onHide);
   return () => {
     written.dispose();
-    clearTimeout(timer);
+    later.stop();
     window.removeEventListener("pagehide", onHide);
     document.removeEventListener("visibilitychange", onHide);
   };

@@ -5,31 +5,36 @@
  * flight on top of this. The chat saves its session this way as the model streams, and the page's tool
  * host as its calls run.
  */
+import { SaveLater } from "../../base/save-later.js";
 import type { SessionRecord } from "./session-record.js";
 import type { SessionStore } from "./session-store.js";
 
 export class SaveScheduler {
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly later: SaveLater;
 
   constructor(
     private readonly store: SessionStore | undefined,
     /** The session to save, read when the save happens (a page's record can be replaced meanwhile). */
     private readonly session: () => SessionRecord,
-    private readonly delayMs = 250,
-  ) {}
+    delayMs = 250,
+  ) {
+    this.later = new SaveLater(() => void this.saveNow(), delayMs);
+  }
 
   touch(): void {
-    if (!this.store || this.timer !== undefined) return;
-    this.timer = setTimeout(() => void this.flush(), this.delayMs);
+    if (this.store) this.later.touch();
   }
 
   async flush(): Promise<void> {
-    this.stop();
-    await this.store?.save(this.session()).catch((error: unknown) => console.error("could not save the session:", error));
+    this.later.stop();
+    await this.saveNow();
   }
 
   stop(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.later.stop();
+  }
+
+  private async saveNow(): Promise<void> {
+    await this.store?.save(this.session()).catch((error: unknown) => console.error("could not save the session:", error));
   }
 }
