@@ -97,7 +97,7 @@ describe("contract: a V2 file's rules are edited and saved as V2's list", () => 
     let page = await PageTools.open(rt, { trusted: true });
     ({ page } = await page.saveRules([{ permission: "shell", pattern: "rm *", action: "deny" }]));
     await rt.fs.writeFile(`${rt.root}/keep.txt`, "kept\n");
-    const denied = await page.start("bash", { command: "rm keep.txt", description: "Removes" }).done;
+    const denied = await page.start("shell", { command: "rm keep.txt", description: "Removes" }).done;
     expect(denied.status).toBe("error");
     expect(new TextDecoder().decode(await rt.fs.readFile(`${rt.root}/keep.txt`))).toBe("kept\n");
     const layer = page.rulesInForce().find((candidate) => candidate.source === "config");

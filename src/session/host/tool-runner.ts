@@ -214,6 +214,7 @@ export class ToolRunner {
       truncate: (text, options = {}) => this.options.truncate(text, options, { taskAvailable }),
       ...(this.options.web ? { web: this.options.web } : {}),
       ...(this.options.lsp ? { lsp: this.options.lsp } : {}),
+      ...(this.options.jobs ? { jobs: this.options.jobs } : {}),
       ...(this.options.preview ? { preview: this.options.preview } : {}),
       ...(this.options.truncationStream
         ? { truncationStream: (options = {}) => this.options.truncationStream!(options, { taskAvailable }) }

@@ -7,7 +7,7 @@ import type { Runtime } from "../../runtime/types.js";
 import type { AskInput } from "../permission/types.js";
 import { define } from "../tool.js";
 
-interface ToolContext {
+export interface ToolContext {
   sessionID: string;
   messageID: string;
   agent: string;
@@ -24,12 +24,12 @@ export interface ToolDefinition<Args extends z.ZodRawShape = z.ZodRawShape> {
   execute(args: z.infer<z.ZodObject<Args>>, context: ToolContext): Promise<string>;
 }
 
-function tool<Args extends z.ZodRawShape>(input: ToolDefinition<Args>): ToolDefinition<Args> {
+export function tool<Args extends z.ZodRawShape>(input: ToolDefinition<Args>): ToolDefinition<Args> {
   return input;
 }
 tool.schema = z;
 
-const Tool = { define };
+export const Tool = { define };
 
 /** The shell a plugin gets as `$`: a tagged template over the workspace runtime, values quoted. */
 export interface PluginShell {
