@@ -28,13 +28,23 @@ export async function readConfigRules(runtime: Runtime): Promise<{ path?: string
 
 /** Writes `rules` in the shape the file already uses; returns the file's path. */
 export async function writeConfigRules(runtime: Runtime, rules: readonly ConfigRule[]): Promise<string> {
-  const { config } = await loadWorkspaceConfig(runtime);
-  return permissionShapeOf(config) === "v2" ? saveV2Rules(runtime, rules) : savePermissionRules(runtime, rules);
+  return (await shapeOnDisk(runtime)) === "v2" ? saveV2Rules(runtime, rules) : savePermissionRules(runtime, rules);
+}
+
+/**
+ * The shape the file has now. A file that does not load (broken JSON) is left to the V1 writer, which
+ * refuses to touch it and says to fix or remove it, as it always has.
+ */
+async function shapeOnDisk(runtime: Runtime): Promise<PermissionShape> {
+  try {
+    return permissionShapeOf((await loadWorkspaceConfig(runtime)).config);
+  } catch {
+    return "v1";
+  }
 }
 
 /** Writes the patterns an "always" answer remembers into the config, in its shape, so they outlive the session. */
 export async function saveAlwaysToConfig(runtime: Runtime, request: Pick<PermissionRequest, "permission" | "always">): Promise<string> {
   const approvals = request.always.map((pattern) => ({ permission: request.permission, pattern }));
-  const { config } = await loadWorkspaceConfig(runtime);
-  return permissionShapeOf(config) === "v2" ? appendV2Approvals(runtime, approvals) : saveApprovals(runtime, approvals);
+  return (await shapeOnDisk(runtime)) === "v2" ? appendV2Approvals(runtime, approvals) : saveApprovals(runtime, approvals);
 }
