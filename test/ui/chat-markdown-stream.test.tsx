@@ -152,7 +152,8 @@ describe("contract: the streamed view is the view of the whole text", () => {
           streamed.unmount();
         }
       }),
-      { numRuns: 40 },
+      // A definition arriving after a block that uses it changes that block while its source stays the same.
+      { numRuns: 40, examples: [[["## Sub[r]: https://example.com/r\n[r]: https://example.com/r\n", [1]]]] },
     );
   });
 

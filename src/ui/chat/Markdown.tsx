@@ -262,7 +262,14 @@ export function Markdown(props: { text: string; streaming?: boolean; class?: str
     if (known === undefined) sourceOf.set(token, (known = `${token.type}\u0000${token.raw}`));
     return known;
   };
-  const sources = createMemo(() => tokens().map(sourceKey));
+  // A link reference definition changes how references in other blocks read while their source stays the
+  // same, so where the text has any, each block's key carries them too (such a text is lexed in full anyway).
+  const sources = createMemo(() => {
+    const list = tokens();
+    const links = (list as Token[] & { links?: Record<string, unknown> }).links;
+    const definitions = links && Object.keys(links).length > 0 ? `\u0001${JSON.stringify(links)}` : "";
+    return definitions === "" ? list.map(sourceKey) : list.map((token) => sourceKey(token) + definitions);
+  });
   return (
     <div class={`markdown${props.class ? ` ${props.class}` : ""}`} data-testid="markdown">
       <Index each={sources()}>
