@@ -5,13 +5,14 @@
  * must match.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEmbeddedRuntime, type EmbeddedRuntime } from "../../src/runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../../src/runtime/embedded/node-worker-factory.js";
+import { readTree, readRuntimeTree } from "../support/text-trees.js";
 
 const name = fc.stringMatching(/^[a-z][a-z0-9_-]{0,7}$/);
 const value = fc.oneof(
@@ -47,27 +48,6 @@ const program = fc
       `const fs = require("fs");\nfs.mkdirSync("out", { recursive: true });\n${steps.join("\n")}\nprocess.exitCode = ${code};\n`,
   );
 
-function readTree(base: string, prefix = ""): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const entry of readdirSync(join(base, prefix)).sort()) {
-    const path = prefix ? `${prefix}/${entry}` : entry;
-    if (statSync(join(base, path)).isDirectory()) Object.assign(out, readTree(base, path), { [`${path}/`]: "" });
-    else out[path] = readFileSync(join(base, path), "utf8");
-  }
-  return out;
-}
-
-async function readRuntimeTree(runtime: EmbeddedRuntime, dir: string, prefix = ""): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  const entries = (await runtime.fs.readdir(prefix ? `${dir}/${prefix}` : dir)).sort((a, b) => (a.name < b.name ? -1 : 1));
-  for (const entry of entries) {
-    const path = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.type === "directory") Object.assign(out, await readRuntimeTree(runtime, dir, path), { [`${path}/`]: "" });
-    else out[path] = new TextDecoder().decode(await runtime.fs.readFile(`${dir}/${path}`));
-  }
-  return out;
-}
-
 describe("generated programs: embedded node against real node", () => {
   let runtime: EmbeddedRuntime;
   let scratch: string;
@@ -97,7 +77,7 @@ describe("generated programs: embedded node against real node", () => {
         const actual = await runtime.exec("node program.js", { cwd: folder });
         expect(actual.stdout).toBe(expected.stdout);
         expect(actual.exitCode).toBe(expected.status);
-        expect(await readRuntimeTree(runtime, folder)).toEqual(readTree(real));
+        expect(await readRuntimeTree(runtime.fs, folder)).toEqual(readTree(real));
       }),
       { numRuns: 25 },
     );

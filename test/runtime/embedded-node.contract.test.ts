@@ -65,7 +65,7 @@ describe("outer", () => {
   beforeEach(() => runs++);
   it("passes", () => assert.equal(runs, 1));
   it("fails", () => assert.equal(1, 2));
-  it.skip("is skipped", () => {});
+  it("is skipped", { skip: true }, () => {});
   it.todo("is to do");
   describe("inner", () => { it("async", async () => { await new Promise((r) => setTimeout(r, 5)); }); });
 });`,

@@ -4,12 +4,13 @@
  * stay where Node 20 behaves as Node 22 does; the real run's folder path is written as /workspace.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEmbeddedRuntime, type EmbeddedRuntime } from "../../src/runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../../src/runtime/embedded/node-worker-factory.js";
+import { readRuntimeTree, readTree, writeTree } from "../support/text-trees.js";
 
 interface Case {
   name: string;
@@ -170,34 +171,6 @@ const seen = []; rl.on("line", (line) => seen.push(line.length)); rl.on("close",
 
 const ROOT = "/workspace";
 
-function writeTree(base: string, files: Record<string, string>): void {
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(base, path)), { recursive: true });
-    writeFileSync(join(base, path), text);
-  }
-}
-
-function readTree(base: string, prefix = ""): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of readdirSync(join(base, prefix)).sort()) {
-    const path = prefix ? `${prefix}/${name}` : name;
-    if (statSync(join(base, path)).isDirectory()) Object.assign(out, readTree(base, path), { [`${path}/`]: "" });
-    else out[path] = readFileSync(join(base, path), "utf8");
-  }
-  return out;
-}
-
-async function readRuntimeTree(runtime: EmbeddedRuntime, dir: string, prefix = ""): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  const entries = (await runtime.fs.readdir(prefix ? `${dir}/${prefix}` : dir)).sort((a, b) => (a.name < b.name ? -1 : 1));
-  for (const entry of entries) {
-    const path = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.type === "directory") Object.assign(out, await readRuntimeTree(runtime, dir, path), { [`${path}/`]: "" });
-    else out[path] = new TextDecoder().decode(await runtime.fs.readFile(`${dir}/${path}`));
-  }
-  return out;
-}
-
 describe("node in the embedded shell, against real node", () => {
   let runtime: EmbeddedRuntime;
   let scratch: string;
@@ -229,7 +202,7 @@ describe("node in the embedded shell, against real node", () => {
       const actual = await runtime.exec(testCase.command, { cwd: folder });
       expect(actual.stdout).toBe(expected.stdout.replaceAll(real, folder));
       expect(actual.exitCode).toBe(expected.status);
-      expect(await readRuntimeTree(runtime, folder)).toEqual(readTree(real));
+      expect(await readRuntimeTree(runtime.fs, folder)).toEqual(readTree(real));
     });
   }
 });
