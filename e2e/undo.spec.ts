@@ -133,4 +133,43 @@ test.describe("undo per step", () => {
     await page.screenshot({ path: "e2e/screenshots/undo-committed.png" });
     expect(consoleErrors).toEqual([]);
   });
+
+  test("a file's history: its versions by call, a diff to now, and restoring one that the terminal then shows", async ({
+    page,
+    consoleErrors,
+  }) => {
+    await openWorkbench(page, freshWorkspace("history"), "chat");
+    await addProvider(page, server.openaiBaseURL);
+    server.enqueue(
+      { step: { toolCalls: [{ name: "write", input: { filePath: "notes.txt", content: "alpha beta\n" } }] } },
+      { step: { text: "Wrote notes.txt." } },
+    );
+    await send(page, "write notes");
+    server.enqueue(
+      { step: { toolCalls: [{ name: "write", input: { filePath: "notes.txt", content: "alpha gamma\n" } }] } },
+      { step: { text: "Changed notes.txt." } },
+    );
+    await send(page, "change notes");
+    expect(await contents(page, "notes.txt")).toBe("notes.txt=alpha gamma");
+
+    await page.locator('.file-tree li[data-path="/workspace/notes.txt"] > .tree-row > button.tree-name').click();
+    const editor = page.getByTestId("file-editor");
+    await editor.getByTestId("file-history-toggle").click();
+    const versions = editor.getByTestId("file-history-version");
+    await expect(versions).toHaveCount(2);
+    await expect(versions.nth(0)).toContainText("write call");
+    // The older version: its diff to now takes beta out and puts gamma in (one line changed).
+    await versions.nth(1).click();
+    const detail = editor.getByTestId("file-history-detail");
+    await expect(detail.getByTestId("diff-box")).toContainText("-alpha beta");
+    await expect(detail.getByTestId("diff-box")).toContainText("+alpha gamma");
+    await page.screenshot({ path: "e2e/screenshots/file-history.png" });
+    await detail.getByTestId("file-history-restore").click();
+    await detail.getByTestId("file-history-confirm").click();
+    await expect(editor.getByTestId("file-history-message")).toContainText("Restored");
+    await expect(detail.getByTestId("file-history-same")).toBeVisible();
+    await page.getByTestId("tab-terminal").click();
+    expect(await contents(page, "notes.txt")).toBe("notes.txt=alpha beta");
+    expect(consoleErrors).toEqual([]);
+  });
 });

@@ -7,6 +7,10 @@ import { saveBytes } from "../download.js";
 import type { CodeEditor } from "./code-editor.js";
 import type { RevealTarget } from "./open-files.js";
 import { errorMessage } from "../../base/error-message.js";
+import { FileHistory } from "../../page/file-history.js";
+import { pageCheckpointsOf } from "../../page/workspace-checkpoints.js";
+import type { Checkpoints } from "../../workspace/checkpoints/checkpoints.js";
+import { FileHistoryPanel } from "./FileHistoryPanel.js";
 
 type Unopenable = Exclude<OpenedDocument, { kind: "text" }>;
 type View = { state: "loading" } | { state: "failed"; message: string } | { state: "unopenable"; doc: Unopenable } | { state: "text" };
@@ -52,6 +56,9 @@ export function FileEditor(props: {
     const current = view();
     return current.state === "failed" ? current : undefined;
   };
+  const [checkpoints, setCheckpoints] = createSignal<Checkpoints>();
+  const [historyShown, setHistoryShown] = createSignal(false);
+  void pageCheckpointsOf(props.runtime())?.then(setCheckpoints, () => undefined);
   const name = basename(props.path);
   const shownPath = props.path.startsWith(`${props.root}/`) ? props.path.slice(props.root.length + 1) : props.path;
 
@@ -219,6 +226,17 @@ export function FileEditor(props: {
             Save <kbd>Ctrl+S</kbd>
           </button>
         </Show>
+        <Show when={checkpoints()}>
+          <button
+            type="button"
+            class="button"
+            aria-pressed={historyShown()}
+            onClick={() => setHistoryShown(!historyShown())}
+            data-testid="file-history-toggle"
+          >
+            History
+          </button>
+        </Show>
         <button type="button" class="button" onClick={() => props.onClose()} aria-label={`Close ${name}`}>
           Close
         </button>
@@ -263,6 +281,17 @@ export function FileEditor(props: {
               ×
             </button>
           </div>
+        )}
+      </Show>
+      <Show when={historyShown() && checkpoints()}>
+        {(open) => (
+          <FileHistoryPanel
+            history={new FileHistory(props.runtime(), open(), props.path)}
+            head={() => open().head()}
+            dirty={props.dirty}
+            readOnly={props.readOnly}
+            onClose={() => setHistoryShown(false)}
+          />
         )}
       </Show>
       <Switch>
