@@ -173,6 +173,8 @@ export class PageChats {
       models: () => this.models(page),
       ...this.startingModel(page),
       ...(page.sessionStore ? { store: page.sessionStore } : {}),
+      // A background job that ends while the person waits wakes the agent, so nobody has to say "go on".
+      resumeOnJobEnd: true,
     });
     // The model picked last is the one a new session starts with.
     let last = chat.model();

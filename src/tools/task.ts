@@ -68,6 +68,7 @@ export const TaskTool = Tool.define("task", async (init): Promise<Initialized<ty
             },
           });
         },
+        ctx.abort,
       );
       return {
         title: args.description,

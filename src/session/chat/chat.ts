@@ -44,6 +44,11 @@ export interface ChatOptions {
   saveDelayMs?: number;
   /** Passed on to the loop (tests inject classifiers, delays and pruning thresholds). */
   loop?: Partial<Pick<LoopOptions, "classify" | "retryDelay" | "maxRetries" | "prune">>;
+  /**
+   * When a background job ends while the agent is idle, run it again to read the notice (OpenCode V2 tells
+   * the session the same way), unless the person stopped the last run. Off: the notice waits for the next message.
+   */
+  resumeOnJobEnd?: boolean;
 }
 
 interface Queued {
@@ -62,6 +67,9 @@ export class Chat implements ChatView {
   private queue: Queued[] = [];
   private readonly children = new Map<string, ChildChat>();
   private readonly unsubscribe: () => void;
+  private readonly offJobs: () => void;
+  /** The person pressed Stop on the last run: a job's end waits for their next message. */
+  private stoppedByPerson = false;
   /** How the last run ended (for the CLI's exit code). */
   lastEnd: LoopEnd | undefined;
 
@@ -75,12 +83,21 @@ export class Chat implements ChatView {
     this.unsubscribe = options.tools.bus.subscribe("call.updated", ({ sessionID }) => {
       if (sessionID === this.sessionID || findChild(this.options.tools.session, sessionID)) this.notify();
     });
+    const jobs = options.resumeOnJobEnd ? options.tools.jobs : undefined;
+    this.offJobs = jobs?.onChange((job) => job.status !== "running" && this.resumeForJobs()) ?? (() => undefined);
+  }
+
+  /** A job ended: an idle agent runs once more to read its notice (a running one reads it at its next step). */
+  private resumeForJobs(): void {
+    if (this.controller || this.stoppedByPerson || !this.options.tools.jobs?.hasEnded()) return;
+    void this.send(undefined).catch((error: unknown) => console.error("resuming after a background job failed:", error));
   }
 
   /** Stops any run and lets go of the bus (the page closed this chat). */
   dispose(): void {
     this.stop();
     this.unsubscribe();
+    this.offJobs();
     this.listeners.clear();
   }
 
@@ -182,6 +199,7 @@ export class Chat implements ChatView {
     const dropped = this.queue;
     this.queue = [];
     for (const queued of dropped) queued.done();
+    if (this.controller) this.stoppedByPerson = true;
     this.controller?.abort(new DOMException("Stopped by the person.", "AbortError"));
   }
 
@@ -189,8 +207,9 @@ export class Chat implements ChatView {
    * Sends a message and resolves when the agent has answered it (or stopped), and the messages queued
    * meanwhile have had their runs. Each message's failure rejects its own send only.
    */
-  async send(input: SendInput): Promise<void> {
-    if (this.controller) return new Promise((done, fail) => this.queue.push({ input, done, fail }));
+  async send(input: SendInput | undefined): Promise<void> {
+    if (input) this.stoppedByPerson = false;
+    if (this.controller) return input ? new Promise((done, fail) => this.queue.push({ input, done, fail })) : undefined;
     let failure: { error: unknown } | undefined;
     try {
       await this.run(input);
@@ -246,7 +265,8 @@ export class Chat implements ChatView {
     this.notify();
   }
 
-  private async run(input: SendInput): Promise<void> {
+  /** One run of the loop: after a new message, or (no input) to read what ended in the background. */
+  private async run(input: SendInput | undefined): Promise<void> {
     const session = this.options.tools.session;
     const agent = this.findAgent(this.agentName);
     const ref = this.model();
@@ -256,19 +276,25 @@ export class Chat implements ChatView {
     try {
       if (!agent) throw new Error(`unknown agent "${this.agentName}"`);
       if (!ref) throw new Error("No model is chosen: pick a model (and add its provider's key) first.");
-      const { user, attachmentError } = await this.userMessage(input, agent.name, ref);
-      session.messages.push(user);
-      if (!session.title) session.title = sessionTitleFrom(input.text);
-      this.changed();
-      await this.saver.flush();
-      if (attachmentError) {
-        this.failedAnswer(user, agent.name, ref, { kind: "attachment", message: attachmentError.message, hint: attachmentError.hint });
-        return;
+      let user: UserMessage | undefined;
+      if (input) {
+        const written = await this.userMessage(input, agent.name, ref);
+        user = written.user;
+        session.messages.push(user);
+        if (!session.title) session.title = sessionTitleFrom(input.text);
+        this.changed();
+        await this.saver.flush();
+        if (written.attachmentError) {
+          const { message, hint } = written.attachmentError;
+          this.failedAnswer(user, agent.name, ref, { kind: "attachment", message, hint });
+          return;
+        }
       }
       let model: ResolvedModel;
       try {
         model = await this.options.resolveModel(ref);
       } catch (error) {
+        if (!user) throw error;
         this.failedAnswer(user, agent.name, ref, { kind: "model", message: errorMessage(error) });
         return;
       }

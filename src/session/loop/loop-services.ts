@@ -69,7 +69,7 @@ export function sessionServices(host: LoopHost, call: ToolCall, signal: AbortSig
     () => host.changed(),
     (inner, innerSignal) => sessionServices(host, inner, innerSignal),
     {
-      task: (request, progress) => runTask(host, call, request, progress, signal),
+      task: (request, progress, own) => runTask(host, call, request, progress, own ?? signal),
       async ask(questions: QuestionItem[]) {
         // Recorded like a permission, so a dismissal stops the run as a rejected permission does.
         const asked = {

@@ -1,6 +1,6 @@
 /**
- * Shell commands that run on after their call returned (`background: true` on bash and shell, as in OpenCode
- * V2). Each job's output is appended to a file in the saved-output folder as it arrives, so the model reads it
+ * Shell commands and subagents that run on after their call returned (`background: true` on bash, shell and
+ * subagent, as in OpenCode V2). Each job's output is appended to a file in the saved-output folder as it arrives, so the model reads it
  * with the read tool like any saved output, and the page can show it live. When a job ends, its end (with the
  * last of its output) waits in `takeEnded` until the session's loop hands it to the model as a notice, so the
  * model never has to poll.
@@ -13,7 +13,11 @@ type JobStatus = "running" | "completed" | "failed" | "stopped" | "timed out";
 
 export interface JobInfo {
   id: string;
+  /** A shell command, or a subagent (`command` is then "@agent: description"). */
+  kind: "shell" | "subagent";
   command: string;
+  /** A subagent job's child session, once it has one (the model continues it by this id). */
+  sessionID?: string;
   workdir: string;
   status: JobStatus;
   /** null while running, and when the command was killed. */
@@ -65,7 +69,47 @@ export class BackgroundJobs {
   }
 
   /** Starts `command` and returns as soon as it runs; its end is reported through `onEnd`. */
-  async start(command: string, options: { cwd: string; timeoutMs?: number; env?: Record<string, string> }): Promise<JobInfo> {
+  start(command: string, options: { cwd: string; timeoutMs?: number; env?: Record<string, string> }): Promise<JobInfo> {
+    const { runtime } = this.options;
+    return this.launch({ kind: "shell", command, workdir: options.cwd }, (job, append) =>
+      runtime
+        .exec(command, {
+          cwd: options.cwd,
+          ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+          signal: job.controller.signal,
+          onOutput: (chunk) => append(chunk.text),
+          collect: false,
+          ...(options.env ? { env: options.env } : {}),
+        })
+        .then((result) => {
+          job.info.exitCode = result.exitCode;
+          job.info.status = result.aborted ? "stopped" : result.timedOut ? "timed out" : result.exitCode === 0 ? "completed" : "failed";
+        }),
+    );
+  }
+
+  /**
+   * Starts a subagent as a job: `run` carries it out under the job's signal, writing its answer with
+   * `append` and naming its child session with `named` as soon as it has one; a throw is a failure.
+   */
+  startSubagent(
+    label: { agent: string; description: string; cwd: string },
+    run: (signal: AbortSignal, append: (text: string) => void, named: (sessionID: string) => void) => Promise<void>,
+  ): Promise<JobInfo> {
+    return this.launch({ kind: "subagent", command: `@${label.agent}: ${label.description}`, workdir: label.cwd }, async (job, append) => {
+      await run(job.controller.signal, append, (sessionID) => {
+        if (job.info.sessionID === sessionID) return;
+        job.info.sessionID = sessionID;
+        this.changed(job.info);
+      });
+      job.info.status = job.controller.signal.aborted ? "stopped" : "completed";
+    });
+  }
+
+  private async launch(
+    what: Pick<JobInfo, "kind" | "command" | "workdir">,
+    body: (job: Job, append: (text: string) => void) => Promise<void>,
+  ): Promise<JobInfo> {
     const running = this.list().filter((job) => job.status === "running").length;
     if (running >= MAX_RUNNING_JOBS) {
       throw new Error(
@@ -77,7 +121,7 @@ export class BackgroundJobs {
     await runtime.fs.mkdir(dir, { recursive: true });
     const outputPath = `${dir.replace(/\/+$/, "")}/${id}.log`;
     await runtime.fs.writeFile(outputPath, "");
-    const info: JobInfo = { id, command, workdir: options.cwd, status: "running", exitCode: null, outputPath, startedAt: Date.now() };
+    const info: JobInfo = { id, ...what, status: "running", exitCode: null, outputPath, startedAt: Date.now() };
     const job: Job = { info, controller: new AbortController(), tail: "", writes: Promise.resolve(), done: Promise.resolve() };
     this.jobs.set(id, job);
     const append = (text: string) => {
@@ -85,25 +129,11 @@ export class BackgroundJobs {
       job.writes = job.writes.then(() => runtime.fs.appendFile(outputPath, text)).catch(() => undefined);
       this.changed(info);
     };
-    job.done = runtime
-      .exec(command, {
-        cwd: options.cwd,
-        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-        signal: job.controller.signal,
-        onOutput: (chunk) => append(chunk.text),
-        collect: false,
-        ...(options.env ? { env: options.env } : {}),
+    job.done = body(job, append)
+      .catch((error: unknown) => {
+        info.status = job.controller.signal.aborted ? "stopped" : "failed";
+        info.error = errorMessage(error);
       })
-      .then(
-        (result) => {
-          info.exitCode = result.exitCode;
-          info.status = result.aborted ? "stopped" : result.timedOut ? "timed out" : result.exitCode === 0 ? "completed" : "failed";
-        },
-        (error: unknown) => {
-          info.status = job.controller.signal.aborted ? "stopped" : "failed";
-          info.error = errorMessage(error);
-        },
-      )
       .then(async () => {
         info.endedAt = Date.now();
         await job.writes;
@@ -118,6 +148,11 @@ export class BackgroundJobs {
     const ended = this.endedJobs;
     this.endedJobs = [];
     return ended;
+  }
+
+  /** Whether an ended job waits to be told (without taking it, as `takeEnded` does). */
+  hasEnded(): boolean {
+    return this.endedJobs.length > 0;
   }
 
   /** Calls `listener` on every change of any job (output or status); returns the unsubscribe. */
@@ -170,12 +205,21 @@ export class BackgroundJobs {
 
 /** What the model is told when a job ends: which job, how it ended, the end of its output and where the rest is. */
 export function jobNotice({ job, tail }: JobEnded): string {
+  const cut = tail.length >= NOTICE_TAIL_CHARS ? `(the last ${NOTICE_TAIL_CHARS} characters; all of it is in the file)\n` : "";
+  if (job.kind === "subagent") {
+    // V2's subagent answer, as a foreground call would have returned it, with the job's state.
+    const state = job.status === "completed" ? "completed" : job.status === "stopped" ? "stopped" : "error";
+    const body =
+      job.status === "completed"
+        ? `${cut}${tail}`
+        : `The background subagent ${job.command} ${job.status}${job.error ? `: ${job.error}` : ""}.`;
+    return `<subagent sessionID="${job.sessionID ?? ""}" state="${state}" job="${job.id}">\n${body}\n</subagent>`;
+  }
   const how =
     job.status === "completed" || job.status === "failed"
       ? job.exitCode === null
         ? `${job.status}${job.error ? `: ${job.error}` : ""}`
         : `${job.status} with exit code ${job.exitCode}`
       : job.status;
-  const cut = tail.length >= NOTICE_TAIL_CHARS ? `(the last ${NOTICE_TAIL_CHARS} characters; all of it is in the file)\n` : "";
   return `<background_job id="${job.id}" state="${job.status}">\nThe background command \`${job.command}\` ${how}. Its output is saved in ${job.outputPath}.\n${cut}${tail}\n</background_job>`;
 }

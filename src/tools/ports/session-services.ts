@@ -102,8 +102,11 @@ export interface SessionServices extends SessionCatalog {
   todos(): TodoItem[];
   /** Replaces the list whole. */
   setTodos(todos: TodoItem[]): void;
-  /** Runs a subagent in a child session (or continues one) to its end; aborts with the call. */
-  task(request: TaskRequest, progress: (progress: TaskProgress) => void): Promise<TaskResult>;
+  /**
+   * Runs a subagent in a child session (or continues one) to its end; aborts with `signal` (a background
+   * job's own), else with the call.
+   */
+  task(request: TaskRequest, progress: (progress: TaskProgress) => void, signal?: AbortSignal): Promise<TaskResult>;
   /** Asks the person; one list of chosen labels (or typed text) per question. Throws QuestionDismissedError. */
   ask(questions: QuestionItem[]): Promise<string[][]>;
   /** Hands the session to another primary agent, telling it why in a synthetic user message. */
