@@ -72,7 +72,9 @@ describe("contract: a subagent in the background", () => {
 
       await loopOnce(session, resolved(model), "what did it find?");
       const told = parentRequests.at(-1)!;
-      expect(told).toContain(`<subagent sessionID=\\"${child.id}\\" state=\\"completed\\" job=\\"${job!.id}\\">\\nthe logs say: disk full\\n</subagent>`);
+      expect(told).toContain(
+        `<subagent sessionID=\\"${child.id}\\" state=\\"completed\\" job=\\"${job!.id}\\">\\nthe logs say: disk full\\n</subagent>`,
+      );
       // Told once: a further step does not repeat it.
       await loopOnce(session, resolved(model), "anything else?");
       expect(parentRequests.at(-1)!.split("the logs say: disk full").length - 1).toBe(1);
