@@ -161,6 +161,26 @@ test("the preview tool returns the page's title, text, console lines and errors 
   await expect(card).toContainText("[log] main started 42 (site/main.js:3:");
   await expect(card).toContainText("[warn] careful (site/main.js:7:");
   await expect(card).toContainText("Hello from util");
+  // A screenshot of the page as drawn goes with the text: a PNG in which the heading's dark ink shows.
+  await expect(card).toContainText("Screenshot: attached");
+  const shot = card.getByTestId("attachment-image");
+  await expect(shot).toHaveAttribute("src", /^data:image\/png;base64,/);
+  const drawn = await shot.evaluate(async (image: HTMLImageElement) => {
+    await image.decode();
+    const canvas = document.createElement("canvas");
+    canvas.width = image.naturalWidth;
+    canvas.height = image.naturalHeight;
+    const context = canvas.getContext("2d")!;
+    context.drawImage(image, 0, 0);
+    const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+    let ink = 0;
+    for (let i = 0; i < pixels.length; i += 4)
+      if (Math.abs(pixels[i]! - 10) < 40 && Math.abs(pixels[i + 1]! - 20) < 40 && Math.abs(pixels[i + 2]! - 30) < 40) ink++;
+    return { width: image.naturalWidth, height: image.naturalHeight, ink };
+  });
+  expect(drawn.width).toBeGreaterThan(100);
+  expect(drawn.height).toBeGreaterThan(50);
+  expect(drawn.ink).toBeGreaterThan(20);
   // The tool brought the Preview tab forward.
   await expect(page.getByTestId("tab-preview")).toHaveAttribute("aria-selected", "true");
 });

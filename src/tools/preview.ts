@@ -1,7 +1,7 @@
 import { z } from "zod";
 import description from "./preview.txt?raw";
 import type { PreviewConsoleLine, PreviewError, PreviewSnapshot, PreviewSource } from "./ports/preview-access.js";
-import { define } from "./tool.js";
+import { define, type FilePart } from "./tool.js";
 
 const DEFAULT_WAIT_MS = 1_000;
 const MAX_WAIT_MS = 10_000;
@@ -59,6 +59,12 @@ export function formatSnapshot(snapshot: PreviewSnapshot): string {
       : "\nConsole: empty",
   );
   if (snapshot.warnings.length) parts.push(`\nWarnings:\n${snapshot.warnings.join("\n")}`);
+  if (snapshot.screenshot)
+    parts.push(
+      "dataUrl" in snapshot.screenshot
+        ? "\nScreenshot: attached (the page as drawn, at most 1600x1200)"
+        : `\nScreenshot: none (${snapshot.screenshot.missing})`,
+    );
   parts.push(`\nVisible text:\n${snapshot.text.trim() || "(the page shows no text)"}`);
   return parts.join("\n");
 }
@@ -71,10 +77,31 @@ export const PreviewTool = define("preview", {
     await ctx.ask({ permission: "preview", patterns: [path], always: ["*"], metadata: {} });
     if (!ctx.preview) throw new Error(NO_PREVIEW);
     const snapshot = await ctx.preview.inspect(args.path, args.waitMs ?? DEFAULT_WAIT_MS, ctx.abort);
+    const shot = snapshot.screenshot;
+    const attachments: FilePart[] =
+      shot && "dataUrl" in shot
+        ? [
+            {
+              id: `${ctx.callID ?? "call"}-screenshot`,
+              sessionID: ctx.sessionID,
+              messageID: ctx.messageID,
+              type: "file",
+              mime: "image/png",
+              url: shot.dataUrl,
+              filename: "preview.png",
+            },
+          ]
+        : [];
     return {
       title: snapshot.path,
       output: formatSnapshot(snapshot),
-      metadata: { errors: snapshot.errors.length, console: snapshot.console.length, title: snapshot.title },
+      metadata: {
+        errors: snapshot.errors.length,
+        console: snapshot.console.length,
+        title: snapshot.title,
+        screenshot: attachments.length > 0,
+      },
+      ...(attachments.length > 0 ? { attachments } : {}),
     };
   },
 });

@@ -36,6 +36,8 @@ export interface PreviewSnapshot {
   errors: PreviewError[];
   /** Imports left unresolved that may fail when they run (a dynamic import, a require behind a check). */
   warnings: string[];
+  /** The page as drawn, a PNG data: URL, where the browser could draw it; else why not. */
+  screenshot?: { dataUrl: string } | { missing: string };
 }
 
 export interface PreviewAccess {

@@ -135,10 +135,60 @@ function frameMain(payload: FramePayload, config: FrameConfig): void {
     }
     send({ type: "navigate", path: decodeURIComponent(url.pathname.slice(config.prefix.length - 1)) + url.search });
   });
+  // The page hands over the renderer (modern-screenshot's browser build) with the first request; it draws
+  // the document into a canvas here, in the frame's own origin, so nothing of the app leaves but the PNG.
+  type Renderer = { domToPng(node: Node, options: Record<string, unknown>): Promise<string> };
+  let renderer: Promise<Renderer> | undefined;
+  const screenshot = (id: number, code: string) => {
+    renderer ??= new Promise<Renderer>((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = URL.createObjectURL(new Blob([code], { type: "text/javascript" }));
+      script.onload = () => {
+        const loaded = (window as unknown as { modernScreenshot?: Renderer }).modernScreenshot;
+        if (loaded) resolve(loaded);
+        else reject(new Error("the screenshot renderer did not load"));
+      };
+      script.onerror = () => reject(new Error("the screenshot renderer could not be loaded"));
+      document.head.appendChild(script);
+    });
+    const root = document.documentElement;
+    // The renderer measures each element's default style in a blank same-origin frame it makes; in this
+    // opaque origin such a frame is another origin. A hidden box that resets every property stands in.
+    const blank = document.createElement("div");
+    blank.setAttribute("style", "all: initial; position: fixed; visibility: hidden; width: 0; height: 0; overflow: hidden");
+    root.appendChild(blank);
+    const standIn = {
+      contentWindow: {
+        document: { createElement: (name: string) => document.createElement(name), body: blank },
+        getComputedStyle: (element: Element, pseudo?: string | null) => window.getComputedStyle(element, pseudo),
+      },
+      remove: () => blank.remove(),
+    };
+    const painted = getComputedStyle(document.body ?? root).backgroundColor;
+    const background = !painted || painted === "transparent" || painted === "rgba(0, 0, 0, 0)" ? "#ffffff" : painted;
+    renderer
+      .then((render) =>
+        render.domToPng(root, {
+          width: Math.min(Math.max(root.clientWidth, 1), 1600),
+          height: Math.min(Math.max(root.clientHeight, 1), 1200),
+          scale: 1,
+          backgroundColor: background,
+          sandbox: standIn,
+          filter: (node: Node) => node !== blank,
+        }),
+      )
+      .finally(() => blank.remove())
+      .then(
+        (dataUrl) => send({ type: "screenshot", id, dataUrl }),
+        (error: unknown) => send({ type: "screenshot", id, error: String(error instanceof Error ? error.message : error).slice(0, 2_000) }),
+      );
+  };
   port.onmessage = (event: MessageEvent) => {
     const message = event.data as { type: string; id: number; status?: number; body?: ArrayBuffer; contentType?: string; error?: string };
     if (message.type === "snapshot") {
       send({ type: "snapshot", id: message.id, title: document.title, text: document.body ? document.body.innerText : "" });
+    } else if (message.type === "screenshot") {
+      screenshot(message.id, (message as { code?: string }).code ?? "");
     } else if (message.type === "fetch-reply") {
       const pending = waiting[message.id];
       delete waiting[message.id];

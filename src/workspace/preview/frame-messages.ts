@@ -23,5 +23,16 @@ export const FrameMessage = z.discriminatedUnion("type", [
   z.object({ type: z.literal("fetch"), id: z.number().int(), path: z.string().max(4096) }),
   z.object({ type: z.literal("navigate"), path: z.string().max(4096) }),
   z.object({ type: z.literal("snapshot"), id: z.number().int(), title: z.string().max(10_000), text: z.string().max(5_000_000) }),
+  z.object({
+    type: z.literal("screenshot"),
+    id: z.number().int(),
+    /** A PNG, nothing else: the page hands it to the model as an image. */
+    dataUrl: z
+      .string()
+      .max(16_000_000)
+      .regex(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/)
+      .optional(),
+    error: z.string().max(2_000).optional(),
+  }),
 ]);
 export type FrameMessage = z.infer<typeof FrameMessage>;

@@ -24,6 +24,14 @@ const MAX_ENTRIES = 500;
 const CHANGE_DEBOUNCE_MS = 10;
 const HELLO_TIMEOUT_MS = 10_000;
 const SNAPSHOT_TIMEOUT_MS = 3_000;
+const SCREENSHOT_TIMEOUT_MS = 8_000;
+
+/** modern-screenshot's browser build as text, fetched with the first screenshot (never with the page). */
+let renderer: Promise<string> | undefined;
+function screenshotRenderer(): Promise<string> {
+  renderer ??= import("modern-screenshot/dist/index.js?raw").then((module) => module.default);
+  return renderer;
+}
 
 export type PreviewEntry = ({ type: "console" } & ConsoleLine) | ({ type: "error" } & PageError);
 
@@ -73,6 +81,7 @@ export class PreviewHost {
   private pendingLoad?: Promise<void>;
   private changeTimer?: ReturnType<typeof setTimeout>;
   private snapshots = new Map<number, (reply: { title: string; text: string }) => void>();
+  private screenshots = new Map<number, (reply: { dataUrl?: string; error?: string }) => void>();
   private nextSnapshot = 1;
   private offscreen?: HTMLElement;
   private readonly stopWatching: () => void;
@@ -248,6 +257,13 @@ export class PreviewHost {
         this.snapshots.get(message.id)?.({ title: message.title, text: message.text });
         this.snapshots.delete(message.id);
         return;
+      case "screenshot":
+        this.screenshots.get(message.id)?.({
+          ...(message.dataUrl ? { dataUrl: message.dataUrl } : {}),
+          ...(message.error ? { error: message.error } : {}),
+        });
+        this.screenshots.delete(message.id);
+        return;
       case "navigate": {
         const absolute = posix.join(from.build.appRoot, message.path);
         void this.navigate(`/${posix.relative(this.runtime.root, absolute)}`);
@@ -321,7 +337,22 @@ export class PreviewHost {
       withTimeout(reply, SNAPSHOT_TIMEOUT_MS, "the page did not answer within 3 s (is a script stuck in a loop?)"),
       signal,
     );
-    return snapshot(read.title, read.text);
+    return { ...snapshot(read.title, read.text), screenshot: await this.screenshot(current, signal) };
+  }
+
+  /** The page as the frame draws it; a failure is said, never thrown: the text snapshot stands without it. */
+  private async screenshot(current: Loaded, signal: AbortSignal): Promise<{ dataUrl: string } | { missing: string }> {
+    try {
+      const code = await screenshotRenderer();
+      const id = this.nextSnapshot++;
+      const reply = new Promise<{ dataUrl?: string; error?: string }>((resolve) => this.screenshots.set(id, resolve));
+      current.port?.postMessage({ type: "screenshot", id, code });
+      const drawn = await abortable(withTimeout(reply, SCREENSHOT_TIMEOUT_MS, "the page was not drawn within 8 s"), signal);
+      return drawn.dataUrl ? { dataUrl: drawn.dataUrl } : { missing: drawn.error ?? "the page could not be drawn" };
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return { missing: errorMessage(error) };
+    }
   }
 
   /** Resolves once the load under way (if any) has reached the frame or failed. */

@@ -30,4 +30,6 @@ export interface PageSnapshot {
   console: ConsoleLine[];
   errors: PageError[];
   warnings: string[];
+  /** A PNG data: URL of the page as drawn, or why there is none. */
+  screenshot?: { dataUrl: string } | { missing: string };
 }
