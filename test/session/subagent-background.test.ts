@@ -7,6 +7,7 @@
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
+import { subagentParameters } from "../../src/tools/subagent.js";
 import { loopOnce, resolved, streamStep, testAgent } from "../support/loop.js";
 import { sessionWith } from "../support/tool-session.js";
 
@@ -52,6 +53,12 @@ function twoSidedModel(agent = "general") {
 }
 
 describe("contract: a subagent in the background", () => {
+  it("offers background as an optional flag beside V2's other parameters", () => {
+    expect(Object.keys(subagentParameters.shape)).toEqual(["agent", "description", "prompt", "sessionID", "background"]);
+    expect(subagentParameters.safeParse({ agent: "general", description: "d", prompt: "p", background: true }).success).toBe(true);
+    expect(subagentParameters.safeParse({ agent: "general", description: "d", prompt: "p", background: "yes" }).success).toBe(false);
+  });
+
   it("returns at once with a job, and its answer reaches the model's next step as V2's notice", async () => {
     const { session, dispose } = await sessionWith(v2());
     try {
