@@ -106,6 +106,8 @@ export class PageTools {
       preview: { inspect: (path, waitMs, signal) => previewFor(runtime).inspect(path, waitMs, signal) },
       bus: carried?.session.bus,
       session: carried?.session.session ?? options.session,
+      // A reopen keeps what the model has read: its next edit of a file it just read must not be refused.
+      fileTime: carried?.session.fileTime,
       store,
       checkpoints: deferredCheckpoints(runtime),
     });
