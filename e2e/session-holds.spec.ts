@@ -169,6 +169,8 @@ test.describe("with a local server (no key)", () => {
     await expect(card).not.toContainText("You must read file");
     await runInTerminal(page, "cat kept.txt");
     await expect(page.locator(".xterm-rows")).toContainText("edited line");
+    // The session reopened by the save keeps the rows' measured heights too.
+    await expect.poll(async () => (await rowOffsets(page)).filter((row) => Math.abs(row.off) > 1), { timeout: 5000 }).toEqual([]);
   });
 
   test("opencode.json changed in the terminal applies at the next call, and the page says so", async ({ page }) => {

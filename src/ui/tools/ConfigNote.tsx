@@ -12,6 +12,8 @@ export function ConfigNote(props: { note: () => { text: string; error?: boolean 
           class={`banner config-note ${note().error ? "error" : "info"}`}
           role={note().error ? "alert" : "status"}
           data-testid="config-changed-note"
+          // The size of the pane's own notes, not of the page's banners.
+          style={{ "font-size": "0.85rem", padding: "0.35rem 0.6rem" }}
         >
           {note().text}
           <button type="button" class="dismiss" aria-label="Dismiss" onClick={() => props.onDismiss()}>
