@@ -92,6 +92,19 @@ describe("contract: an edited opencode.json applies at the next call", () => {
     expect(controller.page()).toBe(after);
   });
 
+  it("a session switched back to, opened before the edit, is brought up to date too", async () => {
+    const { controller, runtime } = await opened();
+    const first = controller.page()!;
+    await controller.create();
+    await runtime.fs.writeFile(`${runtime.root}/opencode.json`, '{"permission":{"bash":{"rm *":"deny"}}}');
+    await controller.applyConfigChange();
+    await controller.switchTo(first.record.id);
+    await controller.applyConfigChange();
+    expect(controller.page()!.record.id).toBe(first.record.id);
+    expect(controller.page()).not.toBe(first);
+    expect((await run(controller, "rm keep.txt")).status).toBe("error");
+  });
+
   it("only the root's opencode.json or opencode.jsonc (or an unknown change) counts", () => {
     expect(mayTouchConfig("/workspace", ["/workspace/opencode.json"])).toBe(true);
     expect(mayTouchConfig("/workspace", ["/workspace/opencode.jsonc"])).toBe(true);

@@ -117,8 +117,11 @@ export class ToolsController {
   /** Decided by the user; kept here too, since a browser without storage cannot remember it. */
   private trusted: boolean;
   private readonly trust: TrustMemory;
-  /** What the config files held when the current session was opened (or last reopened), as readConfigText gives it. */
-  private configLoaded: Promise<string> | undefined;
+  /**
+   * What the config files held when each session was opened (or last reopened), as readConfigText gives it:
+   * a session switched back to may have been opened before an edit.
+   */
+  private readonly configLoaded = new WeakMap<PageTools, Promise<string>>();
   private readConfig: (() => Promise<string>) | undefined;
   private offConfig: (() => void) | undefined;
   private configChecks: Promise<void> = Promise.resolve();
@@ -186,17 +189,17 @@ export class ToolsController {
     });
     this.previous = sessions;
     this.offSessions = sessions.onChange(() => this.changed());
-    await this.watchConfig(runtime);
+    await this.watchConfig(runtime, sessions.current);
     this.set({ sessions, storeNotice: opened.notice });
     return sessions;
   }
 
   /** Follows the workspace config on `runtime`: an edit by any hand applies at the next call, as Settings' saves do. */
-  private async watchConfig(runtime: Runtime): Promise<void> {
+  private async watchConfig(runtime: Runtime, current: PageTools): Promise<void> {
     const { readConfigText, watchConfig } = await import("../../page/config-watch.js");
     this.offConfig?.();
     this.readConfig = () => readConfigText(runtime);
-    this.configLoaded = this.readConfig();
+    this.noteConfigOf(current);
     this.offConfig = watchConfig(runtime, () => void this.applyConfigChange());
   }
 
@@ -210,11 +213,18 @@ export class ToolsController {
     return this.configChecks;
   }
 
+  /** Remembers the config text a session was just opened with (read now: it has just read the same). */
+  private noteConfigOf(page: PageTools): void {
+    if (this.readConfig) this.configLoaded.set(page, this.readConfig());
+  }
+
   private async checkConfig(): Promise<void> {
     const page = this.page();
-    if (!page || !this.readConfig || !this.configLoaded) return;
+    if (!page || !this.readConfig) return;
+    const loaded = this.configLoaded.get(page);
+    if (!loaded) return this.noteConfigOf(page);
     const now = await this.readConfig();
-    if (now === (await this.configLoaded)) return;
+    if (now === (await loaded)) return;
     if (page.busy() || this.chatBusy()) {
       this.set({
         configNote: { text: "opencode.json changed: it applies from the next call once this one (or the chat's answer) ends." },
@@ -222,7 +232,7 @@ export class ToolsController {
       return;
     }
     // What is in the file now is what the next session reads; the same text is not tried twice.
-    this.configLoaded = Promise.resolve(now);
+    this.configLoaded.set(page, Promise.resolve(now));
     try {
       const next = await page.reopen();
       if (this.page() === page) this.replaced(next);
@@ -254,6 +264,8 @@ export class ToolsController {
     } finally {
       this.set({ moving: false });
     }
+    // A session switched back to may have been opened before the config was edited.
+    void this.applyConfigChange();
   }
 
   switchTo = (id: string) => this.move((all) => all.switchTo(id));
@@ -273,7 +285,7 @@ export class ToolsController {
   replaced = (next: PageTools): void => {
     this.current.sessions?.replaceCurrent(next);
     // The new session read the config as it is now (Settings wrote it, or trust changed).
-    if (this.readConfig) this.configLoaded = this.readConfig();
+    this.noteConfigOf(next);
     this.changed();
   };
 
