@@ -223,7 +223,13 @@ test("on a phone (390x844) one pane shows at a time, the header keeps to one lin
   await switcher.getByRole("button", { name: "Files" }).click();
   await expect(page.locator(".sidebar")).toBeVisible();
   await expect(chatPane(page)).toBeHidden();
+  await page.screenshot({ path: `${SHOTS}/phone-files-dark.png` });
   await switcher.getByRole("button", { name: "Terminal" }).click();
   await expect(page.locator(".xterm-rows")).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/phone-terminal-dark.png` });
+  await switcher.getByRole("button", { name: "Agent" }).click();
+  await page.getByTestId("tab-tools").click();
+  await expect(page.getByTestId("open-palette")).toBeInViewport();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: `${SHOTS}/phone-tools-dark.png` });
 });
