@@ -61,9 +61,12 @@ test("6. a Find in files hit opens the file at its line with the match highlight
 
   // On a phone, a hit far longer than the screen is clipped, not scrolled sideways.
   await page.setViewportSize({ width: 390, height: 800 });
+  // One pane at a time on a phone: the terminal, then the files for the search.
+  await page.getByTestId("pane-switcher").getByRole("button", { name: "Terminal" }).click();
   await page.getByTestId("tab-terminal").click();
   await runInTerminal(page, `echo "${"x".repeat(400)} needle2 ${"y".repeat(400)}" > wide.txt`);
   await waitForIdle(page);
+  await page.getByTestId("pane-switcher").getByRole("button", { name: "Files" }).click();
   await find(page, "needle2");
   await expect(page.getByTestId("search-hit")).toContainText("wide.txt:1");
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -189,6 +192,7 @@ test("5. new file, new folder, rename, move and delete from the menu and the key
 
   // The menu at 390 px, light and dark (a click elsewhere, as on the theme button, closes it).
   await page.setViewportSize({ width: 390, height: 800 });
+  await page.getByTestId("pane-switcher").getByRole("button", { name: "Files" }).click();
   for (const theme of ["light", "dark"] as const) {
     const toggle = page.getByTestId("theme-toggle");
     if ((await toggle.getAttribute("data-theme")) !== theme) await toggle.click();
@@ -325,6 +329,7 @@ test("12. a first visit says what this is and what to do first, opens a sample p
   await expect(welcome).toHaveCount(0);
   await page.reload();
   await expect(page.getByTestId("runtime-status")).toBeVisible();
+  await page.getByTestId("pane-switcher").getByRole("button", { name: "Files" }).click();
   await expect(row(page, "sample-project")).toBeVisible();
   await expect(page.getByTestId("desk-welcome")).toHaveCount(0);
   await page.goto(`/${freshWorkspace("desk-welcome-2")}`);

@@ -42,10 +42,19 @@ async function shots(page: Page, name: string, target: () => Locator | Page = ()
   await theme("dark");
   await target().screenshot({ path: `e2e/screenshots/first-hour-${name}-dark.png` });
   await theme("light");
-  // Tall enough that the panes stacked on a phone leave the card (the bottom pane) whole in view.
+  // Tall enough that a long card is whole in view.
   await page.setViewportSize({ width: 390, height: 1600 });
   const narrow = target();
-  if (narrow !== page) await (narrow as Locator).scrollIntoViewIfNeeded();
+  if (narrow !== page) {
+    // A phone shows one pane at a time: the one holding the target is brought forward.
+    const pane = await (narrow as Locator).evaluate((el) =>
+      el.closest(".sidebar") ? "Files" : el.closest(".center-pane") ? "Terminal" : el.closest(".right-pane") ? "Agent" : undefined,
+    );
+    const button = page.getByTestId("pane-switcher").getByRole("button", { name: pane ?? "Agent" });
+    // Dispatched, as for the theme: an open dialog's backdrop covers the bar.
+    if (pane && (await button.getAttribute("aria-pressed")) !== "true") await button.dispatchEvent("click");
+    await (narrow as Locator).scrollIntoViewIfNeeded();
+  }
   await narrow.screenshot({ path: `e2e/screenshots/first-hour-${name}-390.png` });
   await page.setViewportSize(size);
 }

@@ -263,7 +263,9 @@ export class PageChats {
         .split(",")
         .map((model) => model.trim())
         .filter(Boolean);
-      this.options.local.set({ id: input.providerID, baseURL: input.baseURL!, models }, { remember: input.remember });
+      // A server's address and models are no secret: they are kept on this device whatever is chosen for
+      // the key, so a local server without a key is still there after a reload.
+      this.options.local.set({ id: input.providerID, baseURL: input.baseURL!, models }, { remember: true });
     }
     if (input.key.trim() !== "") await this.options.keys.set(input.providerID, input.key, { remember: input.remember });
     else if (!compatible) throw new Error(`Paste the ${existing?.name ?? input.providerID} API key first.`);

@@ -106,6 +106,8 @@ export class PageTools {
       preview: { inspect: (path, waitMs, signal) => previewFor(runtime).inspect(path, waitMs, signal) },
       bus: carried?.session.bus,
       session: carried?.session.session ?? options.session,
+      // A reopen keeps what the model has read: its next edit of a file it just read must not be refused.
+      fileTime: carried?.session.fileTime,
       store,
       checkpoints: deferredCheckpoints(runtime),
     });
@@ -146,13 +148,24 @@ export class PageTools {
    * "always" approvals and the listeners (the bus) carry over. Refused while a call is under way,
    * since its prompt and abort button belong to the session being replaced.
    */
-  async reopen(options: PageToolsOptions = {}): Promise<PageTools> {
+  reopen(options: PageToolsOptions = {}): Promise<PageTools> {
+    const trusted = options.trusted ?? this.trusted;
+    // Two asks at once (Settings saved the file the page's config watch saw change) get the one new page,
+    // so the session is never continued by two pages.
+    if (this.reopening?.trusted === trusted) return this.reopening.next;
+    const next = this.reopenNow(trusted);
+    this.reopening = { trusted, next };
+    next.catch(() => {
+      if (this.reopening?.next === next) this.reopening = undefined;
+    });
+    return next;
+  }
+
+  private reopening: { trusted: boolean; next: Promise<PageTools> } | undefined;
+
+  private async reopenNow(trusted: boolean): Promise<PageTools> {
     if (this.busy()) throw new Error(`${BUSY} try again.`);
-    const next = await PageTools.openOn(
-      this.session.runtime,
-      { trusted: options.trusted ?? this.trusted, store: this.store, ownProxy: this.ownProxy },
-      this,
-    );
+    const next = await PageTools.openOn(this.session.runtime, { trusted, store: this.store, ownProxy: this.ownProxy }, this);
     // The new page saves the record from now on; this one, on the same bus, must stop.
     this.retire();
     next.session.permissions.loadApprovals(this.session.permissions.approved.map((rule) => ({ ...rule })));

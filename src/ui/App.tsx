@@ -13,6 +13,7 @@ import { keepScrollback } from "./terminal-scrollback.js";
 import { TerminalView } from "./terminal/TerminalView.js";
 import { createTheme } from "./theme.js";
 import { RightPane, type DeskRequest } from "./RightPane.js";
+import { PaneSwitcher, type PhonePane } from "./PaneSwitcher.js";
 import { addSampleProject } from "../workspace/sample-project.js";
 import { errorMessage } from "../base/error-message.js";
 
@@ -55,7 +56,16 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
   // The welcome's buttons act in the right pane (the chat's key dialog, the recorded demo).
   const [deskRequest, setDeskRequest] = createSignal<DeskRequest | undefined>(undefined);
   let requests = 0;
-  const ask = (kind: DeskRequest["kind"]) => setDeskRequest({ kind, seq: ++requests });
+  // On a phone one pane shows at a time (PaneSwitcher): the agent first, and wherever a person's action leads.
+  const [phonePane, setPhonePane] = createSignal<PhonePane>("agent");
+  const ask = (kind: DeskRequest["kind"]) => {
+    setPhonePane("agent");
+    setDeskRequest({ kind, seq: ++requests });
+  };
+  const openFile: typeof files.open = (...args) => {
+    setPhonePane("work");
+    return files.open(...args);
+  };
   // The terminal's lines come back after a reload (for the life of the tab), for a workspace that
   // survives one: one in memory only starts over, files and terminal alike.
   const restoreScrollback = (term: Parameters<typeof keepScrollback>[0]) => {
@@ -72,7 +82,7 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
     try {
       const sample = await addSampleProject(runtime());
       tree.setOpen(sample.folder, true);
-      files.open(sample.readme);
+      openFile(sample.readme);
       if (!sample.created) report("sample-project/ was already here: it is opened as it is, nothing was replaced.");
     } catch (error) {
       report(`The sample project could not be added: ${errorMessage(error)}`, true);
@@ -177,16 +187,16 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
         </For>
       </div>
       <DeskWelcome readOnly={workspace.readOnly} onAddKey={() => ask("add-key")} onWatchDemo={() => ask("demo")} onSample={openSample} />
-      <main class="panes">
+      <main class="panes" data-phone-pane={phonePane()}>
         <aside class="sidebar">
           <TransferBar runtime={runtime} readOnly={workspace.readOnly} report={report} />
-          <SearchPanel runtime={runtime} onOpen={files.open} />
+          <SearchPanel runtime={runtime} onOpen={openFile} />
           <FileTree
             runtime={runtime}
             tree={tree}
             readOnly={workspace.readOnly}
             onError={(message) => report(message, true)}
-            onOpen={files.open}
+            onOpen={openFile}
             onMoved={(from, to) => to !== undefined && files.moved(from, to)}
           />
         </aside>
@@ -216,6 +226,7 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
           request={deskRequest}
         />
       </main>
+      <PaneSwitcher current={phonePane} onPick={setPhonePane} />
     </div>
   );
 }

@@ -14,6 +14,7 @@ import { saveBytes } from "./download.js";
 import { SessionBar } from "./tools/SessionBar.js";
 import { ToolsController, type SessionsPlace, type ToolsState } from "./tools/tools-controller.js";
 import { ToolsPane } from "./tools/ToolsPane.js";
+import { ConfigNote } from "./tools/ConfigNote.js";
 import { SessionMenu } from "./SessionMenu.js";
 import type { ShareActions } from "./share/share-actions.js";
 import { ShareDialog } from "./share/ShareDialog.js";
@@ -154,6 +155,21 @@ export function RightPane(props: {
           if (now === title) return;
           title = now;
           setCallsVersion((n) => n + 1);
+        }),
+      );
+    }),
+  );
+  // An opencode.json edited while the chat answers is put in force once the answer ends (tools-controller.ts).
+  createEffect(
+    on(chat, (view) => {
+      if (!view) return;
+      const answering = () => view.status().type !== "idle";
+      controller.chatBusy = answering;
+      let was = answering();
+      onCleanup(
+        view.onChange(() => {
+          if (was && !answering()) void controller.applyConfigChange();
+          was = answering();
         }),
       );
     }),
@@ -352,6 +368,7 @@ export function RightPane(props: {
           onDelete={(id) => void controller.delete(id).then(() => chats()?.close(id))}
         />
       </div>
+      <ConfigNote note={() => state().configNote} onDismiss={() => controller.dismissConfigNote()} />
       <div class="right-panel" role="tabpanel" id="right-panel-chat" aria-labelledby="right-tab-chat" hidden={tab() !== "chat"}>
         <Show when={chats.error}>
           <p class="banner error" role="alert">

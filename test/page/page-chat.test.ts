@@ -90,6 +90,33 @@ describe("PageChats", () => {
     expect((server.requests[0]!.body as { model: string }).model).toBe("coder");
   });
 
+  it("a server added without a key (nothing remembered) is there for the next page on this device; a key typed unremembered is not", async () => {
+    const shelf = new Map<string, string>();
+    const storage = {
+      getItem: (key: string) => shelf.get(key) ?? null,
+      setItem: (key: string, value: string) => void shelf.set(key, value),
+      removeItem: (key: string) => void shelf.delete(key),
+    };
+    const page = await pageWith({});
+    const first = new PageChats({ keys: new KeyStore(new MemoryKeyStorage()), local: new LocalProviders(storage) });
+    hubs.push(first);
+    await first.saveProvider(page, {
+      providerID: "ollama",
+      key: "",
+      remember: false,
+      baseURL: "http://localhost:11434/v1",
+      models: "llama3.2",
+    });
+    await first.saveProvider(page, { providerID: "lab", key: "sk-lab", remember: false, baseURL: "http://127.0.0.1:9/v1", models: "m" });
+    const reloaded = new PageChats({ keys: new KeyStore(new MemoryKeyStorage()), local: new LocalProviders(storage) });
+    hubs.push(reloaded);
+    const listed = reloaded.providers(page);
+    expect(listed.find((provider) => provider.id === "ollama")).toMatchObject({ baseURL: "http://localhost:11434/v1", models: "llama3.2" });
+    expect(listed.find((provider) => provider.id === "lab")).toMatchObject({ hasKey: false });
+    expect(reloaded.chatFor(page).model()).toEqual({ providerID: "ollama", modelID: "llama3.2" });
+    expect([...shelf.values()].join("")).not.toContain("sk-lab");
+  });
+
   it("a workspace cannot send the person's key to its own address, trusted or not (trust never moves a key)", async () => {
     const collector = await startProviderServer();
     servers.push(collector);

@@ -126,6 +126,24 @@ describe("contract: the page edits rules, explains them and keeps its transcript
     expect(page.calls.map((call) => call.id)).toEqual([first.id, denied.id]);
   });
 
+  it("a reopen (rules saved, trust changed) keeps what the session has read: its next edit of that file lands", async () => {
+    const rt = await workspaceWith({ "notes.txt": "first\n" });
+    let page = await PageTools.open(rt);
+    expect((await settle(page, "read", { filePath: "notes.txt" })).status).toBe("completed");
+    ({ page } = await page.saveRules([{ permission: "webfetch", pattern: "*", action: "deny" }]));
+    const edited = await settle(page, "edit", { filePath: "notes.txt", oldString: "first", newString: "second" });
+    expect(edited.error).toBeUndefined();
+    expect(await text("notes.txt")).toBe("second\n");
+    page = await page.reopen({ trusted: true });
+    const again = await settle(page, "edit", { filePath: "notes.txt", oldString: "second", newString: "third" });
+    expect(again.error).toBeUndefined();
+    expect(await text("notes.txt")).toBe("third\n");
+    // A file never read is still refused after the reopen.
+    await rt.fs.writeFile(`${rt.root}/unread.txt`, "x\n");
+    const unread = await settle(page, "edit", { filePath: "unread.txt", oldString: "x", newString: "y" });
+    expect(unread.error).toContain("You must read file");
+  });
+
   it("explains with the deciding rule and its source, or the default when nothing matches", async () => {
     const rt = await workspaceWith({ "opencode.json": '{"permission":{"bash":{"*":"ask","git status*":"allow"}}}' });
     const page = await PageTools.open(rt);

@@ -74,6 +74,18 @@ describe("contract: the provider dialog collects a key and hands it over", () =>
     );
   });
 
+  it("a local server is asked nothing about remembering until a key is typed: its address is kept anyway", () => {
+    dialog();
+    const select = screen.getByTestId("provider-select") as HTMLSelectElement;
+    select.value = NEW_COMPATIBLE;
+    fireEvent.change(select);
+    expect(screen.queryByTestId("provider-remember")).toBeNull();
+    expect(screen.getByTestId("provider-key-note").textContent).toContain("address and models are kept in this browser");
+    fireEvent.input(screen.getByTestId("provider-key"), { target: { value: "sk-local" } });
+    expect(screen.getByTestId("provider-remember").closest("label")?.textContent).toContain("Remember the key on this device");
+    expect(screen.getByTestId("provider-key-note").textContent).toContain("forgotten on reload");
+  });
+
   it("a provider with a key offers Remove, which calls onRemove with its id", async () => {
     const { onRemove } = dialog("anthropic");
     fireEvent.click(screen.getByTestId("provider-remove"));

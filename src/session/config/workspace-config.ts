@@ -18,6 +18,8 @@ import { jsonPath, ProvidersConfig } from "../provider/config.js";
 import type { Action } from "../../tools/permission/types.js";
 
 const NAMES = ["opencode.json", "opencode.jsonc"];
+/** The names the workspace config may have, at the workspace's root (the page watches them). */
+export const CONFIG_FILE_NAMES: readonly string[] = NAMES;
 
 /**
  * The whole file's shape, composed from the parts' own schemas (providers: src/session/provider/config.ts,

@@ -80,6 +80,11 @@ export interface ToolSessionOptions {
   preview?: PreviewAccess;
   /** The workspace's checkpoints, marked before each message and around each call. */
   checkpoints?: SessionCheckpoints;
+  /**
+   * What the session being continued has read (a reopen after rules were saved or trust changed): the
+   * files did not change, so the model need not read them again before editing.
+   */
+  fileTime?: FileTime;
 }
 
 /**
@@ -285,7 +290,7 @@ export class ToolSession {
     }
 
     const permissions = new PermissionEngine({ bus });
-    const fileTime = new FileTime(runtime.fs);
+    const fileTime = options.fileTime ?? new FileTime(runtime.fs);
     const runner = new ToolRunner({
       runtime,
       registry,

@@ -66,6 +66,8 @@ export function ProviderDialog(props: ProviderDialogProps) {
     setBaseURL(props.providers.find((entry) => entry.id === id)?.baseURL ?? (id === NEW_COMPATIBLE ? "http://localhost:11434/v1" : ""));
     setModels(props.providers.find((entry) => entry.id === id)?.models ?? "");
   };
+  // A local server often needs no key: only once one is typed is there a key to ask about.
+  const keyAsked = () => !compatible() || key().trim() !== "";
   const destination = () =>
     compatible() ? baseURL() || "its base URL" : (provider()?.baseURL ?? `${provider()?.name ?? selected()}'s own API`);
 
@@ -196,20 +198,26 @@ export function ProviderDialog(props: ProviderDialogProps) {
             onInput={(event) => setKey(event.currentTarget.value)}
           />
         </label>
-        <label class="chat-check">
-          <input
-            type="checkbox"
-            data-testid="provider-remember"
-            checked={remember()}
-            onChange={(event) => setRemember(event.currentTarget.checked)}
-          />
-          Remember on this device
-        </label>
+        {/* Only a key is a secret, so only the key is asked about; a server's address is kept anyway. */}
+        <Show when={keyAsked()}>
+          <label class="chat-check">
+            <input
+              type="checkbox"
+              data-testid="provider-remember"
+              checked={remember()}
+              onChange={(event) => setRemember(event.currentTarget.checked)}
+            />
+            Remember the key on this device
+          </label>
+        </Show>
         <p class="tools-note" data-testid="provider-key-note">
-          The key is sent only to {destination()}, never into the workspace, an export or a share link.{" "}
-          {remember()
-            ? "It is kept in this browser's storage until you remove it."
-            : "Unticked, it is kept in this tab's memory only and forgotten on reload."}
+          <Show when={compatible()}>The server's address and models are kept in this browser. </Show>
+          <Show when={keyAsked()}>
+            The key is sent only to {destination()}, never into the workspace, an export or a share link.{" "}
+            {remember()
+              ? "It is kept in this browser's storage until you remove it."
+              : "Unticked, it is kept in this tab's memory only and forgotten on reload."}
+          </Show>
         </p>
         <Show when={problem()}>
           <p class="settings-error" role="alert" data-testid="provider-problem">

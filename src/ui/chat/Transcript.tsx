@@ -4,7 +4,7 @@
  * and parts are keyed by id, and each part reads only its own values, so a streamed delta re-renders the
  * one part it touches; only the messages near the view are drawn (measured once drawn), so a long transcript keeps the page small.
  */
-import { defaultRangeExtractor, createVirtualizer } from "@tanstack/solid-virtual";
+import { defaultRangeExtractor, createVirtualizer, type Range } from "@tanstack/solid-virtual";
 import { createEffect, createMemo, For, Match, mergeProps, on, onCleanup, Show, Switch, untrack } from "solid-js";
 import type { AssistantMessage, Message, Part } from "../../session/record/message.js";
 import type { PermissionRequest } from "../../tools/permission/types.js";
@@ -166,6 +166,12 @@ const ESTIMATED_MESSAGE_PX = 160;
 const OVERSCAN = 4;
 /** How long after a wheel, touch, key or pointer a move up of the transcript counts as the person's. */
 const GESTURE_MS = 1000;
+/** The keys that scroll the transcript up (Enter or Space on a button inside it answers a prompt instead). */
+const SCROLL_KEYS = new Set(["ArrowUp", "PageUp", "Home"]);
+
+function isTextField(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
+}
 
 export function Transcript(props: TranscriptProps) {
   const role = (id: string) => untrack(() => props.state.message(id)?.role);
@@ -209,14 +215,18 @@ export function Transcript(props: TranscriptProps) {
     estimateSize: () => ESTIMATED_MESSAGE_PX,
     getItemKey: (index) => untrack(() => props.state.messageIDs()[index] ?? index),
     overscan: OVERSCAN,
-    rangeExtractor: (range) => {
-      const shown = defaultRangeExtractor(range);
-      const extra = untrack(kept).filter((index) => index < range.count && !shown.includes(index));
-      return extra.length === 0 ? shown : [...shown, ...extra].sort((a, b) => a - b);
+    // A new extractor for each change of the waiting prompts redraws the range, so a waiting call's message
+    // is drawn wherever the view is. (measure() would redraw it too, but it forgets every row's measured
+    // height, and rows already drawn are not measured again: they sat at the estimate, overlapping.)
+    get rangeExtractor() {
+      const keep = kept();
+      return (range: Range) => {
+        const shown = defaultRangeExtractor(range);
+        const extra = keep.filter((index) => index < range.count && !shown.includes(index));
+        return extra.length === 0 ? shown : [...shown, ...extra].sort((a, b) => a - b);
+      };
     },
   });
-  // A new waiting prompt redraws the range, so its message is drawn wherever the view is.
-  createEffect(on(kept, () => virtualizer.measure(), { defer: true }));
   const rows = createMemo(() => new Map(virtualizer.getVirtualItems().map((item) => [String(item.key), item])));
   const drawn = createMemo(() => [...rows().keys()], [], { equals: sameList });
   // Follows the end of the conversation as it grows, unless the person scrolled up to read. Only a move up
@@ -275,8 +285,10 @@ export function Transcript(props: TranscriptProps) {
       }}
       onWheel={gesture}
       onTouchMove={gesture}
-      onPointerDown={gesture}
-      onKeyDown={gesture}
+      // The scroll bar is the box itself; a press on a button inside (Reject, say) is no scroll, and the
+      // row shrinking under it must not unpin the view.
+      onPointerDown={(event) => event.target === event.currentTarget && gesture()}
+      onKeyDown={(event) => SCROLL_KEYS.has(event.key) && !isTextField(event.target) && gesture()}
     >
       <div class="chat-rows" style={{ height: `${virtualizer.getTotalSize()}px` }}>
         <For each={drawn()}>

@@ -63,6 +63,8 @@ export interface ToolsState {
   trusting: boolean;
   /** What the last trust change or "always" save came to. */
   note?: ToolsNote;
+  /** The workspace config was edited (editor, terminal, a tool): whether it is in force yet, or why not. */
+  configNote?: ToolsNote;
 }
 
 const localTrust: TrustMemory = { isTrusted, remember: rememberTrust, forget: forgetTrust };
@@ -115,6 +117,19 @@ export class ToolsController {
   /** Decided by the user; kept here too, since a browser without storage cannot remember it. */
   private trusted: boolean;
   private readonly trust: TrustMemory;
+  /**
+   * What the config files held when each session was opened (or last reopened), as readConfigText gives it:
+   * a session switched back to may have been opened before an edit.
+   */
+  private readonly configLoaded = new WeakMap<PageTools, Promise<string>>();
+  private readConfig: (() => Promise<string>) | undefined;
+  private offConfig: (() => void) | undefined;
+  private configChecks: Promise<void> = Promise.resolve();
+  /**
+   * Whether the current session's chat is answering (the pane that shows the chat says): an edited config
+   * is put in force once it ends, never under a running answer.
+   */
+  chatBusy: () => boolean = () => false;
 
   constructor(private readonly options: ToolsControllerOptions) {
     this.trust = options.trust ?? localTrust;
@@ -174,8 +189,67 @@ export class ToolsController {
     });
     this.previous = sessions;
     this.offSessions = sessions.onChange(() => this.changed());
+    await this.watchConfig(runtime, sessions.current);
     this.set({ sessions, storeNotice: opened.notice });
     return sessions;
+  }
+
+  /** Follows the workspace config on `runtime`: an edit by any hand applies at the next call, as Settings' saves do. */
+  private async watchConfig(runtime: Runtime, current: PageTools): Promise<void> {
+    const { readConfigText, watchConfig } = await import("../../page/config-watch.js");
+    this.offConfig?.();
+    this.readConfig = () => readConfigText(runtime);
+    this.noteConfigOf(current);
+    this.offConfig = watchConfig(runtime, () => void this.applyConfigChange());
+  }
+
+  /**
+   * Puts an edited workspace config in force: when the files differ from what the current session was opened
+   * with, the session is reopened (as after a Settings save) now, or once the running call or answer ends
+   * (call this again then). One check at a time.
+   */
+  applyConfigChange(): Promise<void> {
+    this.configChecks = this.configChecks.then(() => this.checkConfig());
+    return this.configChecks;
+  }
+
+  /** Remembers the config text a session was just opened with (read now: it has just read the same). */
+  private noteConfigOf(page: PageTools): void {
+    if (this.readConfig) this.configLoaded.set(page, this.readConfig());
+  }
+
+  private async checkConfig(): Promise<void> {
+    const page = this.page();
+    if (!page || !this.readConfig) return;
+    const loaded = this.configLoaded.get(page);
+    if (!loaded) return this.noteConfigOf(page);
+    const now = await this.readConfig();
+    if (now === (await loaded)) return;
+    if (page.busy() || this.chatBusy()) {
+      this.set({
+        configNote: { text: "opencode.json changed: it applies from the next call once this one (or the chat's answer) ends." },
+      });
+      return;
+    }
+    // What is in the file now is what the next session reads; the same text is not tried twice.
+    this.configLoaded.set(page, Promise.resolve(now));
+    try {
+      const next = await page.reopen();
+      if (this.page() === page) this.replaced(next);
+      this.set({ configNote: { text: "opencode.json changed: the new settings apply from the next call." } });
+    } catch (error) {
+      this.set({
+        configNote: {
+          text: `opencode.json changed but cannot be applied: ${messageOf(error)}. The settings before stay in force until it is fixed.`,
+          error: true,
+        },
+      });
+    }
+  }
+
+  /** The config note was read: it goes away. */
+  dismissConfigNote(): void {
+    this.set({ configNote: undefined });
   }
 
   /** A move between sessions; one at a time, so a call never lands in the session being left. */
@@ -190,6 +264,8 @@ export class ToolsController {
     } finally {
       this.set({ moving: false });
     }
+    // A session switched back to may have been opened before the config was edited.
+    void this.applyConfigChange();
   }
 
   switchTo = (id: string) => this.move((all) => all.switchTo(id));
@@ -208,6 +284,8 @@ export class ToolsController {
   /** The current session was reopened (trust, saved rules): the list takes the new page in its place. */
   replaced = (next: PageTools): void => {
     this.current.sessions?.replaceCurrent(next);
+    // The new session read the config as it is now (Settings wrote it, or trust changed).
+    this.noteConfigOf(next);
     this.changed();
   };
 
@@ -253,6 +331,8 @@ export class ToolsController {
     const page = this.page();
     if (!page || this.current.moving) return undefined;
     const started = page.start(tool, args);
+    // A config edited while the call ran is put in force once it ends.
+    void started.done.finally(() => this.applyConfigChange());
     this.changed();
     return started;
   }
@@ -275,6 +355,7 @@ export class ToolsController {
 
   dispose(): void {
     this.offSessions?.();
+    this.offConfig?.();
     this.listeners.clear();
   }
 }
