@@ -9,6 +9,7 @@ import { createNpmCommands } from "./npm/command.js";
 import type { FromShell, ShellInit, ToShell } from "./shell-protocol.js";
 import { adviseLimits, executionLimits } from "./shell-limits.js";
 import { statementStreamPlugin } from "./statement-stream.js";
+import { newLiveOutputMark } from "./live-output.js";
 import { withShellDevices } from "./shell-devices.js";
 import { createNodeCommand, type NodeHost } from "./node/command.js";
 import type { SandboxFactory } from "./sandbox/contract.js";
@@ -40,7 +41,9 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
   const nodeHost: NodeHost | undefined = options.openSandbox
     ? { files, openSandbox: withSpare(options.openSandbox), roots: [], snapshot: createSnapshotClient(fsEndpoint) }
     : undefined;
-  if (nodeHost) customCommands.push(createNodeCommand(nodeHost));
+  // Programs that write while they run, when nothing of the user's sends their output elsewhere.
+  const live = newLiveOutputMark(["node", "python3", "python", "pip", "pip3"]);
+  if (nodeHost) customCommands.push(createNodeCommand(nodeHost, live));
   // What `new Bash` registers without `commands`, network, python or javascript options, plus ours (python3
   // and its kin join at init, when the runtime has a sandbox for them).
   const registered = [...getCommandNames(), ...customCommands.map((command) => command.name)];
@@ -73,7 +76,7 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
 
   function start(init: ShellInit): void {
     if (init.python) {
-      const python = createPythonCommands(fsEndpoint);
+      const python = createPythonCommands(fsEndpoint, live);
       customCommands.push(...python);
       registered.push(...python.map((command) => command.name));
     }
@@ -94,7 +97,7 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
         const now = armed;
         armed = false;
         return now;
-      }),
+      }, live),
     );
     send({ kind: "ready" });
   }

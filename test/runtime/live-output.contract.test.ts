@@ -1,0 +1,95 @@
+/**
+ * A program's output reaches onOutput while it runs (embedded: live-output.ts; node: real pipes), in the
+ * order the command line writes it, and never past the user's own redirections and pipes. The program
+ * prints a line, waits 300 ms and prints another: the first line must arrive on its own, well before the
+ * command ends (a runtime that hands output over at the end delivers both at the same moment).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { OutputChunk, Runtime } from "../../src/runtime/types.js";
+import { backends } from "../support/backends.js";
+
+const PROGRAM = `console.log("first");
+console.error("warned");
+setTimeout(() => console.log("second"), 300);
+`;
+
+interface Timed extends OutputChunk {
+  at: number;
+}
+
+async function run(runtime: Runtime, command: string) {
+  const chunks: Timed[] = [];
+  const result = await runtime.exec(command, { onOutput: (chunk) => void chunks.push({ ...chunk, at: performance.now() }) });
+  return { result, chunks, endedAt: performance.now() };
+}
+
+const joined = (chunks: Timed[], stream: OutputChunk["stream"]) =>
+  chunks
+    .filter((chunk) => chunk.stream === stream)
+    .map((chunk) => chunk.text)
+    .join("");
+
+describe.each(backends.filter((backend) => backend.name === "embedded" || backend.name === "node"))(
+  "live program output: $name",
+  (backend) => {
+    let runtime: Runtime;
+    let cleanup: () => Promise<void>;
+
+    beforeAll(async () => {
+      ({ runtime, cleanup } = await backend.create());
+      await runtime.fs.writeFile(`${runtime.root}/slow.js`, PROGRAM);
+    });
+    afterAll(async () => cleanup());
+
+    it("the first line arrives alone, at least 200 ms before the program ends", { timeout: 30_000 }, async () => {
+      const { result, chunks, endedAt } = await run(runtime, "node slow.js");
+      expect(result.exitCode).toBe(0);
+      const first = chunks.find((chunk) => chunk.stream === "stdout")!;
+      expect(first.text).toBe("first\n");
+      expect(endedAt - first.at).toBeGreaterThanOrEqual(200);
+      // stderr is live too: its line came before the second stdout line.
+      const warned = chunks.findIndex((chunk) => chunk.text.includes("warned"));
+      const second = chunks.findIndex((chunk) => chunk.text.includes("second"));
+      expect(warned).toBeGreaterThanOrEqual(0);
+      expect(warned).toBeLessThan(second);
+      expect(joined(chunks, "stdout")).toBe("first\nsecond\n");
+    });
+
+    it("keeps the line's order around it: before, the program's lines, after", { timeout: 30_000 }, async () => {
+      const { chunks } = await run(runtime, "echo before; node slow.js 2>/dev/null; echo after && node slow.js; echo end");
+      expect(joined(chunks, "stdout")).toBe("before\nfirst\nsecond\nafter\nfirst\nsecond\nend\n");
+      expect(joined(chunks, "stderr")).toBe("warned\n");
+    });
+
+    it("a redirection or a pipe still gets all of the output, and none of it reaches the terminal", { timeout: 30_000 }, async () => {
+      const { chunks } = await run(runtime, "node slow.js > out.txt 2>&1; node slow.js 2>&1 | sort; cat out.txt | wc -l");
+      // Sorted: just-bash hands a command's stdout and stderr over apart, so `2>&1` into a file does not interleave them.
+      const saved = new TextDecoder().decode(await runtime.fs.readFile(`${runtime.root}/out.txt`));
+      expect(saved.split("\n").sort()).toEqual(["", "first", "second", "warned"]);
+      expect(joined(chunks, "stdout")).toMatch(/^first\nsecond\nwarned\n *3\n$/);
+      expect(joined(chunks, "stderr")).toBe("");
+    });
+
+    it("a $( ) keeps the program's stdout as its value while its stderr still reaches the terminal", { timeout: 30_000 }, async () => {
+      const { chunks } = await run(runtime, 'x=$(node slow.js); echo "got: $x"');
+      expect(joined(chunks, "stdout")).toBe("got: first\nsecond\n");
+      expect(joined(chunks, "stderr")).toBe("warned\n");
+    });
+
+    it("inside a loop each run streams, and a marker typed by hand sends nothing past a redirection", { timeout: 30_000 }, async () => {
+      const loop = await run(runtime, "for i in 1 2; do node -e 'console.log(process.argv[1])' $i; done");
+      expect(joined(loop.chunks, "stdout")).toBe("1\n2\n");
+      const spoofed = await run(runtime, "WORKBENCH_LIVE_OUTPUT=guess:stdout,stderr node slow.js > spoof.txt 2>/dev/null");
+      expect(joined(spoofed.chunks, "stdout")).toBe("");
+      expect(new TextDecoder().decode(await runtime.fs.readFile(`${runtime.root}/spoof.txt`))).toBe("first\nsecond\n");
+    });
+
+    it("the program's environment holds no marker", { timeout: 30_000 }, async () => {
+      const { result } = await run(
+        runtime,
+        `node -e 'console.log(Object.keys(process.env).filter((k) => k.startsWith("WORKBENCH_LIVE")).length)'`,
+      );
+      expect(result.stdout).toBe("0\n");
+    });
+  },
+);
