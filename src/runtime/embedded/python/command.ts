@@ -10,6 +10,9 @@ function latin1(bytes: Uint8Array): string {
   return text;
 }
 
+/** What the first run says while the interpreter (some megabytes of WebAssembly) loads. */
+export const LOADING_NOTE = new TextEncoder().encode("python3: loading the Python interpreter (first run only)...\n");
+
 /**
  * `python3` and `python` in the embedded shell: the command line goes to the bridge beside the files
  * (bridge.ts), which runs it in the Pyodide sandbox; output comes back as bytes. Stdin is what the shell
@@ -29,6 +32,9 @@ export function createPythonCommands(endpoint: Endpoint, live?: LiveOutputMark):
         if (!isFromBridge(message) || message.id !== id) return;
         if (message.kind === "python-output") {
           if (!writeLive(message.stream, message.data)) (message.stream === "stderr" ? stderr : stdout).push(message.data);
+        } else if (message.kind === "python-loading") {
+          // Said only where a person watches (the terminal, the card): never into a file or a pipe.
+          writeLive("stderr", LOADING_NOTE);
         } else {
           stop();
           ctx.signal?.removeEventListener("abort", abort);
