@@ -160,6 +160,13 @@ export interface Runtime {
   readonly root: string;
   readonly fs: RuntimeFs;
   readonly capabilities: Capabilities;
+  /**
+   * Commands whose programs run in a sandbox that reaches only the workspace and a scratch /tmp (the
+   * embedded runtime's node, npm, npx and python3): code they are given inline cannot reach anything
+   * outside, so the permission rules judge it as any command rather than asking about code they cannot
+   * read. Absent or empty: every interpreter runs on the real machine.
+   */
+  readonly sandboxedCommands?: readonly string[];
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   /**
    * ripgrep's search over the workspace's files, run where the files are: in process on node, beside

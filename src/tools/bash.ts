@@ -131,8 +131,8 @@ function stringTarget(): OutputTarget {
 }
 
 async function askPermissions(ctx: Context, command: string, workdir: string): Promise<void> {
-  // On the embedded runtime, node's programs reach only the workspace (runtime/embedded/sandbox).
-  const sandboxed = ctx.runtime.kind === "embedded" ? ["node"] : [];
+  // The runtime says which programs reach only the workspace (the embedded runtime's node and python3).
+  const sandboxed = ctx.runtime.sandboxedCommands ?? [];
   for (const ask of permissionAsks(await deriveBashPermissions(command, { workdir, root: ctx.directory, fs: ctx.runtime.fs, sandboxed })))
     await ctx.ask(ask);
 }

@@ -45,6 +45,14 @@ const capabilities: Capabilities = {
   shellState: true,
 };
 
+/**
+ * What runs in a sandbox here (Runtime.sandboxedCommands): node and what runs through it (npm's scripts
+ * and bins) in every shell worker, python3 and its kin when the runtime has a sandbox for them.
+ */
+function sandboxedCommands(python: boolean): readonly string[] {
+  return ["node", "npm", "npx", ...(python ? ["python3", "python", "pip", "pip3"] : [])];
+}
+
 export interface EmbeddedRuntime extends Runtime {
   readonly kind: "embedded";
   readonly fs: WorkspaceFs;
@@ -128,6 +136,7 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
     root,
     fs,
     capabilities,
+    sandboxedCommands: sandboxedCommands(python !== undefined),
     readOnly: options.readOnly ?? false,
     exec,
     search,
