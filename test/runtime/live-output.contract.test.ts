@@ -84,12 +84,43 @@ describe.each(backends.filter((backend) => backend.name === "embedded" || backen
       expect(new TextDecoder().decode(await runtime.fs.readFile(`${runtime.root}/spoof.txt`))).toBe("first\nsecond\n");
     });
 
-    it("the program's environment holds no marker", { timeout: 30_000 }, async () => {
-      const { result } = await run(
-        runtime,
-        `node -e 'console.log(Object.keys(process.env).filter((k) => k.startsWith("WORKBENCH_LIVE")).length)'`,
+    it("npm test streams its script's program, each banner before its script's output", { timeout: 60_000 }, async () => {
+      await runtime.fs.writeFile(
+        `${runtime.root}/package.json`,
+        JSON.stringify({ name: "live", version: "1.0.0", scripts: { pretest: "echo pre", test: "node slow.js" } }),
       );
+      const { result, chunks, endedAt } = await run(runtime, "npm test");
+      expect(result.exitCode).toBe(0);
+      let seen = "";
+      let firstAt: number | undefined;
+      for (const chunk of chunks.filter((chunk) => chunk.stream === "stdout")) {
+        seen += chunk.text;
+        if (seen.includes("first") && firstAt === undefined) {
+          firstAt = chunk.at;
+          expect(seen).not.toContain("second");
+        }
+      }
+      expect(endedAt - firstAt!).toBeGreaterThanOrEqual(200);
+      expect(seen).toBe("\n> live@1.0.0 pretest\n> echo pre\n\npre\n\n> live@1.0.0 test\n> node slow.js\n\nfirst\nsecond\n");
+      const redirected = await run(runtime, 'npm test > npm-out.txt 2>/dev/null; x=$(npm test 2>/dev/null); echo "$x" | tail -1');
+      expect(joined(redirected.chunks, "stdout")).toBe("second\n");
+      expect(new TextDecoder().decode(await runtime.fs.readFile(`${runtime.root}/npm-out.txt`))).toBe(seen);
+    });
+
+    it("the program's environment holds no marker, nor does a script npm runs", { timeout: 30_000 }, async () => {
+      const probe = `node -e 'console.log(Object.keys(process.env).filter((k) => k.startsWith("WORKBENCH_LIVE")).length)'`;
+      const { result } = await run(runtime, probe);
       expect(result.stdout).toBe("0\n");
+      await runtime.fs.writeFile(
+        `${runtime.root}/package.json`,
+        JSON.stringify({
+          name: "env",
+          version: "1.0.0",
+          scripts: { env: 'env | grep -c ^WORKBENCH_LIVE; echo "[$WORKBENCH_LIVE_OUTPUT]"', probe },
+        }),
+      );
+      const viaNpm = await run(runtime, "npm run -s env; npm run -s probe");
+      expect(viaNpm.result.stdout).toBe("0\n[]\n0\n");
     });
   },
 );

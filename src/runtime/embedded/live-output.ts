@@ -23,13 +23,20 @@ export const LIVE_OUTPUT_VARIABLE = "WORKBENCH_LIVE_OUTPUT";
 /** The shell's marker: which commands may write while they run, and the nonce that proves a mark is ours. */
 export interface LiveOutputMark extends LiveCommands {
   nonce: string;
+  /**
+   * Makes the next nested command line (a marked npm's script) stream as a top-level one does; only for a
+   * caller whose own stdout and stderr both reach the terminal. Returns what undoes it, should that line
+   * never start.
+   */
+  streamNested?: () => () => void;
 }
 
-export function newLiveOutputMark(commands: Iterable<string>): LiveOutputMark {
+export function newLiveOutputMark(commands: Iterable<string>, streamNested?: () => () => void): LiveOutputMark {
   // getRandomValues rather than randomUUID: the latter is missing outside secure contexts (plain http).
   const nonce = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
   return {
     nonce,
+    streamNested,
     commands: new Set(commands),
     // The prefix assignment the plugin gives a command whose `streams` reach the devices as they are.
     assignment: (streams): Assignment => ({

@@ -36,13 +36,19 @@ export interface ShellOptions {
  */
 export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: ShellOptions = {}): void {
   const files = createFsClient(fsEndpoint);
-  const customCommands = [createGitCommand(files), ...createNpmCommands(files)];
+  // Programs that write while they run, when nothing of the user's sends their output elsewhere; a marked
+  // npm's scripts stream too (the nested line is armed as a top-level one).
+  const live = newLiveOutputMark(["node", "python3", "python", "pip", "pip3", "npm", "npx"], () => {
+    armed = true;
+    return () => {
+      armed = false;
+    };
+  });
+  const customCommands = [createGitCommand(files), ...createNpmCommands(files, { live })];
   // The roots are known once the shell is set up (start below).
   const nodeHost: NodeHost | undefined = options.openSandbox
     ? { files, openSandbox: withSpare(options.openSandbox), roots: [], snapshot: createSnapshotClient(fsEndpoint) }
     : undefined;
-  // Programs that write while they run, when nothing of the user's sends their output elsewhere.
-  const live = newLiveOutputMark(["node", "python3", "python", "pip", "pip3"]);
   if (nodeHost) customCommands.push(createNodeCommand(nodeHost, live));
   // What `new Bash` registers without `commands`, network, python or javascript options, plus ours (python3
   // and its kin join at init, when the runtime has a sandbox for them).
