@@ -10,6 +10,7 @@ import type { WorkspaceFs } from "./workspace-fs.js";
 import { createZenFsHost, type BulkFile, type BulkOptions } from "./zenfs-host.js";
 import { PythonBridge } from "./python/bridge.js";
 import type { PythonSandboxFactory } from "./python/sandbox.js";
+import { FETCH_PROXY_VARIABLE } from "./npm/page-fetch.js";
 
 export interface EmbeddedRuntimeOptions {
   /** How shell workers are started: Web Workers in the browser, worker_threads in node. */
@@ -63,6 +64,12 @@ export interface EmbeddedRuntime extends Runtime {
   writeMany(files: readonly BulkFile[], options?: BulkOptions): Promise<void>;
   /** The shell's execution limits for commands started from now on (shell-limits.ts has the defaults). */
   setLimits(limits: ShellLimits): void;
+  /**
+   * Where the shell's npm finds the page's fetch proxy (a URL template, npm/page-fetch.ts), asked as each
+   * command starts so a changed setting counts from the next one: it is handed in as
+   * $WORKBENCH_FETCH_PROXY, replacing any value a terminal carried over, and removed when there is none.
+   */
+  setFetchProxy(source: () => string | undefined): void;
 }
 
 export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Promise<EmbeddedRuntime> {
@@ -105,6 +112,14 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
     python: python !== undefined,
   });
 
+  let fetchProxy: (() => string | undefined) | undefined;
+  const envFor = (given: Record<string, string>): Record<string, string> => {
+    if (!fetchProxy) return given;
+    const { [FETCH_PROXY_VARIABLE]: _carried, ...rest } = given;
+    const template = fetchProxy();
+    return template ? { ...rest, [FETCH_PROXY_VARIABLE]: template } : rest;
+  };
+
   async function exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
     const collector = new OutputCollector(opts);
     const stop = new StopControl(opts);
@@ -112,7 +127,7 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
     try {
       if (stop.reason) return { exitCode: null, ...collector.result(), ...stop.flags() };
       const outcome = await pool.run(
-        { command, cwd, env: opts.env ?? {} },
+        { command, cwd, env: envFor(opts.env ?? {}) },
         (kill) => stop.onStop(kill),
         (stream, text) => collector.push(stream, text),
       );
@@ -143,6 +158,9 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
     warm: () => pool.warm(),
     writeMany: (files, bulk) => fs.writeMany(files, bulk),
     setLimits: (limits) => pool.setLimits({ ...limits }),
+    setFetchProxy: (source) => {
+      fetchProxy = source;
+    },
     onChange: (listener) => changes.add(listener),
     dispose: async () => {
       search.dispose();
