@@ -122,6 +122,12 @@ export interface ExecOptions {
   collect?: boolean;
   /** Report the cwd and environment the command ended with (for a terminal). */
   captureState?: boolean;
+  /**
+   * Asked before a program of the runtime's own fetches `url` (the embedded shell's npm, from its registry):
+   * a rejection refuses that fetch, and the program fails saying so. Absent: fetches are not asked about.
+   * Programs on the real machine (the node runtime) are not seen by this.
+   */
+  fetchGate?: (url: string) => Promise<void>;
 }
 
 export interface ExecResult {

@@ -130,6 +130,7 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
         { command, cwd, env: envFor(opts.env ?? {}) },
         (kill) => stop.onStop(kill),
         (stream, text) => collector.push(stream, text),
+        opts.fetchGate,
       );
       if (outcome.kind === "killed") return { exitCode: null, ...collector.result(), ...stop.flags() };
       collector.push("stdout", outcome.stdout);

@@ -44,7 +44,17 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
       armed = false;
     };
   });
-  const customCommands = [createGitCommand(files), ...createNpmCommands(files, { live })];
+  // npm asks the caller of the running command before each fetch (ExecOptions.fetchGate).
+  const fetchChecks = new Map<number, (refused: string | undefined) => void>();
+  let nextCheck = 1;
+  const gate = (url: string) =>
+    new Promise<void>((allow, refuse) => {
+      if (streamingId === undefined) return allow();
+      const check = nextCheck++;
+      fetchChecks.set(check, (refused) => (refused === undefined ? allow() : refuse(new Error(refused))));
+      send({ kind: "fetch-check", id: streamingId, check, url });
+    });
+  const customCommands = [createGitCommand(files), ...createNpmCommands(files, { live, gate })];
   // The roots are known once the shell is set up (start below).
   const nodeHost: NodeHost | undefined = options.openSandbox
     ? { files, openSandbox: withSpare(options.openSandbox), roots: [], snapshot: createSnapshotClient(fsEndpoint) }
@@ -145,5 +155,9 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
     if (message.kind === "init") start(message);
     else if (message.kind === "exec") void exec(message);
     else if (message.kind === "abort") running.get(message.id)?.abort();
+    else if (message.kind === "fetch-verdict") {
+      fetchChecks.get(message.check)?.(message.refused);
+      fetchChecks.delete(message.check);
+    }
   });
 }

@@ -105,6 +105,15 @@ function parseArgs(argv: string[], stopAtFirstPositional = false): Parsed {
   return { positionals, flags, rest: [] };
 }
 
+/** A fetch that asks `gate` first, about the URL the registry is asked for (before any proxy). */
+function gated(fetchImpl: NpmFetch, gate: ((url: string) => Promise<void>) | undefined): NpmFetch {
+  if (!gate) return fetchImpl;
+  return async (url, init) => {
+    await gate(url);
+    return fetchImpl(url, init);
+  };
+}
+
 function envRecord(env: Map<string, string>): Record<string, string> {
   return Object.fromEntries(env);
 }
@@ -114,6 +123,8 @@ export interface NpmCommandOptions {
   fetch?: NpmFetch;
   /** The shell's live-output mark: a marked npm shows its scripts' output as they run (live-output.ts). */
   live?: LiveOutputMark;
+  /** Asked before each fetch with the registry's URL (not the proxy's); a rejection refuses it. */
+  gate?: (url: string) => Promise<void>;
 }
 
 type Result = { stdout: string; stderr: string; exitCode: number };
@@ -191,7 +202,7 @@ export function createNpmCommands(files: WorkspaceFs, options: NpmCommandOptions
       files,
       projectDir,
       env,
-      fetch: fetchWithProxy(fetchImpl, env.get(FETCH_PROXY_VARIABLE) || undefined),
+      fetch: gated(fetchWithProxy(fetchImpl, env.get(FETCH_PROXY_VARIABLE) || undefined), options.gate),
       flags,
       signal,
     };
