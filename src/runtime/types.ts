@@ -146,7 +146,8 @@ export interface Capabilities {
   /**
    * Output reaches onOutput while the command runs, not only when it ends. The embedded shell says false
    * but still delivers each top-level command's output as that command ends (`echo a && sleep 9` gives
-   * "a" at once; see embedded/statement-stream.ts).
+   * "a" at once; see embedded/statement-stream.ts), and node, python3, npm and npx as they write it when
+   * their output goes straight there (embedded/live-output.ts).
    */
   streaming: boolean;
   /** Commands are real OS processes (node) rather than an interpreter. */
