@@ -7,7 +7,6 @@
 import { deferredCheckpoints } from "./workspace-checkpoints.js";
 import type { JobInfo } from "../tools/jobs/background-jobs.js";
 import type { Runtime } from "../runtime/types.js";
-import type { EmbeddedRuntime } from "../runtime/embedded/index.js";
 import { builtinTools } from "../tools/builtins.js";
 import type { Explanation, RuleLayer } from "../tools/permission/evaluate.js";
 import type { PermissionRequest } from "../tools/permission/types.js";
@@ -94,7 +93,8 @@ export class PageTools {
       heldProxy: () => (!trusted && typeof configured === "string" && configured.trim() ? configured.trim() : undefined),
     });
     // The embedded shell's npm fetches through the same proxy as webfetch (runtime/embedded/npm/page-fetch.ts).
-    const embedded = runtime as Partial<Pick<EmbeddedRuntime, "setFetchProxy">>;
+    // Named by shape (EmbeddedRuntime.setFetchProxy): the page does not import a backend.
+    const embedded = runtime as { setFetchProxy?: (source: () => string | undefined) => void };
     if (runtime.kind === "embedded" && typeof embedded.setFetchProxy === "function")
       embedded.setFetchProxy(() => proxyInForce(configured, trusted, ownProxy)?.template);
     const session = await ToolSession.open({

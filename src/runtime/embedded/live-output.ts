@@ -49,7 +49,7 @@ export function newLiveOutputMark(commands: Iterable<string>, streamNested?: () 
   };
 }
 
-export type LiveStreams = Record<OutputStream, boolean>;
+type LiveStreams = Record<OutputStream, boolean>;
 
 /** Which of a command's streams it may write live (its marker matches this shell's nonce). */
 export function liveStreamsOf(mark: LiveOutputMark | undefined, value: string | undefined): LiveStreams {

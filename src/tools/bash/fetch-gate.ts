@@ -10,7 +10,7 @@ import { INTERNAL } from "../permission/unresolved.js";
 import type { Context } from "../tool.js";
 import { internalAddress } from "../web/internal-address.js";
 
-export interface FetchGate {
+interface FetchGate {
   gate(url: string): Promise<void>;
   /** The first refusal, thrown once the command has ended (nothing when every fetch was allowed). */
   rethrow(): void;

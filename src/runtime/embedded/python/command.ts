@@ -11,7 +11,7 @@ function latin1(bytes: Uint8Array): string {
 }
 
 /** What the first run says while the interpreter (some megabytes of WebAssembly) loads. */
-export const LOADING_NOTE = new TextEncoder().encode("python3: loading the Python interpreter (first run only)...\n");
+const LOADING_NOTE = new TextEncoder().encode("python3: loading the Python interpreter (first run only)...\n");
 
 /**
  * `python3` and `python` in the embedded shell: the command line goes to the bridge beside the files
