@@ -84,6 +84,14 @@ describe.each(backends.filter((backend) => backend.name === "embedded" || backen
       expect(new TextDecoder().decode(await runtime.fs.readFile(`${runtime.root}/spoof.txt`))).toBe("first\nsecond\n");
     });
 
+    it("under set -x the trace shows the command as typed, never the mark", { timeout: 30_000 }, async () => {
+      const { result, chunks } = await run(runtime, "set -x; node slow.js; echo after");
+      expect(result.exitCode).toBe(0);
+      expect(joined(chunks, "stdout")).toBe("first\nsecond\nafter\n");
+      expect(joined(chunks, "stderr")).toContain("+ node slow.js");
+      expect(joined(chunks, "stderr")).not.toContain("WORKBENCH_LIVE");
+    });
+
     it("npm test streams its script's program, each banner before its script's output", { timeout: 60_000 }, async () => {
       await runtime.fs.writeFile(
         `${runtime.root}/package.json`,
