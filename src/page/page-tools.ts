@@ -92,6 +92,11 @@ export class PageTools {
       proxy: () => proxyInForce(configured, trusted, ownProxy),
       heldProxy: () => (!trusted && typeof configured === "string" && configured.trim() ? configured.trim() : undefined),
     });
+    // The embedded shell's npm fetches through the same proxy as webfetch (runtime/embedded/npm/page-fetch.ts).
+    // Named by shape (EmbeddedRuntime.setFetchProxy): the page does not import a backend.
+    const embedded = runtime as { setFetchProxy?: (source: () => string | undefined) => void };
+    if (runtime.kind === "embedded" && typeof embedded.setFetchProxy === "function")
+      embedded.setFetchProxy(() => proxyInForce(configured, trusted, ownProxy)?.template);
     const session = await ToolSession.open({
       web,
       runtime,

@@ -122,6 +122,12 @@ export interface ExecOptions {
   collect?: boolean;
   /** Report the cwd and environment the command ended with (for a terminal). */
   captureState?: boolean;
+  /**
+   * Asked before a program of the runtime's own fetches `url` (the embedded shell's npm, from its registry):
+   * a rejection refuses that fetch, and the program fails saying so. Absent: fetches are not asked about.
+   * Programs on the real machine (the node runtime) are not seen by this.
+   */
+  fetchGate?: (url: string) => Promise<void>;
 }
 
 export interface ExecResult {
@@ -140,7 +146,8 @@ export interface Capabilities {
   /**
    * Output reaches onOutput while the command runs, not only when it ends. The embedded shell says false
    * but still delivers each top-level command's output as that command ends (`echo a && sleep 9` gives
-   * "a" at once; see embedded/statement-stream.ts).
+   * "a" at once; see embedded/statement-stream.ts), and node, python3, npm and npx as they write it when
+   * their output goes straight there (embedded/live-output.ts).
    */
   streaming: boolean;
   /** Commands are real OS processes (node) rather than an interpreter. */
@@ -160,6 +167,13 @@ export interface Runtime {
   readonly root: string;
   readonly fs: RuntimeFs;
   readonly capabilities: Capabilities;
+  /**
+   * Commands whose programs run in a sandbox that reaches only the workspace and a scratch /tmp (the
+   * embedded runtime's node, npm, npx and python3): code they are given inline cannot reach anything
+   * outside, so the permission rules judge it as any command rather than asking about code they cannot
+   * read. Absent or empty: every interpreter runs on the real machine.
+   */
+  readonly sandboxedCommands?: readonly string[];
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   /**
    * ripgrep's search over the workspace's files, run where the files are: in process on node, beside

@@ -10,6 +10,7 @@ import type { OutputChunk } from "../runtime/types.js";
 import description from "./bash.txt?raw";
 import { deriveBashPermissions, permissionAsks } from "./bash/index.js";
 import { resolveToolPath } from "./files/paths.js";
+import { fetchGate } from "./bash/fetch-gate.js";
 import { define, type Context, type TruncationStream } from "./tool.js";
 import { cutMark, MAX_BYTES, MAX_LINES, MAX_SAVED_BYTES } from "./truncation/constants.js";
 
@@ -131,8 +132,8 @@ function stringTarget(): OutputTarget {
 }
 
 async function askPermissions(ctx: Context, command: string, workdir: string): Promise<void> {
-  // On the embedded runtime, node's programs reach only the workspace (runtime/embedded/sandbox).
-  const sandboxed = ctx.runtime.kind === "embedded" ? ["node"] : [];
+  // The runtime says which programs reach only the workspace (the embedded runtime's node and python3).
+  const sandboxed = ctx.runtime.sandboxedCommands ?? [];
   for (const ask of permissionAsks(await deriveBashPermissions(command, { workdir, root: ctx.directory, fs: ctx.runtime.fs, sandboxed })))
     await ctx.ask(ask);
 }
@@ -221,6 +222,7 @@ export const BashTool = define("bash", {
       }
       return target.write(chunk.text);
     };
+    const fetches = fetchGate(ctx);
     try {
       const result = await ctx.runtime.exec(args.command, {
         cwd: workdir,
@@ -231,7 +233,9 @@ export const BashTool = define("bash", {
         // An inherited CDPATH would send `cd name` somewhere the permission check did not look, and
         // BASH_ENV (ENV for sh) would run a script nobody judged before the command.
         env: { CDPATH: "", BASH_ENV: "", ENV: "" },
+        fetchGate: fetches.gate,
       });
+      fetches.rethrow();
       const notes: string[] = [];
       if (result.timedOut) notes.push(`bash tool terminated command after exceeding timeout ${timeout} ms`);
       if (result.aborted) notes.push("User aborted the command");

@@ -10,6 +10,7 @@ import type { WorkspaceFs } from "./workspace-fs.js";
 import { createZenFsHost, type BulkFile, type BulkOptions } from "./zenfs-host.js";
 import { PythonBridge } from "./python/bridge.js";
 import type { PythonSandboxFactory } from "./python/sandbox.js";
+import { FETCH_PROXY_VARIABLE } from "./npm/page-fetch.js";
 
 export interface EmbeddedRuntimeOptions {
   /** How shell workers are started: Web Workers in the browser, worker_threads in node. */
@@ -45,6 +46,14 @@ const capabilities: Capabilities = {
   shellState: true,
 };
 
+/**
+ * What runs in a sandbox here (Runtime.sandboxedCommands): node and what runs through it (npm's scripts
+ * and bins) in every shell worker, python3 and its kin when the runtime has a sandbox for them.
+ */
+function sandboxedCommands(python: boolean): readonly string[] {
+  return ["node", "npm", "npx", ...(python ? ["python3", "python", "pip", "pip3"] : [])];
+}
+
 export interface EmbeddedRuntime extends Runtime {
   readonly kind: "embedded";
   readonly fs: WorkspaceFs;
@@ -55,6 +64,12 @@ export interface EmbeddedRuntime extends Runtime {
   writeMany(files: readonly BulkFile[], options?: BulkOptions): Promise<void>;
   /** The shell's execution limits for commands started from now on (shell-limits.ts has the defaults). */
   setLimits(limits: ShellLimits): void;
+  /**
+   * Where the shell's npm finds the page's fetch proxy (a URL template, npm/page-fetch.ts), asked as each
+   * command starts so a changed setting counts from the next one: it is handed in as
+   * $WORKBENCH_FETCH_PROXY, replacing any value a terminal carried over, and removed when there is none.
+   */
+  setFetchProxy(source: () => string | undefined): void;
 }
 
 export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Promise<EmbeddedRuntime> {
@@ -97,6 +112,14 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
     python: python !== undefined,
   });
 
+  let fetchProxy: (() => string | undefined) | undefined;
+  const envFor = (given: Record<string, string>): Record<string, string> => {
+    if (!fetchProxy) return given;
+    const { [FETCH_PROXY_VARIABLE]: _carried, ...rest } = given;
+    const template = fetchProxy();
+    return template ? { ...rest, [FETCH_PROXY_VARIABLE]: template } : rest;
+  };
+
   async function exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
     const collector = new OutputCollector(opts);
     const stop = new StopControl(opts);
@@ -104,9 +127,10 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
     try {
       if (stop.reason) return { exitCode: null, ...collector.result(), ...stop.flags() };
       const outcome = await pool.run(
-        { command, cwd, env: opts.env ?? {} },
+        { command, cwd, env: envFor(opts.env ?? {}) },
         (kill) => stop.onStop(kill),
         (stream, text) => collector.push(stream, text),
+        opts.fetchGate,
       );
       if (outcome.kind === "killed") return { exitCode: null, ...collector.result(), ...stop.flags() };
       collector.push("stdout", outcome.stdout);
@@ -128,12 +152,16 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
     root,
     fs,
     capabilities,
+    sandboxedCommands: sandboxedCommands(python !== undefined),
     readOnly: options.readOnly ?? false,
     exec,
     search,
     warm: () => pool.warm(),
     writeMany: (files, bulk) => fs.writeMany(files, bulk),
     setLimits: (limits) => pool.setLimits({ ...limits }),
+    setFetchProxy: (source) => {
+      fetchProxy = source;
+    },
     onChange: (listener) => changes.add(listener),
     dispose: async () => {
       search.dispose();

@@ -9,6 +9,7 @@ import { createNpmCommands } from "./npm/command.js";
 import type { FromShell, ShellInit, ToShell } from "./shell-protocol.js";
 import { adviseLimits, executionLimits } from "./shell-limits.js";
 import { statementStreamPlugin } from "./statement-stream.js";
+import { newLiveOutputMark } from "./live-output.js";
 import { withShellDevices } from "./shell-devices.js";
 import { createNodeCommand, type NodeHost } from "./node/command.js";
 import type { SandboxFactory } from "./sandbox/contract.js";
@@ -35,12 +36,30 @@ export interface ShellOptions {
  */
 export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: ShellOptions = {}): void {
   const files = createFsClient(fsEndpoint);
-  const customCommands = [createGitCommand(files), ...createNpmCommands(files)];
+  // Programs that write while they run, when nothing of the user's sends their output elsewhere; a marked
+  // npm's scripts stream too (the nested line is armed as a top-level one).
+  const live = newLiveOutputMark(["node", "python3", "python", "pip", "pip3", "npm", "npx"], () => {
+    armed = true;
+    return () => {
+      armed = false;
+    };
+  });
+  // npm asks the caller of the running command before each fetch (ExecOptions.fetchGate).
+  const fetchChecks = new Map<number, (refused: string | undefined) => void>();
+  let nextCheck = 1;
+  const gate = (url: string) =>
+    new Promise<void>((allow, refuse) => {
+      if (streamingId === undefined) return allow();
+      const check = nextCheck++;
+      fetchChecks.set(check, (refused) => (refused === undefined ? allow() : refuse(new Error(refused))));
+      send({ kind: "fetch-check", id: streamingId, check, url });
+    });
+  const customCommands = [createGitCommand(files), ...createNpmCommands(files, { live, gate })];
   // The roots are known once the shell is set up (start below).
   const nodeHost: NodeHost | undefined = options.openSandbox
     ? { files, openSandbox: withSpare(options.openSandbox), roots: [], snapshot: createSnapshotClient(fsEndpoint) }
     : undefined;
-  if (nodeHost) customCommands.push(createNodeCommand(nodeHost));
+  if (nodeHost) customCommands.push(createNodeCommand(nodeHost, live));
   // What `new Bash` registers without `commands`, network, python or javascript options, plus ours (python3
   // and its kin join at init, when the runtime has a sandbox for them).
   const registered = [...getCommandNames(), ...customCommands.map((command) => command.name)];
@@ -73,7 +92,7 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
 
   function start(init: ShellInit): void {
     if (init.python) {
-      const python = createPythonCommands(fsEndpoint);
+      const python = createPythonCommands(fsEndpoint, live);
       customCommands.push(...python);
       registered.push(...python.map((command) => command.name));
     }
@@ -94,7 +113,7 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
         const now = armed;
         armed = false;
         return now;
-      }),
+      }, live),
     );
     send({ kind: "ready" });
   }
@@ -136,5 +155,9 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
     if (message.kind === "init") start(message);
     else if (message.kind === "exec") void exec(message);
     else if (message.kind === "abort") running.get(message.id)?.abort();
+    else if (message.kind === "fetch-verdict") {
+      fetchChecks.get(message.check)?.(message.refused);
+      fetchChecks.delete(message.check);
+    }
   });
 }

@@ -1,6 +1,7 @@
 import type { Endpoint } from "./endpoint.js";
 import type { FromShell, ShellLimits, ToShell } from "./shell-protocol.js";
 import type { OutputStream, ShellState } from "../types.js";
+import { errorMessage } from "../../base/error-message.js";
 
 /** A started shell worker: its control channel, the main-side end of its file channel, and a kill switch. */
 export interface ShellWorker {
@@ -90,6 +91,7 @@ export class ShellPool {
     run: ShellRun,
     onStop: (stop: () => void) => void,
     onOutput: (stream: OutputStream, text: string) => void = () => {},
+    fetchGate?: (url: string) => Promise<void>,
   ): Promise<ShellOutcome> {
     if (this.disposed) throw new Error("the runtime was disposed");
     const worker = this.idle ?? (await this.start());
@@ -120,6 +122,19 @@ export class ShellPool {
           settle({ kind: "done", exitCode: message.exitCode, stdout: message.stdout, stderr: message.stderr, state: message.state });
         } else if (message.kind === "failed" && message.id === id) {
           settle(failed(`${message.message}\n`));
+        } else if (message.kind === "fetch-check" && message.id === id) {
+          const verdict = (refused?: string) =>
+            worker.control.post({
+              kind: "fetch-verdict",
+              check: message.check,
+              ...(refused === undefined ? {} : { refused }),
+            } satisfies ToShell);
+          if (!fetchGate) verdict();
+          else
+            fetchGate(message.url).then(
+              () => verdict(),
+              (error: unknown) => verdict(errorMessage(error)),
+            );
         }
       });
       worker.onCrash((message) => {

@@ -29,11 +29,20 @@ interface ShellAbort {
   id: number;
 }
 
-export type ToShell = ShellInit | ShellExec | ShellAbort;
+/** The answer to a "fetch-check": absent `refused`, the fetch may go. */
+interface ShellFetchVerdict {
+  kind: "fetch-verdict";
+  check: number;
+  refused?: string;
+}
+
+export type ToShell = ShellInit | ShellExec | ShellAbort | ShellFetchVerdict;
 
 export type FromShell =
   | { kind: "ready" }
   /** Output of a command still running (a top-level statement that ended); the rest comes with "done". */
   | { kind: "output"; id: number; stream: OutputStream; text: string }
   | { kind: "done"; id: number; exitCode: number; stdout: string; stderr: string; state: ShellState }
-  | { kind: "failed"; id: number; message: string };
+  | { kind: "failed"; id: number; message: string }
+  /** A command (npm) is about to fetch `url`: may it? (ExecOptions.fetchGate) */
+  | { kind: "fetch-check"; id: number; check: number; url: string };

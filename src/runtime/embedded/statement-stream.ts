@@ -32,8 +32,12 @@
  * Known gap: `set -u` or `shopt -s failglob` hidden in a function, `eval` or a sourced file is not seen, so
  * an error message they cause in a `$( )` may come after output printed later.
  * Function definitions and bare assignments get no redirections (they print nothing of their own).
+ *
+ * A command that can write while it runs (`node`, `python3`) is also marked when its output reaches the
+ * devices untouched, so it writes there as it goes rather than when it ends (live-output.ts).
  */
 import type { ScriptNode, SimpleCommandNode, StatementNode, TransformPlugin, WordNode } from "just-bash";
+import type { OutputStream } from "../types.js";
 
 export const STREAM_DEVICES = { stdout: "/dev/workbench/stdout", stderr: "/dev/workbench/stderr" } as const;
 
@@ -67,6 +71,16 @@ type Command = StatementNode["pipelines"][number]["commands"][number];
 interface Seen {
   nounset: boolean;
   failglob: boolean;
+  /** `set -x`: the trace would print the live-output mark, so none is given from there on. */
+  xtrace: boolean;
+  /** The commands that may write while they run (live-output.ts); none without it. */
+  live?: LiveCommands;
+}
+
+/** What the plugin needs to mark a command that may write its output while it runs (live-output.ts). */
+export interface LiveCommands {
+  commands: ReadonlySet<string>;
+  assignment(streams: OutputStream[]): SimpleCommandNode["assignments"][number];
 }
 
 /**
@@ -80,6 +94,7 @@ function noteOptions(name: string, args: WordNode[], seen: Seen): boolean {
   if (name === "set") {
     if (words.some((w) => /^[-+][a-zA-Z]*v/.test(w) || w === "verbose")) return false;
     if (words.some((w) => /^-[a-zA-Z]*u/.test(w) || w === "nounset")) seen.nounset = true;
+    if (words.some((w) => /^-[a-zA-Z]*x/.test(w) || w === "xtrace")) seen.xtrace = true;
   }
   if (name === "shopt" && words.includes("failglob")) seen.failglob = true;
   return true;
@@ -153,6 +168,7 @@ function streamCommand(command: Command, routes: Routes, seen: Seen): Command | 
     }
     // A bare assignment prints nothing of its own.
     if (name === null) return command;
+    command = withLiveMark(command, name, routes, seen);
   } else if (!routes.inBody && routes.stdout && routes.stderr) {
     // Inside, each command hands its output over as it ends; what the compound writes itself (a limit's
     // message) still goes through its own redirections below, after all that.
@@ -162,6 +178,24 @@ function streamCommand(command: Command, routes: Routes, seen: Seen): Command | 
   if (routes.stdout) added.push(appendTo(1, STREAM_DEVICES.stdout));
   if (routes.stderr) added.push(appendTo(2, STREAM_DEVICES.stderr));
   return { ...command, redirections: [...added, ...command.redirections] };
+}
+
+/**
+ * A command that may write while it runs, marked with the streams that reach the devices as they are: its
+ * own redirections (the user's) may only read, and the stream must go to the terminal here (the last of a
+ * pipeline for stdout, outside a `$( )` body).
+ */
+function withLiveMark(command: SimpleCommandNode, name: string, routes: Routes, seen: Seen): SimpleCommandNode {
+  if (!seen.live?.commands.has(name) || seen.xtrace) return command;
+  const onlyReads = command.redirections.every(
+    (redirection) => redirection.operator.startsWith("<") && redirection.operator !== "<>" && (redirection.fd ?? 0) === 0,
+  );
+  if (!onlyReads) return command;
+  const streams: OutputStream[] = [];
+  if (routes.stdout) streams.push("stdout");
+  if (routes.stderr) streams.push("stderr");
+  if (streams.length === 0) return command;
+  return { ...command, assignments: [seen.live.assignment(streams), ...command.assignments] };
 }
 
 /** Compound commands whose inner commands can hand their output over one by one. */
@@ -291,8 +325,8 @@ function streamBody(script: ScriptNode, outer: Seen): ScriptNode | undefined {
 }
 
 /** The top level: statements stream up to the first that cannot; from there on they are left as they are. */
-function streamStatements(script: ScriptNode): ScriptNode {
-  const seen: Seen = { nounset: false, failglob: false };
+function streamStatements(script: ScriptNode, live: LiveCommands | undefined): ScriptNode {
+  const seen: Seen = { nounset: false, failglob: false, xtrace: false, live };
   let streaming = true;
   const statements = script.statements.map((statement) => {
     const streamed = streaming ? streamStatement(statement, false, seen) : undefined;
@@ -306,9 +340,9 @@ function streamStatements(script: ScriptNode): ScriptNode {
  * The plugin. `armed()` is asked on every transform and says yes once per command line: just-bash runs its
  * plugins again for nested scripts (`bash -c`, `source`), whose output must stay where it is captured.
  */
-export function statementStreamPlugin(armed: () => boolean): TransformPlugin {
+export function statementStreamPlugin(armed: () => boolean, live?: LiveCommands): TransformPlugin {
   return {
     name: "workbench-statement-stream",
-    transform: ({ ast }) => ({ ast: armed() ? streamStatements(ast) : ast }),
+    transform: ({ ast }) => ({ ast: armed() ? streamStatements(ast, live) : ast }),
   };
 }

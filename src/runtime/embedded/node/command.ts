@@ -7,6 +7,7 @@ import { defineCommand, type Command } from "just-bash/browser";
 import { resolve } from "pathe";
 import type { SandboxFactory } from "../sandbox/contract.js";
 import type { WorkspaceFs } from "../workspace-fs.js";
+import { LIVE_OUTPUT_VARIABLE, liveStreamsOf, liveWriter, withoutMarker, type LiveOutputMark } from "../live-output.js";
 import type { FromRuntime, NodeProgram, SnapshotEntry } from "./protocol.js";
 import { NODE_VERSION } from "./version.js";
 import { applyChanges, takeSnapshot } from "./snapshot.js";
@@ -19,8 +20,11 @@ export interface NodeRun {
   env: Record<string, string>;
   stdin?: Uint8Array;
   signal?: AbortSignal;
-  /** Called with output as the program writes it. */
-  onOutput?: (stream: "stdout" | "stderr", data: Uint8Array) => void;
+  /**
+   * Called with output as the program writes it; a chunk it answers true for is the caller's alone and is
+   * not part of the outcome (a live stream, live-output.ts).
+   */
+  onOutput?: (stream: "stdout" | "stderr", data: Uint8Array) => boolean | undefined;
 }
 
 export interface NodeOutcome {
@@ -205,8 +209,7 @@ export async function runNodeProgram(host: NodeHost, run: NodeRun): Promise<Node
       sandbox.endpoint.listen((data) => {
         const message = data as FromRuntime;
         if (message.kind === "output") {
-          (message.stream === "stdout" ? stdout : stderr).push(message.data);
-          run.onOutput?.(message.stream, message.data);
+          if (run.onOutput?.(message.stream, message.data) !== true) (message.stream === "stdout" ? stdout : stderr).push(message.data);
         } else if (message.kind === "exit") {
           run.signal?.removeEventListener("abort", onAbort);
           settle({ ...message, code: message.code });
@@ -238,12 +241,14 @@ export async function runNodeProgram(host: NodeHost, run: NodeRun): Promise<Node
   }
 }
 
-/** The shell's `node` command. */
-export function createNodeCommand(host: NodeHost): Command {
+/** The shell's `node` command; with `live`, a marked call writes its output as the program does. */
+export function createNodeCommand(host: NodeHost, live?: LiveOutputMark): Command {
   return defineCommand("node", async (args, ctx) => {
     const stdin = Uint8Array.from(ctx.stdin as unknown as string, (char) => char.charCodeAt(0) & 0xff);
-    const env = Object.fromEntries(ctx.exportedEnv ? Object.entries(ctx.exportedEnv) : [...ctx.env.entries()]);
-    const outcome = await runNodeProgram(host, { args, cwd: ctx.cwd, env, stdin, signal: ctx.signal });
+    const marked = Object.fromEntries(ctx.exportedEnv ? Object.entries(ctx.exportedEnv) : [...ctx.env.entries()]);
+    const env = withoutMarker(marked);
+    const onOutput = liveWriter(ctx.fs, liveStreamsOf(live, marked[LIVE_OUTPUT_VARIABLE]));
+    const outcome = await runNodeProgram(host, { args, cwd: ctx.cwd, env, stdin, signal: ctx.signal, onOutput });
     return { exitCode: outcome.exitCode, stdout: decoder.decode(outcome.stdout), stderr: decoder.decode(outcome.stderr) };
   });
 }

@@ -10,8 +10,11 @@ import { listTree } from "./ls.js";
 import { satisfies } from "./manifest.js";
 import { findProjectDir, readProject } from "./project.js";
 import type { NpmFetch } from "./registry-client.js";
-import { binPath, listScripts, runScript, shellQuote, type ShellExec } from "./scripts.js";
+import { binPath, listScripts, runScript, shellQuote, type OutputWriter, type ShellExec } from "./scripts.js";
+import { LIVE_OUTPUT_VARIABLE, liveStreamsOf, liveWriter, type LiveOutputMark } from "../live-output.js";
 import { errorMessage } from "../../../base/error-message.js";
+
+const encoder = new TextEncoder();
 
 /** This npm's own version, so `npm -v` never passes for a real npm release. */
 const EMBEDDED_NPM_VERSION = "0.1.0-embedded";
@@ -102,6 +105,15 @@ function parseArgs(argv: string[], stopAtFirstPositional = false): Parsed {
   return { positionals, flags, rest: [] };
 }
 
+/** A fetch that asks `gate` first, about the URL the registry is asked for (before any proxy). */
+function gated(fetchImpl: NpmFetch, gate: ((url: string) => Promise<void>) | undefined): NpmFetch {
+  if (!gate) return fetchImpl;
+  return async (url, init) => {
+    await gate(url);
+    return fetchImpl(url, init);
+  };
+}
+
 function envRecord(env: Map<string, string>): Record<string, string> {
   return Object.fromEntries(env);
 }
@@ -109,6 +121,10 @@ function envRecord(env: Map<string, string>): Record<string, string> {
 export interface NpmCommandOptions {
   /** How registries are reached; a plain fetch when absent. $WORKBENCH_FETCH_PROXY, when set, is the fallback. */
   fetch?: NpmFetch;
+  /** The shell's live-output mark: a marked npm shows its scripts' output as they run (live-output.ts). */
+  live?: LiveOutputMark;
+  /** Asked before each fetch with the registry's URL (not the proxy's); a rejection refuses it. */
+  gate?: (url: string) => Promise<void>;
 }
 
 type Result = { stdout: string; stderr: string; exitCode: number };
@@ -165,6 +181,7 @@ export function createNpmCommands(files: WorkspaceFs, options: NpmCommandOptions
     env: Map<string, string>,
     exec: ShellExec | undefined,
     signal: AbortSignal | undefined,
+    write?: OutputWriter,
   ): Promise<Result> {
     const first = parseArgs(argv, true);
     if (first.flags.version || first.flags.v) return { stdout: `${EMBEDDED_NPM_VERSION}\n`, stderr: "", exitCode: 0 };
@@ -185,7 +202,7 @@ export function createNpmCommands(files: WorkspaceFs, options: NpmCommandOptions
       files,
       projectDir,
       env,
-      fetch: fetchWithProxy(fetchImpl, env.get(FETCH_PROXY_VARIABLE) || undefined),
+      fetch: gated(fetchWithProxy(fetchImpl, env.get(FETCH_PROXY_VARIABLE) || undefined), options.gate),
       flags,
       signal,
     };
@@ -221,13 +238,13 @@ export function createNpmCommands(files: WorkspaceFs, options: NpmCommandOptions
           const project = await readProject(files, projectDir);
           const [name, ...args] = rest.positionals;
           if (!name) return { stdout: silent ? "" : listScripts(project.manifest), stderr: "", exitCode: 0 };
-          return await scripts(projectDir, name, [...args, ...rest.rest], env, exec, silent);
+          return await scripts(projectDir, name, [...args, ...rest.rest], env, exec, silent, write);
         }
         case "test":
         case "start":
         case "stop":
         case "restart":
-          return await scripts(projectDir, command, [...rest.positionals, ...rest.rest], env, exec, silent);
+          return await scripts(projectDir, command, [...rest.positionals, ...rest.rest], env, exec, silent, write);
         default:
           throw new NpmError(undefined, [`Unknown command: "${typed}"`, "", `The embedded shell's npm offers: ${offered.join(", ")}.`]);
       }
@@ -243,10 +260,11 @@ export function createNpmCommands(files: WorkspaceFs, options: NpmCommandOptions
     env: Map<string, string>,
     exec: ShellExec | undefined,
     silent: boolean,
+    write: OutputWriter | undefined,
   ): Promise<Result> {
     if (!exec) throw new Error("npm run needs the shell to run a script");
     const project = await readProject(files, projectDir);
-    return runScript({ projectDir, manifest: project.manifest, name, args, env: envRecord(env), exec, silent });
+    return runScript({ projectDir, manifest: project.manifest, name, args, env: envRecord(env), exec, silent, write });
   }
 
   async function list(projectDir: string, flags: Record<string, string | boolean>): Promise<Result> {
@@ -270,8 +288,41 @@ export function createNpmCommands(files: WorkspaceFs, options: NpmCommandOptions
     exec?: (command: string, options: { cwd: string; env?: Record<string, string> }) => Promise<Result>;
   }): ShellExec | undefined => (ctx.exec ? (command, options) => ctx.exec!(command, { cwd: options.cwd, env: options.env }) : undefined);
 
+  /**
+   * The call's environment without the live-output marker (scripts must not inherit it), and for a marked
+   * call whose stdout and stderr both reach the terminal: a writer for npm's own lines, and a shell exec
+   * whose script streams as a top-level line does, handing on at once what did not stream, so every
+   * banner comes before its script's output.
+   */
+  const callOf = (ctx: Parameters<Command["execute"]>[1]): { env: Map<string, string>; exec?: ShellExec; write?: OutputWriter } => {
+    const env = new Map(ctx.env);
+    env.delete(LIVE_OUTPUT_VARIABLE);
+    const exec = shellExecOf(ctx);
+    const streams = liveStreamsOf(options.live, ctx.env.get(LIVE_OUTPUT_VARIABLE));
+    const streamNested = options.live?.streamNested;
+    if (!exec || !streams.stdout || !streams.stderr || !streamNested) return { env, exec };
+    const writeLive = liveWriter(ctx.fs, streams);
+    const write: OutputWriter = (stream, text) => {
+      if (text.length > 0) writeLive(stream, encoder.encode(text));
+    };
+    const liveExec: ShellExec = async (command, execOptions) => {
+      const disarm = streamNested();
+      const result = await exec(command, execOptions).finally(disarm);
+      write("stdout", result.stdout);
+      write("stderr", result.stderr);
+      return { stdout: "", stderr: "", exitCode: result.exitCode };
+    };
+    return { env, exec: liveExec, write };
+  };
+
   return [
-    defineCommand("npm", (argv, ctx) => npm(argv, resolve(ctx.cwd), ctx.env, shellExecOf(ctx), ctx.signal)),
-    defineCommand("npx", (argv, ctx) => npx(argv, resolve(ctx.cwd), ctx.env, shellExecOf(ctx)).catch(failure)),
+    defineCommand("npm", (argv, ctx) => {
+      const call = callOf(ctx);
+      return npm(argv, resolve(ctx.cwd), call.env, call.exec, ctx.signal, call.write);
+    }),
+    defineCommand("npx", (argv, ctx) => {
+      const call = callOf(ctx);
+      return npx(argv, resolve(ctx.cwd), call.env, call.exec).catch(failure);
+    }),
   ];
 }

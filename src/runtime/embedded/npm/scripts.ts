@@ -1,12 +1,16 @@
 import { dirname, join } from "pathe";
 import { NpmError } from "./errors.js";
 import type { PackageManifest } from "./manifest.js";
+import type { OutputStream } from "../../types.js";
 
 /** How a script runs: the embedded shell's own exec (so `&&`, pipes and node_modules/.bin all work). */
 export type ShellExec = (
   command: string,
   options: { cwd: string; env: Record<string, string> },
 ) => Promise<{ stdout: string; stderr: string; exitCode: number }>;
+
+/** Where npm's own lines go at once (a live npm, live-output.ts) rather than into its result. */
+export type OutputWriter = (stream: OutputStream, text: string) => void;
 
 /** Scripts npm runs by name in a package's lifecycle; `npm run` lists them apart from the others. */
 const lifecycle = new Set([
@@ -78,6 +82,7 @@ export interface RunScriptOptions {
   env: Record<string, string>;
   exec: ShellExec;
   silent: boolean;
+  write?: OutputWriter;
 }
 
 /**
@@ -109,8 +114,11 @@ export async function runScript(options: RunScriptOptions): Promise<{ stdout: st
   let stderr = "";
   const base = packageEnv(manifest, join(projectDir, "package.json"));
   for (const [event, script] of steps) {
-    if (!options.silent)
-      stdout += `\n> ${manifest.name ?? ""}${manifest.version ? `@${manifest.version}` : ""} ${event}\n> ${event === name ? shown : script}\n\n`;
+    if (!options.silent) {
+      const banner = `\n> ${manifest.name ?? ""}${manifest.version ? `@${manifest.version}` : ""} ${event}\n> ${event === name ? shown : script}\n\n`;
+      if (options.write) options.write("stdout", banner);
+      else stdout += banner;
+    }
     const env = {
       ...options.env,
       ...base,

@@ -116,6 +116,7 @@ export class PythonBridge {
     const done = (exitCode: number) => endpoint.post({ kind: "python-done", id: request.id, exitCode } satisfies FromBridge);
     let stoppedEarly: string | undefined;
     this.current = { endpoint, id: request.id, kill: (reason) => (stoppedEarly = reason) };
+    if (!this.sandbox) endpoint.post({ kind: "python-loading", id: request.id } satisfies FromBridge);
     const sandbox = await this.start();
     if (stoppedEarly) return done(130);
     const { sync, note } = await this.mirror.sync();

@@ -1,5 +1,6 @@
 import { defineCommand, type Command } from "just-bash/browser";
 import type { Endpoint } from "../endpoint.js";
+import { LIVE_OUTPUT_VARIABLE, liveStreamsOf, liveWriter, withoutMarker, type LiveOutputMark } from "../live-output.js";
 import { isFromBridge, type ToBridge } from "./protocol.js";
 
 /** Bytes as just-bash carries them (one char per byte). */
@@ -9,22 +10,32 @@ function latin1(bytes: Uint8Array): string {
   return text;
 }
 
+/** What the first run says while the interpreter (some megabytes of WebAssembly) loads. */
+const LOADING_NOTE = new TextEncoder().encode("python3: loading the Python interpreter (first run only)...\n");
+
 /**
  * `python3` and `python` in the embedded shell: the command line goes to the bridge beside the files
  * (bridge.ts), which runs it in the Pyodide sandbox; output comes back as bytes. Stdin is what the shell
  * hands the command (a pipe, a redirection, a here-document), read whole before the program starts.
  */
-export function createPythonCommands(endpoint: Endpoint): Command[] {
+export function createPythonCommands(endpoint: Endpoint, live?: LiveOutputMark): Command[] {
   let nextId = 1;
   const run = (args: string[], ctx: Parameters<Command["execute"]>[1]) =>
     new Promise<{ stdout: string; stderr: string; exitCode: number; stdoutKind: "bytes" }>((resolve) => {
       const id = nextId++;
       const stdout: Uint8Array[] = [];
       const stderr: Uint8Array[] = [];
+      const marked = ctx.exportedEnv ?? Object.fromEntries(ctx.env);
+      // A marked call (live-output.ts) writes its output as the program does.
+      const writeLive = liveWriter(ctx.fs, liveStreamsOf(live, marked[LIVE_OUTPUT_VARIABLE]));
       const stop = endpoint.listen((message) => {
         if (!isFromBridge(message) || message.id !== id) return;
-        if (message.kind === "python-output") (message.stream === "stderr" ? stderr : stdout).push(message.data);
-        else {
+        if (message.kind === "python-output") {
+          if (!writeLive(message.stream, message.data)) (message.stream === "stderr" ? stderr : stdout).push(message.data);
+        } else if (message.kind === "python-loading") {
+          // Said only where a person watches (the terminal, the card): never into a file or a pipe.
+          writeLive("stderr", LOADING_NOTE);
+        } else {
           stop();
           ctx.signal?.removeEventListener("abort", abort);
           const joined = (parts: Uint8Array[]) => latin1(concat(parts));
@@ -39,7 +50,7 @@ export function createPythonCommands(endpoint: Endpoint): Command[] {
       const abort = () => endpoint.post({ kind: "python-stop", id } satisfies ToBridge);
       ctx.signal?.addEventListener("abort", abort, { once: true });
       const stdinText = ctx.stdin as unknown as string;
-      const env = ctx.exportedEnv ?? Object.fromEntries(ctx.env);
+      const env = withoutMarker(marked);
       endpoint.post({
         kind: "python-run",
         id,

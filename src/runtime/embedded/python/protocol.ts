@@ -26,6 +26,8 @@ export type ToBridge = PythonRunRequest | PythonStopRequest;
 
 export type FromBridge =
   | { kind: "python-output"; id: number; stream: OutputStream; data: Uint8Array }
+  /** The interpreter is being loaded for this run (the first, or the first after a stop). */
+  | { kind: "python-loading"; id: number }
   | { kind: "python-done"; id: number; exitCode: number };
 
 /** Files to bring the sandbox's copy up to date with, before a run. */
@@ -81,5 +83,5 @@ export function isToBridge(message: unknown): message is ToBridge {
 
 export function isFromBridge(message: unknown): message is FromBridge {
   const kind = (message as { kind?: unknown } | null)?.kind;
-  return kind === "python-output" || kind === "python-done";
+  return kind === "python-output" || kind === "python-loading" || kind === "python-done";
 }
