@@ -68,6 +68,8 @@ export interface ToolRunnerOptions {
   callerRules?: Ruleset[];
   /** Marks the workspace's checkpoints around each call. */
   checkpoints?: SessionCheckpoints;
+  /** Rules laid over every call for a while (guard()); shared with the runner's children. */
+  guards?: Set<Ruleset>;
 }
 
 export interface RunOptions {
@@ -92,7 +94,21 @@ function messageOf(error: unknown): string {
 }
 
 export class ToolRunner {
-  constructor(private readonly options: ToolRunnerOptions) {}
+  private readonly guards: Set<Ruleset>;
+
+  constructor(private readonly options: ToolRunnerOptions) {
+    this.guards = options.guards ?? new Set();
+  }
+
+  /**
+   * Lays `rules` over every call of this session and its subagents until the returned function is called
+   * (a replay of a shared session asks before each network call). They are judged as a caller's rules
+   * are: they can make a call ask or refuse it, never allow what the session's own rules do not.
+   */
+  guard(rules: Ruleset): () => void {
+    this.guards.add(rules);
+    return () => void this.guards.delete(rules);
+  }
 
   /** The session's background jobs, when it has any. */
   get jobs(): BackgroundJobs | undefined {
@@ -101,7 +117,7 @@ export class ToolRunner {
 
   /** The same runner with some options replaced (a child session's rules and store). */
   withOptions(changes: Partial<ToolRunnerOptions>): ToolRunner {
-    return new ToolRunner({ ...this.options, ...changes });
+    return new ToolRunner({ ...this.options, guards: this.guards, ...changes });
   }
 
   /** The workspace's checkpoints this runner marks, if any (the chat marks each user message there too). */
@@ -119,7 +135,7 @@ export class ToolRunner {
    * patterns (then DeniedError) or ask where the own rules allow (then an ask for that pattern is added).
    */
   private withCallers(input: AskInput, ruleset: Ruleset): Ruleset {
-    const callers = this.options.callerRules ?? [];
+    const callers = [...(this.options.callerRules ?? []), ...this.guards];
     if (callers.length === 0) return ruleset;
     const approved: Ruleset = [...this.options.permissions.approved];
     const added: Ruleset = [];
