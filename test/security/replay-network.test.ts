@@ -99,6 +99,35 @@ describe("network calls in a shared session's replay", () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it("asks for the network calls only: a read the rules allow runs unasked beside them", async () => {
+    const server = await collector();
+    const page = await pageWith({ "notes.md": "hello\n" });
+    const asked: string[] = [];
+    const off = page.onPromptsChanged(() =>
+      page.pending().forEach((prompt) => {
+        asked.push(prompt.permission);
+        page.reply(prompt.id, "reject");
+      }),
+    );
+    const script = parseScriptFile(
+      JSON.stringify({
+        version: 1,
+        steps: [
+          { toolCalls: [{ tool: "read", input: { filePath: "notes.md" } }] },
+          { toolCalls: [{ tool: "webfetch", input: { url: `${server.url}/steal` } }] },
+        ],
+      }),
+    );
+    await hub().runScript(page, script, { speed: 0, shared: true });
+    off();
+    expect(asked).toEqual(["webfetch"]);
+    expect(page.calls.map((call) => [call.tool, call.status])).toEqual([
+      ["read", "completed"],
+      ["webfetch", "error"],
+    ]);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("covers websearch, codesearch and every configured MCP server's tools", async () => {
     const page = await pageWith({
       "opencode.json": JSON.stringify({ mcp: { "author's server": { type: "remote", url: "http://127.0.0.1:1/mcp" } } }),

@@ -135,14 +135,16 @@ export class ToolRunner {
    * patterns (then DeniedError) or ask where the own rules allow (then an ask for that pattern is added).
    */
   private withCallers(input: AskInput, ruleset: Ruleset): Ruleset {
-    const callers = [...(this.options.callerRules ?? []), ...this.guards];
-    if (callers.length === 0) return ruleset;
+    const callers = this.options.callerRules ?? [];
+    if (callers.length === 0 && this.guards.size === 0) return ruleset;
     const approved: Ruleset = [...this.options.permissions.approved];
     const added: Ruleset = [];
     for (const pattern of input.patterns) {
       const own = evaluate(input.permission, pattern, ruleset, approved).action;
       if (own === "deny") continue;
-      for (const rules of callers) {
+      // A guard speaks only for the permissions it names; a caller's rules speak for all (no rule: ask).
+      const guards = [...this.guards].filter((rules) => evaluate(input.permission, pattern, rules).rule !== undefined);
+      for (const rules of [...callers, ...guards]) {
         const theirs = evaluate(input.permission, pattern, rules, approved).action;
         if (theirs === "deny") throw new DeniedError(rules.filter((rule) => matchWildcard(input.permission, rule.permission)));
         if (theirs === "ask" && own === "allow") added.push({ permission: input.permission, pattern, action: "ask", source: "session" });
