@@ -20,8 +20,7 @@ import { TerminalView } from "../terminal/TerminalView.js";
 import type { ThemeName } from "../theme.js";
 import { ToolsController, type TrustMemory } from "../tools/tools-controller.js";
 import { errorMessage } from "../../base/error-message.js";
-import type { HostMessageRequest } from "../../embed/frame-backend.js";
-import { HostMessagePrompt } from "./HostMessagePrompt.js";
+import { HostMessagePrompt, type HostMessageRequest } from "./HostMessagePrompt.js";
 import { firstFile } from "./first-file.js";
 
 export type EmbedView = "chat" | "tools" | "editor" | "terminal" | "preview";

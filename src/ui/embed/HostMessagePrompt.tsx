@@ -2,7 +2,15 @@
  * The frame asks its reader before a host page's message goes to the reader's model: the host's origin,
  * the message and the model are named, and the answer is for this message only (never remembered).
  */
-import type { HostMessageRequest } from "../../embed/frame-backend.js";
+
+/** A host page's message waiting for the reader (the same shape as src/embed's HostMessageRequest). */
+export interface HostMessageRequest {
+  /** The host page's origin, as the frame's handshake saw it. */
+  host: string;
+  message: string;
+  /** `provider/model`: the reader's model that would answer. */
+  model: string;
+}
 
 export function HostMessagePrompt(props: { request: HostMessageRequest; waiting: number; onAnswer: (allowed: boolean) => void }) {
   return (
