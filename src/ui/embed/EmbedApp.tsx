@@ -129,6 +129,8 @@ export function EmbedApp(props: {
     setAsking(rest);
     first?.answer(allowed);
   };
+  // A frame going away answers no for the reader: nothing waits on a prompt no one can see.
+  onCleanup(() => asking().forEach((waiting) => waiting.answer(false)));
 
   const callListeners = new Set<(call: ToolCall) => void>();
   let watched: PageTools | undefined;
