@@ -9,6 +9,9 @@ import type { SessionRecord } from "../session/record/session-record.js";
 import { Script, ScriptStep, scriptFromSession } from "../session/provider/scripted.js";
 import { errorMessage } from "../base/error-message.js";
 
+/** What a turn without the person's words sends (a plain Script has no prompt). */
+const REPLAY_PROMPT = "Replay the recorded conversation.";
+
 export const ScriptFile = Script.extend({
   /** What the person asked; sent as the user message before the script's steps play. */
   prompt: z.string().optional(),
@@ -18,7 +21,7 @@ export const ScriptFile = Script.extend({
 export type ScriptFile = z.infer<typeof ScriptFile>;
 
 /** One message of the person's and the model's steps answering it. */
-export interface ScriptTurn {
+interface ScriptTurn {
   prompt: string;
   steps: ScriptStep[];
 }
@@ -27,8 +30,6 @@ export interface ScriptTurn {
 export function scriptTurns(file: ScriptFile): ScriptTurn[] {
   return [{ prompt: file.prompt ?? REPLAY_PROMPT, steps: file.steps }, ...(file.turns ?? [])];
 }
-
-export const REPLAY_PROMPT = "Replay the recorded conversation.";
 
 class ScriptFileError extends Error {
   override name = "ScriptFileError";
