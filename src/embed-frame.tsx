@@ -12,6 +12,11 @@ import { EmbedApp, type EmbedAppSurface } from "./ui/embed/EmbedApp.js";
 import { browserPlatform } from "./workspace/browser-platform.js";
 import { Workspace } from "./workspace/workspace.js";
 
+/** The theme the author named, else the reader's own. */
+function themeOf(named: "light" | "dark" | undefined): "light" | "dark" {
+  return named ?? (window.matchMedia?.("(prefers-color-scheme: light)").matches ? "light" : "dark");
+}
+
 function clickToLoad(root: HTMLElement): Promise<void> {
   return new Promise((resolve) => {
     const button = document.createElement("button");
@@ -28,6 +33,9 @@ export async function startEmbedFrame(root: HTMLElement): Promise<void> {
   const params = readFrameParams(window.location.search);
   let ready!: (backend: EmbedBackend) => void;
   const server = startFrameServer(window, params.origins, new Promise<EmbedBackend>((resolve) => (ready = resolve)));
+  const theme = themeOf(params.theme);
+  // The button is the first thing the reader sees: in the author's theme already.
+  document.documentElement.dataset.theme = theme;
   if (params.clickToLoad) await clickToLoad(root);
   const name = `embed-${crypto.randomUUID()}`;
   // No lock: the name is this frame's alone, and a sandboxed frame may be denied Web Locks.
@@ -36,7 +44,6 @@ export async function startEmbedFrame(root: HTMLElement): Promise<void> {
     { name, requested: "embedded", bootTimeoutMs: 20_000, memoryOnly: true, unlimited: false },
     platform,
   );
-  const theme = params.theme ?? (window.matchMedia?.("(prefers-color-scheme: light)").matches ? "light" : "dark");
   let surface: EmbedAppSurface | undefined;
   let backend: FrameBackend | undefined;
   root.textContent = "";
@@ -44,7 +51,7 @@ export async function startEmbedFrame(root: HTMLElement): Promise<void> {
     () => (
       <EmbedApp
         workspace={workspace}
-        settings={{ view: params.view, theme, readOnly: params.readOnly, autoHeight: params.autoHeight }}
+        settings={{ view: params.view ?? "chat", theme, readOnly: params.readOnly, autoHeight: params.autoHeight }}
         workbenchHref={() => backend!.handle("shareUrl", undefined) as Promise<string>}
         bind={(bound) => (surface = bound)}
       />
@@ -61,6 +68,8 @@ export async function startEmbedFrame(root: HTMLElement): Promise<void> {
   backend = new FrameBackend(bound, {
     workbench: `${window.location.origin}${window.location.pathname}`,
     onStarted: () => params.autoHeight && resized(bound.measure()),
+    host: () => server.host(),
+    openFirstFile: params.view === undefined,
   });
   ready(backend);
 }

@@ -48,6 +48,20 @@ export interface EmbedSurface {
   measure(): number;
   /** What the page shows now, for a share link to show the same. */
   looks(): { view: ViewName; theme: ThemeName };
+  /**
+   * Asks the reader, in the frame, whether the host's `message` may go to `model` on their key: true for
+   * Allow once, false for Deny. Never remembered: each message is asked for.
+   */
+  askReader(request: HostMessageRequest): Promise<boolean>;
+}
+
+/** A host page's message waiting for the reader's yes or no. */
+export interface HostMessageRequest {
+  /** The host page's origin, as the frame's handshake saw it. */
+  host: string;
+  message: string;
+  /** `provider/model`, the reader's model that would answer. */
+  model: string;
 }
 
 export interface BackendOptions {
@@ -55,6 +69,10 @@ export interface BackendOptions {
   workbench?: string;
   /** The host's files and session are in: the frame reports what it looks like now (its height). */
   onStarted?: () => void;
+  /** The origin of the page driving the frame, once it has connected. */
+  host?: () => string | undefined;
+  /** The author named no view: start() opens the host's first file (unless it names files to open, or a session). */
+  openFirstFile?: boolean;
 }
 
 const CONFIG_FILE = "opencode.json";
@@ -146,6 +164,11 @@ export class FrameBackend implements EmbedBackend {
       if (params.autoplay) void this.play(session.script).catch(() => {});
     }
     for (const path of params.open ?? []) await this.openFile(path);
+    // Nothing named to show: the reader sees the host's first file rather than an empty list of calls.
+    const first = Object.keys(params.files ?? {})[0];
+    if (this.options.openFirstFile && !params.open?.length && session === undefined && first !== undefined) await this.openFile(first);
+    // An editor named with no file: shown again now that the files are in, so it opens on the first.
+    else if (this.surface.looks().view === "editor" && !params.open?.length) this.surface.setView("editor");
     const checkpoints = await this.keptCheckpoints();
     if (checkpoints) {
       await checkpoints.record({ kind: "outside" });
@@ -312,14 +335,21 @@ export class FrameBackend implements EmbedBackend {
     if (this.script) return this.play(this.script, message);
     const [chats, page] = await Promise.all([this.surface.chats(), this.surface.page()]);
     const chat = chats.chatFor(page);
-    if (!chat.model())
+    const asked = chat.model();
+    if (!asked)
       throw new Error(
         "run: this embed has no model to answer with (an embed never sees the visitor's keys): give it a `session` script to replay.",
       );
     // A model here is one the reader picked and pays for with a key they typed into the frame: a host page's
-    // message must never spend it. Only the reader sends on it, from the frame's own prompt.
-    throw new Error(
-      `run: the reader's own model (${chat.model()!.providerID}/${chat.model()!.modelID}) answers in this embed, on their key, which a host page may not spend: the reader types their messages in the frame; give a \`session\` script for the host's own replays. The message was not sent.`,
-    );
+    // message spends it only when the reader says so, for this message alone.
+    const model = `${asked.providerID}/${asked.modelID}`;
+    const host = this.options.host?.() ?? "the page holding this frame";
+    if (!(await this.surface.askReader({ host, message, model })))
+      throw new Error(`run: the reader did not allow this message to be sent to ${model} on their key; nothing was sent.`);
+    const now = chat.model();
+    // The reader said yes to one model: a change of model while the prompt was open is not what they allowed.
+    if (now?.providerID !== asked.providerID || now.modelID !== asked.modelID)
+      throw new Error(`run: the model changed from ${model} while the reader was asked; nothing was sent. Call run() again.`);
+    await chat.send({ text: message });
   }
 }

@@ -3,8 +3,10 @@ import type { FrameParams, ThemeName, ViewName } from "./protocol.js";
 
 const VIEWS: readonly ViewName[] = ["chat", "tools", "editor", "terminal", "preview"];
 
-export interface ReadFrameParams extends Required<Omit<FrameParams, "theme">> {
+export interface ReadFrameParams extends Required<Omit<FrameParams, "theme" | "view">> {
   theme: ThemeName | undefined;
+  /** Undefined when the author named none: the frame then opens on what the host's files make best. */
+  view: ViewName | undefined;
 }
 
 export function readFrameParams(search: string): ReadFrameParams {
@@ -12,7 +14,7 @@ export function readFrameParams(search: string): ReadFrameParams {
   const view = params.get("view");
   const theme = params.get("theme");
   return {
-    view: VIEWS.includes(view as ViewName) ? (view as ViewName) : "chat",
+    view: VIEWS.includes(view as ViewName) ? (view as ViewName) : undefined,
     theme: theme === "light" || theme === "dark" ? theme : undefined,
     readOnly: params.get("readOnly") === "1",
     clickToLoad: params.get("ctl") === "1",

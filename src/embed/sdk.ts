@@ -164,6 +164,20 @@ function randomId(): string {
 }
 
 /**
+ * Whether the frame holds the workbench's page yet. Until it does, its window is the blank page it started
+ * with, of the host's own origin, and a message for the workbench's origin sent there is dropped with an
+ * error in the host page's console.
+ */
+function frameLoaded(frame: HTMLIFrameElement, target: string): boolean {
+  try {
+    return frame.contentWindow?.location.origin === target;
+  } catch {
+    // Reading another origin's location throws: the blank page is gone, the workbench's is there.
+    return true;
+  }
+}
+
+/**
  * Connects to a workbench frame already in the page: the handshake is sent until the frame answers (it
  * may still be loading), then every request goes over the MessagePort it hands back.
  */
@@ -195,7 +209,7 @@ export function connect(frame: HTMLIFrameElement): Promise<WorkbenchVM> {
         );
         return;
       }
-      frame.contentWindow?.postMessage({ [TAG]: "init", id, version: PROTOCOL_VERSION }, target);
+      if (frameLoaded(frame, target)) frame.contentWindow?.postMessage({ [TAG]: "init", id, version: PROTOCOL_VERSION }, target);
     };
     window.addEventListener("message", onMessage);
     const timer = setInterval(send, HANDSHAKE_INTERVAL_MS);

@@ -25,7 +25,8 @@ import { defaultModelRef } from "../session/provider/model-choice.js";
 import { listProviders, type ProviderEntry } from "../session/provider/providers.js";
 import { ScriptedLanguageModel } from "../session/provider/scripted.js";
 import type { ModelInfo, ResolvedModel } from "../session/provider/types.js";
-import { REPLAY_PROMPT, type ScriptFile } from "./script-file.js";
+import { scriptTurns, type ScriptFile } from "./script-file.js";
+import { askBeforeNetwork } from "./replay-network-guard.js";
 import { systemPrompt } from "../session/agent/system-prompt.js";
 import { errorMessage } from "../base/error-message.js";
 
@@ -284,28 +285,43 @@ export class PageChats {
   }
 
   /**
-   * Plays a recorded script in `page`'s chat through the real loop: the person's message, then each step
-   * streamed at `speed`, its tool calls run (and asking permission) like a model's. The model picked
-   * before comes back afterwards.
+   * Plays a recorded script in `page`'s chat through the real loop, turn by turn: the person's message,
+   * then each step streamed at `speed`, its tool calls run (and asking permission) like a model's. A
+   * turn that is stopped or fails ends the playing. The model picked before comes back afterwards.
+   * `shared`: the recording came from someone else (a share link), so every network call asks first.
    */
-  async runScript(page: PageTools, file: ScriptFile, options: { speed?: number; name?: string } = {}): Promise<void> {
+  async runScript(page: PageTools, file: ScriptFile, options: { speed?: number; name?: string; shared?: boolean } = {}): Promise<void> {
     const chat = this.chatFor(page);
     if (chat.status().type !== "idle") throw new Error("The chat is still answering: stop it (or wait), then play the recording.");
     const id = page.record.id;
     const before = chat.model();
-    this.scripts.set(id, {
-      model: new ScriptedLanguageModel(file, { speed: options.speed ?? DEMO_SPEED, modelId: SCRIPTED_MODEL }),
-      name: options.name ?? "Recorded demo",
-    });
-    chat.setModel({ providerID: SCRIPTED_PROVIDER, modelID: SCRIPTED_MODEL });
+    const unguard = options.shared ? askBeforeNetwork(page) : () => {};
     try {
-      await chat.send({ text: file.prompt ?? REPLAY_PROMPT });
+      for (const turn of scriptTurns(file)) {
+        const model = new ScriptedLanguageModel(
+          { version: 1, steps: turn.steps },
+          { speed: options.speed ?? DEMO_SPEED, modelId: SCRIPTED_MODEL },
+        );
+        this.scripts.set(id, { model, name: options.name ?? "Recorded demo" });
+        chat.setModel({ providerID: SCRIPTED_PROVIDER, modelID: SCRIPTED_MODEL });
+        const messages = page.record.messages.length;
+        await chat.send({ text: turn.prompt });
+        // A turn the person stopped (or that failed) leaves its last answer unfinished: the rest is not played.
+        if (!this.turnFinished(page, messages)) break;
+      }
     } finally {
+      unguard();
       this.scripts.delete(id);
       const next = before && before.providerID !== SCRIPTED_PROVIDER ? before : this.defaultModel(page);
       if (next) chat.setModel(next);
       else chat.clearModel();
     }
+  }
+
+  /** Whether the turn whose messages start at `from` ended as the model meant it to (not stopped, not failed). */
+  private turnFinished(page: PageTools, from: number): boolean {
+    const last = page.record.messages.slice(from).findLast((message) => message.role === "assistant");
+    return last?.role === "assistant" && last.error === undefined && last.finish !== undefined && last.finish !== "unknown";
   }
 
   private async resolve(page: PageTools, ref: ModelRef): Promise<ResolvedModel> {

@@ -1,20 +1,35 @@
 /**
  * Script files: the scripted provider's `Script` plus the person's message it answers, so a recorded
  * conversation can be replayed by the real loop from a file (the built-in demo is one). A plain Script
- * without a prompt is accepted too; it is sent with a stock message.
+ * without a prompt is accepted too; it is sent with a stock message. A conversation of several turns
+ * keeps its later messages, each with the model's steps answering it, in `turns`.
  */
 import { z } from "zod";
 import type { SessionRecord } from "../session/record/session-record.js";
-import { Script, scriptFromSession } from "../session/provider/scripted.js";
+import { Script, ScriptStep, scriptFromSession } from "../session/provider/scripted.js";
 import { errorMessage } from "../base/error-message.js";
+
+/** What a turn without the person's words sends (a plain Script has no prompt). */
+const REPLAY_PROMPT = "Replay the recorded conversation.";
 
 export const ScriptFile = Script.extend({
   /** What the person asked; sent as the user message before the script's steps play. */
   prompt: z.string().optional(),
+  /** The person's later messages, in order, each followed by the model's steps answering it. */
+  turns: z.array(z.object({ prompt: z.string(), steps: z.array(ScriptStep) })).optional(),
 });
 export type ScriptFile = z.infer<typeof ScriptFile>;
 
-export const REPLAY_PROMPT = "Replay the recorded conversation.";
+/** One message of the person's and the model's steps answering it. */
+interface ScriptTurn {
+  prompt: string;
+  steps: ScriptStep[];
+}
+
+/** Every turn of a script file, in order: the first (its `prompt` and `steps`), then its `turns`. */
+export function scriptTurns(file: ScriptFile): ScriptTurn[] {
+  return [{ prompt: file.prompt ?? REPLAY_PROMPT, steps: file.steps }, ...(file.turns ?? [])];
+}
 
 class ScriptFileError extends Error {
   override name = "ScriptFileError";
@@ -37,10 +52,28 @@ export function parseScriptFile(text: string, source = "the script"): ScriptFile
   );
 }
 
-/** A session as a script file: the model's side of it, and the first thing the person asked. */
+const promptOf = (message: SessionRecord["messages"][number]) =>
+  message.parts.flatMap((part) => (part.type === "text" && !part.synthetic ? [part.text] : [])).join("\n");
+
+/**
+ * A session as a script file: the model's side of it, turn by turn, each after the person's message it
+ * answered (a synthetic user message, such as a compaction's, starts no turn).
+ */
 export function scriptFileFromSession(record: SessionRecord): ScriptFile {
-  const script = scriptFromSession(record);
-  const first = record.messages.find((message) => message.role === "user");
-  const prompt = first?.parts.flatMap((part) => (part.type === "text" && !part.synthetic ? [part.text] : [])).join("\n");
-  return { ...script, ...(prompt ? { prompt } : {}) };
+  const turns: { prompt: string | undefined; messages: SessionRecord["messages"] }[] = [{ prompt: undefined, messages: [] }];
+  for (const message of record.messages) {
+    const last = turns[turns.length - 1]!;
+    const prompt = message.role === "user" ? promptOf(message) : "";
+    if (prompt === "") last.messages.push(message);
+    else if (last.prompt === undefined && last.messages.length === 0) last.prompt = prompt;
+    else turns.push({ prompt, messages: [] });
+  }
+  const stepsOf = (messages: SessionRecord["messages"]) => scriptFromSession({ ...record, messages }).steps;
+  const [first, ...rest] = turns;
+  return {
+    version: 1,
+    ...(first!.prompt ? { prompt: first!.prompt } : {}),
+    steps: stepsOf(first!.messages),
+    ...(rest.length > 0 ? { turns: rest.map((turn) => ({ prompt: turn.prompt ?? REPLAY_PROMPT, steps: stepsOf(turn.messages) })) } : {}),
+  };
 }

@@ -191,11 +191,13 @@ export function RightPane(props: {
   const fail = (what: string, error: unknown) => props.report(`${what}: ${errorMessage(error)}`, true);
 
   /** Plays a script in the current session, or in a new one when this one already has a conversation. */
-  const play = async (load: () => Promise<{ file: import("../page/script-file.js").ScriptFile; name: string; speed?: number }>) => {
+  const play = async (
+    load: () => Promise<{ file: import("../page/script-file.js").ScriptFile; name: string; speed?: number; shared?: boolean }>,
+  ) => {
     const hub = chats();
     if (!hub) return;
     try {
-      const { file, name, speed } = await load();
+      const { file, name, speed, shared } = await load();
       let current = page();
       if (current && (current.record.messages.length > 0 || current.calls.length > 0)) {
         await controller.create();
@@ -203,7 +205,7 @@ export function RightPane(props: {
       }
       if (!current) return;
       setTab("chat");
-      await hub.runScript(current, file, { name, ...(speed !== undefined ? { speed } : {}) });
+      await hub.runScript(current, file, { name, shared, ...(speed !== undefined ? { speed } : {}) });
     } catch (error) {
       fail("The recording could not play", error);
     }
@@ -219,7 +221,8 @@ export function RightPane(props: {
   const replayScript = (file: File) =>
     play(async () => {
       const { parseScriptFile } = await import("../page/script-file.js");
-      return { file: parseScriptFile(await file.text(), file.name), name: `Recording: ${file.name}`, speed: 1 };
+      // A script file can come from anyone: its network calls ask, as a shared session's do.
+      return { file: parseScriptFile(await file.text(), file.name), name: `Recording: ${file.name}`, speed: 1, shared: true };
     });
   const exportCurrent = async () => {
     const current = page();
@@ -278,7 +281,7 @@ export function RightPane(props: {
       const { scriptFileFromSession } = await import("../page/script-file.js");
       const file = scriptFileFromSession(current.record);
       if (file.steps.length === 0) throw new Error("this session has no answers to replay");
-      return { file, name: `Replay: ${current.record.title}`, speed: speed() };
+      return { file, name: `Replay: ${current.record.title}`, speed: speed(), shared: true };
     });
 
   const tabButton = (id: Tab, label: string) => (
@@ -337,7 +340,10 @@ export function RightPane(props: {
       </Show>
       <Show when={props.shared}>
         <div class="share-replay" role="group" aria-label="Replay the shared session" data-testid="share-replay">
-          <span>Opened from a share link. Replay its session with real tools (you are asked before anything that needs permission):</span>
+          <span>
+            Opened from a share link. Replay its session with real tools (you are asked before anything that needs permission, and before
+            every network call):
+          </span>
           <label>
             Speed{" "}
             <select value={String(speed())} onChange={(e) => setSpeed(Number(e.currentTarget.value))} data-testid="share-replay-speed">

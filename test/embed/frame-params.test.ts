@@ -27,7 +27,7 @@ describe("frame address", () => {
 
   it("unknown values fall back instead of failing", () => {
     expect(readFrameParams("?embed=1&view=sideways&theme=sepia")).toEqual({
-      view: "chat",
+      view: undefined,
       theme: undefined,
       readOnly: false,
       clickToLoad: false,

@@ -21,6 +21,7 @@ export function testSurface(runtime: () => Runtime, given: Partial<EmbedSurface>
     setView: unused("setView"),
     measure: () => 0,
     looks: () => ({ view: "chat", theme: "dark" }),
+    askReader: unused("askReader"),
     ...given,
   };
 }

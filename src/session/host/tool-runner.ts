@@ -68,6 +68,8 @@ export interface ToolRunnerOptions {
   callerRules?: Ruleset[];
   /** Marks the workspace's checkpoints around each call. */
   checkpoints?: SessionCheckpoints;
+  /** Rules laid over every call for a while (guard()); shared with the runner's children. */
+  guards?: Set<Ruleset>;
 }
 
 export interface RunOptions {
@@ -92,7 +94,21 @@ function messageOf(error: unknown): string {
 }
 
 export class ToolRunner {
-  constructor(private readonly options: ToolRunnerOptions) {}
+  private readonly guards: Set<Ruleset>;
+
+  constructor(private readonly options: ToolRunnerOptions) {
+    this.guards = options.guards ?? new Set();
+  }
+
+  /**
+   * Lays `rules` over every call of this session and its subagents until the returned function is called
+   * (a replay of a shared session asks before each network call). They are judged as a caller's rules
+   * are: they can make a call ask or refuse it, never allow what the session's own rules do not.
+   */
+  guard(rules: Ruleset): () => void {
+    this.guards.add(rules);
+    return () => void this.guards.delete(rules);
+  }
 
   /** The session's background jobs, when it has any. */
   get jobs(): BackgroundJobs | undefined {
@@ -101,7 +117,7 @@ export class ToolRunner {
 
   /** The same runner with some options replaced (a child session's rules and store). */
   withOptions(changes: Partial<ToolRunnerOptions>): ToolRunner {
-    return new ToolRunner({ ...this.options, ...changes });
+    return new ToolRunner({ ...this.options, guards: this.guards, ...changes });
   }
 
   /** The workspace's checkpoints this runner marks, if any (the chat marks each user message there too). */
@@ -120,13 +136,15 @@ export class ToolRunner {
    */
   private withCallers(input: AskInput, ruleset: Ruleset): Ruleset {
     const callers = this.options.callerRules ?? [];
-    if (callers.length === 0) return ruleset;
+    if (callers.length === 0 && this.guards.size === 0) return ruleset;
     const approved: Ruleset = [...this.options.permissions.approved];
     const added: Ruleset = [];
     for (const pattern of input.patterns) {
       const own = evaluate(input.permission, pattern, ruleset, approved).action;
       if (own === "deny") continue;
-      for (const rules of callers) {
+      // A guard speaks only for the permissions it names; a caller's rules speak for all (no rule: ask).
+      const guards = [...this.guards].filter((rules) => evaluate(input.permission, pattern, rules).rule !== undefined);
+      for (const rules of [...callers, ...guards]) {
         const theirs = evaluate(input.permission, pattern, rules, approved).action;
         if (theirs === "deny") throw new DeniedError(rules.filter((rule) => matchWildcard(input.permission, rule.permission)));
         if (theirs === "ask" && own === "allow") added.push({ permission: input.permission, pattern, action: "ask", source: "session" });

@@ -20,6 +20,8 @@ import { TerminalView } from "../terminal/TerminalView.js";
 import type { ThemeName } from "../theme.js";
 import { ToolsController, type TrustMemory } from "../tools/tools-controller.js";
 import { errorMessage } from "../../base/error-message.js";
+import { HostMessagePrompt, type HostMessageRequest } from "./HostMessagePrompt.js";
+import { firstFile } from "./first-file.js";
 
 export type EmbedView = "chat" | "tools" | "editor" | "terminal" | "preview";
 
@@ -48,6 +50,7 @@ export interface EmbedAppSurface {
   onCall(listener: (call: ToolCall) => void): () => void;
   /** The content's height, whenever it changes (auto height only). */
   onResize(listener: (height: number) => void): () => void;
+  askReader(request: HostMessageRequest): Promise<boolean>;
 }
 
 /** Trust for an embed: never offered, never remembered, never read from the visitor's storage. */
@@ -119,6 +122,16 @@ export function EmbedApp(props: {
       });
     });
 
+  // The host's messages waiting for the reader, oldest first: one prompt at a time, each answered alone.
+  const [asking, setAsking] = createSignal<{ request: HostMessageRequest; answer: (allowed: boolean) => void }[]>([]);
+  const answerFirst = (allowed: boolean) => {
+    const [first, ...rest] = asking();
+    setAsking(rest);
+    first?.answer(allowed);
+  };
+  // A frame going away answers no for the reader: nothing waits on a prompt no one can see.
+  onCleanup(() => asking().forEach((waiting) => waiting.answer(false)));
+
   const callListeners = new Set<(call: ToolCall) => void>();
   let watched: PageTools | undefined;
   let offCalls = () => {};
@@ -152,6 +165,15 @@ export function EmbedApp(props: {
   const show = (next: EmbedView) => {
     setView(next);
     if (next === "terminal") files.showTerminal();
+    // "Editor" shows a file: the one open last, else the workspace's first (never the terminal).
+    if (next === "editor" && files.active() === undefined) {
+      const open = files.files()[0];
+      if (open) files.show(open.path);
+      else
+        void firstFile(runtime()).then((path) => {
+          if (path && view() === "editor" && files.active() === undefined) files.open(path);
+        });
+    }
   };
 
   props.bind({
@@ -190,6 +212,11 @@ export function EmbedApp(props: {
     onResize(listener) {
       resizeListeners.add(listener);
       return () => resizeListeners.delete(listener);
+    },
+    askReader(request) {
+      // The reader is asked where they read the chat.
+      show("chat");
+      return new Promise((answer) => setAsking((waiting) => [...waiting, { request, answer }]));
     },
   });
 
@@ -254,6 +281,9 @@ export function EmbedApp(props: {
             {shown().text}
           </p>
         )}
+      </Show>
+      <Show when={asking()[0]}>
+        {(first) => <HostMessagePrompt request={first().request} waiting={asking().length} onAnswer={answerFirst} />}
       </Show>
       <main class="embed-body">
         <div class="embed-panel" hidden={pane() === undefined}>
