@@ -14,7 +14,7 @@ export interface Opened {
   session: ToolSession;
   root: string;
   read(path: string): Promise<string>;
-  program(code: string): Promise<{ call: ToolCall; inner: ToolCall[] }>;
+  program(code: string, signal?: AbortSignal): Promise<{ call: ToolCall; inner: ToolCall[] }>;
   dispose(): Promise<void>;
 }
 
@@ -43,9 +43,9 @@ export async function openCodeMode(
     session,
     root: runtime.root,
     read: async (path) => new TextDecoder().decode(await runtime.fs.readFile(`${runtime.root}/${path}`)),
-    async program(code) {
+    async program(code, signal) {
       const before = new Set(session.session.calls.map((call) => call.id));
-      const call = await session.run("execute", { code });
+      const call = await session.run("execute", { code }, signal ? { signal } : {});
       const inner = session.session.calls.filter((c) => !before.has(c.id) && c.id !== call.id);
       return { call, inner };
     },
