@@ -5,6 +5,7 @@
  * array says its size to the budget first, so `"x".repeat(1e9)` is refused before it is built.
  */
 import {
+  appendAll,
   ArrayValue,
   FunctionValue,
   fromData,
@@ -145,9 +146,9 @@ async function mergeSort(items: Value[], compare: (a: Value, b: Value) => Promis
 function flatten(items: Value[], depth: number, host: NativeHost): Value[] {
   const out: Value[] = [];
   for (const item of items) {
-    if (item instanceof ArrayValue && depth > 0) out.push(...flatten(item.items, depth - 1, host));
+    if (item instanceof ArrayValue && depth > 0) appendAll(out, flatten(item.items, depth - 1, host));
     else out.push(item);
-    host.allocate(1);
+    host.allocate(out.length, 1);
   }
   return out;
 }
@@ -155,15 +156,15 @@ function flatten(items: Value[], depth: number, host: NativeHost): Value[] {
 const ARRAY_METHODS: MethodTable<ArrayValue> = {
   at: (a, [i]) => a.items.at(int(i, 0)),
   push: (a, args, host) => {
-    host.allocate(a.items.length + args.length);
-    a.items.push(...args);
+    host.allocate(a.items.length + args.length, args.length);
+    appendAll(a.items, args);
     return a.items.length;
   },
   pop: (a) => a.items.pop(),
   shift: (a) => a.items.shift(),
   unshift: (a, args, host) => {
     host.allocate(a.items.length + args.length);
-    a.items.unshift(...args);
+    a.items.splice(0, a.items.length, ...args.concat(a.items));
     return a.items.length;
   },
   slice: (a, [s, e], host) => {
@@ -174,14 +175,19 @@ const ARRAY_METHODS: MethodTable<ArrayValue> = {
   splice: (a, [s, count, ...insert], host) => {
     host.allocate(a.items.length + insert.length);
     const start = int(s, 0);
-    return new ArrayValue(a.items.splice(start, count === undefined ? a.items.length : int(count, 0), ...insert));
+    const removed = a.items.splice(start, count === undefined ? a.items.length : int(count, 0));
+    const tail = a.items.splice(Math.min(a.items.length, start < 0 ? Math.max(0, a.items.length + start) : start));
+    appendAll(a.items, insert);
+    appendAll(a.items, tail);
+    return new ArrayValue(removed);
   },
   concat: (a, args, host) => {
-    const items = [...a.items];
+    const total = args.reduce((sum: number, arg) => sum + (arg instanceof ArrayValue ? arg.items.length : 1), a.items.length);
+    host.allocate(total);
+    const items = a.items.slice();
     for (const arg of args) {
-      if (arg instanceof ArrayValue) items.push(...arg.items);
+      if (arg instanceof ArrayValue) appendAll(items, arg.items);
       else items.push(arg);
-      host.allocate(items.length);
     }
     return new ArrayValue(items);
   },
@@ -339,8 +345,8 @@ export function standardGlobals(): Record<string, Value> {
       sqrt: native("sqrt", ([x]) => Math.sqrt(toNumber(x))),
       log: native("log", ([x]) => Math.log(toNumber(x))),
       pow: native("pow", ([x, y]) => toNumber(x) ** toNumber(y)),
-      min: native("min", (args) => Math.min(...args.map(toNumber))),
-      max: native("max", (args) => Math.max(...args.map(toNumber))),
+      min: native("min", (args) => args.reduce<number>((least, arg) => Math.min(least, toNumber(arg)), Number.POSITIVE_INFINITY)),
+      max: native("max", (args) => args.reduce<number>((most, arg) => Math.max(most, toNumber(arg)), Number.NEGATIVE_INFINITY)),
       random: native("random", () => Math.random()),
     }),
     Object: object({

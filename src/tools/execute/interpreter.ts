@@ -10,6 +10,7 @@ import { ERROR_CONSTRUCTORS, methodOf, native, standardGlobals } from "./builtin
 import { Budget, type ExecuteLimits } from "./limits.js";
 import { Scope } from "./scope.js";
 import {
+  appendAll,
   ArrayValue,
   display,
   FunctionValue,
@@ -132,8 +133,8 @@ export class Interpreter implements NativeHost {
     this.global.declare("tools", this.toolsObject, false);
   }
 
-  allocate(size: number): void {
-    this.budget.allocate(size);
+  allocate(size: number, added?: number): void {
+    this.budget.allocate(size, added);
   }
 
   private consoleObject(): ObjectValue {
@@ -218,14 +219,15 @@ export class Interpreter implements NativeHost {
   }
 
   private closure(node: FunctionNode, scope: Scope<Value>): FunctionValue {
-    if (node.generator) throw this.unsupported(node, "generator functions");
+    if (node.generator) throw this.unsupported(node, "generator functions", "", true);
     const name = node.id ? node.id.name : "";
     return new FunctionValue(name, { kind: "closure", node, scope });
   }
 
-  private unsupported(node: Node, what: string, instead = ""): ProgramError {
+  /** `what` names one thing ("new Proxy"), or several (`plural`: "classes"). */
+  private unsupported(node: Node, what: string, instead = "", plural = false): ProgramError {
     return new ProgramError(
-      `line ${lineOf(node)}: ${what} ${what.endsWith("s") ? "are" : "is"} not supported in execute${instead ? `; ${instead}` : "."}`,
+      `line ${lineOf(node)}: ${what} ${plural ? "are" : "is"} not supported in execute${instead ? `; ${instead}` : "."}`,
     );
   }
 
@@ -288,7 +290,7 @@ export class Interpreter implements NativeHost {
       case "SwitchStatement":
         return this.switchStatement(node, scope);
       case "ClassDeclaration":
-        throw this.unsupported(node, "classes", "use plain objects and functions");
+        throw this.unsupported(node, "classes", "use plain objects and functions", true);
       case "WithStatement":
         throw this.unsupported(node, "with");
       default:
@@ -520,7 +522,7 @@ export class Interpreter implements NativeHost {
 
   private setMember(target: Value, key: string, value: Value, node: Node): void {
     if (target instanceof ObjectValue) {
-      this.budget.allocate(1);
+      this.budget.allocate(target.props.size + 1, 1);
       target.props.set(key, value);
       return;
     }
@@ -532,7 +534,7 @@ export class Interpreter implements NativeHost {
       if (key === "length") {
         const length = toNumber(value);
         if (!Number.isInteger(length) || length < 0) throwError("RangeError", "Invalid array length");
-        this.budget.allocate(length);
+        this.budget.allocate(length, Math.max(0, length - target.items.length));
         if (length < target.items.length) target.items.length = length;
         else while (target.items.length < length) target.items.push(undefined);
         return;
@@ -543,7 +545,7 @@ export class Interpreter implements NativeHost {
           "TypeError",
           `line ${lineOf(node)}: arrays take only numeric indexes and length here (not '${key}'); use an object for named keys`,
         );
-      this.budget.allocate(index + 1);
+      this.budget.allocate(Math.max(index + 1, target.items.length), Math.max(1, index + 1 - target.items.length));
       while (target.items.length < index) target.items.push(undefined);
       target.items[index] = value;
       return;
@@ -558,7 +560,7 @@ export class Interpreter implements NativeHost {
     switch (node.type) {
       case "Literal":
         if ("regex" in node && node.regex)
-          throw this.unsupported(node, "regular expressions", "use includes, indexOf, split, or the grep tool");
+          throw this.unsupported(node, "regular expressions", "use includes, indexOf, split, or the grep tool", true);
         if (typeof node.value === "bigint") throw this.unsupported(node, "BigInt");
         if (typeof node.value === "string") this.budget.allocate(node.value.length);
         return node.value as Value;
@@ -579,7 +581,7 @@ export class Interpreter implements NativeHost {
         const items: Value[] = [];
         for (const element of node.elements) {
           if (element === null) items.push(undefined);
-          else if (element.type === "SpreadElement") items.push(...this.iterable(await this.expr(element.argument, scope), element));
+          else if (element.type === "SpreadElement") appendAll(items, this.iterable(await this.expr(element.argument, scope), element));
           else items.push(await this.expr(element, scope));
         }
         this.budget.allocate(items.length);
@@ -599,7 +601,7 @@ export class Interpreter implements NativeHost {
         return node.prefix ? next : old;
       }
       case "BinaryExpression": {
-        if (node.left.type === "PrivateIdentifier") throw this.unsupported(node, "private names");
+        if (node.left.type === "PrivateIdentifier") throw this.unsupported(node, "private names", "", true);
         const left = await this.expr(node.left, scope);
         const right = await this.expr(node.right, scope);
         return this.binary(node.operator, left, right, node);
@@ -649,11 +651,11 @@ export class Interpreter implements NativeHost {
       case "ThisExpression":
         throw this.unsupported(node, "this", "use plain functions and objects");
       case "ClassExpression":
-        throw this.unsupported(node, "classes", "use plain objects and functions");
+        throw this.unsupported(node, "classes", "use plain objects and functions", true);
       case "ImportExpression":
         throw this.unsupported(node, "import()", "call the tools through tools.<name>(...)");
       case "TaggedTemplateExpression":
-        throw this.unsupported(node, "tagged templates");
+        throw this.unsupported(node, "tagged templates", "", true);
       case "MetaProperty":
         throw this.unsupported(node, "new.target and import.meta");
       case "YieldExpression":
@@ -668,8 +670,7 @@ export class Interpreter implements NativeHost {
     // `out += line` in a loop stays linear, while the result's size still has its cap.
     const total = parts.reduce((sum, part) => sum + part.length, 0);
     const longest = parts.reduce((max, part) => Math.max(max, part.length), 0);
-    if (total > this.options.limits.maxValueSize) this.budget.allocate(total);
-    this.budget.allocate(total - longest + 1);
+    this.budget.allocate(total, total - longest + 1);
     return parts.join("");
   }
 
@@ -682,7 +683,7 @@ export class Interpreter implements NativeHost {
         for (const key of keysOfValue(source).items as string[]) object.props.set(key, this.getMember(source, key, property));
         continue;
       }
-      if (property.kind !== "init") throw this.unsupported(property, "getters and setters", "store the value itself");
+      if (property.kind !== "init") throw this.unsupported(property, "getters and setters", "store the value itself", true);
       const key = await this.propertyKey(property, scope);
       object.props.set(key, await this.expr(property.value, scope));
     }
@@ -691,7 +692,7 @@ export class Interpreter implements NativeHost {
   }
 
   private async memberKey(node: Extract<AnyNode, { type: "MemberExpression" }>, scope: Scope<Value>): Promise<string> {
-    if (node.property.type === "PrivateIdentifier") throw this.unsupported(node, "private names");
+    if (node.property.type === "PrivateIdentifier") throw this.unsupported(node, "private names", "", true);
     return node.computed ? this.key(await this.expr(node.property, scope)) : identifierName(node.property);
   }
 
@@ -818,7 +819,7 @@ export class Interpreter implements NativeHost {
   private async arguments(nodes: readonly AnyNode[], scope: Scope<Value>): Promise<Value[]> {
     const args: Value[] = [];
     for (const arg of nodes) {
-      if (arg.type === "SpreadElement") args.push(...this.iterable(await this.expr(arg.argument, scope), arg));
+      if (arg.type === "SpreadElement") appendAll(args, this.iterable(await this.expr(arg.argument, scope), arg));
       else args.push(await this.expr(arg, scope));
     }
     return args;

@@ -103,8 +103,11 @@ export class Budget {
     );
   }
 
-  /** A new string or array of `size` characters or elements. */
-  allocate(size: number): void {
+  /**
+   * A string or array of `size` characters or elements, of which `added` are new (pushing one item onto a
+   * long array adds one; a copy adds all): the size has its cap, and what is new counts toward the total.
+   */
+  allocate(size: number, added = size): void {
     if (size > this.limits.maxValueSize)
       this.stop(
         new LimitError(
@@ -112,7 +115,7 @@ export class Budget {
           `a string or array grew to ${size} characters or elements, past the limit of ${this.limits.maxValueSize}. Work on slices of it instead.`,
         ),
       );
-    this.allocated += size;
+    this.allocated += added;
     if (this.allocated > this.limits.maxAllocation)
       this.stop(
         new LimitError(

@@ -19,9 +19,8 @@ export class ArrayValue {
 }
 
 /** What a native function receives: the interpreter, to call back into a program's functions. */
-export interface NativeHost {
+export interface NativeHost extends TextBudget {
   call(fn: Value, args: Value[]): Promise<Value>;
-  allocate(size: number): void;
 }
 
 export type NativeImpl = (args: Value[], host: NativeHost) => Value | Promise<Value>;
@@ -87,15 +86,23 @@ export function toNumber(value: Value): number {
  * big array of big strings stops early instead of exhausting the host's memory.
  */
 export interface TextBudget {
-  allocate(size: number): void;
+  /** A value of `size` characters or elements, `added` of them new (all, by default). */
+  allocate(size: number, added?: number): void;
+}
+
+/** Appends one by one: spreading a long array into push() would overflow the host's stack. */
+export function appendAll(target: Value[], source: readonly Value[]): void {
+  for (const item of source) target.push(item);
 }
 
 /** Builds one text from parts, charging the budget as it grows. */
 class TextBuilder {
   private readonly parts: string[] = [];
+  private length = 0;
   constructor(readonly budget: TextBudget) {}
   add(part: string): void {
-    this.budget.allocate(part.length);
+    this.length += part.length;
+    this.budget.allocate(this.length, part.length);
     this.parts.push(part);
   }
   text(): string {

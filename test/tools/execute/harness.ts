@@ -4,6 +4,7 @@
  */
 import { createEmbeddedRuntime } from "../../../src/runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../../../src/runtime/embedded/node-worker-factory.js";
+import type { Runtime } from "../../../src/runtime/types.js";
 import type { ToolCall } from "../../../src/session/record/session-record.js";
 import { ToolSession, type ToolSessionOptions } from "../../../src/session/host/tool-session.js";
 import { builtinTools } from "../../../src/tools/builtins.js";
@@ -12,6 +13,7 @@ import { DEFAULT_LIMITS, type ExecuteLimits } from "../../../src/tools/execute/l
 
 export interface Opened {
   session: ToolSession;
+  runtime: Runtime;
   root: string;
   read(path: string): Promise<string>;
   program(code: string, signal?: AbortSignal): Promise<{ call: ToolCall; inner: ToolCall[] }>;
@@ -41,6 +43,7 @@ export async function openCodeMode(
   });
   return {
     session,
+    runtime,
     root: runtime.root,
     read: async (path) => new TextDecoder().decode(await runtime.fs.readFile(`${runtime.root}/${path}`)),
     async program(code, signal) {
