@@ -79,7 +79,7 @@ test.describe("Code Mode with a scripted model", () => {
     await expect(nested.nth(0)).toHaveAttribute("data-state", "completed");
     await expect(nested.nth(1)).toHaveAttribute("data-state", "completed");
     expect(toolResults(server, 1)).toContain("notes: 2 open\nFound 1 matches");
-    await execute.getByTestId("call-card").first().scrollIntoViewIfNeeded();
+    await execute.scrollIntoViewIfNeeded();
     await page.screenshot({ path: "e2e/screenshots/code-mode.png" });
     expect(consoleErrors).toEqual([]);
   });
