@@ -415,9 +415,9 @@ export function standardGlobals(): Record<string, Value> {
       }),
       resolve: native("resolve", ([v]) => new PromiseValue(settle(v))),
     }),
-    String: native("String", ([v], host) => (v === undefined ? "" : text(v, host))),
+    String: native("String", (args, host) => (args.length === 0 ? "" : text(args[0], host))),
     Number: withProps(
-      native("Number", ([v]) => (v === undefined ? 0 : toNumber(v))),
+      native("Number", (args) => (args.length === 0 ? 0 : toNumber(args[0]))),
       {
         isInteger: native("isInteger", ([v]) => typeof v === "number" && Number.isInteger(v)),
         isFinite: native("isFinite", ([v]) => typeof v === "number" && Number.isFinite(v)),

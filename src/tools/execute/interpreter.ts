@@ -745,9 +745,9 @@ export class Interpreter implements NativeHost {
       case "!==":
         return !strictEquals(left, right);
       case "==":
-        return looseEquals(left, right);
+        return looseEquals(left, right, this);
       case "!=":
-        return !looseEquals(left, right);
+        return !looseEquals(left, right, this);
       case "<":
       case ">":
       case "<=":

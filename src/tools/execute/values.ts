@@ -151,11 +151,14 @@ export function strictEquals(a: Value, b: Value): boolean {
   return a === b || (typeof a === "number" && typeof b === "number" && a === b);
 }
 
-export function looseEquals(a: Value, b: Value): boolean {
+/** JavaScript's ==: an object or array met by a primitive compares as its text, as JavaScript's ToPrimitive makes it. */
+export function looseEquals(a: Value, b: Value, budget: TextBudget): boolean {
   if ((a === null || a === undefined) && (b === null || b === undefined)) return true;
   if (a === null || a === undefined || b === null || b === undefined) return false;
-  if (typeof a === typeof b) return strictEquals(a, b);
   const primitive = (v: Value) => typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+  if (primitive(a) !== primitive(b))
+    return primitive(a) ? looseEquals(a, toText(b, budget), budget) : looseEquals(toText(a, budget), b, budget);
+  if (typeof a === typeof b) return strictEquals(a, b);
   if (primitive(a) && primitive(b)) return toNumber(a) === toNumber(b);
   return false;
 }
