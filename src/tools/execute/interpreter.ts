@@ -246,6 +246,7 @@ export class Interpreter implements NativeHost {
 
   private async stmt(node: AnyNode, scope: Scope<Value>, labels: string[] = []): Promise<Completion> {
     this.budget.step();
+    if (this.budget.timeToYield()) await new Promise((resolve) => setTimeout(resolve, 0));
     switch (node.type) {
       case "ExpressionStatement":
         await this.expr(node.expression, scope);

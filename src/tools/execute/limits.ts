@@ -53,6 +53,8 @@ export class Budget {
   /** Set by the first limit reached; every later step throws it again, so nothing runs past it. */
   private stopped: LimitError | undefined;
   private readonly deadline: number;
+  private lastYield = Date.now();
+  private yieldChecks = 0;
 
   constructor(
     readonly limits: ExecuteLimits,
@@ -88,6 +90,18 @@ export class Budget {
         ),
       );
     if ((this.steps & 255) === 0) this.checkClock();
+  }
+
+  /**
+   * Whether the interpreter should give the host's event loop a turn: it runs on the page's thread, so a
+   * busy program lets the page paint and handle input every ~20 ms instead of freezing it until a limit.
+   */
+  timeToYield(): boolean {
+    if ((++this.yieldChecks & 255) !== 0) return false;
+    const now = Date.now();
+    if (now - this.lastYield < 20) return false;
+    this.lastYield = now;
+    return true;
   }
 
   checkClock(): void {

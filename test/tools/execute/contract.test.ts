@@ -152,6 +152,21 @@ describe("execute: abort", () => {
   });
 });
 
+describe("execute: on the page's thread", () => {
+  it("gives the event loop a turn while a busy program runs, so the page keeps painting", async () => {
+    const o = await open({}, { limits: { maxSteps: 3_000_000 } });
+    let fired = 0;
+    setTimeout(() => {
+      fired = Date.now();
+    }, 5);
+    const { call } = await o.program(`let n = 0; while (true) n++;`);
+    const ended = Date.now();
+    expect(call.error).toContain("more than 3000000 steps");
+    expect(fired).toBeGreaterThan(0);
+    expect(fired).toBeLessThan(ended - 100);
+  });
+});
+
 describe("execute: limits, each with an error that names it", () => {
   it("maxToolCalls: the call past the limit stops the program; only the allowed calls were made", async () => {
     const o = await open({ "a.txt": "a\n" }, { limits: { maxToolCalls: 3 } });
