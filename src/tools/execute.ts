@@ -30,7 +30,7 @@ const REFUSED = new Map([
 const HIDDEN = new Set(["invalid"]);
 
 /** One inner call as this call's metadata names it (the page draws its card from `callID`). */
-export interface ExecuteCallEntry {
+interface ExecuteCallEntry {
   tool: string;
   callID?: string;
   status: "running" | "completed" | "error";

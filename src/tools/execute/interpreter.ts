@@ -46,10 +46,7 @@ export class ProgramError extends Error {
 class ShortCircuit {}
 
 /** How a program's tool call reaches the session: the result is the tool's output or its error. */
-export type ToolCaller = (
-  tool: string,
-  params: Record<string, unknown>,
-) => Promise<{ ok: true; output: string } | { ok: false; error: string }>;
+type ToolCaller = (tool: string, params: Record<string, unknown>) => Promise<{ ok: true; output: string } | { ok: false; error: string }>;
 
 export interface ProgramResult {
   /** What console.log printed, then the returned value if any. */
