@@ -114,6 +114,9 @@ export function defineExecuteTool(limits: ExecuteLimits) {
       });
       try {
         const result = await Promise.race([interpreter.run(program), stopped]);
+        // The program is over once its top level ends: an async function it left running takes no more
+        // steps and starts no more calls (no card may appear after this one ended); calls already started finish.
+        interpreter.budget.halt(new LimitError("aborted", "the program had already ended."));
         await Promise.allSettled([...interpreter.pending]);
         const output = result.output === "" ? "(The program printed nothing and returned nothing.)" : result.output;
         return { title: `execute (${calls.length} tool calls)`, output, metadata: { calls } };

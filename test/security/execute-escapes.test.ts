@@ -291,6 +291,21 @@ describe("execute: getting around the session", () => {
     await nothingChanged();
   });
 
+  it("cannot act after its call has ended: an async function left running starts no more calls", async () => {
+    const { o, nothingChanged } = await attack();
+    const { call } = await o.program(`
+      (async () => { for (let i = 0; i < 3; i++) await null; await tools.write({ filePath: "late.txt", content: "x" }); })();
+      (async () => { while (true) {} })();
+      return "done";
+    `);
+    expect(call.output).toBe("done");
+    const calls = o.session.session.calls.length;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(o.session.session.calls.length).toBe(calls);
+    await expect(o.read("late.txt")).rejects.toThrow();
+    await nothingChanged();
+  });
+
   it("names the tools there are when a program calls one that is not", async () => {
     const { o, nothingChanged } = await attack();
     const { call } = await o.program(`await tools.rm({ path: "/" });`);
