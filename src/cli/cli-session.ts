@@ -171,6 +171,8 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
       enableExa: exaEnabled(process.env),
       ...(["true", "1"].includes(process.env.OPENCODE_EXPERIMENTAL_PLAN_MODE ?? "") ? { planMode: true } : {}),
       experimentalLsp: flagOn("OPENCODE_EXPERIMENTAL_LSP_TOOL") || flagOn("OPENCODE_EXPERIMENTAL"),
+      // V2's Code Mode flag; the workspace's `workbench.experimentalCodeMode` turns it on too.
+      ...(flagOn("OPENCODE_EXPERIMENTAL_CODE_MODE") ? { codeMode: true } : {}),
     },
     web: nodeWebAccess(process.env.WORKBENCH_EXA_URL ? { exaUrl: process.env.WORKBENCH_EXA_URL } : {}),
     mcpLocal: localMcp(common.dir, common.hiddenEnv),

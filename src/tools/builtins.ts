@@ -7,6 +7,7 @@ import { BashTool } from "./bash.js";
 import { BatchTool } from "./batch.js";
 import { CodeSearchTool } from "./codesearch.js";
 import { EditTool } from "./edit.js";
+import { ExecuteTool } from "./execute.js";
 import { GlobTool } from "./glob.js";
 import { GrepTool } from "./grep.js";
 import { InvalidTool } from "./invalid.js";
@@ -55,6 +56,7 @@ export const builtinTools: Info[] = [
   SkillTool,
   LspTool,
   BatchTool,
+  ExecuteTool,
   PlanEnterTool,
   PlanExitTool,
   PreviewTool,

@@ -25,6 +25,11 @@ export interface RegistryFlags {
   toolNames?: "v1" | "v2";
   /** A page with a Preview pane runs the session (the page and the embed; never the CLI). */
   preview: boolean;
+  /**
+   * OpenCode V2's Code Mode, the `execute` tool: V2 offers it only under OPENCODE_EXPERIMENTAL_CODE_MODE;
+   * here that variable (CLI) or `"workbench": { "experimentalCodeMode": true }` in opencode.json.
+   */
+  codeMode?: boolean;
 }
 
 export const defaultFlags: RegistryFlags = {
@@ -81,6 +86,8 @@ export class ToolRegistry {
         return this.flags.toolNames === "v2";
       case "preview":
         return this.flags.preview;
+      case "execute":
+        return this.flags.codeMode === true;
       default:
         return true;
     }

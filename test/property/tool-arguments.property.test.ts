@@ -127,10 +127,10 @@ const surelyRuns: Record<string, Record<string, unknown>> = {
   skill: { name: "demo" },
 };
 
-// Tools the default flags leave out of the registry (batch_tool, plan mode and the lsp tool are off).
+// Tools the default flags leave out of the registry (batch_tool, plan mode, Code Mode and the lsp tool are off).
 // OpenCode V2's names (offered instead of bash, apply_patch and task for a V2 config: the same code) and the
 // preview (offered only where a page has a Preview pane) are not registered by the default flags either.
-const FLAGGED_OFF = new Set(["batch", "plan_enter", "plan_exit", "lsp", "shell", "patch", "subagent", "preview"]);
+const FLAGGED_OFF = new Set(["batch", "execute", "plan_enter", "plan_exit", "lsp", "shell", "patch", "subagent", "preview"]);
 // Tools that reach outside the machine: here (no network, no search endpoint) they can only fail, clearly;
 // their runs are tested against local servers in test/tools/web.
 const OUTSIDE = new Set(["webfetch", "websearch", "codesearch"]);

@@ -79,6 +79,8 @@ const WorkspaceConfigSchema = ProvidersConfig.extend({
         // OpenCode turns these on by environment variables, which a page does not have.
         planMode: z.boolean({ error: "must be true or false" }).optional(),
         experimentalLspTool: z.boolean({ error: "must be true or false" }).optional(),
+        // OpenCode V2's Code Mode (the execute tool), OPENCODE_EXPERIMENTAL_CODE_MODE in V2.
+        experimentalCodeMode: z.boolean({ error: "must be true or false" }).optional(),
         // Which names the model sees for the shell, subagent and patch tools; "v2" when the file is V2's.
         toolNames: ToolNamesSchema.optional(),
         // Issue 20: a URL template the page fetches through when a site refuses cross-origin reads.

@@ -75,12 +75,12 @@ export function callServices(
     isSubagent: () => record.parentID !== undefined,
     planPath: () => `.opencode/plans/${host.root.id}.md`,
     toolIds: () => host.registry.ids(),
-    async runTool(tool, parameters, onStart): Promise<BatchCallResult> {
+    async runTool(tool, parameters, onStart, stop): Promise<BatchCallResult> {
       const callID = ascendingId("call");
       onStart?.(callID);
       const done = await host.runner.run(record, agent, tool, parameters, {
         ...refusal(agent, tool),
-        signal,
+        signal: stop ? AbortSignal.any([signal, stop]) : signal,
         callID,
         messageID: call.messageID,
         services: nested,

@@ -247,11 +247,12 @@ export class ToolSession {
     const bus = options.bus ?? new Bus();
     // Plan mode is an environment flag in OpenCode; here it is our own key, `workbench.planMode`, read
     // without a schema of ours so the `workbench` section stays one shared, loose object.
-    const ours = (config as { workbench?: { planMode?: unknown } }).workbench;
+    const ours = (config as { workbench?: { planMode?: unknown; experimentalCodeMode?: unknown } }).workbench;
     const flags: RegistryFlags = {
       ...defaultFlags,
       batchTool: config.experimental?.batch_tool === true,
       planMode: ours?.planMode === true,
+      codeMode: ours?.experimentalCodeMode === true,
       toolNames: toolNamesOf(config),
       ...options.flags,
       experimentalLsp: options.flags?.experimentalLsp === true || lspToolFromConfig(config),

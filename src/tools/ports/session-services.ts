@@ -119,7 +119,13 @@ export interface SessionServices extends SessionCatalog {
   toolIds(): string[];
   /**
    * Runs another tool as its own call of this session (for batch), with its own card and prompts;
-   * `onStart` learns the call's id before it runs.
+   * `onStart` learns the call's id before it runs. `signal` aborts it earlier than the calling call's own
+   * abort (execute ends its inner calls when its program stops at a limit).
    */
-  runTool(tool: string, parameters: Record<string, unknown>, onStart?: (callID: string) => void): Promise<BatchCallResult>;
+  runTool(
+    tool: string,
+    parameters: Record<string, unknown>,
+    onStart?: (callID: string) => void,
+    signal?: AbortSignal,
+  ): Promise<BatchCallResult>;
 }

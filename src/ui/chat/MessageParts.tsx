@@ -104,7 +104,7 @@ export function ToolPartView(props: {
   const tools = useSessionTools();
   // Read with the call's version: asking is a change of the call (a "question" entry among its asks).
   const question = createMemo(() => (props.state.callVersion(props.callID)(), tools?.view().question?.(props.callID)));
-  // A batch's calls, each its own card under it, once the batch has named them.
+  // A batch's (or execute's) calls, each its own card under it, once the batch has named them.
   const batchCalls = createMemo(
     () => {
       // The record changes in place (the same object), so its version is what says the names came.
@@ -145,7 +145,7 @@ export function ToolPartView(props: {
       <Show when={(props.tool === "task" || props.tool === "subagent") && call()}>
         {(record) => <TaskProgress call={record()} version={() => props.state.callVersion(props.callID)()} />}
       </Show>
-      <Show when={props.tool === "batch" && batchCalls()}>
+      <Show when={(props.tool === "batch" || props.tool === "execute") && batchCalls()}>
         {(ids) => (
           <div class="chat-batch" data-testid="batch-calls">
             <For each={ids()}>{(id) => <ToolPartView {...props} callID={id} tool="" />}</For>

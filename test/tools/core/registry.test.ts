@@ -19,6 +19,7 @@ describe("registry", () => {
       batchTool: true,
       planMode: true,
       preview: true,
+      codeMode: true,
     });
     const v2Names = ["shell", "subagent", "patch"];
     expect(registry.ids()).toEqual(BUILTIN_IDS.filter((id) => !v2Names.includes(id)));
@@ -28,6 +29,7 @@ describe("registry", () => {
       batchTool: true,
       planMode: true,
       preview: true,
+      codeMode: true,
       toolNames: "v2",
     });
     expect(v2.ids()).toEqual(BUILTIN_IDS.filter((id) => !["bash", "task", "apply_patch"].includes(id)));
@@ -58,6 +60,7 @@ describe("registry", () => {
       "skill",
       "lsp",
       "batch",
+      "execute",
       "plan_enter",
       "plan_exit",
       "preview",
@@ -73,9 +76,10 @@ describe("registry", () => {
   it("keeps question for interactive clients only, and lsp, batch and plan behind their flags", () => {
     const server = new ToolRegistry(everyBuiltin, { ...defaultFlags, client: "server" });
     expect(server.ids()).not.toContain("question");
-    for (const id of ["lsp", "batch", "plan_enter", "plan_exit"]) expect(server.ids()).not.toContain(id);
+    for (const id of ["lsp", "batch", "execute", "plan_enter", "plan_exit"]) expect(server.ids()).not.toContain(id);
     expect(new ToolRegistry(everyBuiltin, { ...defaultFlags, client: "cli" }).ids()).toContain("question");
     expect(new ToolRegistry(everyBuiltin, { ...defaultFlags, batchTool: true }).ids()).toContain("batch");
+    expect(new ToolRegistry(everyBuiltin, { ...defaultFlags, codeMode: true }).ids()).toContain("execute");
   });
 
   it("refuses a built-in with an id outside the list", () => {

@@ -1,0 +1,86 @@
+/**
+ * Code Mode in the page: with `workbench.experimentalCodeMode` on, a scripted model (a local
+ * OpenAI-compatible server answering step by step) sends one execute call whose program reads a file and
+ * greps the workspace; the chat shows the execute card with each inner call as a card of its own under it,
+ * and the model gets the program's printed result back.
+ */
+import type { Page } from "@playwright/test";
+import { startProviderServer, type ProviderServer } from "../test/support/provider-server.js";
+import { expect, freshWorkspace, openWorkbench, runInTerminal, test, waitForIdle } from "./fixtures.js";
+
+const chatPane = (page: Page) => page.getByTestId("chat-pane");
+
+async function addProvider(page: Page, baseURL: string): Promise<void> {
+  await chatPane(page).getByTestId("open-keys").click();
+  const dialog = page.getByTestId("provider-dialog");
+  await dialog.getByTestId("provider-select").selectOption("+compatible");
+  await dialog.getByTestId("provider-id").fill("local");
+  await dialog.getByTestId("provider-base-url").fill(baseURL);
+  await dialog.getByTestId("provider-models").fill("coder-test");
+  await dialog.getByTestId("provider-key").fill("sk-code-mode");
+  await dialog.getByTestId("provider-save").click();
+  await expect(dialog).toBeHidden();
+}
+
+/** The tool results the model was sent in request `index`. */
+function toolResults(server: ProviderServer, index: number): string {
+  const body = server.requests[index]!.body as { messages: Array<{ role: string; content: unknown }> };
+  return body.messages
+    .filter((m) => m.role === "tool")
+    .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))
+    .join("\n");
+}
+
+/** The tools the model was offered in request `index`. */
+function offeredTools(server: ProviderServer, index: number): string[] {
+  const body = server.requests[index]!.body as { tools?: Array<{ function: { name: string } }> };
+  return (body.tools ?? []).map((tool) => tool.function.name);
+}
+
+const PROGRAM = `
+const notes = await tools.read({ filePath: "notes.md" });
+const hits = await tools.grep({ pattern: "FIXME" });
+console.log("notes: " + notes.split("\\n").filter((line) => line.includes("- [ ]")).length + " open");
+console.log(hits.split("\\n")[0]);
+`;
+
+test.describe("Code Mode with a scripted model", () => {
+  let server: ProviderServer;
+  test.beforeEach(async () => {
+    server = await startProviderServer({ corsOrigin: "*" });
+  });
+  test.afterEach(async () => {
+    await server.close();
+  });
+
+  test("an execute program reads and greps; its inner calls show as cards under the execute card", async ({ page, consoleErrors }) => {
+    await openWorkbench(page, freshWorkspace("code-mode"), "chat");
+    await runInTerminal(
+      page,
+      `printf -- '- [ ] one\\n- [x] two\\n- [ ] three\\n' > notes.md && echo '// FIXME later' > app.js && echo '{"workbench": {"experimentalCodeMode": true}}' > opencode.json`,
+    );
+    await waitForIdle(page);
+    // A new session reads opencode.json again.
+    await page.getByRole("button", { name: "New session" }).click();
+    await addProvider(page, server.openaiBaseURL);
+    server.enqueue({ step: { toolCalls: [{ name: "execute", input: { code: PROGRAM } }] } }, { step: { text: "Two open, one FIXME." } });
+    const input = chatPane(page).getByTestId("prompt-input");
+    await input.fill("how much is left?");
+    await input.press("Enter");
+    await expect(chatPane(page).getByTestId("assistant-message").last()).toContainText("Two open, one FIXME.");
+
+    expect(offeredTools(server, 0)).toContain("execute");
+    const execute = chatPane(page).locator("[data-tool=execute]").first();
+    await expect(execute).toContainText("execute (2 tool calls)");
+    const nested = chatPane(page).getByTestId("batch-calls").getByTestId("call-card");
+    await expect(nested).toHaveCount(2);
+    await expect(nested.nth(0)).toHaveAttribute("data-tool", "read");
+    await expect(nested.nth(1)).toHaveAttribute("data-tool", "grep");
+    await expect(nested.nth(0)).toHaveAttribute("data-state", "completed");
+    await expect(nested.nth(1)).toHaveAttribute("data-state", "completed");
+    expect(toolResults(server, 1)).toContain("notes: 2 open\nFound 1 matches");
+    await execute.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: "e2e/screenshots/code-mode.png" });
+    expect(consoleErrors).toEqual([]);
+  });
+});
