@@ -100,9 +100,16 @@ test("a trusted shared workspace's custom tool runs, and reaches neither the vis
     await page.getByTestId("tab-tools").click();
     const notice = page.getByTestId("trust-notice");
     await expect(notice).toContainText(".opencode/tool/probe.ts");
-    page.once("dialog", (dialog) => void dialog.accept());
+    const questions: string[] = [];
+    page.once("dialog", (dialog) => {
+      questions.push(dialog.message());
+      void dialog.accept();
+    });
     await notice.getByTestId("trust-workspace").click();
     await expect(notice).toBeHidden();
+    // The second step named what this workspace holds, and that trust moves no key.
+    expect(questions[0]).toContain("It contains:\n- tools and plugins: .opencode/tool/probe.ts");
+    expect(questions[0]).toContain("Trust never sends your keys anywhere new");
 
     await runTool(page, "probe", { name: "Ada" });
     const card = callCard(page, 0);
