@@ -132,3 +132,33 @@ test("a trusted shared workspace's custom tool runs, and reaches neither the vis
     await new Promise<void>((resolve) => attacker.close(() => resolve()));
   }
 });
+
+test("a custom tool stuck in a synchronous loop is ended with its sandbox, and the next call runs in a fresh one", async ({
+  page,
+  baseURL,
+}) => {
+  const tools = `
+import { tool } from "@opencode-ai/plugin";
+let calls = 0;
+const args = { note: tool.schema.string() };
+export const spin = tool({ description: "Never yields", args, async execute() { while (true) {} } });
+export const count = tool({ description: "Counts its calls in this sandbox", args, async execute() { calls++; return "calls: " + calls; } });
+`;
+  const files = { "opencode.json": JSON.stringify({ experimental: { tool_timeout: 500 } }), ".opencode/tool/loop.ts": tools };
+  await page.goto(await encodeShareLink({ name: "loop", files }, `${baseURL}/`));
+  await expect(page).toHaveURL(/workspace=shared-loop-/);
+  await page.getByTestId("tab-tools").click();
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByTestId("trust-notice").getByTestId("trust-workspace").click();
+  await expect(page.getByTestId("trust-notice")).toBeHidden();
+
+  await runTool(page, "loop_count", { note: "n" });
+  await expect(callCard(page, 0)).toContainText("calls: 1");
+  await runTool(page, "loop_count", { note: "n" });
+  await expect(callCard(page, 1)).toContainText("calls: 2");
+  await runTool(page, "loop_spin", { note: "n" });
+  await expect(callCard(page, 2)).toContainText("did not finish within 0.5 s", { timeout: 15_000 });
+  // The page stayed responsive, and the sandbox that spun is gone: a fresh one counts from 1.
+  await runTool(page, "loop_count", { note: "n" });
+  await expect(callCard(page, 3)).toContainText("calls: 1", { timeout: 15_000 });
+});
