@@ -47,7 +47,7 @@ export interface KeyRouteAsk {
 export type KeyRouteAnswers = (providerID: string, destinations: readonly string[]) => "allow" | "deny" | undefined;
 
 /** The addresses a workspace's entry for a provider would send requests (and the key) to. */
-export function keyDestinations(entry: ProviderConfig): string[] {
+function keyDestinations(entry: ProviderConfig): string[] {
   const found = new Set<string>();
   if (typeof entry.api === "string" && entry.api) found.add(entry.api);
   if (typeof entry.options?.baseURL === "string" && entry.options.baseURL) found.add(entry.options.baseURL);

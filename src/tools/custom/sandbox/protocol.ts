@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 
-export const HOOK_NAMES = ["tool.execute.before", "tool.execute.after"] as const;
+const HOOK_NAMES = ["tool.execute.before", "tool.execute.after"] as const;
 export type HookName = (typeof HOOK_NAMES)[number];
 
 /** The narrow context a call carries into the sandbox: no runtime, no storage, no services. */

@@ -12,7 +12,7 @@ import { invalidArgumentsMessage, type Info, type Initialized } from "../../tool
 import { isToolDefinition, isToolInfo } from "../from-plugin.js";
 import { evaluateModule } from "../module-loader.js";
 import { pluginShellOver, type Hooks, type Plugin, type ToolDefinition } from "../plugin-api.js";
-import type { FromSandbox, HookName, SandboxCallContext, SourceFile, ToSandbox } from "./protocol.js";
+import type { FromSandbox, HookName, SandboxCallContext, ToSandbox } from "./protocol.js";
 
 export interface SandboxPort {
   post(message: FromSandbox): void;
