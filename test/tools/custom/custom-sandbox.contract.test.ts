@@ -184,6 +184,30 @@ describe("the custom-code sandbox's protocol", () => {
     expect(counts.opened).toBe(2);
   });
 
+  it("asks permission through the page: a denied ask fails the call, an allowed one lets it finish", async () => {
+    const asker = `
+import { tool } from "@opencode-ai/plugin";
+export default tool({
+  description: "Asks before it works",
+  args: { command: tool.schema.string() },
+  async execute({ command }, ctx) {
+    await ctx.ask({ permission: "bash", patterns: [command], always: [command], metadata: {} });
+    return "allowed: " + command;
+  },
+});
+`;
+    const files = {
+      "opencode.json": JSON.stringify({ permission: { bash: { "*": "allow", "rm *": "deny" } } }),
+      ".opencode/tool/asker.ts": asker,
+    };
+    const { sandboxed, inProcess } = await both(files);
+    for (const command of ["ls", "rm -rf /"]) {
+      const ours = await sandboxed.run("asker", { command });
+      expect(outcome(ours)).toEqual(outcome(await inProcess.run("asker", { command })));
+      expect(ours.status).toBe(command === "ls" ? "completed" : "error");
+    }
+  });
+
   it("drops what does not fit the protocol (the workspace's code shares the sandbox's thread)", async () => {
     const { code } = sandboxes((post, listen) => {
       serveCustomCode({
