@@ -49,6 +49,11 @@ class LiveSandbox {
   readonly pending = new Map<number, Pending>();
   /** Calls the sandbox has not finished, answered or not (an aborted call stays here until it stops). */
   readonly unfinished = new Set<number>();
+  /**
+   * Aborted calls the sandbox has not stopped yet, each settled when it stops or the sandbox is ended: a
+   * new call waits for them rather than queue behind a tool that may be stuck.
+   */
+  readonly stopping = new Map<number, { settled: Promise<void>; settle(): void }>();
   dead = false;
 
   constructor(
@@ -63,6 +68,15 @@ class LiveSandbox {
     for (const pending of this.pending.values()) pending.reject(new Error(reason));
     this.pending.clear();
     this.unfinished.clear();
+    for (const stop of this.stopping.values()) stop.settle();
+    this.stopping.clear();
+  }
+
+  /** Marks `id` as told to stop; settled once it answers or the sandbox ends. */
+  stop(id: number): void {
+    let settle = () => {};
+    const settled = new Promise<void>((resolve) => (settle = resolve));
+    this.stopping.set(id, { settled, settle });
   }
 
   receive(raw: unknown): void {
@@ -80,6 +94,8 @@ class LiveSandbox {
       return;
     }
     this.unfinished.delete(message.id);
+    this.stopping.get(message.id)?.settle();
+    this.stopping.delete(message.id);
     const pending = this.pending.get(message.id);
     this.pending.delete(message.id);
     pending?.resolve(message);
@@ -232,7 +248,12 @@ export class SandboxedWorkspaceCode {
   }
 
   private async send(runtime: Runtime, load: ToSandbox, message: ToSandbox & { id: number }, ctx?: Context): Promise<FromSandbox> {
-    const { live } = await this.start(runtime, load);
+    let { live } = await this.start(runtime, load);
+    // A call aborted but still running (maybe stuck) decides whether this sandbox goes on: wait for it.
+    while (live.stopping.size > 0) {
+      await Promise.all([...live.stopping.values()].map((stop) => stop.settled));
+      ({ live } = await this.start(runtime, load));
+    }
     return new Promise<FromSandbox>((resolve, reject) => {
       live.pending.set(message.id, { resolve, reject, ...(ctx ? { ctx } : {}) });
       if (message.kind === "call") live.unfinished.add(message.id);
@@ -246,6 +267,7 @@ export class SandboxedWorkspaceCode {
       const current = this.live;
       if (!current || current.dead || !current.unfinished.has(id)) return;
       current.connection.post({ kind: "abort", id });
+      current.stop(id);
       current.pending.get(id)?.reject(new Error(`The call was aborted before the custom tool ${tool} finished.`));
       current.pending.delete(id);
       // Told to stop; one that keeps running (an endless loop never reads the message) takes its sandbox down.
