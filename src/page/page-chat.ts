@@ -19,7 +19,8 @@ import { parseProvidersConfig, type ProvidersConfig } from "../session/provider/
 import { resolveModel } from "../session/provider/factory.js";
 import { openIndexedDBKeyStorage } from "./storage/indexeddb-key-storage.js";
 import { KeyStore } from "../session/provider/keys.js";
-import { distrustWorkspaceProviders, withoutPersonKeys } from "../session/config/workspace-providers.js";
+import { distrustWorkspaceProviders, withoutPersonKeys, type KeyRouteAsk } from "../session/config/workspace-providers.js";
+import { KeyRoutes } from "./key-routes.js";
 import { LocalProviders, type TextStorage } from "../session/provider/local-providers.js";
 import { defaultModelRef } from "../session/provider/model-choice.js";
 import { listProviders, type ProviderEntry } from "../session/provider/providers.js";
@@ -57,6 +58,11 @@ export interface PageChatsOptions {
   settings?: TextStorage;
   /** Why keys cannot be remembered on this device, when they cannot. */
   keyNotice?: string;
+  /**
+   * The person's answers on sending a key to an address a workspace names. Without them (an embed) such
+   * an address is never used and never asked about.
+   */
+  keyRoutes?: KeyRoutes;
 }
 
 interface Opened {
@@ -87,7 +93,8 @@ const sameRef = (a: ModelRef | undefined, b: ModelRef | undefined) => a?.provide
 function providersConfigOf(
   session: ToolSession,
   personal: ProvidersConfig,
-): { config: ProvidersConfig; keyless: ReadonlySet<string>; notices: string[]; problem?: string } {
+  routes?: KeyRoutes,
+): { config: ProvidersConfig; keyless: ReadonlySet<string>; notices: string[]; asks: KeyRouteAsk[]; problem?: string } {
   const { model, small_model, provider, enabled_providers, disabled_providers } = session.config;
   let config: ProvidersConfig;
   try {
@@ -96,11 +103,12 @@ function providersConfigOf(
       session.configPath ?? "opencode.json",
     );
   } catch (error) {
-    return { config: {}, keyless: new Set(), notices: [], problem: errorMessage(error) };
+    return { config: {}, keyless: new Set(), notices: [], asks: [], problem: errorMessage(error) };
   }
   // Trust runs the workspace's code; it never moves a key: the workspace's addresses and headers for a
-  // provider the person's key pays for stay ignored, trusted or not (the person sets their own in Settings).
-  return distrustWorkspaceProviders(config, personal, { evenTrusted: true });
+  // provider the person's key pays for stay ignored, trusted or not, unless the person allowed those very
+  // addresses for this provider when asked (routes).
+  return distrustWorkspaceProviders(config, personal, { evenTrusted: true, ...(routes ? { routes: routes.answers } : {}) });
 }
 
 function needsKey(provider: ProviderEntry): boolean {
@@ -129,9 +137,10 @@ export class PageChats {
   constructor(private readonly options: PageChatsOptions) {}
 
   /** The page's chats with keys from IndexedDB (when it works) and servers from localStorage. */
-  static async open(storage?: TextStorage): Promise<PageChats> {
+  static async open(storage?: TextStorage, workspace?: string): Promise<PageChats> {
     const device = await openIndexedDBKeyStorage();
     const chats = new PageChats({
+      ...(workspace !== undefined ? { keyRoutes: new KeyRoutes(workspace, storage) } : {}),
       keys: new KeyStore(device.storage),
       local: new LocalProviders(storage),
       ...(storage ? { settings: storage } : {}),
@@ -212,7 +221,18 @@ export class PageChats {
   }
 
   private workspaceProviders(page: PageTools) {
-    return providersConfigOf(page.session, this.options.local.over({}));
+    return providersConfigOf(page.session, this.options.local.over({}), this.options.keyRoutes);
+  }
+
+  /** The providers whose key the workspace would send to an address of its own, to ask the person about. */
+  keyRouteAsks(page: PageTools): KeyRouteAsk[] {
+    return this.options.keyRoutes ? this.workspaceProviders(page).asks : [];
+  }
+
+  /** The person's answer for `ask`: only "allow" ever lets the key go to those addresses. */
+  answerKeyRoute(ask: KeyRouteAsk, answer: "allow" | "deny"): void {
+    this.options.keyRoutes?.answer(ask.providerID, ask.destinations, answer);
+    this.changed();
   }
 
   private config(page: PageTools): ProvidersConfig {

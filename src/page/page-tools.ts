@@ -25,6 +25,8 @@ import { ToolSession } from "../session/host/tool-session.js";
 import { pageWebAccess } from "./web/page-web.js";
 import { proxyInForce } from "./web/proxy-setting.js";
 import type { ConfigRule } from "../session/config/workspace-config.js";
+import { sandboxedWorkspaceCode } from "./workspace-code.js";
+import type { OpenCodeSandbox } from "../tools/custom/sandbox/client.js";
 
 export type { PermissionReply } from "./prompts.js";
 export { DATA_DIR, type SavedOutput } from "./saved-output.js";
@@ -42,6 +44,8 @@ export interface PageToolsOptions {
    * is an embed's frame, whose calls a host page starts and reads.
    */
   ownProxy?: boolean;
+  /** Where a trusted workspace's custom tools and plugins run: the page's sandbox frame unless given (tests). */
+  codeSandbox?: OpenCodeSandbox;
 }
 
 const BUSY = "A call is still running or waiting for permission: let it finish (or abort it), then";
@@ -54,6 +58,9 @@ export class PageTools {
   private readonly liveSave: SaveScheduler;
   private closed = false;
   private readonly unsubscribe: () => void;
+  /** Ends the sandbox running the workspace's custom tools and plugins. */
+  private endCode: () => void = () => {};
+  private codeSandbox: OpenCodeSandbox | undefined;
 
   private constructor(
     readonly session: ToolSession,
@@ -76,13 +83,14 @@ export class PageTools {
       store: options.store,
       session: options.session,
       ownProxy: options.ownProxy ?? true,
+      ...(options.codeSandbox ? { codeSandbox: options.codeSandbox } : {}),
     });
   }
 
   /** `carried`: the page being replaced, whose transcript and listeners (bus) the new one continues. */
   private static async openOn(
     runtime: Runtime,
-    options: { trusted: boolean; store?: SessionStore; session?: SessionRecord; ownProxy: boolean },
+    options: { trusted: boolean; store?: SessionStore; session?: SessionRecord; ownProxy: boolean; codeSandbox?: OpenCodeSandbox },
     carried?: PageTools,
   ): Promise<PageTools> {
     const { trusted, store, ownProxy } = options;
@@ -97,6 +105,8 @@ export class PageTools {
     const embedded = runtime as { setFetchProxy?: (source: () => string | undefined) => void };
     if (runtime.kind === "embedded" && typeof embedded.setFetchProxy === "function")
       embedded.setFetchProxy(() => proxyInForce(configured, trusted, ownProxy)?.template);
+    // The workspace's own code runs in the sandbox frame, apart from this origin's storage and keys.
+    const code = sandboxedWorkspaceCode(options.codeSandbox);
     const session = await ToolSession.open({
       web,
       runtime,
@@ -105,6 +115,7 @@ export class PageTools {
       home: "/home/user",
       builtins: builtinTools,
       trusted,
+      workspaceCode: code.load,
       flags: { client: "web" },
       languageService: languageServiceFor(runtime),
       // The preview's frame is made on the first call, so a session that never previews makes none.
@@ -117,7 +128,10 @@ export class PageTools {
       checkpoints: deferredCheckpoints(runtime),
     });
     configured = session.config.workbench?.fetchProxy;
-    return new PageTools(session, trusted, store, ownProxy);
+    const page = new PageTools(session, trusted, store, ownProxy);
+    page.endCode = () => code.dispose();
+    page.codeSandbox = options.codeSandbox;
+    return page;
   }
 
   get record(): SessionRecord {
@@ -170,7 +184,16 @@ export class PageTools {
 
   private async reopenNow(trusted: boolean): Promise<PageTools> {
     if (this.busy()) throw new Error(`${BUSY} try again.`);
-    const next = await PageTools.openOn(this.session.runtime, { trusted, store: this.store, ownProxy: this.ownProxy }, this);
+    const next = await PageTools.openOn(
+      this.session.runtime,
+      {
+        trusted,
+        store: this.store,
+        ownProxy: this.ownProxy,
+        ...(this.codeSandbox ? { codeSandbox: this.codeSandbox } : {}),
+      },
+      this,
+    );
     // The new page saves the record from now on; this one, on the same bus, must stop.
     this.retire();
     next.session.permissions.loadApprovals(this.session.permissions.approved.map((rule) => ({ ...rule })));
@@ -253,6 +276,7 @@ export class PageTools {
     this.closed = true;
     this.unsubscribe();
     this.liveSave.stop();
+    this.endCode();
   }
 
   /**

@@ -9,6 +9,7 @@ import type { Runtime } from "../runtime/types.js";
 import type { ChatView } from "../session/chat/chat-view.js";
 import type { UndoableChat } from "../page/session-undo.js";
 import type { PageTools } from "../page/page-tools.js";
+import { KeyRouteAsks } from "./chat/KeyRouteAsks.js";
 import type { PageChats } from "../page/page-chat.js";
 import { saveBytes } from "./download.js";
 import { SessionBar } from "./tools/SessionBar.js";
@@ -39,9 +40,9 @@ function browserStorage(): Storage | undefined {
   }
 }
 
-async function openChats(): Promise<PageChats> {
+async function openChats(workspace: string): Promise<PageChats> {
   const { PageChats } = await import("../page/page-chat.js");
-  return PageChats.open(browserStorage());
+  return PageChats.open(browserStorage(), workspace);
 }
 
 /** A file name from a session title: letters, digits and dashes. */
@@ -114,7 +115,9 @@ export function RightPane(props: {
 
   // The chat machinery loads once the page has painted, and once only.
   const [chats] = createResource(() =>
-    new Promise<void>((ready) => requestAnimationFrame(() => setTimeout(ready, 0))).then(embedded?.chats ?? openChats),
+    new Promise<void>((ready) => requestAnimationFrame(() => setTimeout(ready, 0))).then(
+      embedded?.chats ?? (() => openChats(props.place.workspace)),
+    ),
   );
   onCleanup(() => chats()?.dispose());
   const [providersVersion, setProvidersVersion] = createSignal(0);
@@ -381,6 +384,10 @@ export function RightPane(props: {
             The chat could not start: {String(chats.error)}
           </p>
         </Show>
+        <KeyRouteAsks
+          asks={(providersVersion(), page() && chats() ? chats()!.keyRouteAsks(page()!) : [])}
+          onAnswer={(ask, answer) => chats()?.answerKeyRoute(ask, answer)}
+        />
         <Suspense fallback={<p class="tools-note">Loading the chat…</p>}>
           <Show when={chat()} fallback={<p class="tools-note">Loading the chat…</p>}>
             {(view) => (

@@ -5,6 +5,7 @@ import { nodeShellWorkerFactory } from "../../src/runtime/embedded/node-worker-f
 import { PageTools } from "../../src/page/page-tools.js";
 import { permissionRulesOf, permissionSection, savePermissionRules, type ConfigRule } from "../../src/session/config/workspace-config.js";
 import { customIds } from "../support/tool-session.js";
+import { inThreadSandboxes } from "../support/in-thread-sandbox.js";
 
 let runtime: EmbeddedRuntime | undefined;
 afterEach(async () => {
@@ -210,7 +211,8 @@ describe("contract: the page edits rules, explains them and keeps its transcript
 describe("security: workspace code runs only once trusted", () => {
   it("lists a custom tool without loading it; trusting reopens with the tool registered and runnable", async () => {
     const rt = await workspaceWith({ ".opencode/tool/hello.ts": HELLO_TOOL, ".opencode/tool/broken.ts": "export default 1 +;\n" });
-    const page = await PageTools.open(rt);
+    const sandboxes = inThreadSandboxes();
+    const page = await PageTools.open(rt, { codeSandbox: sandboxes.open });
     expect(page.trusted).toBe(false);
     expect(page.untrustedFiles).toEqual([`${rt.root}/.opencode/tool/broken.ts`, `${rt.root}/.opencode/tool/hello.ts`]);
     expect(customIds((await page.tools()).map((tool) => tool.id))).toEqual([]);
@@ -221,6 +223,8 @@ describe("security: workspace code runs only once trusted", () => {
     expect(trusted.problems.map((problem) => problem.file)).toEqual([`${rt.root}/.opencode/tool/broken.ts`]);
     const call = await settle(trusted, "hello", { name: "Ada" });
     expect(call).toMatchObject({ status: "completed", output: "hello, Ada" });
+    // The page ran it in a sandbox, not in its own thread.
+    expect(sandboxes.counts.opened).toBe(1);
   });
 
   it("shows the workspace's loosening rules as ignored until trusted; trusting puts them in force", async () => {

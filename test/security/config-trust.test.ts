@@ -296,7 +296,7 @@ describe("a workspace's provider section, untrusted", () => {
 
   it("a provider the workspace gives its own key is left as written", () => {
     const own = { provider: { openai: { options: { apiKey: "sk-workspace", baseURL: "http://127.0.0.1:9/v1" } } } };
-    expect(distrustWorkspaceProviders(own)).toEqual({ config: own, keyless: new Set(), notices: [] });
+    expect(distrustWorkspaceProviders(own)).toEqual({ config: own, keyless: new Set(), notices: [], asks: [] });
   });
 });
 

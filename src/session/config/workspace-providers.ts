@@ -30,6 +30,31 @@ export interface DistrustedProviders {
   keyless: Set<string>;
   /** One line per thing ignored, for the person: what, and what to do about it. */
   notices: string[];
+  /**
+   * Providers on the person's key whose workspace entry would send it elsewhere, not yet answered: the page
+   * asks the person, per provider and naming each address (Allow for this workspace / Deny).
+   */
+  asks: KeyRouteAsk[];
+}
+
+export interface KeyRouteAsk {
+  providerID: string;
+  /** Every address the workspace's entry would send the key to (`api`, `options.baseURL`, models' `provider.api`), sorted. */
+  destinations: string[];
+}
+
+/** The person's answer for a provider and the exact addresses asked about; undefined when not asked yet. */
+export type KeyRouteAnswers = (providerID: string, destinations: readonly string[]) => "allow" | "deny" | undefined;
+
+/** The addresses a workspace's entry for a provider would send requests (and the key) to. */
+function keyDestinations(entry: ProviderConfig): string[] {
+  const found = new Set<string>();
+  if (typeof entry.api === "string" && entry.api) found.add(entry.api);
+  if (typeof entry.options?.baseURL === "string" && entry.options.baseURL) found.add(entry.options.baseURL);
+  for (const model of Object.values(entry.models ?? {})) {
+    if (typeof model.provider?.api === "string" && model.provider.api) found.add(model.provider.api);
+  }
+  return [...found].sort();
 }
 
 const ROUTING = ["baseURL", "headers"] as const;
@@ -42,10 +67,11 @@ export function distrustWorkspaceProviders(
   workspace: ProvidersConfig,
   personal: ProvidersConfig = {},
   /** The page's rule: trust never lifts this, so the notice must not promise that it would. */
-  options: { evenTrusted?: boolean } = {},
+  options: { evenTrusted?: boolean; routes?: KeyRouteAnswers } = {},
 ): DistrustedProviders {
   const keyless = new Set<string>();
   const notices: string[] = [];
+  const asks: KeyRouteAsk[] = [];
   const providers: Record<string, ProviderConfig> = {};
   for (const [id, entry] of Object.entries(workspace.provider ?? {})) {
     const ownKey = typeof entry.options?.apiKey === "string" && entry.options.apiKey !== "";
@@ -54,6 +80,15 @@ export function distrustWorkspaceProviders(
       providers[id] = entry;
       continue;
     }
+    const destinations = theirs ? keyDestinations(entry) : [];
+    const answer = destinations.length > 0 ? options.routes?.(id, destinations) : undefined;
+    if (answer === "allow") {
+      // The person allowed these very addresses for this workspace: its entry applies as written but `env`.
+      const { env: _env, ...allowed } = entry;
+      providers[id] = allowed;
+      continue;
+    }
+    if (destinations.length > 0 && answer === undefined && options.routes) asks.push({ providerID: id, destinations });
     const ignored: string[] = [];
     const copy: ProviderConfig = { ...entry };
     if (copy.env !== undefined) {
@@ -102,7 +137,7 @@ export function distrustWorkspaceProviders(
     }
     providers[id] = copy;
   }
-  return { config: workspace.provider === undefined ? workspace : { ...workspace, provider: providers }, keyless, notices };
+  return { config: workspace.provider === undefined ? workspace : { ...workspace, provider: providers }, keyless, notices, asks };
 }
 
 /** A key source that has no key for the given providers (workspace-only ones of an untrusted workspace). */

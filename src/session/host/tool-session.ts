@@ -19,6 +19,7 @@ import {
   type LoadProblem,
 } from "../../tools/custom/loader.js";
 import { createPluginShell } from "../../tools/custom/plugin-api.js";
+import type { WorkspaceCodeLoader } from "../../tools/custom/workspace-code.js";
 import { FileTime } from "../../tools/file-time.js";
 import { PermissionEngine } from "../../tools/permission/engine.js";
 import { isKnownPermission, knownPermissions } from "../../tools/permission/known.js";
@@ -55,6 +56,8 @@ export interface ToolSessionOptions {
   flags?: Partial<RegistryFlags>;
   /** Whether the workspace's own code (custom tools, plugins) may run. */
   trusted: boolean;
+  /** How a trusted workspace's code is loaded: the page's sandbox; in this process when absent (the CLI). */
+  workspaceCode?: WorkspaceCodeLoader;
   globalConfigDir?: string;
   /**
    * The agent whose rules apply: one from loadAgents (src/session/agent), or the name of one (built in,
@@ -270,7 +273,12 @@ export class ToolSession {
     let plugins: LoadedPlugin[] = [];
     const dirs = configDirectories(runtime.root, options.globalConfigDir);
     const timeoutMs = config.experimental?.tool_timeout ?? DEFAULT_CUSTOM_TOOL_TIMEOUT_MS;
-    if (options.trusted) {
+    if (options.trusted && options.workspaceCode) {
+      const code = await options.workspaceCode(runtime, dirs);
+      for (const tool of code.tools) registry.register(withTimeLimit(tool, timeoutMs));
+      plugins = code.plugins;
+      problems.push(...code.problems);
+    } else if (options.trusted) {
       const custom = await loadCustomTools(runtime, dirs);
       for (const tool of custom.tools) registry.register(withTimeLimit(tool, timeoutMs));
       problems.push(...custom.problems);

@@ -21,6 +21,11 @@ export function workspaceCodeFiles(runtime: Runtime, dirs: string[]): Promise<st
   return moduleFiles(runtime, dirs, ["tool", "tools", "plugin", "plugins"]);
 }
 
+/** The tool files and the plugin files of the config folders, each list in the order it loads. */
+export async function customCodeFiles(runtime: Runtime, dirs: string[]): Promise<{ tools: string[]; plugins: string[] }> {
+  return { tools: await moduleFiles(runtime, dirs, ["tool", "tools"]), plugins: await moduleFiles(runtime, dirs, ["plugin", "plugins"]) };
+}
+
 async function moduleFiles(runtime: Runtime, dirs: string[], folders: string[]): Promise<string[]> {
   const files: string[] = [];
   for (const dir of dirs) {

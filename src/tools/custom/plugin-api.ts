@@ -66,6 +66,13 @@ export type Plugin = (input: PluginInput) => Promise<Hooks>;
 const quote = (value: unknown) => `'${String(value).replace(/'/g, `'\\''`)}'`;
 
 export function createPluginShell(runtime: Runtime): PluginShell {
+  return pluginShellOver((command) => runtime.exec(command));
+}
+
+/** The same shell over any way to run a command line (a sandboxed plugin asks the page by message). */
+export function pluginShellOver(
+  exec: (command: string) => Promise<{ stdout: string; stderr: string; exitCode: number | null }>,
+): PluginShell {
   return async (strings, ...values) => {
     const command = strings.reduce(
       (text, part, i) =>
@@ -74,7 +81,7 @@ export function createPluginShell(runtime: Runtime): PluginShell {
         (i < values.length ? (Array.isArray(values[i]) ? (values[i] as unknown[]).map(quote).join(" ") : quote(values[i])) : ""),
       "",
     );
-    const result = await runtime.exec(command);
+    const result = await exec(command);
     return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode, text: () => result.stdout };
   };
 }

@@ -99,7 +99,7 @@ export function SettingsDialog(props: {
             }
           >
             <p class="settings-help" data-testid="trusted-state">
-              This workspace is trusted: its custom tools and plugins run in this tab.{" "}
+              This workspace is trusted: its custom tools and plugins run in a sandbox in this tab, apart from your keys.{" "}
               <button type="button" class="button" onClick={() => props.onUntrust()} disabled={props.trusting}>
                 Stop trusting
               </button>

@@ -11,6 +11,7 @@ import { McpServers } from "./McpServers.js";
 import { BackgroundJobs } from "./BackgroundJobs.js";
 import { TrustNotice } from "./TrustNotice.js";
 import { isSharedWorkspace, sharedTrustQuestion } from "./trust-offer.js";
+import { trustContents } from "../../page/trust-contents.js";
 
 export type { SessionsPlace } from "./tools-controller.js";
 
@@ -95,7 +96,9 @@ export function ToolsPane(props: {
   const trust = controller.trustOffered()
     ? () => {
         const name = props.place.workspace;
-        if (isSharedWorkspace(name) && !window.confirm(sharedTrustQuestion(name))) return;
+        const current = controller.page();
+        const contents = current ? trustContents(current) : [];
+        if (isSharedWorkspace(name) && !window.confirm(sharedTrustQuestion(name, contents))) return;
         void controller.setTrust(true);
       }
     : undefined;

@@ -69,12 +69,12 @@ export interface FrameSandbox {
   terminate(): void;
 }
 
-type FromFrame = { kind: "loaded" } | { kind: "script-ready"; runtime: SandboxRuntime } | { kind: "crashed"; id: number; message: string };
+type FromFrame = { kind: "loaded" } | { kind: "script-ready"; runtime: string } | { kind: "crashed"; id: number; message: string };
 
 class FrameHost {
   private nextId = 1;
   private readonly crashHandlers = new Map<number, (message: string) => void>();
-  private readonly scripts = new Map<SandboxRuntime, Promise<void>>();
+  private readonly scripts = new Map<string, Promise<void>>();
   private readonly waiting = new Map<string, () => void>();
 
   private constructor(private readonly frame: HTMLIFrameElement) {
@@ -112,11 +112,13 @@ class FrameHost {
     this.frame.contentWindow?.postMessage(message, "*", transfer);
   }
 
-  private script(runtime: SandboxRuntime): Promise<void> {
+  /** `key` names the script in the frame: a runtime, or the URL of another sandboxed script. */
+  private script(key: string, url: string): Promise<void> {
+    const runtime = key;
     let ready = this.scripts.get(runtime);
     if (!ready) {
       ready = (async () => {
-        const response = await fetch(RUNTIME_URLS[runtime]);
+        const response = await fetch(url);
         if (!response.ok) throw new Error(`the ${runtime} runtime did not load (${response.status})`);
         const source = await response.text();
         await new Promise<void>((resolve) => {
@@ -130,8 +132,17 @@ class FrameHost {
     return ready;
   }
 
-  async spawn(runtime: SandboxRuntime, port: MessagePort, onCrash: (message: string) => void): Promise<FrameSandbox> {
-    await this.script(runtime);
+  spawn(runtime: SandboxRuntime, port: MessagePort, onCrash: (message: string) => void): Promise<FrameSandbox> {
+    return this.spawnScript(runtime, RUNTIME_URLS[runtime], port, onCrash);
+  }
+
+  /**
+   * A sandbox worker running the script at `url` (bundled into one classic script that defines the
+   * sandbox's main function, as a runtime's does): workspace code other than programs, such as custom tools.
+   */
+  async spawnScript(key: string, url: string, port: MessagePort, onCrash: (message: string) => void): Promise<FrameSandbox> {
+    const runtime = key;
+    await this.script(key, url);
     const id = this.nextId++;
     this.crashHandlers.set(id, onCrash);
     this.post({ kind: "spawn", id, runtime }, [port]);
