@@ -3,9 +3,6 @@
 /** The usual key variables of the built-in providers (a configured provider may add more: run-env.ts). */
 export declare const BUILTIN_KEY_VARIABLES: readonly string[];
 
-/** Why a variable could not be cleared from `/proc/self/environ` (other than not being there). */
-export declare class EnvironBlockError extends Error {}
-
 /** The environment the process started with: keys included, even once hidden. */
 export declare function startEnvironment(): Readonly<Record<string, string | undefined>>;
 

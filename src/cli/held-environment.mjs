@@ -29,7 +29,7 @@ export const BUILTIN_KEY_VARIABLES = Object.freeze([
 let held;
 
 /** Why a variable could not be cleared from `/proc/self/environ` (other than not being there). */
-export class EnvironBlockError extends Error {}
+class EnvironBlockError extends Error {}
 
 /** The environment the process started with: keys included, even once hidden. */
 export function startEnvironment() {

@@ -27,7 +27,7 @@ export class InternalAnswerError extends Error {
 }
 
 /** `lookup` (dns.lookup by default), with every answer judged before the socket may use one. */
-export function publicOnlyLookup(judge: AddressJudge = internalIp, lookup: LookupFunction = dnsLookup): LookupFunction {
+function publicOnlyLookup(judge: AddressJudge = internalIp, lookup: LookupFunction = dnsLookup): LookupFunction {
   return (hostname, options, callback) => {
     const all = (options as LookupAllOptions).all === true;
     lookup(hostname, { ...options, all: true } as LookupAllOptions, (error, answers) => {
