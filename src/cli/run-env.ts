@@ -7,14 +7,10 @@
  */
 import type { ProvidersConfig } from "../session/provider/config.js";
 import { listProviders } from "../session/provider/providers.js";
+import { BUILTIN_KEY_VARIABLES } from "./held-environment.mjs";
 
-export const BUILTIN_KEY_VARIABLES = [
-  "OPENAI_API_KEY",
-  "ANTHROPIC_API_KEY",
-  "GOOGLE_GENERATIVE_AI_API_KEY",
-  "GEMINI_API_KEY",
-  "OPENROUTER_API_KEY",
-];
+// The list lives with the code that hides it at start-up, which runs before TypeScript can be loaded.
+export { BUILTIN_KEY_VARIABLES };
 
 // Shorter values ("1", "true", a port) match by accident and are not keys.
 const MIN_SECRET_LENGTH = 8;

@@ -25,6 +25,7 @@ import { systemPrompt } from "../session/agent/system-prompt.js";
 import type { ToolSession } from "../session/host/tool-session.js";
 import { connectMcp, globalConfigDir, openSession, UsageError, type CliIO, type CliSession } from "./cli-session.js";
 import { BUILTIN_KEY_VARIABLES, keyVariables } from "./run-env.js";
+import { hideVariables, startEnvironment } from "./held-environment.mjs";
 import { watchRunEvents } from "./run-events.js";
 import { chooseRunModel, loadRunSetup } from "./run-config.js";
 import { errorText, printer, type RunFormat } from "./run-print.js";
@@ -164,7 +165,8 @@ export async function runMain(argv: string[], given: CliIO): Promise<number> {
     throw error;
   }
 
-  const env = process.env;
+  // The environment the bin started with: its keys are no longer in process.env (held-environment.ts).
+  const env = startEnvironment();
   // Filled once the providers are read, before any command runs: the tool shell never sees the keys.
   const hiddenEnv = new Set(BUILTIN_KEY_VARIABLES);
   let opened: CliSession;
@@ -197,6 +199,8 @@ export async function runMain(argv: string[], given: CliIO): Promise<number> {
       for (const notice of setup.notices) io.err(`note: ${notice}\n`);
       config = setup.config;
       for (const name of keyVariables(config, env)) hiddenEnv.add(name);
+      for (const problem of hideVariables(hiddenEnv))
+        io.err(`note: commands may read the keys in /proc/${process.pid}/environ: ${problem}\n`);
       // Only now: a local MCP server started before this line would have inherited the keys.
       await connectMcp(session, io);
       keys = withoutPersonKeys(keysFromEnv(env), setup.keyless);

@@ -36,7 +36,7 @@ export interface SearchOptions extends WalkOptions {
  * How long one search may run (2 minutes): a costly pattern (`a{1000}{1000}` on a long line) must end with
  * an error the model can act on rather than hold the runtime for an hour.
  */
-const SEARCH_DEADLINE_MS = 120_000;
+export const SEARCH_DEADLINE_MS = 120_000;
 
 /** Files read ahead of the one being searched (their reads overlap the search of earlier ones). */
 const READ_AHEAD = 64;

@@ -12,7 +12,9 @@
 import { describeFsError, type SearchFs } from "../../search/fs.js";
 import type { BinaryMode } from "../../search/binary.js";
 import type { FileResult } from "../../search/results.js";
-import { Search } from "../../search/search.js";
+import { SearchDeadlineError } from "../../search/errors.js";
+import { MatchBudget } from "../../search/regex/budget.js";
+import { Search, SEARCH_DEADLINE_MS } from "../../search/search.js";
 import {
   createLocalSearchService,
   type SearchCallOptions,
@@ -73,6 +75,14 @@ async function* searchFiles(
 ): AsyncGenerator<FileResult> {
   const { signal, onMessage } = callOptions;
   const search = new Search(fs, { ...query, signal, onMessage });
+  // The deadline holds here as in the local service, and reaches the threads (each batch, each long match).
+  const deadlineMs = query.deadlineMs ?? SEARCH_DEADLINE_MS;
+  const deadlineAt = Date.now() + deadlineMs;
+  const check = () => {
+    if (signal?.aborted) throw abortError(signal);
+    if (Date.now() > deadlineAt) throw new SearchDeadlineError(deadlineMs);
+  };
+  search.matcher.setBudget(new MatchBudget(check));
   const walked = search.walker.files()[Symbol.asyncIterator]();
   let walking = true;
   const unreadable = (file: WalkedFile, error: unknown) => {
@@ -100,7 +110,7 @@ async function* searchFiles(
           continue;
         }
       }
-      if (signal?.aborted) throw abortError(signal);
+      check();
       stats.filesSearched++;
       const result = search.searchFile(file, content, modeOf(file));
       if (result) yield result;
@@ -110,6 +120,7 @@ async function* searchFiles(
       patterns: query.patterns,
       caseInsensitive: query.caseInsensitive ?? false,
       positions: query.positions ?? true,
+      deadlineAt,
     });
     const slots: Slot[] = [];
     let walkError: unknown;
@@ -124,7 +135,16 @@ async function* searchFiles(
       w?.();
     };
     let onAbort: (() => void) | undefined;
+    let deadlineTimer: ReturnType<typeof setTimeout> | undefined;
+    // Settles (rejects) on an abort or at the deadline, whichever comes first.
     const aborted = new Promise<never>((_, reject) => {
+      deadlineTimer = setTimeout(
+        () => {
+          job.end();
+          reject(new SearchDeadlineError(deadlineMs));
+        },
+        Math.max(0, deadlineAt - Date.now()),
+      );
       if (!signal) return;
       onAbort = () => {
         job.end();
@@ -185,6 +205,8 @@ async function* searchFiles(
           continue;
         }
         const reply = await Promise.race([slot.reply, aborted]);
+        // A thread that stopped at the deadline sends what it had; the search ends here with the error.
+        check();
         slots.shift();
         room?.();
         stats.filesSearched += reply.searched;
@@ -197,6 +219,7 @@ async function* searchFiles(
       }
     } finally {
       if (onAbort) signal?.removeEventListener("abort", onAbort);
+      clearTimeout(deadlineTimer);
       stopped = true;
       job.end();
       room?.();

@@ -20,6 +20,8 @@ export type ToThread =
       positions: boolean;
       /** Over a SharedArrayBuffer: non-zero once the search is over, checked before every file. */
       cancel: Int32Array;
+      /** Epoch ms past which the search is over too (its deadline), checked as the cancel is. */
+      deadlineAt: number;
     }
   /** `modes` only when some file was named explicitly; otherwise every file is "quit". */
   | { kind: "batch"; id: number; seq: number; paths: string[]; modes?: BinaryMode[] }

@@ -28,6 +28,8 @@ export interface PoolQuery {
   patterns: string[];
   caseInsensitive: boolean;
   positions: boolean;
+  /** When the search must stop (epoch ms): the threads end their batch there, even inside one long match. */
+  deadlineAt: number;
 }
 
 /** One search's use of the pool. */

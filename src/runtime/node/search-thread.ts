@@ -59,6 +59,12 @@ interface Job {
   failure?: string;
   positions: boolean;
   cancel: Int32Array;
+  deadlineAt: number;
+}
+
+/** The search was cancelled or ran past its deadline: the walking thread reports which. */
+function over(job: { cancel: Int32Array; deadlineAt: number }): boolean {
+  return Atomics.load(job.cancel, 0) !== 0 || Date.now() > job.deadlineAt;
 }
 
 /** Thrown inside a match once the search is cancelled; ends the batch quietly. */
@@ -71,7 +77,7 @@ const send = (message: FromThread, transfer?: ArrayBuffer[]) => port.postMessage
 function runBatch(job: Job, paths: string[], modes: Extract<ToThread, { kind: "batch" }>["modes"]): ReplyWriter {
   const writer = new ReplyWriter();
   for (let index = 0; index < paths.length; index++) {
-    if (Atomics.load(job.cancel, 0) !== 0) break;
+    if (over(job)) break;
     const path = paths[index]!;
     const mode = modes?.[index] ?? "quit";
     let bytes: Buffer;
@@ -98,13 +104,14 @@ function runBatch(job: Job, paths: string[], modes: Extract<ToThread, { kind: "b
 port.on("message", (message: ToThread) => {
   switch (message.kind) {
     case "begin": {
-      const job: Job = { matcher: undefined, positions: message.positions, cancel: message.cancel };
+      const job: Job = { matcher: undefined, positions: message.positions, cancel: message.cancel, deadlineAt: message.deadlineAt };
       try {
         job.matcher = compilePattern(message.patterns, { caseInsensitive: message.caseInsensitive });
-        // A cancel (abort, or the search ended) must stop a long match inside one file too, not only between files.
+        // A cancel (abort, or the search ended) or the deadline must stop a long match inside one file
+        // too, not only between files.
         job.matcher.setBudget(
           new MatchBudget(() => {
-            if (Atomics.load(message.cancel, 0) !== 0) throw new SearchCancelled();
+            if (over(job)) throw new SearchCancelled();
           }),
         );
       } catch (error) {

@@ -75,7 +75,10 @@
  *   and a few read-only ones), `cp`/`chmod`/`chown` recursing with `-L`/`-H`;
  * - options that take their paths from somewhere not read here or rename them on the way: `curl -K`,
  *   `tar -T`/`--files-from`/`-P`/`--transform` (and tar's command-running options), `zip -@`,
- *   `rsync --files-from`, cpio; SQL given to sqlite3 or duckdb (./rules/);
+ *   `rsync --files-from`, cpio; SQL given to sqlite3 or duckdb; wget's `-i`, `-e`, `--config`; git's remote
+ *   programs (`clone -u`, `--upload-pack`, `--receive-pack`) and `-c` keys that may run a command; curl's
+ *   `.curlrc`, and git's and wget's program and config variables, when the line sets where they come from
+ *   (`HOME=. curl`, `GIT_SSH_COMMAND=...`) (./rules/);
  * - a `file:` URL that names a host, a pattern, or no absolute path, and git's `<transport>::` remotes (a
  *   plain `file:///x`, `FILE://localhost/x` is judged as the path `/x`, ./urls.ts);
  * - a command whose name is not known (`$CMD ../x`: every argument is then judged as a path), and every

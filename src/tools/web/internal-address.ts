@@ -4,8 +4,8 @@
  * (`10.x`, `192.168.x`, `169.254.169.254`, the cloud metadata address), and names only a local network
  * resolves (`intranet`, `*.internal`, `*.local`). A webfetch there reaches services that trust whoever is
  * on the machine (a dev server, a database console, a router), so it asks whatever the rules allow
- * (./permission/unresolved.ts: INTERNAL). Known limit: a public name whose DNS answer is internal is not
- * caught here (the name is judged, not where it resolves).
+ * (./permission/unresolved.ts: INTERNAL). A public name whose DNS answer is internal, and redirects, are
+ * judged where the CLI connects (src/session/host/node-web.ts, with internalIp below).
  */
 
 const INTERNAL_SUFFIXES = [".localhost", ".internal", ".local", ".lan", ".home.arpa", ".intranet", ".corp"];
@@ -20,6 +20,17 @@ export function internalAddress(url: URL): string | null {
   if (!host.includes(".")) return "a name only the local network knows";
   if (INTERNAL_SUFFIXES.some((suffix) => host.endsWith(suffix))) return "a name only the local network knows";
   return null;
+}
+
+/** Why an IP address (as a resolver answers: `127.0.0.1`, `::1`, `::ffff:127.0.0.1`) is internal, or null. */
+export function internalIp(ip: string): string | null {
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip);
+  if (v4) return internalIpv4(v4.slice(1, 5).map(Number) as [number, number, number, number]);
+  const lower = ip.toLowerCase().replace(/%.*$/, "");
+  // IPv4-mapped in the dotted form resolvers write.
+  const mapped = /^::ffff:(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(lower);
+  if (mapped) return internalIpv4(mapped.slice(1, 5).map(Number) as [number, number, number, number]);
+  return internalIpv6(lower);
 }
 
 function internalIpv4([a, b]: [number, number, number, number]): string | null {

@@ -5,12 +5,14 @@
  */
 import { literal } from "../words.js";
 import { clusterHas, isLong } from "./options.js";
+import { judgeCurlDefaultConfig } from "./curl-config.js";
 import { otherProgram } from "./program.js";
 import type { CommandRule } from "./rule.js";
 
 export const curlRule: CommandRule = {
   names: ["curl"],
   async run(walker, context, name, args) {
+    judgeCurlDefaultConfig(walker, context, args);
     const words = args.map(literal);
     for (const [i, word] of words.entries()) {
       if (word === null) continue;

@@ -9,6 +9,7 @@ import { curlRule } from "./curl.js";
 import { evalRule } from "./eval.js";
 import { exitRule } from "./exit.js";
 import { findRule } from "./find.js";
+import { gitRule } from "./git.js";
 import { cpioRule, rsyncRule } from "./list-readers.js";
 import { pathCommandsRule } from "./path-commands.js";
 import { popdRule } from "./popd.js";
@@ -22,6 +23,7 @@ import { tarRule } from "./tar.js";
 import { trapRule } from "./trap.js";
 import { unlinkRule } from "./unlink.js";
 import { watchRule } from "./watch.js";
+import { wgetRule } from "./wget.js";
 import { wrapperRule } from "./wrapper.js";
 import { xargsRule } from "./xargs.js";
 import { zipRule } from "./zip.js";
@@ -47,6 +49,8 @@ const COMMAND_RULES: readonly CommandRule[] = [
   rsyncRule,
   cpioRule,
   sqlShellRule,
+  gitRule,
+  wgetRule,
 ];
 
 const BY_NAME: ReadonlyMap<string, CommandRule> = (() => {
