@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-// The `workbench` command.
-import "../src/cli/register.mjs";
+// The `workbench` command: the CLI's bundle (scripts/cli-bundle.mjs builds it again when a source changed).
+import { cliBundle } from "../scripts/cli-bundle.mjs";
 
-const { endCommandsOnSignals } = await import("../src/cli/end-on-signal.ts");
-endCommandsOnSignals();
-const { main } = await import("../src/cli/main.ts");
-process.exitCode = await main(process.argv.slice(2));
+// Stack traces name our TypeScript sources, not the bundle's lines.
+process.setSourceMapsEnabled(true);
+await import(await cliBundle());

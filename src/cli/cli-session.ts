@@ -23,6 +23,7 @@ import { openFolderCheckpoints } from "./checkpoint-folder.js";
 import { copyFolder, syncBack } from "./folder-sync.js";
 import { askOnTerminal } from "./terminal-questions.js";
 import { errorMessage } from "../base/error-message.js";
+import { UsageError, type CliIO } from "./cli-io.js";
 
 /** OpenCode's flags are on when set to "true" or "1". */
 function flagOn(name: string): boolean {
@@ -30,29 +31,7 @@ function flagOn(name: string): boolean {
   return value === "true" || value === "1";
 }
 
-/** The command line itself was wrong: printed with the usage, exit 2. */
-export class UsageError extends Error {}
-
-export interface CliIO {
-  out(text: string): void;
-  err(text: string): void;
-  stdin(): Promise<string>;
-  /** Standard input is a terminal (then `run` does not wait for piped text). */
-  stdinIsTTY?: boolean;
-}
-
-export const processIO: CliIO = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  stdin: async () => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString("utf8");
-  },
-  get stdinIsTTY() {
-    return process.stdin.isTTY === true;
-  },
-};
+export { UsageError, processIO, type CliIO } from "./cli-io.js";
 
 /** OpenCode's global config folder, whose tool/ and plugin/ folders apply to every workspace. */
 export function globalConfigDir(): string {
