@@ -31,7 +31,7 @@ function flagOn(name: string): boolean {
   return value === "true" || value === "1";
 }
 
-export { UsageError, processIO, type CliIO } from "./cli-io.js";
+export { UsageError, type CliIO } from "./cli-io.js";
 
 /** OpenCode's global config folder, whose tool/ and plugin/ folders apply to every workspace. */
 export function globalConfigDir(): string {
