@@ -8,6 +8,7 @@ import { benchBulkLoad } from "./bulk-load.js";
 import { benchBundleSize } from "./bundle-size.js";
 import { benchChatSession } from "./chat-session.js";
 import { benchCheckpoint } from "./checkpoint.js";
+import { benchCliStart } from "./cli-start.js";
 import { benchEditCorpus } from "./edit-corpus.js";
 import { benchEditLarge } from "./edit-large.js";
 import { benchEmbedSize } from "./embed-size.js";
@@ -55,6 +56,7 @@ const entries: [name: string, run: () => unknown][] = [
   ["checkpoint", benchCheckpoint],
   ["node-run", benchNodeRun],
   ["npm-install", benchNpmInstall],
+  ["cli-start", benchCliStart],
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !entries.some(([known]) => known === name));

@@ -23,6 +23,7 @@ import { openFolderCheckpoints } from "./checkpoint-folder.js";
 import { copyFolder, syncBack } from "./folder-sync.js";
 import { askOnTerminal } from "./terminal-questions.js";
 import { errorMessage } from "../base/error-message.js";
+import { UsageError, type CliIO } from "./cli-io.js";
 
 /** OpenCode's flags are on when set to "true" or "1". */
 function flagOn(name: string): boolean {
@@ -30,29 +31,7 @@ function flagOn(name: string): boolean {
   return value === "true" || value === "1";
 }
 
-/** The command line itself was wrong: printed with the usage, exit 2. */
-export class UsageError extends Error {}
-
-export interface CliIO {
-  out(text: string): void;
-  err(text: string): void;
-  stdin(): Promise<string>;
-  /** Standard input is a terminal (then `run` does not wait for piped text). */
-  stdinIsTTY?: boolean;
-}
-
-export const processIO: CliIO = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  stdin: async () => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString("utf8");
-  },
-  get stdinIsTTY() {
-    return process.stdin.isTTY === true;
-  },
-};
+export { UsageError, type CliIO } from "./cli-io.js";
 
 /** OpenCode's global config folder, whose tool/ and plugin/ folders apply to every workspace. */
 export function globalConfigDir(): string {
@@ -79,8 +58,14 @@ export interface CliSession {
   finish(): Promise<void>;
 }
 
-/** Said to the model (and printed) when a permission request is refused because --yes was not given. */
-const REJECTED_WITHOUT_YES = "the workbench CLI rejects permission requests unless --yes is given: run it again with --yes to allow them";
+/**
+ * Said to the model (and printed) when a permission request is refused because --yes was not given: which
+ * permission and patterns were asked, so the person knows what --yes would allow (or which rule to write).
+ */
+function rejectedWithoutYes(permission: string, patterns: readonly string[]): string {
+  const what = patterns.length > 0 ? `${permission} on ${patterns.join(", ")}` : permission;
+  return `the workbench CLI rejects permission requests unless --yes is given (this call asked for ${what}): run it again with --yes to allow them, or allow it in opencode.json's "permission"`;
+}
 
 /** Said to the model when it repeated a call: the CLI stops the run rather than let it go round forever. */
 const REJECTED_DOOM_LOOP = `the model made the same call ${DOOM_LOOP_THRESHOLD} times in a row; the workbench CLI stops the run (even with --yes)`;
@@ -196,7 +181,7 @@ export async function openSession(common: Common, io: CliIO): Promise<CliSession
       // Nobody is watching a CLI run: a repeating model is stopped, never waved through by --yes.
       if (request.permission === DOOM_LOOP_PERMISSION) session.permissions.reply(request.id, "reject", REJECTED_DOOM_LOOP);
       else if (common.yes) session.permissions.reply(request.id, "once");
-      else session.permissions.reply(request.id, "reject", REJECTED_WITHOUT_YES);
+      else session.permissions.reply(request.id, "reject", rejectedWithoutYes(request.permission, request.patterns));
     });
   });
   return {

@@ -6,11 +6,11 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { createNodeRuntime } from "../runtime/node/index.js";
-import { CallListError, parseCallList, type ListedCall } from "../session/record/call-list.js";
+import type { ListedCall } from "../session/record/call-list.js";
 import type { ToolCall } from "../session/record/session-record.js";
 import { printableIO } from "./printable-io.js";
-import { connectMcp, openSession, processIO, UsageError, type CliIO, type Common } from "./cli-session.js";
+import type { Common } from "./cli-session.js";
+import { processIO, UsageError, type CliIO } from "./cli-io.js";
 import { errorMessage } from "../base/error-message.js";
 
 const USAGE = `usage:
@@ -107,6 +107,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   }
   if (argv[0] === "rg") {
     const { rgMain } = await import("./rg.js");
+    const { createNodeRuntime } = await import("../runtime/node/index.js");
     const runtime = createNodeRuntime({ root: process.cwd() });
     return rgMain(argv.slice(1), io, { search: runtime.search, fs: runtime.fs, cwd: process.cwd() });
   }
@@ -121,6 +122,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
       const [id, extra] = rest;
       if (!id || extra !== undefined) throw new UsageError("workbench tool takes exactly one tool id");
       const args = parseJsonObject(values.args ?? "{}", "--args");
+      const { openSession, connectMcp } = await import("./cli-session.js");
       const { session, finish } = await openSession(common(values), io);
       await connectMcp(session, io);
       if (!session.registry.get(id) || id === "invalid") {
@@ -144,6 +146,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
           : await readFile(file, "utf8").catch((error: unknown) => {
               throw new UsageError(`cannot read ${file}: ${errorMessage(error)}`);
             });
+      const { CallListError, parseCallList } = await import("../session/record/call-list.js");
       let calls: ListedCall[];
       try {
         calls = parseCallList(text, file === "-" ? "standard input" : file);
@@ -151,6 +154,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
         if (error instanceof CallListError) throw new UsageError(error.message);
         throw error;
       }
+      const { openSession } = await import("./cli-session.js");
       const { session, finish } = await openSession(common(values), io);
       let failed = false;
       for (const { tool, args } of calls) {
@@ -166,6 +170,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
       if (sub !== "check" || !permission || pattern === undefined || extra !== undefined) {
         throw new UsageError("workbench permission check <permission> <pattern> --dir <folder>");
       }
+      const { openSession } = await import("./cli-session.js");
       const { session, finish } = await openSession(common(values), io);
       const explanation = session.explain(permission, pattern);
       await finish();

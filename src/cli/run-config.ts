@@ -15,6 +15,7 @@ import { parseModelRef, readProvidersConfig, type ProviderConfig, type Providers
 import { defaultModelRef } from "../session/provider/model-choice.js";
 import { listProviders } from "../session/provider/providers.js";
 import { distrustWorkspaceProviders, untrustedSubstitution } from "../session/config/workspace-providers.js";
+import { envReferencesByProvider, type EnvReference } from "./untrusted-env.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -42,6 +43,8 @@ export interface RunProviders {
   keyless: Set<string>;
   /** What of the workspace's provider settings was ignored, and why. */
   notices: string[];
+  /** Untrusted: the workspace's provider options that use `{env:...}`, left empty (untrusted-env.ts). */
+  unreadEnv: Map<string, EnvReference[]>;
 }
 
 async function diskText(path: string): Promise<string | undefined> {
@@ -72,6 +75,7 @@ export async function loadRunProviders(options: RunConfigOptions): Promise<Provi
 export async function loadRunSetup(options: RunConfigOptions): Promise<RunProviders> {
   const { runtime, env, home } = options;
   let keyless = new Set<string>();
+  let unreadEnv = new Map<string, EnvReference[]>();
   const notices: string[] = [];
   let config: ProvidersConfig = {};
   if (options.globalConfigDir) {
@@ -95,6 +99,7 @@ export async function loadRunSetup(options: RunConfigOptions): Promise<RunProvid
       const workspace = await readProvidersConfig(text, { env, home, configDir: dirname(path), readFile: readInRuntime, source: path });
       config = mergeProvidersConfig(config, workspace);
     } else {
+      unreadEnv = envReferencesByProvider(text);
       if (/\{env:[^}]+\}/.test(text))
         notices.push(`${path}: {env:...} is left empty until you trust this workspace (the environment holds your keys)`);
       const workspace = await readProvidersConfig(text, {
@@ -109,7 +114,7 @@ export async function loadRunSetup(options: RunConfigOptions): Promise<RunProvid
       config = mergeProvidersConfig(config, distrusted.config);
     }
   }
-  return { config, keyless, notices };
+  return { config, keyless, notices, unreadEnv };
 }
 
 /** A provider can answer without more setup: a key in config or the environment, or a keyless local server. */

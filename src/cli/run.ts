@@ -28,6 +28,7 @@ import { BUILTIN_KEY_VARIABLES, keyVariables } from "./run-env.js";
 import { hideVariables, startEnvironment } from "./held-environment.mjs";
 import { watchRunEvents } from "./run-events.js";
 import { chooseRunModel, loadRunSetup } from "./run-config.js";
+import { refuseUnreadEnv } from "./untrusted-env.js";
 import { errorText, printer, type RunFormat } from "./run-print.js";
 import { terminalSafe } from "./terminal-text.js";
 import { errorMessage } from "../base/error-message.js";
@@ -210,6 +211,7 @@ export async function runMain(argv: string[], given: CliIO): Promise<number> {
           'no model: pass --model provider/model, set "model" in opencode.json, or set a provider\'s key (for example ANTHROPIC_API_KEY)',
         );
       }
+      if (session.configPath) await refuseUnreadEnv(ref.providerID, setup.unreadEnv, config, keys, session.configPath);
       model = await resolveModel(ref, { config, keys, env });
     } catch (error) {
       if (error instanceof ProviderSetupError) return setupFailure(error, io);

@@ -72,6 +72,19 @@ async function readSession(file: string): Promise<SessionFile> {
   return parsed.data;
 }
 
+const SHARE_USAGE = `usage: workbench share --dir <folder> [--session FILE] [--base URL] [--name NAME] [--file OUT.workbench.json]
+  Prints a link that opens the folder's files (and a session) in the workbench, in a new workspace.
+  .git, node_modules, links and files that may hold keys (*.env) are left out, each with a note.
+  --session FILE  a session exported from the page or written by workbench run --session-file
+  --base URL      the workbench's address (default ${DEFAULT_BASE})
+  --name NAME     the workspace's name (default: the folder's name)
+  --file OUT      write a .workbench.json file instead of a link (for shares too long to paste)`;
+
+const OPEN_USAGE = `usage: workbench open <link | file.workbench.json> --dir <folder> [--session OUT] [--force]
+  Writes a share's files out into the folder, byte for byte: never through a link in it, and never over a
+  file that exists unless --force.
+  --session OUT  also write the share's session (the export format) to OUT`;
+
 export async function shareMain(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -81,10 +94,15 @@ export async function shareMain(argv: string[], io: CliIO): Promise<number> {
       base: { type: "string" },
       name: { type: "string" },
       file: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
     },
     allowPositionals: true,
     strict: true,
   });
+  if (values.help) {
+    io.out(`${SHARE_USAGE}\n`);
+    return 0;
+  }
   if (positionals.length > 0) throw new UsageError(`workbench share takes no arguments besides its options (got ${positionals.join(" ")})`);
   if (!values.dir) throw new UsageError("--dir <folder> is required: the folder to share");
   const dir = resolve(values.dir);
@@ -171,10 +189,19 @@ async function checkTargets(root: string, paths: readonly string[], force: boole
 export async function openMain(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { dir: { type: "string" }, session: { type: "string" }, force: { type: "boolean", default: false } },
+    options: {
+      dir: { type: "string" },
+      session: { type: "string" },
+      force: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
     allowPositionals: true,
     strict: true,
   });
+  if (values.help) {
+    io.out(`${OPEN_USAGE}\n`);
+    return 0;
+  }
   const [source, extra] = positionals;
   if (!source || extra !== undefined) throw new UsageError("workbench open takes one link or .workbench.json file");
   if (!values.dir) throw new UsageError("--dir <folder> is required: where the share's files go");

@@ -4,7 +4,8 @@ import { isRuntimeError } from "../runtime/errors.js";
 import { fingerprint, type Fingerprint } from "../runtime/fingerprint.js";
 import description from "./apply_patch.txt?raw";
 import { formatSummary, isPatchError, parsePatch, planPatch, type PlannedChange } from "./patch/index.js";
-import { commitWrite } from "./files/commit.js";
+import { commitWrite, readExisting } from "./files/commit.js";
+import { errorMessage } from "../base/error-message.js";
 import { diagnosticsAfterWrite, diagnosticsBlock } from "./files/diagnostics.js";
 import { assertExternalDirectory } from "./files/external-directory.js";
 import { editPatterns } from "./files/paths.js";
@@ -40,6 +41,23 @@ async function writeChange(ctx: Context, change: PlannedChange, files: Files): P
     files.expect.set(change.path, "absent");
     ctx.bus.publish("file.edited", { file: change.path });
   }
+}
+
+/**
+ * A move onto a file that exists replaces it: as with write, only a file this session has read (and that
+ * is unchanged since). Then its content is what the write expects to find there.
+ */
+async function claimMoveTarget(ctx: Context, change: PlannedChange, files: Files): Promise<void> {
+  const target = change.movePath;
+  if (change.type !== "move" || !target || target === change.path || files.expect.has(target)) return;
+  const bytes = await readExisting(ctx, files.real.get(target) ?? target, target);
+  if (!bytes) return;
+  try {
+    await ctx.fileTime.assert(ctx.sessionID, target, bytes);
+  } catch (error) {
+    throw new Error(`File ${target} exists: moving ${change.path} onto it would replace it. ${errorMessage(error)}`);
+  }
+  files.expect.set(target, fingerprint(bytes));
 }
 
 /**
@@ -88,6 +106,7 @@ export const ApplyPatchTool = define("apply_patch", {
             () => false,
           ),
       });
+      for (const change of changes) await claimMoveTarget(ctx, change, known);
     } catch (error) {
       if (isPatchError(error)) {
         throw new Error(error.kind === "empty" ? error.message : `apply_patch verification failed: ${error.message}`, { cause: error });

@@ -68,6 +68,8 @@ describe("workbench tool", () => {
     const result = workbench(["tool", "note", "--dir", dir, "--trust", "--args", '{"name":"a","text":"t"}']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/rejected permission .* unless --yes is given/);
+    // What was asked, so the person knows what --yes would allow.
+    expect(result.stderr).toContain("(this call asked for note on a)");
   });
 
   it("applies opencode.json first: a denied pattern fails even with --yes", async () => {

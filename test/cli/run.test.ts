@@ -225,6 +225,26 @@ describe("workbench run", () => {
     expect(saved).not.toContain("sk-openai-not-for-the-shell-42");
   }, 60_000);
 
+  it("refuses an untrusted folder's {env:} key before any request, naming the option and --trust", async () => {
+    const dir = await folder(openaiCompatible());
+    const before = server.requests.length;
+    // Not through workbench(): that helper trusts the folder.
+    const result = await runWorkbench(["run", "hello"], {
+      cwd: dir,
+      env: { WORKBENCH_DATA_DIR: dataDir, WORKBENCH_GLOBAL_CONFIG: globalDir, TEST_PROVIDER_KEY: KEY },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('provider "local" takes options.apiKey ({env:TEST_PROVIDER_KEY}) from the environment');
+    expect(result.stderr).toContain("Run again with --trust");
+    expect(result.stderr).not.toContain("401");
+    expect(server.requests.length).toBe(before);
+    // Trusted, the same folder's key is read and the request goes out.
+    server.enqueue({ step: { text: "hi there" } });
+    const trusted = await workbench(["run", "hello"], { cwd: dir });
+    expect(trusted.code).toBe(0);
+    expect(trusted.stdout).toContain("hi there");
+  }, 60_000);
+
   it("exits 1 with the bad-key message on a 401", async () => {
     const dir = await folder(openaiCompatible());
     server.enqueue({

@@ -154,4 +154,18 @@ describe("workbench share / open", () => {
     expect(workbench(["share"]).code).toBe(2);
     expect(workbench(["open", "--dir", base]).code).toBe(2);
   });
+
+  it("--help prints each command's own usage on stdout, exit 0", () => {
+    for (const [command, first] of [
+      ["share", "usage: workbench share --dir <folder>"],
+      ["open", "usage: workbench open <link | file.workbench.json> --dir <folder>"],
+    ] as const) {
+      for (const flag of ["--help", "-h"]) {
+        const result = workbench([command, flag]);
+        expect(result.code).toBe(0);
+        expect(result.stderr).toBe("");
+        expect(result.stdout.startsWith(first)).toBe(true);
+      }
+    }
+  });
 });

@@ -4,6 +4,8 @@
  * the CLI starts), with `workbench tool` and a `workbench run` whose model calls an MCP tool.
  */
 import { mkdtemp, realpath, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -86,6 +88,29 @@ describe("workbench with web tools and MCP servers", () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/^warning: MCP server broken is not connected: /);
   });
+
+  it("exits after the call when a remote server is not running (the SSE fallback is closed too)", async () => {
+    // A port nothing listens on: taken, then let go.
+    const probe = createServer();
+    await new Promise<void>((done) => probe.listen(0, "127.0.0.1", done));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((done) => probe.close(done));
+    const dir = await folder({ mcp: { down: { type: "remote", url: `http://127.0.0.1:${port}/mcp` } } });
+    await writeFile(join(dir, "a.txt"), "still here\n");
+    let killer: ReturnType<typeof setTimeout> | undefined;
+    const result = await runWorkbench(
+      ["tool", "read", "--dir", dir, "--trust", "--args", JSON.stringify({ filePath: join(dir, "a.txt") })],
+      {
+        env: { WORKBENCH_DATA_DIR: dataDir, WORKBENCH_GLOBAL_CONFIG: globalDir },
+        // Before the fix it printed the file and never exited: ended here after 40 s, the code is null.
+        onStart: (pid) => (killer = setTimeout(() => process.kill(pid, "SIGKILL"), 40_000)),
+      },
+    );
+    clearTimeout(killer);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("still here");
+    expect(result.stderr).toMatch(/^warning: MCP server down is not connected: /);
+  }, 60_000);
 
   it("workbench run: the model calls MCP tools and gets their output; the provider key stays out of local servers", async () => {
     const dir = await folder({

@@ -95,4 +95,21 @@ describe.each(fileBackends)("apply_patch on %s", (backend) => {
     const call = await session.run("apply_patch", { patchText: patch("*** Add File: ../../evil.txt", "+x") });
     expect(call.permissions[0]).toMatchObject({ permission: "external_directory", answer: "reject" });
   });
+
+  it("moves onto an existing file only once it was read, saying so (it was there before the call)", async () => {
+    const { session, text, runtime } = await open({ "a.txt": "x\ny\n", "b.txt": "keep\n" });
+    const move = patch("*** Update File: a.txt", "*** Move to: b.txt", "@@", " x", "-y", "+z");
+    const unread = await session.run("apply_patch", { patchText: move });
+    expect(unread.status).toBe("error");
+    expect(unread.error).toContain(`File ${runtime.root}/b.txt exists: moving ${runtime.root}/a.txt onto it would replace it.`);
+    expect(unread.error).toContain(`You must read file ${runtime.root}/b.txt before overwriting it`);
+    expect(unread.error).not.toContain("someone else");
+    expect(await text("a.txt")).toBe("x\ny\n");
+    expect(await text("b.txt")).toBe("keep\n");
+    expect((await session.run("read", { filePath: `${runtime.root}/b.txt` })).status).toBe("completed");
+    const moved = await session.run("apply_patch", { patchText: move });
+    expect(moved.status).toBe("completed");
+    expect(await text("b.txt")).toBe("x\nz\n");
+    expect(await runtime.fs.stat(`${runtime.root}/a.txt`).catch((e: { code: string }) => e.code)).toBe("ENOENT");
+  });
 });

@@ -244,6 +244,8 @@ export class McpManager {
         await client.connect(new SSEClientTransport(new URL(entry.url), { requestInit }));
         return client;
       } catch {
+        // Closed, or the SSE transport's event source keeps reconnecting (and a CLI never exits).
+        await client.close().catch(() => {});
         throw streamable;
       }
     }
