@@ -57,6 +57,8 @@ function stamp(file) {
 
 function isFresh(pointer) {
   if (!pointer || typeof pointer.dir !== "string" || typeof pointer.inputs !== "object") return false;
+  // The bundle names the modules it shares with the bin by absolute URL: a moved checkout builds again.
+  if (pointer.root !== ROOT) return false;
   try {
     for (const [file, [size, mtime]] of Object.entries(pointer.inputs)) {
       const [nowSize, nowMtime] = stamp(file);
@@ -154,7 +156,7 @@ async function build() {
     inputs[path] = stamp(path);
   }
   const temporary = `${POINTER}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify({ dir, inputs }));
+  writeFileSync(temporary, JSON.stringify({ root: ROOT, dir, inputs }));
   renameSync(temporary, POINTER);
   removeOldBuilds(dir);
   return dir;
