@@ -4,6 +4,7 @@ import { ShellSession } from "../workspace/shell-session.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { CenterPane } from "./CenterPane.js";
 import { DeskWelcome } from "./DeskWelcome.js";
+import { createSidebarWidth, SidebarResizer } from "./files/SidebarResizer.js";
 import { FileTree } from "./files/FileTree.js";
 import { createOpenFiles, type TabsMemory } from "./files/open-files.js";
 import { SearchPanel } from "./files/SearchPanel.js";
@@ -52,6 +53,7 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
   const { theme, toggle: toggleTheme } = createTheme();
   const files = createOpenFiles(tabsMemory(workspace));
   const tree = createTreeState(treeMemory(workspace));
+  const sidebar = createSidebarWidth();
   // The welcome's buttons act in the right pane (the chat's key dialog, the recorded demo).
   const [deskRequest, setDeskRequest] = createSignal<DeskRequest | undefined>(undefined);
   let requests = 0;
@@ -93,6 +95,16 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
   onCleanup(off);
   // The requested runtime starts after the first paint, never before it.
   onMount(() => requestAnimationFrame(() => setTimeout(() => void workspace.startRequested(), 0)));
+  // Tabs remembered from the last visit whose files have gone since do not come back.
+  // Only "no such file" closes a tab: any other failure keeps it (the editor says what went wrong).
+  const exists = (path: string) =>
+    runtime()
+      .fs.lstat(path)
+      .then(
+        () => true,
+        (error: unknown) => (error as { code?: unknown } | null)?.code !== "ENOENT",
+      );
+  onMount(() => void files.closeMissing(exists));
 
   const newWorkspaceHref = () => {
     const url = new URL(location.href);
@@ -177,8 +189,13 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
         </For>
       </div>
       <DeskWelcome readOnly={workspace.readOnly} onAddKey={() => ask("add-key")} onWatchDemo={() => ask("demo")} onSample={openSample} />
-      <main class="panes">
+      <main
+        class="panes"
+        classList={{ "sidebar-sized": sidebar.width() !== undefined }}
+        style={sidebar.width() !== undefined ? { "--sidebar-width": `${sidebar.width()}px` } : {}}
+      >
         <aside class="sidebar">
+          <SidebarResizer width={sidebar.width} onResize={sidebar.set} />
           <TransferBar runtime={runtime} readOnly={workspace.readOnly} report={report} />
           <SearchPanel runtime={runtime} onOpen={files.open} />
           <FileTree
@@ -187,7 +204,7 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
             readOnly={workspace.readOnly}
             onError={(message) => report(message, true)}
             onOpen={files.open}
-            onMoved={(from, to) => to !== undefined && files.moved(from, to)}
+            onMoved={(from, to) => (to !== undefined ? files.moved(from, to) : files.removed(from))}
           />
         </aside>
         <CenterPane
