@@ -63,7 +63,7 @@ async function kindAt(runtime: Runtime, path: string): Promise<"file" | "folder"
  * A new entry's name, which may go down into folders (`docs/notes.md`): every part is checked as a
  * name, so `..` and empty parts are refused and nothing can land outside `folder`.
  */
-export function checkNewPath(path: string): string[] {
+function checkNewPath(path: string): string[] {
   if (path === "") return [checkName(path)];
   const parts = path.split("/");
   if (parts.some((part) => part === "")) throw new Error(`"${path}" has an empty part (a leading, trailing or doubled "/"): remove it`);

@@ -5,7 +5,7 @@
  */
 export const DEFAULT_CHUNK_TIMEOUT_MS = 120_000;
 
-export class StreamIdleTimeoutError extends Error {
+class StreamIdleTimeoutError extends Error {
   override readonly name = "StreamIdleTimeoutError";
   constructor(
     readonly ms: number,

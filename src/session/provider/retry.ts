@@ -30,7 +30,7 @@ export function retryDelayMs(attempt: number, error: ClassifiedError): number {
  * whole `maxRetries`; a server error, a stalled answer or a dropped connection rarely mends itself within
  * a minute, so they stop after SERVER_MAX_RETRIES (2 + 4 + 8 s of waiting) and the person hears of it.
  */
-export const SERVER_MAX_RETRIES = 3;
+const SERVER_MAX_RETRIES = 3;
 
 export function retryLimit(error: ClassifiedError, maxRetries: number): number {
   return error.kind === "rate" ? maxRetries : Math.min(maxRetries, SERVER_MAX_RETRIES);

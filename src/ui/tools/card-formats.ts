@@ -6,7 +6,7 @@
  * as it is.
  */
 
-export interface ReadView {
+interface ReadView {
   /** The file's lines as they are in the file. */
   lines: string[];
   /** The number of the first line shown (an offset read starts later). */
@@ -41,7 +41,7 @@ export function readView(output: string): ReadView | undefined {
   return { lines, firstLine: firstLine ?? 1, notes };
 }
 
-export interface TodoItem {
+interface TodoItem {
   content: string;
   status: string;
   priority?: string;
