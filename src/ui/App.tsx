@@ -58,6 +58,8 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
   const [deskRequest, setDeskRequest] = createSignal<DeskRequest | undefined>(undefined);
   let requests = 0;
   const ask = (kind: DeskRequest["kind"]) => setDeskRequest({ kind, seq: ++requests });
+  const [keyAdded, setKeyAdded] = createSignal(false);
+  const [welcomeAgain, setWelcomeAgain] = createSignal(0);
   // The terminal's lines come back after a reload (for the life of the tab), for a workspace that
   // survives one: one in memory only starts over, files and terminal alike.
   const restoreScrollback = (term: Parameters<typeof keepScrollback>[0]) => {
@@ -124,9 +126,10 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
     <div class="app" onDragOver={(e) => props.share && e.dataTransfer?.types.includes("Files") && e.preventDefault()} onDrop={dropShare}>
       <header class="top">
         <h1>Workbench</h1>
-        <div class="runtime" data-testid="runtime-status" data-kind={status().kind} data-phase={status().phase}>
+        <div class="runtime" data-testid="runtime-status" data-kind={status().kind} data-phase={status().phase} title={status().detail}>
           <span class="badge">{status().kind}</span>
-          <span class="detail" role="status">
+          {/* Once ready, the machinery (just-bash in a worker, ZenFS) is a tooltip, not the header's first words. */}
+          <span class="detail" classList={{ "visually-hidden": status().phase === "ready" }} role="status">
             {status().phase === "fallback" ? "WebContainer unavailable (the reason is below)" : status().detail}
           </span>
         </div>
@@ -188,7 +191,15 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
           )}
         </For>
       </div>
-      <DeskWelcome readOnly={workspace.readOnly} onAddKey={() => ask("add-key")} onWatchDemo={() => ask("demo")} onSample={openSample} />
+      <DeskWelcome
+        readOnly={workspace.readOnly}
+        onAddKey={() => ask("add-key")}
+        onWatchDemo={() => ask("demo")}
+        onSample={openSample}
+        keyAdded={keyAdded}
+        onAsk={() => ask("ask")}
+        reopened={welcomeAgain}
+      />
       <main
         class="panes"
         classList={{ "sidebar-sized": sidebar.width() !== undefined }}
@@ -231,6 +242,8 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
           shared={props.shared}
           theme={theme}
           request={deskRequest}
+          onKeySaved={() => setKeyAdded(true)}
+          onGettingStarted={() => setWelcomeAgain((count) => count + 1)}
         />
       </main>
     </div>
