@@ -268,6 +268,12 @@ export function CallCard(props: {
         <summary>Input</summary>
         <pre data-testid="call-input">{JSON.stringify(snapshot().input, null, 2)}</pre>
       </details>
+      <Show when={live() && snapshot().metadata.checkingTypes === true}>
+        <p class="call-live-skipped" data-testid="call-checking-types">
+          Written; now checking the file for type errors. The first check of a session loads the language service (TypeScript), which takes
+          a few seconds.
+        </p>
+      </Show>
       <Show when={live() && functionOutputNote(snapshot().tool, snapshot().input)}>
         {(note) => (
           <p class="call-live-skipped" data-testid="call-function-note">
