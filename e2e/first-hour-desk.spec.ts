@@ -184,8 +184,18 @@ test("5. new file, new folder, rename, move and delete from the menu and the key
   // Delete asks, then removes through the same file operations: the terminal no longer sees it.
   await treeName(page, "src/app.ts").focus();
   await page.keyboard.press("Delete");
-  await expect.poll(() => dialogs.at(-1)).toContain("Delete src/app.ts?");
+  // Asked in the tree, not by the browser's confirm(): Cancel has the focus, Escape keeps the file.
+  const confirm = page.getByTestId("tree-delete-confirm");
+  await expect(confirm).toContainText("Delete src/app.ts? This cannot be undone.");
+  await expect(confirm.getByTestId("tree-delete-no")).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(confirm).toHaveCount(0);
+  await expect(row(page, "src/app.ts")).toBeVisible();
+  await treeName(page, "src/app.ts").focus();
+  await page.keyboard.press("Delete");
+  await confirm.getByTestId("tree-delete-yes").click();
   await expect(row(page, "src/app.ts")).toHaveCount(0);
+  expect(dialogs.filter((message) => message.startsWith("Delete"))).toEqual([]);
   await shell(page, "ls src; cat src/readme.md");
   await expect(page.locator(".xterm-rows")).toContainText("readme.md");
   await expect(page.locator(".xterm-rows")).toContainText("old");

@@ -14,15 +14,15 @@ async function newSessionWithEditAsking(page: Page) {
   await expect(card(page, 0)).toHaveAttribute("data-state", "completed");
 }
 
-test("read from the palette shows the file's numbered lines in its card", async ({ page, consoleErrors }) => {
+test("read from the palette shows the file's lines in its card", async ({ page, consoleErrors }) => {
   await openWorkbench(page, fresh());
   await runInTerminal(page, "printf 'first line\\nsecond line\\n' > hello.txt");
   await waitForIdle(page);
   await runTool(page, "read", { filePath: "hello.txt" });
   const first = card(page, 0);
   await expect(first).toHaveAttribute("data-state", "completed");
-  await expect(first.getByTestId("call-output")).toContainText("00001| first line");
-  await expect(first.getByTestId("call-output")).toContainText("00002| second line");
+  await expect(first.getByTestId("call-output")).toContainText("first line");
+  await expect(first.getByTestId("call-output")).toContainText("second line");
   await page.screenshot({ path: "e2e/screenshots/tools-read.png" });
   expect(consoleErrors).toEqual([]);
 });
@@ -107,7 +107,7 @@ test("an edit that asks, allowed once, changes the file and the card shows the d
   await expect(diff.locator(".diff-add")).toHaveText("+gamma");
   await page.screenshot({ path: "e2e/screenshots/tools-edit-diff.png" });
   await runTool(page, "read", { filePath: "notes.txt" });
-  await expect(card(page, 2).getByTestId("call-output")).toContainText("00002| gamma");
+  await expect(card(page, 2).getByTestId("call-output")).toContainText("gamma");
 });
 
 test("Always allow remembers the listed pattern, so the second edit does not ask", async ({ page }) => {
@@ -122,8 +122,8 @@ test("Always allow remembers the listed pattern, so the second edit does not ask
   await expect(card(page, 2)).toHaveAttribute("data-state", "completed");
   await expect(page.getByTestId("permission-prompt")).toHaveCount(0);
   await runTool(page, "read", { filePath: "notes.txt" });
-  await expect(card(page, 3).getByTestId("call-output")).toContainText("00001| one");
-  await expect(card(page, 3).getByTestId("call-output")).toContainText("00002| two");
+  await expect(card(page, 3).getByTestId("call-output")).toContainText("one");
+  await expect(card(page, 3).getByTestId("call-output")).toContainText("two");
 });
 
 test("a rejected edit leaves the file untouched and its card says so", async ({ page }) => {
@@ -138,7 +138,7 @@ test("a rejected edit leaves the file untouched and its card says so", async ({ 
   await expect(card(page, 1).getByTestId("call-rejection")).toContainText("keep beta");
   await page.screenshot({ path: "e2e/screenshots/tools-rejected.png" });
   await runTool(page, "read", { filePath: "notes.txt" });
-  await expect(card(page, 2).getByTestId("call-output")).toContainText("00002| beta");
+  await expect(card(page, 2).getByTestId("call-output")).toContainText("beta");
 });
 
 test("two writes waiting for permission queue visibly and are answered one by one", async ({ page }) => {

@@ -4,6 +4,7 @@ import { ShellSession } from "../workspace/shell-session.js";
 import type { Workspace } from "../workspace/workspace.js";
 import { CenterPane } from "./CenterPane.js";
 import { DeskWelcome } from "./DeskWelcome.js";
+import { createSidebarWidth, SidebarResizer } from "./files/SidebarResizer.js";
 import { FileTree } from "./files/FileTree.js";
 import { createOpenFiles, type TabsMemory } from "./files/open-files.js";
 import { SearchPanel } from "./files/SearchPanel.js";
@@ -53,6 +54,7 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
   const { theme, toggle: toggleTheme } = createTheme();
   const files = createOpenFiles(tabsMemory(workspace));
   const tree = createTreeState(treeMemory(workspace));
+  const sidebar = createSidebarWidth();
   // The welcome's buttons act in the right pane (the chat's key dialog, the recorded demo).
   const [deskRequest, setDeskRequest] = createSignal<DeskRequest | undefined>(undefined);
   let requests = 0;
@@ -66,6 +68,8 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
     setPhonePane("work");
     return files.open(...args);
   };
+  const [keyAdded, setKeyAdded] = createSignal(false);
+  const [welcomeAgain, setWelcomeAgain] = createSignal(0);
   // The terminal's lines come back after a reload (for the life of the tab), for a workspace that
   // survives one: one in memory only starts over, files and terminal alike.
   const restoreScrollback = (term: Parameters<typeof keepScrollback>[0]) => {
@@ -103,6 +107,16 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
   onCleanup(off);
   // The requested runtime starts after the first paint, never before it.
   onMount(() => requestAnimationFrame(() => setTimeout(() => void workspace.startRequested(), 0)));
+  // Tabs remembered from the last visit whose files have gone since do not come back.
+  // Only "no such file" closes a tab: any other failure keeps it (the editor says what went wrong).
+  const exists = (path: string) =>
+    runtime()
+      .fs.lstat(path)
+      .then(
+        () => true,
+        (error: unknown) => (error as { code?: unknown } | null)?.code !== "ENOENT",
+      );
+  onMount(() => void files.closeMissing(exists));
 
   const newWorkspaceHref = () => {
     const url = new URL(location.href);
@@ -122,9 +136,10 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
     <div class="app" onDragOver={(e) => props.share && e.dataTransfer?.types.includes("Files") && e.preventDefault()} onDrop={dropShare}>
       <header class="top">
         <h1>Workbench</h1>
-        <div class="runtime" data-testid="runtime-status" data-kind={status().kind} data-phase={status().phase}>
+        <div class="runtime" data-testid="runtime-status" data-kind={status().kind} data-phase={status().phase} title={status().detail}>
           <span class="badge">{status().kind}</span>
-          <span class="detail" role="status">
+          {/* Once ready, the machinery (just-bash in a worker, ZenFS) is a tooltip, not the header's first words. */}
+          <span class="detail" classList={{ "visually-hidden": status().phase === "ready" }} role="status">
             {status().phase === "fallback" ? "WebContainer unavailable (the reason is below)" : status().detail}
           </span>
         </div>
@@ -186,9 +201,23 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
           )}
         </For>
       </div>
-      <DeskWelcome readOnly={workspace.readOnly} onAddKey={() => ask("add-key")} onWatchDemo={() => ask("demo")} onSample={openSample} />
-      <main class="panes" data-phone-pane={phonePane()}>
+      <DeskWelcome
+        readOnly={workspace.readOnly}
+        onAddKey={() => ask("add-key")}
+        onWatchDemo={() => ask("demo")}
+        onSample={openSample}
+        keyAdded={keyAdded}
+        onAsk={() => ask("ask")}
+        reopened={welcomeAgain}
+      />
+      <main
+        class="panes"
+        data-phone-pane={phonePane()}
+        classList={{ "sidebar-sized": sidebar.width() !== undefined }}
+        style={sidebar.width() !== undefined ? { "--sidebar-width": `${sidebar.width()}px` } : {}}
+      >
         <aside class="sidebar">
+          <SidebarResizer width={sidebar.width} onResize={sidebar.set} />
           <TransferBar runtime={runtime} readOnly={workspace.readOnly} report={report} />
           <SearchPanel runtime={runtime} onOpen={openFile} />
           <FileTree
@@ -197,7 +226,7 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
             readOnly={workspace.readOnly}
             onError={(message) => report(message, true)}
             onOpen={openFile}
-            onMoved={(from, to) => to !== undefined && files.moved(from, to)}
+            onMoved={(from, to) => (to !== undefined ? files.moved(from, to) : files.removed(from))}
           />
         </aside>
         <CenterPane
@@ -224,6 +253,8 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
           shared={props.shared}
           theme={theme}
           request={deskRequest}
+          onKeySaved={() => setKeyAdded(true)}
+          onGettingStarted={() => setWelcomeAgain((count) => count + 1)}
         />
       </main>
       <PaneSwitcher current={phonePane} onPick={setPhonePane} />

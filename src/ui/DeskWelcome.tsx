@@ -1,4 +1,4 @@
-import { createSignal, Show } from "solid-js";
+import { createEffect, createSignal, on, Show } from "solid-js";
 
 const DISMISSED = "workbench-welcome-dismissed";
 
@@ -33,8 +33,20 @@ function dismissWelcome(store: Pick<Storage, "setItem"> | undefined = storage())
  * The first visit: what this page is and what to do first (add a key, or watch the recorded demo
  * without one), with a sample project one click away. Gone for good once dismissed.
  */
-export function DeskWelcome(props: { readOnly: boolean; onAddKey: () => void; onWatchDemo: () => void; onSample: () => Promise<void> }) {
+export function DeskWelcome(props: {
+  readOnly: boolean;
+  onAddKey: () => void;
+  onWatchDemo: () => void;
+  onSample: () => Promise<void>;
+  /** A key (or local server) was saved in this tab: the first step is done, so the text moves on to the next. */
+  keyAdded: () => boolean;
+  /** Goes to the chat's prompt box. */
+  onAsk: () => void;
+  /** Counts the times it was asked for again (the Session menu's "Getting started"); it shows once more each time. */
+  reopened: () => number;
+}) {
   const [shown, setShown] = createSignal(!welcomeDismissed());
+  createEffect(on(props.reopened, () => setShown(true), { defer: true }));
   const [adding, setAdding] = createSignal(false);
   const dismiss = () => {
     dismissWelcome();
@@ -53,16 +65,35 @@ export function DeskWelcome(props: { readOnly: boolean; onAddKey: () => void; on
       <section class="desk-welcome" data-testid="desk-welcome" aria-labelledby="desk-welcome-title">
         <div class="desk-welcome-text">
           <h2 id="desk-welcome-title">Welcome to Workbench: a coding agent's desk, all in this tab</h2>
-          <p>
-            Files on the left, a terminal and editor in the middle, the agent and its tool calls on the right; nothing is installed. To
-            start, add a key for a model provider (it goes only to that provider), or watch a recorded demo without one, or open a sample
-            project to try the desk on.
-          </p>
+          <Show
+            when={props.keyAdded()}
+            fallback={
+              <p data-testid="desk-welcome-next">
+                Files on the left, a terminal and editor in the middle, the agent and its tool calls on the right; nothing is installed. To
+                start, add a key for a model provider (it goes only to that provider), or watch a recorded demo without one, or open a
+                sample project to try the desk on.
+              </p>
+            }
+          >
+            <p data-testid="desk-welcome-next">
+              Your model is ready. Ask it for something in the chat on the right, such as "explain this project" or "write a README"; open
+              the sample project first if this workspace is empty.
+            </p>
+          </Show>
         </div>
         <div class="desk-welcome-actions">
-          <button type="button" class="button primary" data-testid="desk-welcome-add-key" onClick={() => props.onAddKey()}>
-            Add a provider key…
-          </button>
+          <Show
+            when={props.keyAdded()}
+            fallback={
+              <button type="button" class="button primary" data-testid="desk-welcome-add-key" onClick={() => props.onAddKey()}>
+                Add a provider key…
+              </button>
+            }
+          >
+            <button type="button" class="button primary" data-testid="desk-welcome-ask" onClick={() => props.onAsk()}>
+              Ask the agent
+            </button>
+          </Show>
           <button
             type="button"
             class="button"
@@ -88,8 +119,8 @@ export function DeskWelcome(props: { readOnly: boolean; onAddKey: () => void; on
             type="button"
             class="dismiss desk-welcome-dismiss"
             data-testid="desk-welcome-dismiss"
-            aria-label="Dismiss the welcome for good"
-            title="Dismiss (it will not come back)"
+            aria-label="Dismiss the welcome"
+            title="Dismiss (Session ▾ → Getting started brings it back)"
             onClick={dismiss}
           >
             ×

@@ -27,7 +27,7 @@ export type Tab = "chat" | "tools";
 
 /** Something asked of this pane from elsewhere on the page (the first visit's welcome); `seq` tells repeats apart. */
 export interface DeskRequest {
-  kind: "add-key" | "demo";
+  kind: "add-key" | "demo" | "ask";
   seq: number;
 }
 const TAB_SETTING = "workbench-right-tab";
@@ -93,6 +93,10 @@ export function RightPane(props: {
   /** This workspace was opened from a share: offer to replay its session. */
   shared?: boolean;
   theme?: () => "light" | "dark";
+  /** A provider key or local server was saved (the page's welcome moves on to the next step). */
+  onKeySaved?: () => void;
+  /** The Session menu's "Getting started": shows the page's welcome again. */
+  onGettingStarted?: () => void;
 }) {
   const embedded = props.embedded;
   const controller = embedded?.controller ?? new ToolsController({ place: props.place, readOnly: props.readOnly });
@@ -270,6 +274,8 @@ export function RightPane(props: {
         if (!request) return;
         setTab("chat");
         if (request.kind === "add-key") setKeysWanted(true);
+        else if (request.kind === "ask")
+          requestAnimationFrame(() => document.querySelector<HTMLElement>("[data-testid=chat-pane] [data-testid=prompt-input]")?.focus());
         else void watchDemo();
       },
     ),
@@ -329,6 +335,7 @@ export function RightPane(props: {
           onSaveScript={() => void saveScript()}
           onExport={() => void exportCurrent()}
           onImport={(file) => void importFile(file)}
+          {...(props.onGettingStarted ? { onGettingStarted: props.onGettingStarted } : {})}
         />
       </div>
       <Show when={sharing() && props.share && page()}>
@@ -399,7 +406,9 @@ export function RightPane(props: {
                 providers={() => (providersVersion(), page() && chats() ? chats()!.providers(page()!) : [])}
                 onSaveKey={async (input) => {
                   const current = page();
-                  if (current) await chats()?.saveProvider(current, input);
+                  if (!current) return;
+                  await chats()?.saveProvider(current, input);
+                  props.onKeySaved?.();
                 }}
                 onRemoveKey={(id) => chats()?.removeProvider(id)}
                 onWatchDemo={() => void watchDemo()}

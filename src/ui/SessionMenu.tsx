@@ -13,6 +13,8 @@ export function SessionMenu(props: {
   onSaveScript: () => void;
   onExport: () => void;
   onImport: (file: File) => void;
+  /** Shows the welcome again (the demo, the sample project, a key); absent where the page has none. */
+  onGettingStarted?: () => void;
 }) {
   const [open, setOpen] = createSignal(false);
   let root: HTMLDivElement | undefined;
@@ -81,6 +83,13 @@ export function SessionMenu(props: {
             items[(at + (event.key === "ArrowDown" ? 1 : items.length - 1)) % items.length]?.focus();
           }}
         >
+          <Show when={props.onGettingStarted}>
+            {(show) => (
+              <button type="button" role="menuitem" data-testid="menu-getting-started" onClick={act(show())}>
+                Getting started: demo, sample, keys
+              </button>
+            )}
+          </Show>
           <button
             type="button"
             role="menuitem"

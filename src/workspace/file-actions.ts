@@ -59,19 +59,51 @@ async function kindAt(runtime: Runtime, path: string): Promise<"file" | "folder"
   }
 }
 
-/** Makes an empty file; refuses when the name is taken (a new file never replaces one). */
+/**
+ * A new entry's name, which may go down into folders (`docs/notes.md`): every part is checked as a
+ * name, so `..` and empty parts are refused and nothing can land outside `folder`.
+ */
+function checkNewPath(path: string): string[] {
+  if (path === "") return [checkName(path)];
+  const parts = path.split("/");
+  if (parts.some((part) => part === "")) throw new Error(`"${path}" has an empty part (a leading, trailing or doubled "/"): remove it`);
+  return parts.map((part) => {
+    if (part === "..") throw new Error(`"${path}" goes up a folder with "..": name a place inside this folder`);
+    if (part.includes("/")) throw new Error(`"${path}" is not a path`);
+    return checkName(part);
+  });
+}
+
+/** Makes the folders on the way to `target` (the last part excluded); refuses when one of them is a file. */
+async function foldersOnTheWay(runtime: Runtime, base: string, parts: readonly string[]): Promise<void> {
+  let at = base;
+  for (const part of parts.slice(0, -1)) {
+    at = join(at, part);
+    const kind = await kindAt(runtime, at);
+    if (kind === "file") throw new Error(`${basename(at)} in ${dirname(at)} is a file, not a folder`);
+    if (kind === undefined) await runtime.fs.mkdir(at);
+  }
+}
+
+/** Makes an empty file (with the folders its name goes through); refuses when the name is taken (a new file never replaces one). */
 export async function createFile(runtime: Runtime, folder: string, name: string): Promise<string> {
-  const target = join(folderIn(runtime, folder), checkName(name));
+  const base = folderIn(runtime, folder);
+  const parts = checkNewPath(name);
+  const target = join(base, ...parts);
   const taken = await kindAt(runtime, target);
   if (taken) throw new NameTaken(target, taken);
+  await foldersOnTheWay(runtime, base, parts);
   await runtime.fs.writeFileAtomic(target, new Uint8Array(), { expect: "absent" });
   return target;
 }
 
 export async function createFolder(runtime: Runtime, folder: string, name: string): Promise<string> {
-  const target = join(folderIn(runtime, folder), checkName(name));
+  const base = folderIn(runtime, folder);
+  const parts = checkNewPath(name);
+  const target = join(base, ...parts);
   const taken = await kindAt(runtime, target);
   if (taken) throw new NameTaken(target, taken);
+  await foldersOnTheWay(runtime, base, parts);
   await runtime.fs.mkdir(target);
   return target;
 }

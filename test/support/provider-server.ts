@@ -46,6 +46,8 @@ export type ScriptedResponse =
   | { error: ScriptedError }
   /** Sends the stream's first event (and `text`, on OpenAI chat), then nothing, until the client goes away. */
   | { hang: true; text?: string }
+  /** Accepts the request and sends nothing at all, not even the status line, until the client goes away. */
+  | { silent: true }
   /** An Anthropic `event: error` in the middle of a 200 stream (how overload often arrives). */
   | { streamError: { type: string; message: string } };
 
@@ -329,6 +331,12 @@ export async function startProviderServer(options: ProviderServerOptions = {}): 
         ...cors,
       });
       response.end(raw);
+      return;
+    }
+    if ("silent" in next) {
+      response.on("close", () => {
+        state.aborted += 1;
+      });
       return;
     }
     served += 1;

@@ -51,6 +51,40 @@ describe("file actions: names", () => {
   });
 });
 
+describe("file actions: new entries with a path (+ File, + Folder)", () => {
+  it("docs/notes/today.md makes the folders on the way and the file, as mkdir -p and touch would", async () => {
+    const { rt, root, text, exists } = await setUp();
+    const made = await createFile(rt, root, "docs/notes/today.md");
+    expect(made).toBe(`${root}/docs/notes/today.md`);
+    expect(await text("docs/notes/today.md")).toBe("");
+    expect((await rt.fs.lstat(`${root}/docs/notes`)).type).toBe("directory");
+    // A second file beside it reuses the folders; a nested folder too.
+    await createFile(rt, root, "docs/notes/tomorrow.md");
+    expect(await createFolder(rt, `${root}/docs`, "a/b")).toBe(`${root}/docs/a/b`);
+    expect(await exists("docs/a/b")).toBe(true);
+    await expect(createFile(rt, root, "docs/notes/today.md")).rejects.toBeInstanceOf(NameTaken);
+  });
+
+  it.each([
+    ["../out.txt", /goes up a folder/],
+    ["a/../../out.txt", /goes up a folder/],
+    ["/abs.txt", /empty part/],
+    ["a//b.txt", /empty part/],
+    ["dir/", /empty part/],
+  ])("refuses %j and writes nothing", async (name, message) => {
+    const { rt, root } = await setUp();
+    await expect(createFile(rt, root, name)).rejects.toThrow(message);
+    expect(await rt.fs.readdir(root)).toEqual([]);
+  });
+
+  it("a file in the way of a folder is named, and nothing is made", async () => {
+    const { rt, root, exists } = await setUp();
+    await createFile(rt, root, "notes");
+    await expect(createFile(rt, root, "notes/a.txt")).rejects.toThrow("notes in /");
+    expect(await exists("notes/a.txt")).toBe(false);
+  });
+});
+
 describe("file actions: through the runtime's file operations", () => {
   it("new file and new folder appear where asked, and a taken name is refused, not replaced", async () => {
     const { rt, root, text, exists } = await setUp();
@@ -62,7 +96,7 @@ describe("file actions: through the runtime's file operations", () => {
     await expect(createFile(rt, `${root}/src`, "a.ts")).rejects.toBeInstanceOf(NameTaken);
     await expect(createFolder(rt, root, "src")).rejects.toThrow('a folder named "src"');
     expect(await text("src/a.ts")).toBe("keep me");
-    await expect(createFile(rt, root, "../escape.txt")).rejects.toThrow('contains "/"');
+    await expect(createFile(rt, root, "../escape.txt")).rejects.toThrow("goes up a folder");
     await expect(createFile(rt, "/etc", "x")).rejects.toThrow("not inside the workspace");
     expect(await exists("../escape.txt")).toBe(false);
   });

@@ -19,7 +19,7 @@ import { type AssistantMessage, type Message, type MessageError, type ModelRef, 
 import { modelTools, repairToolCall } from "./model-tools.js";
 import { processStream } from "./process-stream.js";
 import { classifyProviderError, type ClassifiedError } from "../provider/errors.js";
-import { gaveUpHint, RETRY_MAX_WAIT_MS, retryDelayMs, TIMER_MAX_MS } from "../provider/retry.js";
+import { gaveUpHint, RETRY_MAX_WAIT_MS, retryDelayMs, retryLimit, TIMER_MAX_MS } from "../provider/retry.js";
 import type { ModelInfo, ResolvedModel } from "../provider/types.js";
 import { subagentsFor } from "../host/call-services.js";
 import { sessionServices, type LoopHost } from "./loop-services.js";
@@ -226,7 +226,7 @@ class Loop {
           message.error = errorOf(classified);
           return "overflow";
         }
-        const maxRetries = this.o.maxRetries ?? 10;
+        const maxRetries = retryLimit(classified, this.o.maxRetries ?? 10);
         if (classified.retryable && attempt > maxRetries) {
           message.error = { ...errorOf(classified), hint: gaveUpHint({ attempts: attempt }) };
           return "error";
@@ -240,7 +240,11 @@ class Loop {
           this.o.status({ type: "retry", attempt, next: Date.now() + delay, message: classified.message });
           await wait(delay, this.o.signal);
           if (this.o.signal.aborted) {
-            message.error = ABORTED;
+            // Stopped while waiting to retry: the transcript keeps what was failing, not only "Stopped".
+            message.error = {
+              ...ABORTED,
+              message: `Stopped retrying after ${attempt} failed ${attempt === 1 ? "attempt" : "attempts"}: ${classified.message}`,
+            };
             return "aborted";
           }
           this.o.status({ type: "busy", step });

@@ -186,7 +186,7 @@ function unreachable(url: string | undefined, reason: string, retryable: boolean
       ...base,
       kind: "cors",
       retryable: false,
-      message: `Could not reach the local server at ${hostOf(url)} from this page (${reason}).`,
+      message: `${hostOf(url)} did not answer (${reason}).`,
       hint: localServerHint(url!),
     };
   }

@@ -9,7 +9,7 @@
  * MAX_REDIRECTS); one to another origin is refused. A browser hides a manual redirect's target (an
  * "opaqueredirect" response), so there every redirect is refused.
  */
-import { withIdleTimeout } from "./idle-timeout.js";
+import { answerWithin, withIdleTimeout } from "./idle-timeout.js";
 import { ProviderSetupError } from "./setup-error.js";
 
 export type FetchFunction = typeof globalThis.fetch;
@@ -90,8 +90,12 @@ export function keyScopedFetch(options: KeyScopedFetchOptions): FetchFunction {
       const timeout = AbortSignal.timeout(options.timeoutMs);
       call = { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout };
     }
-    const answered = follow(input, call);
-    const streamed = options.chunkTimeoutMs ? answered.then((response) => withIdleTimeout(response, options.chunkTimeoutMs!)) : answered;
+    const chunkTimeoutMs = options.chunkTimeoutMs;
+    const streamed = chunkTimeoutMs
+      ? answerWithin(chunkTimeoutMs, (signal) => follow(input, { ...call, signal }), call?.signal).then((response) =>
+          withIdleTimeout(response, chunkTimeoutMs),
+        )
+      : follow(input, call);
     return streamed.catch((error: unknown) => {
       // A browser's "Failed to fetch" does not say where to; the advice depends on it (a local server?).
       if (error instanceof TypeError && !("url" in error)) Object.defineProperty(error, "url", { value: requestURL(input) });

@@ -25,6 +25,17 @@ export function retryDelayMs(attempt: number, error: ClassifiedError): number {
   return Math.min(RETRY_INITIAL_MS * 2 ** (step - 1), RETRY_MAX_MS);
 }
 
+/**
+ * Retries of one step for this error: a rate limit is the provider asking for patience, so it gets the
+ * whole `maxRetries`; a server error, a stalled answer or a dropped connection rarely mends itself within
+ * a minute, so they stop after SERVER_MAX_RETRIES (2 + 4 + 8 s of waiting) and the person hears of it.
+ */
+const SERVER_MAX_RETRIES = 3;
+
+export function retryLimit(error: ClassifiedError, maxRetries: number): number {
+  return error.kind === "rate" ? maxRetries : Math.min(maxRetries, SERVER_MAX_RETRIES);
+}
+
 /** "90 s", "45 min", "27.8 h", "1157 days": how long a provider asked to wait, for a person. */
 function waitLabel(ms: number): string {
   const seconds = ms / 1000;

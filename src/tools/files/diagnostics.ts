@@ -34,6 +34,8 @@ export async function diagnosticsAfterWrite(ctx: Context, paths: readonly string
   const lsp = ctx.lsp;
   const covered = paths.filter((path) => lsp?.covers(path));
   if (!lsp || covered.length === 0) return {};
+  // The first check loads the language service (seconds): the card says why the call still runs.
+  ctx.metadata({ metadata: { checkingTypes: true } });
   try {
     for (const path of covered) await lsp.touchFile(path, true);
     return await lsp.diagnostics();

@@ -9,7 +9,7 @@ import type { SessionUndo } from "../../page/session-undo.js";
 import type { PermissionRequest } from "../../tools/permission/types.js";
 import "./chat.css";
 import { createChatState, sameList } from "./chat-state.js";
-import { nextAgent, notReadyReason, statusText } from "./chat-text.js";
+import { elapsedText, nextAgent, notReadyReason, statusText } from "./chat-text.js";
 import type { CallControls, ReplyToPrompt } from "./MessageParts.js";
 import { AgentPicker, ModelPicker } from "./Pickers.js";
 import { PromptBox } from "./PromptBox.js";
@@ -64,15 +64,18 @@ export function ChatPane(props: ChatPaneProps) {
   const todos = () => (state.version(), view().todos?.() ?? []);
   const [keysOpen, setKeysOpen] = createSignal(false);
   const [now, setNow] = createSignal(Date.now());
+  // When the turn left idle: a slow or failing provider shows how long it has been going.
+  const [busySince, setBusySince] = createSignal(Date.now());
   let opener: HTMLElement | null = null;
 
   // The clock moves only while something shows time passing: running calls' elapsed time, a retry countdown.
   createEffect(
     on(
       () => state.status().type,
-      (type) => {
+      (type, previous) => {
         if (type === "idle") return;
         setNow(Date.now());
+        if (previous === undefined || previous === "idle") setBusySince(Date.now());
         const timer = setInterval(() => setNow(Date.now()), 250);
         onCleanup(() => clearInterval(timer));
       },
@@ -180,6 +183,16 @@ export function ChatPane(props: ChatPaneProps) {
         <span aria-hidden="true" data-testid="chat-status-text">
           {statusText(state.status(), now())}
         </span>
+        <Show when={busy()}>
+          <span class="chat-elapsed" aria-hidden="true" data-testid="chat-elapsed">
+            {elapsedText(now() - busySince())}
+          </span>
+        </Show>
+        <Show when={state.status().type === "retry"}>
+          <button type="button" class="button chat-stop-retrying" data-testid="stop-retrying" onClick={() => props.chat.stop()}>
+            Stop retrying
+          </button>
+        </Show>
         <span class="visually-hidden" role="status">
           {announcement()}
         </span>

@@ -71,13 +71,17 @@ export function StepSummary(props: { tokens: Tokens; cost: number; reason: strin
 }
 
 export function MessageErrorNote(props: { error: MessageError }) {
+  // "Stopped: Stopped.": a message that only repeats the title is not said twice.
+  const saysMore = () => props.error.message.replace(/[.\s]+$/, "") !== errorTitle(props.error.kind);
   return (
     <div class={`chat-error kind-${props.error.kind}`} role="alert" data-testid="message-error" data-kind={props.error.kind}>
       <strong>
         {errorTitle(props.error.kind)}
         {props.error.status ? ` (${props.error.status})` : ""}
       </strong>
-      <span>: {props.error.message}</span>
+      <Show when={saysMore()}>
+        <span>: {props.error.message}</span>
+      </Show>
       <Show when={props.error.hint}>
         <p class="chat-error-hint" data-testid="message-error-hint">
           {props.error.hint}

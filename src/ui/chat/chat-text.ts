@@ -74,6 +74,15 @@ export function statusText(status: ChatStatus, now: number): string {
   }
 }
 
+/** "0:07", "2:15", "1:02:03": how long the turn has been going, for the status line. */
+export function elapsedText(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const seconds = String(total % 60).padStart(2, "0");
+  const minutes = Math.floor(total / 60);
+  if (minutes < 60) return `${minutes}:${seconds}`;
+  return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, "0")}:${seconds}`;
+}
+
 export function tokensText(tokens: Tokens, cost: number, reason?: string): string {
   const parts = [`${tokens.input.toLocaleString("en")} in`, `${tokens.output.toLocaleString("en")} out`];
   if (tokens.reasoning > 0) parts.push(`${tokens.reasoning.toLocaleString("en")} reasoning`);
@@ -89,7 +98,8 @@ const ERROR_TITLES: Record<string, string> = {
   model: "Model not found",
   context: "The conversation is too long for the model",
   network: "The provider could not be reached",
-  cors: "The provider refused this page's origin (CORS)",
+  // The browser cannot tell which: a stopped server and a CORS refusal fail the same way.
+  cors: "Could not reach the server (not running, or it refuses this page's origin)",
   rate: "Rate limited by the provider",
   server: "The provider failed",
   aborted: "Stopped",

@@ -4,13 +4,15 @@ import type { DirEntry, EntryType, Runtime } from "../../runtime/types.js";
 import { createFile, createFolder, deleteEntry, dropFiles, moveEntry, NameTaken, renameEntry } from "../../workspace/file-actions.js";
 import type { IncomingFile } from "../../workspace/transfer.js";
 import { saveBytes } from "../download.js";
+import "./files.css";
 import type { TreeState } from "./tree-state.js";
 import { errorMessage } from "../../base/error-message.js";
 
 function sortEntries(entries: DirEntry[]): DirEntry[] {
   return [...entries].sort((a, b) => {
     const folder = Number(b.type === "directory") - Number(a.type === "directory");
-    return folder !== 0 ? folder : a.name.localeCompare(b.name);
+    // Numbers in names in their order (mod2 before mod10), as file managers sort.
+    return folder !== 0 ? folder : a.name.localeCompare(b.name, undefined, { numeric: true });
   });
 }
 
@@ -67,6 +69,7 @@ export function FileTree(props: {
   const shown = (path: string) => (path === root() ? "the workspace" : path.slice(root().length + 1));
 
   const [formError, setFormError] = createSignal<string | undefined>();
+  const [deleting, setDeleting] = createSignal<{ path: string; folder: boolean; from: HTMLElement | undefined } | undefined>();
   /**
    * Runs an action; a name taken asks once before replacing. Errors go to `fail`: the name form's own
    * line while it is open (the name can be fixed there), the page's notices otherwise.
@@ -100,11 +103,14 @@ export function FileTree(props: {
       setFormError(undefined);
       if (!props.readOnly) setAction(next);
     },
-    async remove(path, folder) {
+    remove(path, folder) {
       setMenu(undefined);
       if (props.readOnly) return;
-      const what = folder ? `the folder ${shown(path)} and everything in it` : shown(path);
-      if (!window.confirm(`Delete ${what}? This cannot be undone.`)) return;
+      // Asked in the tree itself (the browser's confirm() blocks the page and reads as an alarm).
+      setDeleting({ path, folder, from: document.activeElement instanceof HTMLElement ? document.activeElement : undefined });
+    },
+    async confirmRemove(path) {
+      setDeleting(undefined);
       try {
         await deleteEntry(current(), path);
         props.tree.removed(path);
@@ -156,7 +162,11 @@ export function FileTree(props: {
       case "new-file": {
         const made = await attempt("Could not make the file", () => createFile(runtime, now.folder, value), setFormError);
         if (!made) return;
-        props.tree.setOpen(now.folder, true);
+        // A name with folders in it (docs/notes.md) opens every folder on the way to the new file.
+        for (let folder = dirname(made); folder.length >= now.folder.length; folder = dirname(folder)) {
+          props.tree.setOpen(folder, true);
+          if (folder === now.folder || folder === "/") break;
+        }
         setAction(undefined);
         bump();
         props.onOpen(made);
@@ -262,6 +272,18 @@ export function FileTree(props: {
           />
         )}
       </Show>
+      <Show when={deleting()}>
+        {(target) => (
+          <DeleteConfirm
+            what={target().folder ? `the folder ${shown(target().path)} and everything in it` : shown(target().path)}
+            onDelete={() => void actions.confirmRemove(target().path)}
+            onCancel={() => {
+              target().from?.focus();
+              setDeleting(undefined);
+            }}
+          />
+        )}
+      </Show>
       <ul role="tree" aria-label={root()} onKeyDown={(event) => onTreeKey(event, actions)}>
         <Folder
           path={root()}
@@ -283,7 +305,9 @@ interface TreeActions {
   readOnly: () => boolean;
   menu: (at: MenuAt) => void;
   start: (action: Action) => void;
-  remove: (path: string, folder: boolean) => Promise<void>;
+  /** Asks in the tree whether to delete; `confirmRemove` deletes once the person says so. */
+  remove: (path: string, folder: boolean) => void;
+  confirmRemove: (path: string) => Promise<void>;
   move: (path: string, folder: string) => Promise<void>;
   drop: (folder: string, files: IncomingFile[]) => Promise<void>;
   open: (path: string) => void;
@@ -312,6 +336,33 @@ async function receiveDrop(event: DragEvent, folder: string, actions: TreeAction
     // A folder dragged from the desktop arrives as an unreadable "file".
     actions.onError(`Could not read the dropped files (${messageOf(error)}): drop files, or use Upload folder for a folder.`);
   }
+}
+
+/** Delete, asked where it was asked for: Delete or Cancel, Escape cancels, focus starts on Cancel. */
+function DeleteConfirm(props: { what: string; onDelete: () => void; onCancel: () => void }) {
+  let cancel: HTMLButtonElement | undefined;
+  queueMicrotask(() => cancel?.focus());
+  return (
+    <div
+      class="tree-confirm"
+      role="alertdialog"
+      aria-labelledby="tree-confirm-text"
+      data-testid="tree-delete-confirm"
+      onKeyDown={(event) => {
+        if (event.key !== "Escape") return;
+        event.preventDefault();
+        props.onCancel();
+      }}
+    >
+      <p id="tree-confirm-text">Delete {props.what}? This cannot be undone.</p>
+      <button type="button" class="button danger" data-testid="tree-delete-yes" onClick={() => props.onDelete()}>
+        Delete
+      </button>
+      <button type="button" class="button" data-testid="tree-delete-no" ref={cancel} onClick={() => props.onCancel()}>
+        Cancel
+      </button>
+    </div>
+  );
 }
 
 /** The name typed for a new file or folder, a rename, or the folder to move into. Enter submits, Escape cancels. */

@@ -13,7 +13,7 @@ interface Hit {
   path: string;
   file: string;
   lineNumber: number;
-  text: string;
+  text: HitText;
   /** The first match on the line, as UTF-16 offsets into the whole line (not the cut text). */
   from: number;
   to: number;
@@ -26,11 +26,24 @@ type Outcome =
   | { kind: "stopped"; files: number; lines: number }
   | { kind: "error"; message: string };
 
-function around(line: string, start: number): string {
-  if (line.length <= LINE_CHARS) return line;
+/** A line as the list shows it: the text before the first match, the match (highlighted), and after. */
+interface HitText {
+  before: string;
+  match: string;
+  after: string;
+}
+
+function around(line: string, start: number, end: number): HitText {
   // A little context before the match, so it shows even where the sidebar is narrow (a phone).
-  const from = Math.max(0, Math.min(start - 24, line.length - LINE_CHARS));
-  return `${from > 0 ? "…" : ""}${line.slice(from, from + LINE_CHARS)}${from + LINE_CHARS < line.length ? "…" : ""}`;
+  const from = line.length <= LINE_CHARS ? 0 : Math.max(0, Math.min(start - 24, line.length - LINE_CHARS));
+  const to = Math.min(line.length, from + LINE_CHARS);
+  const matchStart = Math.min(Math.max(start, from), to);
+  const matchEnd = Math.min(Math.max(end, matchStart), to);
+  return {
+    before: `${from > 0 ? "…" : ""}${line.slice(from, matchStart)}`,
+    match: line.slice(matchStart, matchEnd),
+    after: `${line.slice(matchEnd, to)}${to < line.length ? "…" : ""}`,
+  };
 }
 
 /**
@@ -80,7 +93,7 @@ export function SearchPanel(props: {
             path: file.path,
             file: file.displayPath,
             lineNumber: match.lineNumber,
-            text: around(match.line, first?.start ?? 0),
+            text: around(match.line, first?.start ?? 0, first?.end ?? 0),
             from: first?.start ?? 0,
             to: first?.end ?? 0,
           });
@@ -176,7 +189,11 @@ export function SearchPanel(props: {
                 <span class="hit-where">
                   {hit.file}:{hit.lineNumber}
                 </span>
-                <span class="hit-text">{hit.text}</span>
+                <span class="hit-text">
+                  {hit.text.before}
+                  <mark data-testid="search-hit-match">{hit.text.match}</mark>
+                  {hit.text.after}
+                </span>
               </button>
             </li>
           )}

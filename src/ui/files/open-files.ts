@@ -116,9 +116,25 @@ export function createOpenFiles(memory?: TabsMemory) {
     remember();
   };
 
+  /** A file or folder was deleted: the tabs under it close, except one with unsaved edits (its editor offers to save it again). */
+  const removed = (path: string) => {
+    for (const file of files()) if ((file.path === path || file.path.startsWith(`${path}/`)) && !file.dirty()) close(file.path);
+  };
+
+  /**
+   * Closes the clean tabs whose files are gone (deleted from the terminal, or while the page was closed),
+   * so a reload does not bring back tabs of files that no longer exist.
+   */
+  const closeMissing = async (exists: (path: string) => Promise<boolean>) => {
+    const checked = await Promise.all(files().map(async (file) => ({ file, there: await exists(file.path).catch(() => true) })));
+    for (const { file, there } of checked) if (!there && !file.dirty()) close(file.path);
+  };
+
   return {
     files,
     moved,
+    removed,
+    closeMissing,
     /** The open file shown, or undefined for the terminal. */
     active,
     open,

@@ -8,7 +8,8 @@ import "./cards.css";
 import { DiffView } from "./DiffView.js";
 import { jumpTo, promptSelector } from "./jump.js";
 import { linesOf, VirtualLines } from "./VirtualLines.js";
-import { cardTitle, deniedRules, exitLabel, functionOutputNote, splitBashMetadata } from "./card-text.js";
+import { cardTitle, deniedRules, exitLabel, functionOutputNote, killedBy, splitBashMetadata } from "./card-text.js";
+import { readView, todoItems } from "./card-formats.js";
 import { errorMessage } from "../../base/error-message.js";
 
 export type CardState =
@@ -19,16 +20,27 @@ export type CardState =
   | "completed"
   | "error"
   | "aborted"
+  | "timed out"
   | "interrupted";
 
 export function stateOf(call: ToolCall, aborted: boolean): CardState {
   if (aborted && call.status !== "pending" && call.status !== "running") return "aborted";
+  // The tool call completed, but the command it ran was killed: not a green "completed".
+  if (call.status === "completed" && (call.tool === "bash" || call.tool === "shell")) {
+    const killed = killedBy(call.output);
+    if (killed === "timeout") return "timed out";
+    if (killed === "abort") return "aborted";
+  }
   const waiting = call.status === "running" ? call.permissions.filter((p) => p.answer === "pending") : [];
   // The question tool (and plan_enter/plan_exit) waits for the person's answers, not for a permission.
   if (waiting.length > 0 && waiting.every((p) => p.permission === "question")) return "waiting for answer";
   if (waiting.length > 0) return "pending permission";
   return call.status;
 }
+
+const TODO_MARKS: Record<string, string> = { completed: "✓", in_progress: "▸", cancelled: "✕", pending: "○" };
+/** The status is the model's own text: a name like "constructor" must not reach Object's members. */
+const todoMark = (status: string) => (Object.hasOwn(TODO_MARKS, status) ? TODO_MARKS[status]! : "•");
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
@@ -123,7 +135,7 @@ export function CallCard(props: {
       props.version();
       const call = props.call;
       // The title as a person reads it (card-text.ts); the record keeps the tool's own.
-      const title = cardTitle(call.tool, call.title, call.input);
+      const title = cardTitle(call.tool, call.title, call.input, call.metadata);
       return {
         ...call,
         title,
@@ -178,10 +190,29 @@ export function CallCard(props: {
         ? splitBashMetadata(output)
         : { body: output, notes: [] };
   });
+  // A read card shows the file's lines (the model's numbered <file> listing is for the model), a todo
+  // card its checklist.
+  const read = createMemo(() => {
+    const output = snapshot().output;
+    return snapshot().tool === "read" && output !== undefined ? readView(output) : undefined;
+  });
+  const todos = createMemo(() =>
+    snapshot().status === "completed" ? todoItems(snapshot().tool, snapshot().input, snapshot().metadata) : undefined,
+  );
   const outputLines = createMemo(() => {
     const parts = split();
-    return parts === undefined ? undefined : linesOf(parts.body);
+    if (parts === undefined || todos()) return undefined;
+    const file = read();
+    if (file) return file.lines.length > 0 ? file.lines : undefined;
+    return linesOf(parts.body);
   });
+  // What the read tool said after the lines; a read from an offset also says where its lines start,
+  // since the card shows no line numbers.
+  const readNotes = () => {
+    const file = read();
+    if (!file) return [];
+    return [...(file.firstLine > 1 ? [`From line ${file.firstLine.toLocaleString("en")} of the file.`] : []), ...file.notes];
+  };
   const failedExit = () => (snapshot().status === "completed" ? exitLabel(snapshot().metadata.exit, snapshot().output) : undefined);
   const denied = createMemo(() => deniedRules(snapshot().error));
   const truncation = createMemo(() => truncationOf(snapshot()));
@@ -237,6 +268,12 @@ export function CallCard(props: {
         <summary>Input</summary>
         <pre data-testid="call-input">{JSON.stringify(snapshot().input, null, 2)}</pre>
       </details>
+      <Show when={live() && snapshot().metadata.checkingTypes === true}>
+        <p class="call-live-skipped" data-testid="call-checking-types">
+          Written; now checking the file for type errors. The first check of a session loads the language service (TypeScript), which takes
+          a few seconds.
+        </p>
+      </Show>
       <Show when={live() && functionOutputNote(snapshot().tool, snapshot().input)}>
         {(note) => (
           <p class="call-live-skipped" data-testid="call-function-note">
@@ -292,9 +329,37 @@ export function CallCard(props: {
       <Show when={showSaved() && truncation()?.path && props.readSaved}>
         <SavedOutputViewer path={truncation()!.path!} read={props.readSaved!} />
       </Show>
-      <Show when={outputLines()}>
+      {/* The saved full output, once opened, stands in for the cut preview rather than repeating its first lines. */}
+      <Show when={!showSaved() && outputLines()}>
         {(lines) => <VirtualLines lines={lines()} label={`Output of the ${snapshot().tool} call`} testId="call-output" />}
       </Show>
+      <Show when={todos()}>
+        {(items) => (
+          <ul class="call-todos" role="list" aria-label="Todo list" data-testid="call-todos">
+            <For each={items()}>
+              {(item) => (
+                <li class={`call-todo status-${item.status.replace(/[^a-z_]/gi, "")}`} data-testid="call-todo" data-status={item.status}>
+                  <span class="call-todo-mark" aria-hidden="true">
+                    {todoMark(item.status)}
+                  </span>
+                  <span>{item.content}</span>
+                  <span class="visually-hidden">({item.status.replace("_", " ")})</span>
+                  <Show when={item.priority === "high"}>
+                    <span class="call-todo-priority">high</span>
+                  </Show>
+                </li>
+              )}
+            </For>
+          </ul>
+        )}
+      </Show>
+      <For each={readNotes()}>
+        {(note) => (
+          <p class="call-read-note" data-testid="call-read-note">
+            {note}
+          </p>
+        )}
+      </For>
       <For each={split()?.notes ?? []}>
         {(note) => (
           <p class="call-note" role="note" data-testid="call-note">

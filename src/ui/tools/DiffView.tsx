@@ -1,4 +1,5 @@
 import { createEffect, createMemo, createSignal, For, Match, onCleanup, Switch } from "solid-js";
+import { diffForPeople } from "./card-formats.js";
 import type { SideCell, SideRow } from "./diff-rows.js";
 
 export type DiffMode = "unified" | "side-by-side";
@@ -58,7 +59,8 @@ function Row(props: { row: SideRow }) {
  */
 export function DiffView(props: { diff: string; label?: string; mode?: DiffMode }) {
   const [mode, setMode] = createSignal<DiffMode>(props.mode ?? "unified");
-  const lines = createMemo(() => props.diff.replace(/\n$/, "").split("\n"));
+  // Index: and ===== lines are for patch tools; the --- and +++ lines already name the file.
+  const lines = createMemo(() => diffForPeople(props.diff).replace(/\n$/, "").split("\n"));
   const [rows, setRows] = createSignal<SideRow[]>();
   // The diff parser loads when first asked for, not with the page (a signal, not a resource, so that no
   // Suspense boundary above ever hides the pane while it loads).

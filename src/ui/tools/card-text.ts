@@ -3,6 +3,7 @@
  * footer as a sentence, a denial's rule JSON as rules, the glob card named by its pattern, and a failing
  * exit code in words. The record itself is untouched (it is what OpenCode has and what the model read).
  */
+import { todoItems, todoTitle } from "./card-formats.js";
 
 export interface SplitOutput {
   /** The output without the footer. */
@@ -24,6 +25,16 @@ function readable(note: string): string {
   }
   if (note === "User aborted the command") return "Stopped: you aborted the command.";
   return note;
+}
+
+/** Whether the bash tool's footer says the command was killed (its timeout, or a Stop or Abort), and by what. */
+export function killedBy(output: string | undefined): "timeout" | "abort" | undefined {
+  const footer = output === undefined ? undefined : FOOTER.exec(output)?.[1];
+  if (footer === undefined) return undefined;
+  const notes = footer.split("\n");
+  if (notes.some((note) => TIMEOUT_NOTE.test(note))) return "timeout";
+  if (notes.includes("User aborted the command")) return "abort";
+  return undefined;
 }
 
 /** The bash tool's trailing `<bash_metadata>` block, taken off the output and put in words. */
@@ -69,7 +80,10 @@ export function deniedRules(error: string | undefined): QuotedRule[] | undefined
  * The card's title. A glob call is named by what it looks for (its tool title is the folder searched, as
  * OpenCode has it): the pattern, then the folder when the call named one.
  */
-export function cardTitle(tool: string, title: string, input: unknown): string {
+export function cardTitle(tool: string, title: string, input: unknown, metadata: Record<string, unknown> = {}): string {
+  // OpenCode's "N todos" counts the open ones only, beside a list that shows them all.
+  const todos = todoItems(tool, input, metadata);
+  if (todos) return todoTitle(todos);
   const { pattern, path } = (input ?? {}) as { pattern?: unknown; path?: unknown };
   if (tool === "glob" && typeof pattern === "string" && pattern !== "") {
     // Without a path the search is the workspace's: the folder says nothing the pattern does not.

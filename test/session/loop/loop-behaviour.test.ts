@@ -220,6 +220,9 @@ describe("provider errors", () => {
     expect(model.doStreamCalls).toHaveLength(1);
     const answer = assistants(session.session.messages)[0]!;
     expect(answer.role === "assistant" && answer.error?.kind).toBe("aborted");
+    expect(answer.role === "assistant" && answer.error?.message).toBe(
+      "Stopped retrying after 1 failed attempt: Rate limited by localhost: Too many requests",
+    );
   });
 
   it("does not wait when the provider asks for more than 10 minutes, and says how long it asked for", async () => {
@@ -248,6 +251,25 @@ describe("provider errors", () => {
     expect(answer.role === "assistant" && answer.error?.hint).toBe(
       "Gave up after 2 attempts; try again later, or check the provider's status page.",
     );
+  });
+
+  it("a server error is retried fewer times than a rate limit: 4 attempts against 11", async () => {
+    const failing = (status: number) => () => {
+      throw new APICallError({
+        message: `status ${status}`,
+        url: "http://localhost/v1",
+        requestBodyValues: {},
+        statusCode: status,
+        isRetryable: true,
+      });
+    };
+    const { session } = await open();
+    const server = mockModel(Array.from({ length: 12 }, () => failing(500)));
+    expect((await loopOnce(session, resolved(server), "hi", { classify, retryDelay: () => 1 })).end).toBe("error");
+    expect(server.doStreamCalls).toHaveLength(4);
+    const rate = mockModel(Array.from({ length: 12 }, () => failing(429)));
+    expect((await loopOnce(session, resolved(rate), "again", { classify, retryDelay: () => 1 })).end).toBe("error");
+    expect(rate.doStreamCalls).toHaveLength(11);
   });
 
   it("sets the error on the message and stops when the error is not retryable", async () => {

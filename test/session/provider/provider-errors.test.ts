@@ -259,6 +259,29 @@ describe("unreachable servers", () => {
     expect(classifyProviderError(error).hint).toContain("chunkTimeout");
   });
 
+  it("a server that accepts and sends nothing, not even its headers, ends at options.chunkTimeout with a retryable error", async () => {
+    const abortedBefore = server.aborted;
+    server.enqueue({ silent: true });
+    const cfg = parseProvidersConfig({
+      provider: {
+        mute: { npm: "@ai-sdk/openai-compatible", options: { baseURL: server.openaiBaseURL, chunkTimeout: 300 }, models: { m: {} } },
+      },
+    });
+    const resolved = await resolveModel("mute/m", { config: cfg, keys: { get: () => undefined } });
+    const result = streamText({ model: resolved.language, prompt: "hi", maxRetries: 0, onError: () => {} });
+    let error: unknown;
+    try {
+      for await (const part of result.fullStream) if (part.type === "error") error = part.error;
+    } catch (thrown) {
+      error = thrown;
+    }
+    const classified = classifyProviderError(error, { page: false });
+    expect(classified).toMatchObject({ kind: "network", retryable: true });
+    expect(classified.message).toContain("sent nothing for 300 ms before answering");
+    // The connection is given up, not left open.
+    await vi.waitFor(() => expect(server.aborted).toBeGreaterThan(abortedBefore));
+  });
+
   it("the error an aborted provider fetch throws is 'aborted', not an error to retry", async () => {
     const before = server.requests.length;
     server.enqueue({ hang: true });
