@@ -9,11 +9,11 @@
  * search endpoint is the person's own) and may stay there.
  */
 import type { LookupFunction } from "node:net";
-import { fetch as undiciFetch, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import { WebAccessError, type WebAccess, type WebRequest, type WebResponse } from "../../tools/ports/web-access.js";
 import { internalAddress, internalIp } from "../../tools/web/internal-address.js";
 import { errorMessage } from "../../base/error-message.js";
-import { InternalAnswerError, publicOnlyAgent, type AddressJudge } from "./public-connect.js";
+import type { AddressJudge } from "./public-connect.js";
 
 const MAX_REDIRECTS = 10;
 
@@ -43,9 +43,21 @@ function internalHost(url: URL, judge: AddressJudge): string | null {
   return literal !== null ? judge(literal) : internalAddress(url);
 }
 
+/**
+ * undici and the public-only connections load with the first fetch: the page's bundle holds this file (a
+ * ToolSession's default web) but never fetches through it, and undici reads node's `process` as it loads.
+ */
+let connections: Promise<typeof import("./public-connect.js") & { undiciFetch: NodeFetch }> | undefined;
+function loadConnections() {
+  connections ??= Promise.all([import("undici"), import("./public-connect.js")]).then(([undici, connect]) => ({
+    ...connect,
+    // undici's own fetch, so its dispatcher (the public-only connections) is the one it understands.
+    undiciFetch: undici.fetch as unknown as NodeFetch,
+  }));
+  return connections;
+}
+
 export function nodeWebAccess(options: NodeWebOptions = {}): WebAccess {
-  // undici's own fetch, so its dispatcher (the public-only connections) is the one it understands.
-  const fetchImpl: NodeFetch = options.fetchImpl ?? (undiciFetch as unknown as NodeFetch);
   const judge = options.internalIp ?? internalIp;
   let publicAgent: Dispatcher | undefined;
   return {
@@ -57,6 +69,8 @@ export function nodeWebAccess(options: NodeWebOptions = {}): WebAccess {
       let body = request.body;
       let headers = { ...request.headers };
       const publicOnly = internalHost(new URL(url), judge) === null;
+      const { undiciFetch, publicOnlyAgent, InternalAnswerError } = await loadConnections();
+      const fetchImpl: NodeFetch = options.fetchImpl ?? undiciFetch;
       if (publicOnly) publicAgent ??= publicOnlyAgent(judge, options.lookup);
       for (let redirects = 0; ; redirects++) {
         let response: Response;
