@@ -81,7 +81,7 @@ export function DeskWelcome(props: {
               <p data-testid="desk-welcome-next">
                 Files on the left, a terminal and editor in the middle, the agent and its tool calls on the right; nothing is installed. To
                 start, add a key for a model provider (it goes only to that provider), or watch a recorded demo without one, or open a
-                sample project to try the desk on.
+                sample project or a template to try the desk on.
               </p>
             }
           >
