@@ -56,7 +56,7 @@ export function RuntimeSection(props: { runtime: () => Runtime; status?: () => R
   return (
     <section class="settings-section" aria-labelledby="settings-runtime" data-testid="settings-runtime">
       <h3 id="settings-runtime">Runtime</h3>
-      <p>
+      <p class="tools-note">
         In use: <strong data-testid="settings-runtime-kind">{props.runtime().kind}</strong>
         <Show when={props.status?.()}>{(status) => <span data-testid="settings-runtime-detail"> ({status().detail})</span>}</Show>
       </p>
