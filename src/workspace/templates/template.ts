@@ -18,7 +18,7 @@ export interface Template {
   files: Record<string, string>;
 }
 
-export interface AddedTemplate {
+interface AddedTemplate {
   folder: string;
   main: string;
   /** False when a file or folder of that name was already there: nothing was written. */
