@@ -60,7 +60,7 @@ test("the recorded demo: text streams, the edit asks in the transcript, TODO.md 
   await setTheme(page, "dark");
   await page.screenshot({ path: "e2e/screenshots/chat-welcome-dark.png" });
 
-  await chatPane(page).getByTestId("welcome-demo").click();
+  await page.getByTestId("desk-welcome-demo").click();
   await expect(chatPane(page).getByTestId("user-message")).toContainText("Start a TODO.md");
   const first = chatPane(page).getByTestId("assistant-message").first();
   // Streaming: the message is marked live while its words arrive.
@@ -297,7 +297,7 @@ test.describe("a real provider (a local OpenAI-compatible server)", () => {
 
 test("a session saved as a script replays in a new session, and an exported session imports back", async ({ page, consoleErrors }) => {
   await openWorkbench(page, freshWorkspace("chat-scripts"), "chat");
-  await chatPane(page).getByTestId("welcome-demo").click();
+  await page.getByTestId("desk-welcome-demo").click();
   await expect(chatPane(page).locator(".markdown table")).toContainText("Add a test for the parser");
   await expect(chatPane(page).getByTestId("chat-status")).toHaveAttribute("data-status", "idle");
   // The session took its name from the question.
@@ -353,7 +353,7 @@ for (const theme of ["dark", "light"] as const) {
     await setTheme(page, theme);
     await expect(chatPane(page).getByTestId("chat-welcome")).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
-    await chatPane(page).getByTestId("welcome-demo").click();
+    await page.getByTestId("desk-welcome-demo").click();
     await expect(chatPane(page).locator(".markdown table")).toBeVisible();
     await expect(chatPane(page).getByTestId("chat-status")).toHaveAttribute("data-status", "idle");
     expect(await seriousViolations(page)).toEqual([]);

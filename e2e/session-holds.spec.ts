@@ -205,7 +205,7 @@ test("on a phone (390x844) one pane shows at a time, the header keeps to one lin
 
   await switcher.getByRole("button", { name: "Agent" }).click();
   await page.getByTestId("tab-chat").click();
-  await chatPane(page).getByTestId("welcome-demo").click();
+  await page.getByTestId("desk-welcome-demo").click();
   await expect(chatPane(page).getByTestId("user-message")).toContainText("Start a TODO.md");
   const keys = chatPane(page).getByTestId("open-keys");
   await expect(keys).toBeInViewport({ ratio: 1 });

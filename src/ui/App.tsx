@@ -16,6 +16,7 @@ import { createTheme } from "./theme.js";
 import { RightPane, type DeskRequest } from "./RightPane.js";
 import { PaneSwitcher, type PhonePane } from "./PaneSwitcher.js";
 import { addSampleProject } from "../workspace/sample-project.js";
+import { addTemplate, type Template } from "../workspace/templates/template.js";
 import { errorMessage } from "../base/error-message.js";
 
 /** The tree's open folders are remembered per workspace, except for one in memory only. */
@@ -92,6 +93,27 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
       report(`The sample project could not be added: ${errorMessage(error)}`, true);
     }
   };
+  const openTemplate = async (template: Template) => {
+    try {
+      const added = await addTemplate(runtime(), template);
+      tree.setOpen(added.folder, true);
+      openFile(added.main);
+      if (!added.created) report(`${template.id}/ was already here: it is opened as it is, nothing was replaced.`);
+    } catch (error) {
+      report(`The template could not be added: ${errorMessage(error)}`, true);
+    }
+  };
+  // A workspace that opens with nothing in it (dot-files aside) offers the start again, dismissed or not.
+  const [blank, setBlank] = createSignal(false);
+  onMount(
+    () =>
+      void runtime()
+        .fs.readdir(runtime().root)
+        .then(
+          (entries) => setBlank(entries.every((entry) => entry.name.startsWith("."))),
+          () => undefined,
+        ),
+  );
   let nextNotice = 1;
   const report = (text: string, isError = false) => {
     const id = nextNotice++;
@@ -206,6 +228,8 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
         onAddKey={() => ask("add-key")}
         onWatchDemo={() => ask("demo")}
         onSample={openSample}
+        onTemplate={openTemplate}
+        blank={blank}
         keyAdded={keyAdded}
         onAsk={() => ask("ask")}
         reopened={welcomeAgain}
@@ -255,6 +279,7 @@ export function App(props: { workspace: Workspace; onChooseRuntime: (kind: Runti
           request={deskRequest}
           onKeySaved={() => setKeyAdded(true)}
           onGettingStarted={() => setWelcomeAgain((count) => count + 1)}
+          runtimeStatus={status}
         />
       </main>
       <PaneSwitcher current={phonePane} onPick={setPhonePane} />

@@ -1,4 +1,6 @@
-import { createEffect, createSignal, on, Show } from "solid-js";
+import { createEffect, createSignal, For, on, Show } from "solid-js";
+import { TEMPLATES } from "../workspace/templates/catalog.js";
+import type { Template } from "../workspace/templates/template.js";
 
 const DISMISSED = "workbench-welcome-dismissed";
 
@@ -30,14 +32,20 @@ function dismissWelcome(store: Pick<Storage, "setItem"> | undefined = storage())
 }
 
 /**
- * The first visit: what this page is and what to do first (add a key, or watch the recorded demo
- * without one), with a sample project one click away. Gone for good once dismissed.
+ * The one place to start: what this page is and what to do first (add a key, or watch the recorded
+ * demo without one), with a sample project and a few templates one click away. Shown on the first
+ * visit and on any workspace that opens empty; dismissed, it stays away until one of those again or
+ * Session ▾ → Getting started.
  */
 export function DeskWelcome(props: {
   readOnly: boolean;
   onAddKey: () => void;
   onWatchDemo: () => void;
   onSample: () => Promise<void>;
+  /** Writes a template into the workspace and opens its main file. */
+  onTemplate: (template: Template) => Promise<void>;
+  /** The workspace opened with no files: the start is offered again even if dismissed before. */
+  blank: () => boolean;
   /** A key (or local server) was saved in this tab: the first step is done, so the text moves on to the next. */
   keyAdded: () => boolean;
   /** Goes to the chat's prompt box. */
@@ -47,15 +55,17 @@ export function DeskWelcome(props: {
 }) {
   const [shown, setShown] = createSignal(!welcomeDismissed());
   createEffect(on(props.reopened, () => setShown(true), { defer: true }));
+  createEffect(on(props.blank, (blank) => blank && setShown(true), { defer: true }));
   const [adding, setAdding] = createSignal(false);
   const dismiss = () => {
     dismissWelcome();
     setShown(false);
   };
-  const sample = async () => {
+  // One write at a time: a second click while files are being written would only race the first.
+  const writing = async (write: () => Promise<void>) => {
     setAdding(true);
     try {
-      await props.onSample();
+      await write();
     } finally {
       setAdding(false);
     }
@@ -71,7 +81,7 @@ export function DeskWelcome(props: {
               <p data-testid="desk-welcome-next">
                 Files on the left, a terminal and editor in the middle, the agent and its tool calls on the right; nothing is installed. To
                 start, add a key for a model provider (it goes only to that provider), or watch a recorded demo without one, or open a
-                sample project to try the desk on.
+                sample project or a template to try the desk on.
               </p>
             }
           >
@@ -109,7 +119,7 @@ export function DeskWelcome(props: {
               class="button"
               data-testid="desk-welcome-sample"
               disabled={adding()}
-              onClick={() => void sample()}
+              onClick={() => void writing(props.onSample)}
               title="Adds a small project to this workspace, in sample-project/"
             >
               Open a sample project
@@ -126,6 +136,25 @@ export function DeskWelcome(props: {
             ×
           </button>
         </div>
+        <Show when={!props.readOnly}>
+          <div class="desk-welcome-templates" role="group" aria-labelledby="desk-welcome-templates-title">
+            <span id="desk-welcome-templates-title">Or start from a template:</span>
+            <For each={TEMPLATES}>
+              {(template) => (
+                <button
+                  type="button"
+                  class="button"
+                  data-testid={`desk-template-${template.id}`}
+                  disabled={adding()}
+                  title={`${template.summary} Written to ${template.id}/.`}
+                  onClick={() => void writing(() => props.onTemplate(template))}
+                >
+                  {template.title}
+                </button>
+              )}
+            </For>
+          </div>
+        </Show>
       </section>
     </Show>
   );

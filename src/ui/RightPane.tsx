@@ -5,6 +5,7 @@
  * imported after the first paint: they are most of the page's code and a first visit must not wait.
  */
 import { createEffect, createMemo, createResource, createSignal, lazy, on, onCleanup, Show, Suspense } from "solid-js";
+import type { RuntimeStatus } from "../workspace/workspace.js";
 import type { Runtime } from "../runtime/types.js";
 import type { ChatView } from "../session/chat/chat-view.js";
 import type { UndoableChat } from "../page/session-undo.js";
@@ -97,6 +98,8 @@ export function RightPane(props: {
   onKeySaved?: () => void;
   /** The Session menu's "Getting started": shows the page's welcome again. */
   onGettingStarted?: () => void;
+  /** The runtime's status, for Settings → Runtime. */
+  runtimeStatus?: () => RuntimeStatus;
 }) {
   const embedded = props.embedded;
   const controller = embedded?.controller ?? new ToolsController({ place: props.place, readOnly: props.readOnly });
@@ -411,7 +414,6 @@ export function RightPane(props: {
                   props.onKeySaved?.();
                 }}
                 onRemoveKey={(id) => chats()?.removeProvider(id)}
-                onWatchDemo={() => void watchDemo()}
                 keysWanted={keysWanted}
                 onKeysOpened={() => setKeysWanted(false)}
                 undo={undoOf(view())}
@@ -434,6 +436,7 @@ export function RightPane(props: {
           sessionBar={false}
           onRun={() => setTab("tools")}
           visible={() => tab() === "tools"}
+          {...(props.runtimeStatus ? { runtimeStatus: props.runtimeStatus } : {})}
         />
       </div>
     </section>

@@ -31,7 +31,6 @@ function pane(chat: FakeChat, overrides: Partial<ChatPaneProps> = {}) {
     providers: () => providers,
     onSaveKey: vi.fn(),
     onRemoveKey: vi.fn(),
-    onWatchDemo: vi.fn(),
     ...overrides,
   };
   render(() => <ChatPane {...props} />);
@@ -279,14 +278,15 @@ describe("contract: status", () => {
 });
 
 describe("contract: first visit and pickers", () => {
-  it("with no ready model: the welcome, whose buttons open the key dialog and start the demo", () => {
+  it("with no ready model: the welcome explains, leaves the start's buttons to the desk, and Keys opens the key dialog", () => {
     const chat = fakeChat({ choices: [claude], chosen: undefined });
-    const props = pane(chat);
-    expect(screen.getByTestId("chat-welcome")).toBeTruthy();
+    pane(chat);
+    const welcome = screen.getByTestId("chat-welcome");
     expect((screen.getByTestId("prompt-input") as HTMLTextAreaElement).disabled).toBe(true);
-    fireEvent.click(screen.getByTestId("welcome-demo"));
-    expect(props.onWatchDemo).toHaveBeenCalledTimes(1);
-    fireEvent.click(screen.getByTestId("welcome-add-key"));
+    // One place for the start (the desk's welcome): the card repeats none of its buttons.
+    expect(welcome.querySelectorAll("button")).toHaveLength(0);
+    expect(screen.getByTestId("chat-welcome-start").textContent).toContain("Getting started");
+    fireEvent.click(screen.getByTestId("open-keys"));
     expect(screen.getByTestId("provider-dialog")).toBeTruthy();
   });
 

@@ -33,7 +33,6 @@ function pane(chat: FakeChat, prompts: () => readonly PermissionRequest[] = () =
     providers: () => [{ id: "openai", name: "OpenAI", hasKey: true }],
     onSaveKey: vi.fn(),
     onRemoveKey: vi.fn(),
-    onWatchDemo: vi.fn(),
   };
   render(() => <ChatPane {...props} />);
 }

@@ -30,7 +30,6 @@ export interface ChatPaneProps {
   providers: () => readonly ProviderKeyStatus[];
   onSaveKey: (input: ProviderKeyInput) => void | Promise<void>;
   onRemoveKey: (providerID: string) => void | Promise<void>;
-  onWatchDemo: () => void;
   /** The key dialog is asked for from outside (must be reactive); `onKeysOpened` says it was opened. */
   keysWanted?: () => boolean;
   onKeysOpened?: () => void;
@@ -172,7 +171,7 @@ export function ChatPane(props: ChatPaneProps) {
             />
           }
         >
-          <Welcome onAddKey={openKeys} onWatchDemo={() => props.onWatchDemo()} />
+          <Welcome />
         </Show>
       </SessionToolsContext.Provider>
       <div class={`chat-status status-${state.status().type}`} data-testid="chat-status" data-status={state.status().type}>

@@ -1,5 +1,9 @@
-/** The first visit, with no key yet: how to add one, and a recorded demo to watch right away. */
-export function Welcome(props: { onAddKey: () => void; onWatchDemo: () => void }) {
+/**
+ * The chat before any model is ready: what the agent is and what a key is for. The ways to start (a key,
+ * the recorded demo, a sample, a template) live in one place, the desk's welcome, so this card only
+ * points there and at the Keys button below rather than repeating them.
+ */
+export function Welcome() {
   return (
     <section class="chat-welcome" data-testid="chat-welcome" aria-labelledby="chat-welcome-title">
       <h2 id="chat-welcome-title">Talk to a coding agent about this workspace</h2>
@@ -9,17 +13,15 @@ export function Welcome(props: { onAddKey: () => void; onWatchDemo: () => void }
       </p>
       <ol>
         <li>Get an API key from OpenAI, Anthropic, Google or OpenRouter, or start a local server (Ollama, LM Studio, llama.cpp, vLLM).</li>
-        <li>Add it here. It is sent only to that provider and never written into the workspace, an export or a link.</li>
+        <li>
+          Add it with <strong>Keys</strong> below. It is sent only to that provider and never written into the workspace, an export or a
+          link.
+        </li>
       </ol>
-      <div class="chat-welcome-actions">
-        <button type="button" class="button primary" data-testid="welcome-add-key" onClick={() => props.onAddKey()}>
-          Add a provider key…
-        </button>
-        <button type="button" class="button" data-testid="welcome-demo" onClick={() => props.onWatchDemo()}>
-          Watch a recorded demo
-        </button>
-      </div>
-      <p class="tools-note">The demo replays a recorded conversation offline: no key and no network needed.</p>
+      <p class="tools-note" data-testid="chat-welcome-start">
+        No key yet? The welcome above the desk replays a recorded demo (no key, no network) or opens a sample or a template; Session ▾ →
+        Getting started brings it back.
+      </p>
     </section>
   );
 }

@@ -1,4 +1,7 @@
 import { createEffect, createResource, createSignal, For, Index, on, onMount, Show } from "solid-js";
+import type { Runtime } from "../../runtime/types.js";
+import type { RuntimeStatus } from "../../workspace/workspace.js";
+import { RuntimeSection } from "./RuntimeSection.js";
 import { SaveStatus } from "./SaveStatus.js";
 import type { PageTools } from "../../page/page-tools.js";
 import type { ConfigRule } from "../../session/config/workspace-config.js";
@@ -53,6 +56,9 @@ export function SettingsDialog(props: {
   shellLimits?: ShellLimitsControl;
   /** The open workspace's name, where the list of workspaces from share links is shown (not in an embed). */
   sharedListFor?: string;
+  /** The runtime serving the workspace, for the Runtime section (absent in a view without one). */
+  runtime?: () => Runtime;
+  runtimeStatus?: () => RuntimeStatus;
 }) {
   let heading: HTMLHeadingElement | undefined;
   let trustHeading: HTMLHeadingElement | undefined;
@@ -109,6 +115,9 @@ export function SettingsDialog(props: {
         </section>
         <Show when={props.shellLimits ?? pageShellLimits()}>
           {(control) => <ShellLimitsSection control={control()} storage={browserStorage()} />}
+        </Show>
+        <Show when={props.runtime}>
+          {(runtime) => <RuntimeSection runtime={runtime()} {...(props.runtimeStatus ? { status: props.runtimeStatus } : {})} />}
         </Show>
         <WebSettings configured={props.page.session.config.workbench?.fetchProxy} trusted={props.page.trusted} />
         <Show when={props.sharedListFor}>{(current) => <SharedWorkspaces current={current()} />}</Show>

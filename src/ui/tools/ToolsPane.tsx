@@ -1,5 +1,6 @@
 import { createEffect, createMemo, createResource, createSignal, For, lazy, on, onCleanup, onMount, Show } from "solid-js";
 import type { Runtime } from "../../runtime/types.js";
+import type { RuntimeStatus } from "../../workspace/workspace.js";
 import type { PageTools } from "../../page/page-tools.js";
 import { trackCallVersions, type CallVersions } from "./call-versions.js";
 import { PermissionPrompt } from "./PermissionPrompt.js";
@@ -37,6 +38,8 @@ export function ToolsPane(props: {
   onRun?: () => void;
   /** Whether the pane is on screen; hidden behind another tab it keeps no cards (a long session's would hold megabytes). */
   visible?: () => boolean;
+  /** The runtime's status, for Settings → Runtime. */
+  runtimeStatus?: () => RuntimeStatus;
 }) {
   // App passes its own when the chat shares the sessions and prompts; alone, the pane makes one.
   const controller = props.controller ?? new ToolsController({ place: props.place, readOnly: props.readOnly });
@@ -274,6 +277,8 @@ export function ToolsPane(props: {
             onUntrust={() => void controller.setTrust(false)}
             {...(controller.trustOffered() ? { sharedListFor: props.place.workspace } : {})}
             trusting={state().trusting}
+            runtime={props.runtime}
+            {...(props.runtimeStatus ? { runtimeStatus: props.runtimeStatus } : {})}
             onClose={closeSettings}
           />
         )}
