@@ -108,17 +108,23 @@ test("a replayed shared session steps back from a turn, and redo brings the turn
   const chat = page.getByTestId("chat-pane");
   await expect(chat.getByTestId("chat-transcript")).toContainText("Turn 3 done.", { timeout: 30_000 });
   await expect(chat.getByTestId("chat-status")).toHaveAttribute("data-status", "idle", { timeout: 30_000 });
-  expect(await contents(page, "one.txt", "two.txt", "three.txt")).toBe("one.txt=1 two.txt=2 three.txt=3");
+  // The shell sees the tools' writes a moment after the call ends: look until it does.
+  await expect.poll(() => contents(page, "one.txt", "two.txt", "three.txt"), { timeout: 20_000 }).toBe("one.txt=1 two.txt=2 three.txt=3");
 
   await page.getByTestId("tab-chat").click();
-  await chat.getByTestId("undo-from-here").nth(1).click();
+  // The transcript draws only the rows in view: find the second turn's message by its text.
+  const second = chat.getByTestId("user-message").filter({ hasText: "write two" });
+  await second.scrollIntoViewIfNeeded();
+  await second.getByTestId("undo-from-here").click();
   await expect(chat.getByTestId("undo-staged")).toBeVisible();
   await expect(chat.getByTestId("prompt-input")).toHaveValue("write two");
-  expect(await contents(page, "one.txt", "two.txt", "three.txt")).toBe("one.txt=1 two.txt=none three.txt=none");
+  await expect
+    .poll(() => contents(page, "one.txt", "two.txt", "three.txt"), { timeout: 20_000 })
+    .toBe("one.txt=1 two.txt=none three.txt=none");
 
   await page.getByTestId("tab-chat").click();
   await chat.getByTestId("prompt-input").focus();
   await page.keyboard.press("Control+Shift+Z");
   await expect(chat.getByTestId("undo-staged")).toBeHidden();
-  expect(await contents(page, "one.txt", "two.txt", "three.txt")).toBe("one.txt=1 two.txt=2 three.txt=3");
+  await expect.poll(() => contents(page, "one.txt", "two.txt", "three.txt"), { timeout: 20_000 }).toBe("one.txt=1 two.txt=2 three.txt=3");
 });
