@@ -6,19 +6,9 @@
 import type { Page } from "@playwright/test";
 import { startProviderServer, type ProviderServer } from "../test/support/provider-server.js";
 import { expect, freshWorkspace, openWorkbench, runInTerminal, test, waitForIdle } from "./fixtures.js";
+import { addLocalProvider } from "./local-provider.js";
 
 const chatPane = (page: Page) => page.getByTestId("chat-pane");
-
-async function addProvider(page: Page, baseURL: string): Promise<void> {
-  await chatPane(page).getByTestId("open-keys").click();
-  const dialog = page.getByTestId("provider-dialog");
-  await dialog.getByTestId("provider-select").selectOption("+compatible");
-  await dialog.getByTestId("provider-id").fill("local");
-  await dialog.getByTestId("provider-base-url").fill(baseURL);
-  await dialog.getByTestId("provider-models").fill("coder-test");
-  await dialog.getByTestId("provider-save").click();
-  await expect(dialog).toBeHidden();
-}
 
 async function send(page: Page, text: string): Promise<void> {
   const input = chatPane(page).getByTestId("prompt-input");
@@ -57,7 +47,7 @@ test.describe("cards for people", () => {
     await openWorkbench(page, freshWorkspace("cards-people"), "chat");
     await runInTerminal(page, "printf 'alpha\\nbeta\\n' > notes.txt");
     await waitForIdle(page);
-    await addProvider(page, server.openaiBaseURL);
+    await addLocalProvider(page, server.openaiBaseURL);
     const todos = [
       { content: "Read the notes", status: "completed", priority: "high" },
       { content: "Fix the second line", status: "in_progress", priority: "high" },
@@ -117,7 +107,7 @@ test.describe("cards for people", () => {
 
   test("Open full output shows the saved output in place of the cut preview, not after its first lines", async ({ page }) => {
     await openWorkbench(page, freshWorkspace("cards-full"), "chat");
-    await addProvider(page, server.openaiBaseURL);
+    await addLocalProvider(page, server.openaiBaseURL);
     server.enqueue(
       { step: { toolCalls: [{ name: "bash", input: { command: "seq 1 10000", description: "Counts" } }] } },
       { step: { text: "Counted." } },

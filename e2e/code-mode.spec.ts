@@ -7,20 +7,9 @@
 import type { Page } from "@playwright/test";
 import { startProviderServer, type ProviderServer } from "../test/support/provider-server.js";
 import { expect, freshWorkspace, openWorkbench, runInTerminal, test, waitForIdle } from "./fixtures.js";
+import { addLocalProvider } from "./local-provider.js";
 
 const chatPane = (page: Page) => page.getByTestId("chat-pane");
-
-async function addProvider(page: Page, baseURL: string): Promise<void> {
-  await chatPane(page).getByTestId("open-keys").click();
-  const dialog = page.getByTestId("provider-dialog");
-  await dialog.getByTestId("provider-select").selectOption("+compatible");
-  await dialog.getByTestId("provider-id").fill("local");
-  await dialog.getByTestId("provider-base-url").fill(baseURL);
-  await dialog.getByTestId("provider-models").fill("coder-test");
-  await dialog.getByTestId("provider-key").fill("sk-code-mode");
-  await dialog.getByTestId("provider-save").click();
-  await expect(dialog).toBeHidden();
-}
 
 /** The tool results the model was sent in request `index`. */
 function toolResults(server: ProviderServer, index: number): string {
@@ -62,7 +51,7 @@ test.describe("Code Mode with a scripted model", () => {
     await waitForIdle(page);
     // A new session reads opencode.json again.
     await page.getByRole("button", { name: "New session" }).click();
-    await addProvider(page, server.openaiBaseURL);
+    await addLocalProvider(page, server.openaiBaseURL, "sk-code-mode");
     server.enqueue({ step: { toolCalls: [{ name: "execute", input: { code: PROGRAM } }] } }, { step: { text: "Two open, one FIXME." } });
     const input = chatPane(page).getByTestId("prompt-input");
     await input.fill("how much is left?");

@@ -6,6 +6,7 @@
 import type { Page } from "@playwright/test";
 import { startProviderServer, type ProviderServer } from "../test/support/provider-server.js";
 import { expect, freshWorkspace, openWorkbench, runInTerminal, screenLines, terminal, test, waitForIdle } from "./fixtures.js";
+import { addLocalProvider } from "./local-provider.js";
 
 /** Loading Pyodide in a busy machine's Chromium takes a while the first time. */
 const FIRST_RUN_MS = 120_000;
@@ -131,7 +132,7 @@ test.describe("the agent and python3", () => {
       page,
       "printf 'import unittest\\nfrom calc import add\\n\\nclass T(unittest.TestCase):\\n    def test_add(self):\\n        self.assertEqual(add(2, 3), 5)\\n' > test_calc.py",
     );
-    await addProvider(page, server.openaiBaseURL);
+    await addLocalProvider(page, server.openaiBaseURL, "sk-python");
     const unittest = { name: "bash", input: { command: "python3 -m unittest", description: "Run the unit tests" } };
     server.enqueue(
       { step: { toolCalls: [unittest] } },
@@ -157,18 +158,6 @@ test.describe("the agent and python3", () => {
 });
 
 const chatPane = (page: Page) => page.getByTestId("chat-pane");
-
-async function addProvider(page: Page, baseURL: string): Promise<void> {
-  await chatPane(page).getByTestId("open-keys").click();
-  const dialog = page.getByTestId("provider-dialog");
-  await dialog.getByTestId("provider-select").selectOption("+compatible");
-  await dialog.getByTestId("provider-id").fill("local");
-  await dialog.getByTestId("provider-base-url").fill(baseURL);
-  await dialog.getByTestId("provider-models").fill("coder-test");
-  await dialog.getByTestId("provider-key").fill("sk-python");
-  await dialog.getByTestId("provider-save").click();
-  await expect(dialog).toBeHidden();
-}
 
 /** The tool results the model was sent in request `index`, the last one's text. */
 function toolResults(server: ProviderServer, index: number): string {

@@ -7,6 +7,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { startProviderServer, type ProviderServer } from "../test/support/provider-server.js";
 import { expect, freshWorkspace, openWorkbench, runInTerminal, test, waitForIdle } from "./fixtures.js";
+import { addLocalProvider } from "./local-provider.js";
 
 const chatPane = (page: Page) => page.getByTestId("chat-pane");
 
@@ -19,19 +20,6 @@ async function seriousViolations(page: Page): Promise<string[]> {
   return results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .flatMap((violation) => violation.nodes.map((node) => `${violation.id} (${violation.impact}): ${node.target.join(" ")}`));
-}
-
-async function addProvider(page: Page, baseURL: string): Promise<void> {
-  await chatPane(page).getByTestId("open-keys").click();
-  const dialog = page.getByTestId("provider-dialog");
-  await dialog.getByTestId("provider-select").selectOption("+compatible");
-  await dialog.getByTestId("provider-id").fill("local");
-  await dialog.getByTestId("provider-base-url").fill(baseURL);
-  await dialog.getByTestId("provider-models").fill("coder-test");
-  await dialog.getByTestId("provider-key").fill("sk-session-tools");
-  await dialog.getByTestId("provider-save").click();
-  await expect(dialog).toBeHidden();
-  await expect(chatPane(page).getByTestId("model-picker")).toHaveValue("local/coder-test");
 }
 
 async function send(page: Page, text: string): Promise<void> {
@@ -75,7 +63,7 @@ test.describe("session tools with a local provider", () => {
 
   test("a question is answered, dismissed, and answered with the person's own text", async ({ page, consoleErrors }) => {
     await openWorkbench(page, freshWorkspace("session-question"), "chat");
-    await addProvider(page, server.openaiBaseURL);
+    await addLocalProvider(page, server.openaiBaseURL, "sk-session-tools");
 
     server.enqueue({ step: { toolCalls: [{ name: "question", input: { questions: [indent] } }] } }, { step: { text: "Tabs it is." } });
     await send(page, "how should I indent?");
@@ -125,7 +113,7 @@ test.describe("session tools with a local provider", () => {
     await openWorkbench(page, freshWorkspace("session-task"), "chat");
     await runInTerminal(page, "echo 'the colour is teal' > notes.txt");
     await waitForIdle(page);
-    await addProvider(page, server.openaiBaseURL);
+    await addLocalProvider(page, server.openaiBaseURL, "sk-session-tools");
 
     const todos = [
       { content: "Read the notes", status: "completed", priority: "high" },
@@ -191,7 +179,7 @@ test.describe("session tools with a local provider", () => {
     await waitForIdle(page);
     // A new session reads opencode.json again.
     await page.getByRole("button", { name: "New session" }).click();
-    await addProvider(page, server.openaiBaseURL);
+    await addLocalProvider(page, server.openaiBaseURL, "sk-session-tools");
     server.enqueue(
       {
         step: {

@@ -7,20 +7,9 @@
 import type { Page } from "@playwright/test";
 import { startProviderServer, type ProviderServer } from "../test/support/provider-server.js";
 import { expect, freshWorkspace, openWorkbench, runInTerminal, test, waitForIdle } from "./fixtures.js";
+import { addLocalProvider } from "./local-provider.js";
 
 const chatPane = (page: Page) => page.getByTestId("chat-pane");
-
-async function addLocalServer(page: Page, baseURL: string): Promise<void> {
-  await chatPane(page).getByTestId("open-keys").click();
-  const dialog = page.getByTestId("provider-dialog");
-  await dialog.getByTestId("provider-select").selectOption("+compatible");
-  await dialog.getByTestId("provider-id").fill("local");
-  await dialog.getByTestId("provider-base-url").fill(baseURL);
-  await dialog.getByTestId("provider-models").fill("coder-test");
-  await dialog.getByTestId("provider-save").click();
-  await expect(dialog).toBeHidden();
-  await expect(chatPane(page).getByTestId("model-picker")).toHaveValue("local/coder-test");
-}
 
 async function send(page: Page, text: string): Promise<void> {
   const input = chatPane(page).getByTestId("prompt-input");
@@ -39,7 +28,7 @@ test("a local server that is down is not headlined as a CORS refusal: both cause
   const baseURL = gone.openaiBaseURL;
   await gone.close();
   await openWorkbench(page, freshWorkspace("down-server"), "chat");
-  await addLocalServer(page, baseURL);
+  await addLocalProvider(page, baseURL);
   await send(page, "hello?");
   const error = chatPane(page).getByTestId("message-error");
   await expect(error).toBeVisible();
@@ -70,7 +59,7 @@ test.describe("slow failures from a local server", () => {
     await runInTerminal(page, `echo '{"provider": {"local": {"options": {"chunkTimeout": 1000}}}}' > opencode.json`);
     await waitForIdle(page);
     await page.getByRole("button", { name: "New session" }).click();
-    await addLocalServer(page, server.openaiBaseURL);
+    await addLocalProvider(page, server.openaiBaseURL);
     server.enqueue({ silent: true }, { silent: true }, { silent: true }, { silent: true });
     await send(page, "are you there?");
     const status = chatPane(page).getByTestId("chat-status");
@@ -96,7 +85,7 @@ test.describe("slow failures from a local server", () => {
   test("a server that answers 500 every time gives up after 4 attempts, not 11", async ({ page }) => {
     test.slow();
     await openWorkbench(page, freshWorkspace("failing-server"), "chat");
-    await addLocalServer(page, server.openaiBaseURL);
+    await addLocalProvider(page, server.openaiBaseURL);
     const failure = { error: { status: 500, body: { error: { message: "boom", type: "server_error" } } } };
     server.enqueue(...Array.from({ length: 11 }, () => failure));
     await send(page, "try");

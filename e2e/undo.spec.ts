@@ -8,20 +8,9 @@
 import type { Page } from "@playwright/test";
 import { startProviderServer, type ProviderServer } from "../test/support/provider-server.js";
 import { expect, freshWorkspace, openWorkbench, runInTerminal, screenLines, test, waitForIdle } from "./fixtures.js";
+import { addLocalProvider } from "./local-provider.js";
 
 const chatPane = (page: Page) => page.getByTestId("chat-pane");
-
-async function addProvider(page: Page, baseURL: string): Promise<void> {
-  await chatPane(page).getByTestId("open-keys").click();
-  const dialog = page.getByTestId("provider-dialog");
-  await dialog.getByTestId("provider-select").selectOption("+compatible");
-  await dialog.getByTestId("provider-id").fill("local");
-  await dialog.getByTestId("provider-base-url").fill(baseURL);
-  await dialog.getByTestId("provider-models").fill("coder-test");
-  await dialog.getByTestId("provider-key").fill("sk-undo-e2e");
-  await dialog.getByTestId("provider-save").click();
-  await expect(dialog).toBeHidden();
-}
 
 async function send(page: Page, text: string): Promise<void> {
   const input = chatPane(page).getByTestId("prompt-input");
@@ -60,7 +49,7 @@ test.describe("undo per step", () => {
     consoleErrors,
   }) => {
     await openWorkbench(page, freshWorkspace("undo"), "chat");
-    await addProvider(page, server.openaiBaseURL);
+    await addLocalProvider(page, server.openaiBaseURL, "sk-undo-e2e");
 
     server.enqueue(
       { step: { toolCalls: [{ name: "write", input: { filePath: "a.txt", content: "one\n" } }] } },
@@ -139,7 +128,7 @@ test.describe("undo per step", () => {
     consoleErrors,
   }) => {
     await openWorkbench(page, freshWorkspace("history"), "chat");
-    await addProvider(page, server.openaiBaseURL);
+    await addLocalProvider(page, server.openaiBaseURL, "sk-undo-e2e");
     server.enqueue(
       { step: { toolCalls: [{ name: "write", input: { filePath: "notes.txt", content: "alpha beta\n" } }] } },
       { step: { text: "Wrote notes.txt." } },
