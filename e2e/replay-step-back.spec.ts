@@ -6,75 +6,8 @@
  */
 import type { Page } from "@playwright/test";
 import { encodeShareLink } from "../src/embed/share/index.js";
-import type { SessionFile } from "../src/session/record/session-json.js";
+import { recordedSession } from "./recorded-session.js";
 import { expect, runInTerminal, screenLines, test, waitForIdle } from "./fixtures.js";
-
-/** A recorded session of one write per turn, as an export holds it. */
-function writes(turns: { prompt: string; path: string; content: string }[]): SessionFile {
-  const sessionID = "ses_steps";
-  const messages: SessionFile["session"]["messages"] = [];
-  const calls: SessionFile["session"]["calls"] = [];
-  let n = 0;
-  const time = () => 1_700_000_000_000 + n++ * 1000;
-  const tokens = { input: 100, output: 10, reasoning: 0, cache: { read: 0, write: 0 } };
-  const model = { providerID: "anthropic", modelID: "claude-sonnet-4" };
-  const assistant = (id: string, parentID: string, parts: unknown[], finish: string) =>
-    messages.push({
-      id,
-      sessionID,
-      role: "assistant",
-      parentID,
-      time: { created: time(), completed: time() },
-      agent: "build",
-      ...model,
-      parts: [
-        { id: `${id}_s`, messageID: id, type: "step-start" },
-        ...parts,
-        { id: `${id}_f`, messageID: id, type: "step-finish", reason: finish, tokens, cost: 0 },
-      ] as never,
-      finish,
-      tokens,
-      cost: 0,
-    });
-  turns.forEach((turn, t) => {
-    const user = `msg_u${t}`;
-    messages.push({
-      id: user,
-      sessionID,
-      role: "user",
-      time: { created: time() },
-      agent: "build",
-      model,
-      parts: [{ id: `${user}_p`, messageID: user, type: "text", text: turn.prompt }],
-    });
-    const callID = `call_${t}`;
-    calls.push({
-      id: callID,
-      sessionID,
-      messageID: `msg_a${t}`,
-      tool: "write",
-      input: { filePath: turn.path, content: turn.content },
-      status: "completed",
-      title: turn.path,
-      metadata: {},
-      output: "Wrote file successfully.",
-      permissions: [],
-      time: { created: time(), start: time(), end: time() },
-    });
-    assistant(
-      `msg_a${t}`,
-      user,
-      [{ id: `msg_a${t}_c`, messageID: `msg_a${t}`, type: "tool", providerCallID: `toolu_${t}`, callID, tool: "write" }],
-      "tool-calls",
-    );
-    assistant(`msg_e${t}`, user, [{ id: `msg_e${t}_t`, messageID: `msg_e${t}`, type: "text", text: `Turn ${t + 1} done.` }], "stop");
-  });
-  return {
-    format: "workbench-session",
-    version: 1,
-    session: { id: sessionID, title: "Three writes", agent: "build", createdAt: 1_700_000_000_000, messages, calls },
-  };
-}
 
 let probe = 0;
 /** `name=<content>` per file as the terminal shows it ("none" for a missing one). */
@@ -94,10 +27,14 @@ async function contents(page: Page, ...names: string[]): Promise<string> {
 }
 
 test("a replayed shared session steps back from a turn, and redo brings the turn back", async ({ page, baseURL }) => {
-  const session = writes([
-    { prompt: "write one", path: "one.txt", content: "1\n" },
-    { prompt: "write two", path: "two.txt", content: "2\n" },
-    { prompt: "write three", path: "three.txt", content: "3\n" },
+  const write = (prompt: string, filePath: string, content: string) => ({
+    prompt,
+    calls: [{ tool: "write", input: { filePath, content } }],
+  });
+  const session = recordedSession("Three writes", [
+    write("write one", "one.txt", "1\n"),
+    write("write two", "two.txt", "2\n"),
+    write("write three", "three.txt", "3\n"),
   ]);
   const link = await encodeShareLink({ name: "Three writes", files: { "README.md": "# steps\n" }, session }, `${baseURL}/`);
   await page.goto(link);

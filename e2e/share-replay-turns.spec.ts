@@ -6,81 +6,9 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { encodeShareLink } from "../src/embed/share/index.js";
-import type { SessionFile } from "../src/session/record/session-json.js";
+import { type RecordedTurn, recordedSession } from "./recorded-session.js";
 import { startWebServer, type WebServer } from "../test/support/web-server.js";
 import { expect, test } from "./fixtures.js";
-
-type Turn = { prompt: string; calls: { tool: string; input: Record<string, unknown> }[] };
-
-/** A recorded session as an export holds it: each call its own step, then a closing text per turn. */
-function sessionOf(turns: Turn[]): SessionFile {
-  const sessionID = "ses_turns";
-  const messages: SessionFile["session"]["messages"] = [];
-  const calls: SessionFile["session"]["calls"] = [];
-  let n = 0;
-  const time = () => 1_700_000_000_000 + n++ * 1000;
-  const tokens = { input: 100, output: 10, reasoning: 0, cache: { read: 0, write: 0 } };
-  const assistant = (id: string, parentID: string, parts: unknown[], finish: string) =>
-    messages.push({
-      id,
-      sessionID,
-      role: "assistant",
-      parentID,
-      time: { created: time(), completed: time() },
-      agent: "build",
-      providerID: "anthropic",
-      modelID: "claude-sonnet-4",
-      parts: [
-        { id: `${id}_s`, messageID: id, type: "step-start" },
-        ...parts,
-        { id: `${id}_f`, messageID: id, type: "step-finish", reason: finish, tokens, cost: 0 },
-      ] as never,
-      finish,
-      tokens,
-      cost: 0,
-    });
-  turns.forEach((turn, t) => {
-    const user = `msg_u${t}`;
-    messages.push({
-      id: user,
-      sessionID,
-      role: "user",
-      time: { created: time() },
-      agent: "build",
-      model: { providerID: "anthropic", modelID: "claude-sonnet-4" },
-      parts: [{ id: `${user}_p`, messageID: user, type: "text", text: turn.prompt }],
-    });
-    turn.calls.forEach((call, c) => {
-      const id = `msg_a${t}_${c}`;
-      const callID = `call_${t}_${c}`;
-      calls.push({
-        id: callID,
-        sessionID,
-        messageID: id,
-        tool: call.tool,
-        input: call.input,
-        status: "completed",
-        title: call.tool,
-        metadata: {},
-        output: "(recorded)",
-        permissions: [],
-        time: { created: time(), start: time(), end: time() },
-      });
-      assistant(
-        id,
-        user,
-        [{ id: `${id}_c`, messageID: id, type: "tool", providerCallID: `toolu_${t}_${c}`, callID, tool: call.tool }],
-        "tool-calls",
-      );
-    });
-    assistant(`msg_e${t}`, user, [{ id: `msg_e${t}_t`, messageID: `msg_e${t}`, type: "text", text: `Turn ${t + 1} done.` }], "stop");
-  });
-  return {
-    format: "workbench-session",
-    version: 1,
-    session: { id: sessionID, title: "Six turns", agent: "build", createdAt: 1_700_000_000_000, messages, calls },
-  };
-}
 
 async function replay(page: Page, link: string): Promise<void> {
   await page.goto(link);
@@ -93,7 +21,7 @@ async function replay(page: Page, link: string): Promise<void> {
 
 test("a shared 6-turn, 8-call session replays every turn, in order, with its calls", async ({ page, baseURL }) => {
   const files = { "a.txt": "alpha\n", "src/b.ts": "export const beta = 2;\n", "src/c.ts": "export const gamma = 3;\n" };
-  const turns: Turn[] = [
+  const turns: RecordedTurn[] = [
     { prompt: "first: read a.txt", calls: [{ tool: "read", input: { filePath: "a.txt" } }] },
     { prompt: "second: list the folder", calls: [{ tool: "list", input: {} }] },
     {
@@ -113,7 +41,7 @@ test("a shared 6-turn, 8-call session replays every turn, in order, with its cal
     },
     { prompt: "sixth: read a again", calls: [{ tool: "read", input: { filePath: "a.txt" } }] },
   ];
-  const link = await encodeShareLink({ name: "Six turns", files, session: sessionOf(turns) }, `${baseURL}/`);
+  const link = await encodeShareLink({ name: "Six turns", files, session: recordedSession("Six turns", turns) }, `${baseURL}/`);
   await replay(page, link);
   const transcript = page.getByTestId("chat-transcript");
   await expect(transcript).toContainText("Turn 6 done.", { timeout: 30_000 });
@@ -160,7 +88,9 @@ test.describe("a replayed webfetch", () => {
       {
         name: "Fetching",
         files: { "README.md": "# Read me\n" },
-        session: sessionOf([{ prompt: "read the README", calls: [{ tool: "webfetch", input: { url, format: "text" } }] }]),
+        session: recordedSession("Fetching", [
+          { prompt: "read the README", calls: [{ tool: "webfetch", input: { url, format: "text" } }] },
+        ]),
       },
       `${baseURL}/`,
     );
