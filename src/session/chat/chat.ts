@@ -87,10 +87,23 @@ export class Chat implements ChatView {
     this.offJobs = jobs?.onChange((job) => job.status !== "running" && this.resumeForJobs()) ?? (() => undefined);
   }
 
-  /** A job ended: an idle agent runs once more to read its notice (a running one reads it at its next step). */
+  /**
+   * A job the agent started ended: an idle agent runs once more to read its notice (a running one reads it at
+   * its next step). A job the person started from the Tools pane wakes nobody.
+   */
   private resumeForJobs(): void {
-    if (this.controller || this.stoppedByPerson || !this.options.tools.jobs?.hasEnded()) return;
-    void this.send(undefined).catch((error: unknown) => console.error("resuming after a background job failed:", error));
+    if (this.controller || this.stoppedByPerson || !this.model()) return;
+    const ended = this.options.tools.jobs?.waitingEnds() ?? [];
+    if (!ended.some((end) => this.agentStarted(end.job.id))) return;
+    // Nobody waits on this run: a failure to start it (the model's key was removed) is only worth a warning.
+    void this.send(undefined).catch((error: unknown) => console.warn("the agent could not be woken for a job's end:", error));
+  }
+
+  /** Whether a call of this conversation's agent started the job (its call's message is one of ours). */
+  private agentStarted(jobID: string): boolean {
+    const session = this.options.tools.session;
+    const call = session.calls.find((one) => one.metadata?.jobId === jobID);
+    return call !== undefined && session.messages.some((message) => message.id === call.messageID && message.role === "assistant");
   }
 
   /** Stops any run and lets go of the bus (the page closed this chat). */

@@ -150,9 +150,9 @@ export class BackgroundJobs {
     return ended;
   }
 
-  /** Whether an ended job waits to be told (without taking it, as `takeEnded` does). */
-  hasEnded(): boolean {
-    return this.endedJobs.length > 0;
+  /** The ended jobs waiting to be told, without taking them (as `takeEnded` does). */
+  waitingEnds(): readonly JobEnded[] {
+    return [...this.endedJobs];
   }
 
   /** Calls `listener` on every change of any job (output or status); returns the unsubscribe. */

@@ -83,6 +83,14 @@ describe("contract: the agent wakes when a background job ends", () => {
     expect(users[1]!.parts.every((part) => part.type === "text" && part.synthetic === true)).toBe(true);
   });
 
+  it("is not woken by a job the person started (the Tools pane), only by its own", async () => {
+    const { chat, jobs } = await chatWith(jobModel(), true);
+    const job = await jobs.start("echo by hand", { cwd: "/workspace" });
+    await jobs.ended(job.id);
+    expect(chat.status().type).toBe("idle");
+    expect(chat.messages()).toEqual([]);
+  });
+
   it("leaves the notice for the next message when resuming is off", async () => {
     const { chat, jobs } = await chatWith(jobModel(), false);
     await chat.send({ text: "go" });
@@ -90,7 +98,7 @@ describe("contract: the agent wakes when a background job ends", () => {
     await jobs.ended(job!.id);
     expect(chat.status().type).toBe("idle");
     expect(answers(chat)).toEqual(["started it"]);
-    expect(jobs.hasEnded()).toBe(true);
+    expect(jobs.waitingEnds()).toHaveLength(1);
   });
 
   it("does not wake an agent the person stopped; their next message brings the notice", async () => {
@@ -101,7 +109,7 @@ describe("contract: the agent wakes when a background job ends", () => {
     await sent;
     await jobs.ended(jobs.list()[0]!.id);
     expect(chat.status().type).toBe("idle");
-    expect(jobs.hasEnded()).toBe(true);
+    expect(jobs.waitingEnds()).toHaveLength(1);
     await chat.send({ text: "what happened?" });
     expect(answers(chat).at(-1)).toBe("the job said finished-job");
   });
