@@ -69,7 +69,11 @@ export function ToolPalette(props: {
                       class="palette-item"
                       classList={{ active: index() === active() }}
                       onClick={() => choose(tool)}
-                      onMouseEnter={() => setActive(index())}
+                      onMouseMove={(event) => {
+                        // Only a pointer that moves picks: a list redrawn under a resting pointer (typing
+                        // filters it, a banner shifts it) must not take the keyboard's choice away.
+                        if (event.movementX !== 0 || event.movementY !== 0) setActive(index());
+                      }}
                     >
                       <span class="palette-id">{tool.id}</span>
                       <span class="palette-desc">{tool.description.split("\n")[0]}</span>
