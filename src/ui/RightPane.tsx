@@ -200,13 +200,26 @@ export function RightPane(props: {
 
   const fail = (what: string, error: unknown) => props.report(`${what}: ${errorMessage(error)}`, true);
 
+  /**
+   * The chats and the current session once they have opened: the welcome's buttons show before they do,
+   * and a press meanwhile waits for them instead of being lost.
+   */
+  const opened = async () => {
+    for (let waited = 0; ; waited += 100) {
+      const hub = chats();
+      const current = page();
+      if (hub && current) return { hub, current };
+      if (waited >= 30_000) throw new Error("the chat did not start within 30 s: reload the page");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
   /** Plays a script in the current session, or in a new one when this one already has a conversation. */
   const play = async (
     load: () => Promise<{ file: import("../page/script-file.js").ScriptFile; name: string; speed?: number; shared?: boolean }>,
   ) => {
-    const hub = chats();
-    if (!hub) return;
     try {
+      const { hub } = await opened();
       const { file, name, speed, shared } = await load();
       let current = page();
       if (current && (current.record.messages.length > 0 || current.calls.length > 0)) {
