@@ -29,10 +29,14 @@ export const subagentParameters = z.object({
 
 type SubagentArgs = z.infer<typeof subagentParameters>;
 
+/** The child's own answer inside the task tool's output. */
+function answerOf(output: string): string {
+  return /<task_result>\n([\s\S]*)\n<\/task_result>$/.exec(output)?.[1] ?? output;
+}
+
 /** The V2 answer's envelope around a task's result. */
 function envelope(output: string, sessionID: string): string {
-  const answer = /<task_result>\n([\s\S]*)\n<\/task_result>$/.exec(output)?.[1] ?? output;
-  return `<subagent sessionID="${sessionID}" state="completed">\n${answer}\n</subagent>`;
+  return `<subagent sessionID="${sessionID}" state="completed">\n${answerOf(output)}\n</subagent>`;
 }
 
 const UNDESCRIBED = "This subagent should only be called manually by the user.";
@@ -96,7 +100,7 @@ async function startInBackground(task: TaskRun, taskArgs: Parameters<TaskRun["ex
       });
       const sessionID = String(result.metadata.sessionId ?? "");
       named(sessionID);
-      append(/<task_result>\n([\s\S]*)\n<\/task_result>$/.exec(result.output)?.[1] ?? result.output);
+      append(answerOf(result.output));
     },
   );
   return {

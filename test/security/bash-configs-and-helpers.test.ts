@@ -1,9 +1,4 @@
-import { relative } from "pathe";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Runtime } from "../../src/runtime/types.js";
-import { bashBackends } from "../tools/bash/harness.js";
-import { runWithRules } from "./bash-permissions.js";
-import { plantSentinel, SENTINEL_TEXT, type Sentinel } from "./sentinel.js";
+import { describeEscapeAttacks, type Effect } from "./escape-attacks.js";
 
 /**
  * Issue 25, the shell's way out, leftovers: programs that follow a config or run a helper the line
@@ -18,7 +13,6 @@ import { plantSentinel, SENTINEL_TEXT, type Sentinel } from "./sentinel.js";
  * On node each attack also runs with everything allowed, with the real curl and git, to show it is real:
  * a read prints the sentinel, a write adds a file beside it.
  */
-type Effect = "reads" | "writes";
 
 const CURLRC = "printf 'url = \"file://ABS/sentinel.txt\"\\n' > .curlrc && ";
 const REPO = "git init -q src && git -C src -c user.name=a -c user.email=a@b commit -q --allow-empty -m x && ";
@@ -56,36 +50,10 @@ const askedOnly = [
   "git push --receive-pack='cat ABS/sentinel.txt' origin",
 ];
 
-const defaults = { "*": "allow", external_directory: { "*": "ask" } };
-const everything = { "*": { "*": "allow", "(unresolved) *": "allow" } };
-
-const backends = bashBackends.filter((b) => b.name === "node" || b.name === "embedded");
-
-describe.each(backends)("bash: no way out through configs and helper programs ($name)", (backend) => {
-  let runtime: Runtime;
-  let cleanup: () => Promise<void>;
-  let sentinel: Sentinel;
-
-  beforeEach(async () => {
-    ({ runtime, cleanup } = await backend.create());
-    sentinel = await plantSentinel(runtime);
-    await runtime.fs.writeFile(`${runtime.root}/a.txt`, "inside\n");
-  });
-  afterEach(async () => {
-    await sentinel.dispose();
-    await cleanup();
-  });
-
-  const spell = (command: string) => command.replaceAll("ABS", sentinel.dir).replaceAll("OUT", relative(runtime.root, sentinel.dir));
-
-  it.each([...attacks.map(([command]) => command), ...askedOnly])("%j asks external_directory first", async (command) => {
-    const outcome = await runWithRules(runtime, spell(command), defaults);
-    expect(outcome.kind).toBe("asked");
-    if (outcome.kind === "asked") expect(outcome.asked.permission).toBe("external_directory");
-    await sentinel.assertUntouched();
-  });
-
-  it.each([
+describeEscapeAttacks("bash: no way out through configs and helper programs", {
+  attacks,
+  askedOnly,
+  controls: [
     "curl -q --version > /dev/null",
     "curl --version > /dev/null",
     "echo $HOME > /dev/null",
@@ -93,19 +61,5 @@ describe.each(backends)("bash: no way out through configs and helper programs ($
     "git -c color.ui=never --version",
     "git -C . --version",
     "wget --version > /dev/null",
-  ])("control: %j stays inside and runs without asking", async (command) => {
-    const outcome = await runWithRules(runtime, command, defaults);
-    expect(outcome.kind).toBe("ran");
-    await sentinel.assertUntouched();
-  });
-
-  if (backend.name === "node") {
-    it.each(attacks)("the attack is real: %j %s the sentinel when everything is allowed", async (command, effect) => {
-      const outcome = await runWithRules(runtime, spell(command), everything);
-      expect(outcome.kind).toBe("ran");
-      if (outcome.kind !== "ran") return;
-      if (effect === "reads") expect(outcome.run.result.output).toContain(SENTINEL_TEXT.trim());
-      else await expect(sentinel.assertUntouched()).rejects.toThrow();
-    });
-  }
+  ],
 });

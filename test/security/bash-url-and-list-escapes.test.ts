@@ -1,9 +1,4 @@
-import { relative } from "pathe";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Runtime } from "../../src/runtime/types.js";
-import { bashBackends } from "../tools/bash/harness.js";
-import { runWithRules } from "./bash-permissions.js";
-import { plantSentinel, SENTINEL_TEXT, type Sentinel } from "./sentinel.js";
+import { describeEscapeAttacks, type Effect } from "./escape-attacks.js";
 
 /**
  * Issue 25, item 2: the shell's outside-the-workspace check was passed, with no prompt under OpenCode's
@@ -16,7 +11,6 @@ import { plantSentinel, SENTINEL_TEXT, type Sentinel } from "./sentinel.js";
  * On node each attack also runs with everything allowed, to show it is real: a read prints the sentinel, a
  * write adds a file beside it.
  */
-type Effect = "reads" | "writes";
 
 const attacks: [command: string, effect: Effect][] = [
   ["curl -s file://ABS/sentinel.txt", "reads"],
@@ -52,55 +46,15 @@ const askedOnly = [
   "tar -cf a.tar -I 'sh -c \"cat ABS/sentinel.txt\"' a.txt",
 ];
 
-const defaults = { "*": "allow", external_directory: { "*": "ask" } };
-const everything = { "*": { "*": "allow", "(unresolved) *": "allow" } };
-
-const backends = bashBackends.filter((b) => b.name === "node" || b.name === "embedded");
-
-describe.each(backends)("bash: no way out through URLs, lists, configs or SQL ($name)", (backend) => {
-  let runtime: Runtime;
-  let cleanup: () => Promise<void>;
-  let sentinel: Sentinel;
-
-  beforeEach(async () => {
-    ({ runtime, cleanup } = await backend.create());
-    sentinel = await plantSentinel(runtime);
-    await runtime.fs.writeFile(`${runtime.root}/a.txt`, "inside\n");
-  });
-  afterEach(async () => {
-    await sentinel.dispose();
-    await cleanup();
-  });
-
-  const spell = (command: string) => command.replaceAll("ABS", sentinel.dir).replaceAll("OUT", relative(runtime.root, sentinel.dir));
-
-  it.each([...attacks.map(([command]) => command), ...askedOnly])("%j asks external_directory first", async (command) => {
-    const outcome = await runWithRules(runtime, spell(command), defaults);
-    expect(outcome.kind).toBe("asked");
-    if (outcome.kind === "asked") expect(outcome.asked.permission).toBe("external_directory");
-    await sentinel.assertUntouched();
-  });
-
-  it.each([
+describeEscapeAttacks("bash: no way out through URLs, lists, configs or SQL", {
+  attacks,
+  askedOnly,
+  controls: [
     "curl --version > /dev/null",
     "tar -cf x.tar a.txt && tar -tf x.tar",
     "tar cf x.tar a.txt",
     "zip -q x.zip a.txt",
     "sqlite3 --version > /dev/null",
     "echo file:///etc/passwd",
-  ])("control: %j stays inside and runs without asking", async (command) => {
-    const outcome = await runWithRules(runtime, command, defaults);
-    expect(outcome.kind).toBe("ran");
-    await sentinel.assertUntouched();
-  });
-
-  if (backend.name === "node") {
-    it.each(attacks)("the attack is real: %j %s the sentinel when everything is allowed", async (command, effect) => {
-      const outcome = await runWithRules(runtime, spell(command), everything);
-      expect(outcome.kind).toBe("ran");
-      if (outcome.kind !== "ran") return;
-      if (effect === "reads") expect(outcome.run.result.output).toContain(SENTINEL_TEXT.trim());
-      else await expect(sentinel.assertUntouched()).rejects.toThrow();
-    });
-  }
+  ],
 });

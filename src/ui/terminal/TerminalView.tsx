@@ -37,12 +37,14 @@ export function TerminalView(props: {
       theme: terminalTheme(props.theme()),
     });
     createEffect(() => (term.options.theme = terminalTheme(props.theme())));
-    const fit = new FitAddon();
-    term.loadAddon(fit);
+    const fitAddon = new FitAddon();
+    term.loadAddon(fitAddon);
     term.open(host);
     const refit = () => {
       try {
-        fit.fit();
+        // What FitAddon's fit does, spelt out: the size that fills the host, applied when it changed.
+        const size = fitAddon.proposeDimensions();
+        if (size && (size.cols !== term.cols || size.rows !== term.rows)) term.resize(size.cols, size.rows);
       } catch {
         // Not laid out yet.
       }
