@@ -47,7 +47,7 @@ async function send(page: Page, text: string): Promise<void> {
   await input.press("Enter");
 }
 
-test("the recorded demo: text streams, the edit asks in the transcript, TODO.md appears, and a reload finds the session whole", async ({
+test("the recorded demo: the agent writes tests, runs them, sees one fail, fixes the code and runs them green; a reload finds the session whole", async ({
   page,
   consoleErrors,
 }) => {
@@ -61,44 +61,55 @@ test("the recorded demo: text streams, the edit asks in the transcript, TODO.md 
   await page.screenshot({ path: "e2e/screenshots/chat-welcome-dark.png" });
 
   await page.getByTestId("desk-welcome-demo").click();
-  await expect(chatPane(page).getByTestId("user-message")).toContainText("Start a TODO.md");
+  await expect(chatPane(page).getByTestId("user-message")).toContainText("Add a slugify helper");
   const first = chatPane(page).getByTestId("assistant-message").first();
   // Streaming: the message is marked live while its words arrive.
   await expect(chatPane(page).locator(".chat-message.assistant.streaming")).toHaveCount(1);
-  await expect(first).toContainText("I'll start with a TODO.md");
+  await expect(first).toContainText("I'll write the tests first");
 
-  // edit: ask, so the write waits for the person, in the transcript under its call.
+  // edit: ask, so each write waits for the person, in the transcript under its call.
   const prompt = chatPane(page).getByTestId("permission-prompt");
   await expect(prompt).toBeVisible();
   await expect(prompt).toContainText("edit");
   await page.screenshot({ path: "e2e/screenshots/chat-demo-permission-dark.png" });
   await prompt.getByRole("button", { name: "Allow once" }).click();
-  await expect(tree(page).getByText("TODO.md")).toBeVisible();
-
-  // The edit asks too, showing the change it proposes.
+  await expect(tree(page).getByText("demo", { exact: true })).toBeVisible();
   await expect(prompt).toBeVisible();
-  await expect(prompt.getByTestId("diff")).toContainText("+- [x] Write a README for the workspace");
+  await prompt.getByRole("button", { name: "Allow once" }).click();
+
+  // The tests run in the tab's own node: one of three fails, and the fix is asked for with its diff.
+  const tools = chatPane(page).getByTestId("tool-part");
+  await expect(prompt).toBeVisible();
+  await expect(tools.nth(2)).toContainText("trims dashes at both ends");
+  await expect(prompt.getByTestId("diff")).toContainText('.replace(/^-|-$/g, "")');
   await prompt.getByRole("button", { name: "Allow once" }).click();
 
   const table = chatPane(page).locator(".markdown table");
-  await expect(table).toContainText("Try the chat with a real provider key");
+  await expect(table).toContainText("trims dashes at both ends");
   await expect(chatPane(page).getByTestId("chat-status")).toHaveAttribute("data-status", "idle");
-  const tools = chatPane(page).getByTestId("tool-part");
-  await expect(tools).toHaveCount(3);
-  await expect(tools.nth(1).getByTestId("diff")).toContainText("-- [ ] Write a README for the workspace");
-  await expect(tools.nth(2)).toContainText("2");
+  await expect(tools).toHaveCount(5);
+  await expect(tools.nth(2)).toContainText("ℹ fail 1");
+  await expect(tools.nth(4)).toContainText("ℹ pass 3");
+  await expect(tools.nth(4)).toContainText("ℹ fail 0");
   await page.screenshot({ path: "e2e/screenshots/chat-demo-done-dark.png" });
   await setTheme(page, "light");
   await page.screenshot({ path: "e2e/screenshots/chat-demo-done-light.png" });
 
+  // What the agent left passes by hand, in the terminal.
+  await runInTerminal(page, "node --test demo/slug.test.mjs && echo demo-green-$((40+2))");
+  await expect(page.locator(".xterm-rows")).toContainText("demo-green-42");
+
   await page.reload();
   await expect(page.getByTestId("runtime-status")).toBeVisible();
-  await expect(chatPane(page).getByTestId("user-message")).toContainText("Start a TODO.md");
-  await expect(chatPane(page).getByTestId("assistant-message")).toHaveCount(4);
-  await expect(chatPane(page).getByTestId("tool-part")).toHaveCount(3);
-  await expect(chatPane(page).getByTestId("tool-part").nth(1).getByTestId("diff")).toContainText("+- [x] Write a README for the workspace");
-  await expect(chatPane(page).locator(".markdown table")).toContainText("Add a test for the parser");
-  await expect(tree(page).getByText("TODO.md")).toBeVisible();
+  // The transcript draws only the rows near what is shown, and it opens at the end.
+  await expect(chatPane(page).getByTestId("chat-transcript")).toHaveAttribute("data-messages", "7");
+  await expect(chatPane(page).locator(".markdown table")).toContainText("drops punctuation");
+  await expect(chatPane(page).getByTestId("tool-part").last()).toContainText("ℹ pass 3");
+  await expect(page.getByTestId("session-picker").locator("option:checked")).toHaveText(/^Add a slugify helper/);
+  await chatPane(page).getByTestId("chat-transcript").hover();
+  await page.mouse.wheel(0, -20_000);
+  await expect(chatPane(page).getByTestId("user-message")).toContainText("Add a slugify helper");
+  await expect(tree(page).getByText("demo", { exact: true })).toBeVisible();
   expect(consoleErrors).toEqual([]);
 });
 
@@ -298,10 +309,10 @@ test.describe("a real provider (a local OpenAI-compatible server)", () => {
 test("a session saved as a script replays in a new session, and an exported session imports back", async ({ page, consoleErrors }) => {
   await openWorkbench(page, freshWorkspace("chat-scripts"), "chat");
   await page.getByTestId("desk-welcome-demo").click();
-  await expect(chatPane(page).locator(".markdown table")).toContainText("Add a test for the parser");
+  await expect(chatPane(page).locator(".markdown table")).toContainText("trims dashes at both ends");
   await expect(chatPane(page).getByTestId("chat-status")).toHaveAttribute("data-status", "idle");
   // The session took its name from the question.
-  await expect(page.getByTestId("session-picker").locator("option:checked")).toHaveText(/^Start a TODO\.md/);
+  await expect(page.getByTestId("session-picker").locator("option:checked")).toHaveText(/^Add a slugify helper/);
 
   const menu = page.getByTestId("session-menu");
   let downloading = page.waitForEvent("download");
@@ -311,19 +322,19 @@ test("a session saved as a script replays in a new session, and an exported sess
   expect(script.suggestedFilename()).toMatch(/\.script\.json$/);
   const scriptPath = await script.path();
 
-  // The replay writes TODO.md afresh, in a session of its own.
-  await runInTerminal(page, "rm TODO.md");
+  // The replay writes the demo's files afresh, in a session of its own.
+  await runInTerminal(page, "rm -r demo");
   await waitForIdle(page);
-  await expect(tree(page).getByText("TODO.md")).toBeHidden();
+  await expect(tree(page).getByText("demo", { exact: true })).toBeHidden();
   await menu.click();
   const choosing = page.waitForEvent("filechooser");
   await page.getByTestId("menu-replay-script").click();
   await (await choosing).setFiles(scriptPath);
   await expect(page.getByTestId("session-picker").locator("option")).toHaveCount(2);
-  await expect(chatPane(page).getByTestId("user-message")).toContainText("Start a TODO.md");
-  await expect(chatPane(page).locator(".markdown table")).toContainText("Try the chat with a real provider key");
-  await expect(tree(page).getByText("TODO.md")).toBeVisible();
-  await expect(chatPane(page).getByTestId("tool-part")).toHaveCount(3);
+  await expect(chatPane(page).getByTestId("user-message")).toContainText("Add a slugify helper");
+  await expect(chatPane(page).locator(".markdown table")).toContainText("trims dashes at both ends");
+  await expect(tree(page).getByText("demo", { exact: true })).toBeVisible();
+  await expect(chatPane(page).getByTestId("tool-part")).toHaveCount(5);
 
   downloading = page.waitForEvent("download");
   await menu.click();
@@ -334,8 +345,8 @@ test("a session saved as a script replays in a new session, and an exported sess
   await page.getByTestId("menu-import-session").click();
   await (await importing).setFiles(exported);
   await expect(page.getByTestId("session-picker").locator("option")).toHaveCount(3);
-  await expect(chatPane(page).getByTestId("assistant-message")).toHaveCount(4);
-  await expect(chatPane(page).getByTestId("tool-part").nth(1).getByTestId("diff")).toContainText("+- [x] Write a README for the workspace");
+  await expect(chatPane(page).getByTestId("assistant-message")).toHaveCount(6);
+  await expect(chatPane(page).getByTestId("tool-part").nth(3).getByTestId("diff")).toContainText('.replace(/^-|-$/g, "")');
 
   // Something that is not a script is refused with the reason.
   await menu.click();

@@ -206,7 +206,7 @@ test("on a phone (390x844) one pane shows at a time, the header keeps to one lin
   await switcher.getByRole("button", { name: "Agent" }).click();
   await page.getByTestId("tab-chat").click();
   await page.getByTestId("desk-welcome-demo").click();
-  await expect(chatPane(page).getByTestId("user-message")).toContainText("Start a TODO.md");
+  await expect(chatPane(page).getByTestId("user-message")).toContainText("Add a slugify helper");
   const keys = chatPane(page).getByTestId("open-keys");
   await expect(keys).toBeInViewport({ ratio: 1 });
   const transcript = (await chatPane(page).getByTestId("chat-transcript").boundingBox())!;

@@ -136,7 +136,7 @@ describe("PageChats", () => {
     }
   });
 
-  it("plays the built-in demo through the real loop: TODO.md written and edited, grep counts two open tasks, a table to end", async () => {
+  it("plays the built-in demo through the real loop: tests written, a first slugify fails one, the fix makes all three pass", async () => {
     const page = await pageWith({});
     const chats = hub();
     const chat = chats.chatFor(page);
@@ -146,20 +146,32 @@ describe("PageChats", () => {
     // A session still under its stock name is named after what the person asked.
     expect(page.record.title).toBe(`${file.prompt!.slice(0, 59)}…`);
     const runtime = page.session.runtime;
-    const todo = new TextDecoder().decode(await runtime.fs.readFile(`${runtime.root}/TODO.md`));
-    expect(todo).toContain("- [x] Write a README for the workspace");
-    expect(todo.match(/- \[ \]/g)).toHaveLength(2);
+    const slug = new TextDecoder().decode(await runtime.fs.readFile(`${runtime.root}/demo/slug.mjs`));
+    expect(slug).toContain('.replace(/^-|-$/g, "")');
     expect(page.calls.map((call) => [call.tool, call.status])).toEqual([
       ["write", "completed"],
+      ["write", "completed"],
+      ["bash", "completed"],
       ["edit", "completed"],
       ["bash", "completed"],
     ]);
-    expect(page.calls[2]!.output?.trim()).toMatch(/^2\b/);
+    // The first run is node's own verdict on the first slugify: one of three fails, and the shell says so.
+    const [firstRun, secondRun] = [page.calls[2]!.output ?? "", page.calls[4]!.output ?? ""];
+    expect(firstRun).toMatch(/ℹ pass 2/);
+    expect(firstRun).toMatch(/ℹ fail 1/);
+    expect(firstRun).toContain("-hello-world-");
+    expect(page.calls[2]!.metadata).toMatchObject({ exit: 1 });
+    expect(page.calls[4]!.metadata).toMatchObject({ exit: 0 });
+    expect(secondRun).toMatch(/ℹ pass 3/);
+    expect(secondRun).toMatch(/ℹ fail 0/);
+    // And the same files pass under the shell's node afterwards, by hand.
+    const byHand = await runtime.exec("node --test demo/slug.test.mjs");
+    expect(byHand.exitCode).toBe(0);
     const user = chat.messages()[0]!;
     expect(user.role === "user" && user.parts[0]?.type === "text" ? user.parts[0].text : "").toBe(file.prompt);
     const last = chat.messages().at(-1)!;
     expect(last.role === "assistant" && last.finish).toBe("stop");
-    expect(JSON.stringify(last.parts)).toContain("| Task | State |");
+    expect(JSON.stringify(last.parts)).toContain("| Test | First run | After the fix |");
     // The recording lends its model only while it plays.
     expect(chat.model()?.providerID).not.toBe(SCRIPTED_PROVIDER);
     expect(chat.models().some((model) => model.providerID === SCRIPTED_PROVIDER)).toBe(false);
@@ -172,11 +184,18 @@ describe("PageChats", () => {
     const saved = JSON.stringify(scriptFileFromSession(first.record));
     const again = parseScriptFile(saved, "demo.script.json");
     expect(again.prompt).toBe(demo.prompt);
-    expect(again.steps.map((step) => step.toolCalls?.map((call) => call.tool) ?? [])).toEqual([["write"], ["edit"], ["bash"], []]);
+    expect(again.steps.map((step) => step.toolCalls?.map((call) => call.tool) ?? [])).toEqual([
+      ["write"],
+      ["write"],
+      ["bash"],
+      ["edit"],
+      ["bash"],
+      [],
+    ]);
     const second = await pageWith({});
     await chats.runScript(second, again, { speed: 0 });
     const runtime = second.session.runtime;
-    expect(new TextDecoder().decode(await runtime.fs.readFile(`${runtime.root}/TODO.md`))).toContain("- [x] Write a README");
+    expect(new TextDecoder().decode(await runtime.fs.readFile(`${runtime.root}/demo/slug.mjs`))).toContain('.replace(/^-|-$/g, "")');
   });
 
   it("a script file that is not one says where and what it should look like", () => {
