@@ -60,6 +60,8 @@ addEventListener("message", (event) => {
   } else if (message.kind === "kill") {
     workers.get(message.id)?.terminate();
     workers.delete(message.id);
+  } else if (message.kind === "ping") {
+    parent.postMessage({ kind: "pong" }, "*");
   }
 });
 parent.postMessage({ kind: "loaded" }, "*");
@@ -69,24 +71,81 @@ export interface FrameSandbox {
   terminate(): void;
 }
 
-type FromFrame = { kind: "loaded" } | { kind: "script-ready"; runtime: string } | { kind: "crashed"; id: number; message: string };
+type FromFrame =
+  | { kind: "loaded" }
+  | { kind: "script-ready"; runtime: string }
+  | { kind: "crashed"; id: number; message: string }
+  | { kind: "pong" };
+
+/** How often the frame is asked whether it is alive while a sandbox runs, and how long a silence ends it. */
+const PING_MS = 1_000;
+const SILENCE_MS = 5_000;
+
+export const FRAME_GONE_MESSAGE =
+  "the program's sandbox was ended by the browser (most likely it ran out of memory); the workspace's files are as they were before it";
 
 class FrameHost {
   private nextId = 1;
   private readonly crashHandlers = new Map<number, (message: string) => void>();
   private readonly scripts = new Map<string, Promise<void>>();
   private readonly waiting = new Map<string, () => void>();
+  private pinger: ReturnType<typeof setInterval> | undefined;
+  /** When the oldest ping not yet answered went out. */
+  private unansweredSince: number | undefined;
+  private lastTick = 0;
+  private readonly onMessage = (event: MessageEvent) => {
+    if (event.source !== this.frame.contentWindow) return;
+    const message = event.data as FromFrame;
+    if (message.kind === "crashed") this.crashHandlers.get(message.id)?.(message.message);
+    else if (message.kind === "script-ready") this.waiting.get(`script:${message.runtime}`)?.();
+    else if (message.kind === "pong") this.unansweredSince = undefined;
+  };
 
-  private constructor(private readonly frame: HTMLIFrameElement) {
-    window.addEventListener("message", (event) => {
-      if (event.source !== frame.contentWindow) return;
-      const message = event.data as FromFrame;
-      if (message.kind === "crashed") this.crashHandlers.get(message.id)?.(message.message);
-      else if (message.kind === "script-ready") this.waiting.get(`script:${message.runtime}`)?.();
-    });
+  private constructor(
+    private readonly frame: HTMLIFrameElement,
+    private readonly onGone: () => void,
+  ) {
+    window.addEventListener("message", this.onMessage);
   }
 
-  static async create(): Promise<FrameHost> {
+  /**
+   * A program that allocates without end makes the browser end the frame's process (Chromium gives
+   * sandboxed frames a process of their own), and nothing in the page is told: the program's call would
+   * wait for ever. While a sandbox runs, the frame's own thread (never the program's) answers pings; a
+   * silence ends every sandbox in it with a clear message, and the next program gets a new frame.
+   */
+  private watch(): void {
+    if (this.pinger !== undefined) return;
+    this.pinger = setInterval(() => {
+      if (this.crashHandlers.size === 0) {
+        clearInterval(this.pinger);
+        this.pinger = undefined;
+        this.unansweredSince = undefined;
+        return;
+      }
+      const now = performance.now();
+      // A page that was itself too busy to tick may not have read the answers yet: the count starts over.
+      if (now - this.lastTick > PING_MS * 2) this.unansweredSince = undefined;
+      this.lastTick = now;
+      if (this.unansweredSince !== undefined && now - this.unansweredSince > SILENCE_MS) return this.gone();
+      this.unansweredSince ??= now;
+      this.post({ kind: "ping" });
+    }, PING_MS);
+    this.lastTick = performance.now();
+  }
+
+  private gone(): void {
+    clearInterval(this.pinger);
+    this.pinger = undefined;
+    window.removeEventListener("message", this.onMessage);
+    this.frame.remove();
+    this.onGone();
+    const handlers = [...this.crashHandlers.values()];
+    this.crashHandlers.clear();
+    for (const handler of handlers) handler(FRAME_GONE_MESSAGE);
+  }
+
+  static async create(onGone: () => void): Promise<FrameHost> {
     const frame = document.createElement("iframe");
     frame.setAttribute("sandbox", "allow-scripts");
     frame.setAttribute("aria-hidden", "true");
@@ -104,7 +163,7 @@ class FrameHost {
     frame.srcdoc = FRAME_DOCUMENT;
     document.body.append(frame);
     await loaded;
-    return new FrameHost(frame);
+    return new FrameHost(frame, onGone);
   }
 
   private post(message: unknown, transfer: Transferable[] = []): void {
@@ -146,6 +205,7 @@ class FrameHost {
     const id = this.nextId++;
     this.crashHandlers.set(id, onCrash);
     this.post({ kind: "spawn", id, runtime }, [port]);
+    this.watch();
     return {
       terminate: () => {
         this.crashHandlers.delete(id);
@@ -159,9 +219,14 @@ let host: Promise<FrameHost> | undefined;
 
 /** The page's one sandbox frame, made on first use. */
 export function frameHost(): Promise<FrameHost> {
-  host ??= FrameHost.create().catch((error: unknown) => {
-    host = undefined;
+  if (host) return host;
+  // A frame the browser ended is forgotten, so the next program gets a new one.
+  const made: Promise<FrameHost> = FrameHost.create(() => {
+    if (host === made) host = undefined;
+  }).catch((error: unknown) => {
+    if (host === made) host = undefined;
     throw error;
   });
-  return host;
+  host = made;
+  return made;
 }

@@ -6,11 +6,15 @@ import { isSandboxAnswer, type SandboxRequest } from "./requests.js";
 export function requestSandboxes(control: Endpoint): SandboxFactory {
   let nextId = 1;
   const crashHandlers = new Map<number, (message: string) => void>();
+  // A sandbox can die before anyone listens (a spare started ahead, in a frame the browser ended).
+  const crashedEarly = new Map<number, string>();
   const waiting = new Map<number, { resolve(sandbox: Sandbox): void; reject(error: Error): void }>();
   control.listen((data) => {
     if (!isSandboxAnswer(data)) return;
     if (data.kind === "sandbox-crashed") {
-      crashHandlers.get(data.id)?.(data.message);
+      const handler = crashHandlers.get(data.id);
+      if (handler) handler(data.message);
+      else crashedEarly.set(data.id, data.message);
       return;
     }
     const waiter = waiting.get(data.id);
@@ -24,9 +28,15 @@ export function requestSandboxes(control: Endpoint): SandboxFactory {
     const port = data.port;
     waiter.resolve({
       endpoint: endpointOf(port),
-      onCrash: (handler) => crashHandlers.set(id, handler),
+      onCrash: (handler) => {
+        crashHandlers.set(id, handler);
+        const early = crashedEarly.get(id);
+        crashedEarly.delete(id);
+        if (early !== undefined) handler(early);
+      },
       terminate: () => {
         crashHandlers.delete(id);
+        crashedEarly.delete(id);
         port.close();
         control.post({ kind: "sandbox-close", id } satisfies SandboxRequest);
       },
