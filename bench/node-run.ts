@@ -14,7 +14,7 @@ import { createEmbeddedRuntime, type EmbeddedRuntime } from "../src/runtime/embe
 import { nodeShellWorkerFactory } from "../src/runtime/embedded/node-worker-factory.js";
 import { nodeRuntimeScript } from "../src/runtime/embedded/node/runtime-bundle.node.js";
 
-const COMPUTE = `const started = performance.now();
+export const COMPUTE = `const started = performance.now();
 const rows = Array.from({ length: 120000 }, (_, i) => ({ id: i, name: "item-" + i, tags: ["a", "b", String(i % 7)], score: i * 1.5 }));
 let text = "";
 for (let round = 0; round < 3; round++) text = JSON.stringify(JSON.parse(JSON.stringify(rows)));
