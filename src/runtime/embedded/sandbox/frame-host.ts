@@ -81,7 +81,7 @@ type FromFrame =
 const PING_MS = 1_000;
 const SILENCE_MS = 5_000;
 
-export const FRAME_GONE_MESSAGE =
+const FRAME_GONE_MESSAGE =
   "the program's sandbox was ended by the browser (most likely it ran out of memory); the workspace's files are as they were before it";
 
 class FrameHost {

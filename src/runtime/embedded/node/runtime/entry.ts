@@ -17,6 +17,7 @@ import { SANDBOX_MAIN } from "../../sandbox/contract.js";
 import { EventLoop } from "./loop.js";
 import { ModuleSystem } from "./modules.js";
 import { Output } from "./output.js";
+import { installStackFormat } from "./stack.js";
 import { join, resolve } from "./path.js";
 import { createTestRunner, withoutRuntimeFrames } from "./test-runner.js";
 import type { NodeProgram } from "../protocol.js";
@@ -46,6 +47,7 @@ function describeUncaught(error: unknown): string {
 }
 
 function run(host: RuntimeHost, program: NodeProgram): void {
+  installStackFormat();
   const files = createProgramFiles(program.snapshot, program.roots, program.cwd);
   const output = new Output(
     (message, transfer) => host.post(message, transfer),
@@ -109,7 +111,11 @@ function run(host: RuntimeHost, program: NodeProgram): void {
   host.onUnhandledRejection((reason) => uncaught(reason, "unhandledRejection"));
 
   let modules: ModuleSystem;
-  const testRunner = createTestRunner({ write: (text) => write("stdout", text), now: () => performance.now() });
+  const testRunner = createTestRunner({
+    write: (text) => write("stdout", text),
+    now: () => performance.now(),
+    cwd: () => files.context.pwd,
+  });
   const builtins = createBuiltins({ files: files.context, loop, modules: () => modules, write, test: () => testRunner.module });
   modules = new ModuleSystem({
     fs: files.context.fs,

@@ -8,6 +8,7 @@ import { transform } from "sucrase";
 import type { BoundContext } from "@zenfs/core";
 import { dirname, isAbsolute, join, resolve as resolvePath } from "./path.js";
 import { nodeError } from "./errors.js";
+import { registerCompiled } from "./stack.js";
 
 type Fs = BoundContext["fs"];
 type Format = "commonjs" | "module" | "json";
@@ -411,7 +412,15 @@ export class ModuleSystem {
       module.loaded = true;
       return;
     }
+    source = stripBom(source);
+    // A shebang line becomes a comment of the same length, so positions stay.
+    if (source.startsWith("#!")) source = `//${source.slice(2)}`;
     const code = this.transformCode(source, filename, format);
+    registerCompiled(filename, {
+      prefix: `(function (${WRAPPER_ARGS}) {`.length,
+      shown: format === "module" ? fileUrl(filename) : filename,
+      ...(this.rewrites(filename, format) ? { written: source, run: code } : {}),
+    });
     const importMeta = {
       url: fileUrl(filename),
       filename,
@@ -446,21 +455,28 @@ export class ModuleSystem {
     module.loaded = true;
   }
 
-  private transformCode(source: string, filename: string, format: Format): string {
-    source = stripBom(source);
-    if (source.startsWith("#!")) source = `//${source.slice(2)}`;
+  /** Whether a file is rewritten before it runs (an ES module, or TypeScript). */
+  private rewrites(filename: string, format: Format): boolean {
+    return format === "module" || TS_FILE.test(filename);
+  }
+
+  private rewrite(source: string, filename: string, format: Format) {
     const isTs = TS_FILE.test(filename);
-    if (format === "module" || isTs) {
-      const transforms: Array<"typescript" | "imports"> = isTs ? ["typescript"] : [];
-      if (format === "module") transforms.push("imports");
+    const transforms: Array<"typescript" | "imports"> = isTs ? ["typescript"] : [];
+    if (format === "module") transforms.push("imports");
+    return transform(source, {
+      transforms,
+      filePath: filename,
+      preserveDynamicImport: true,
+      production: true,
+      keepUnusedImports: !isTs,
+    });
+  }
+
+  private transformCode(source: string, filename: string, format: Format): string {
+    if (this.rewrites(filename, format)) {
       try {
-        source = transform(source, {
-          transforms,
-          filePath: filename,
-          preserveDynamicImport: true,
-          production: true,
-          keepUnusedImports: !isTs,
-        }).code;
+        source = this.rewrite(source, filename, format).code;
       } catch (error) {
         const syntax = new SyntaxError(`${(error as Error).message} in ${filename}`);
         throw syntax;

@@ -63,13 +63,22 @@ const newHooks = (): Hooks => ({ before: [], after: [], beforeEach: [], afterEac
 export interface TestRunnerHost {
   write(text: string): void;
   now(): number;
+  cwd(): string;
 }
 
+/** Where `test()` was called: the file's path, line and column. */
 function callerLocation(): string {
   const stack = new Error().stack?.split("\n") ?? [];
-  const frame = stack.find((line) => /\(?\/.*:\d+:\d+\)?$/.test(line) && !line.includes("node:internal"));
-  const match = frame?.match(/\(?(\/[^()]*:\d+:\d+)\)?$/);
-  return match ? match[1]! : "unknown";
+  const frame = stack.find((line) => /\(?(?:file:\/\/)?\/.*:\d+:\d+\)?$/.test(line) && !line.includes("node:internal"));
+  const match = frame?.match(/\(?(?:file:\/\/)?(\/[^()]*):(\d+:\d+)\)?$/);
+  if (!match) return "unknown";
+  return `${decodeURIComponent(match[1]!)}:${match[2]}`;
+}
+
+/** A location as Node's failure list names it: relative to the working directory when inside it. */
+function relativeTo(cwd: string, location: string): string {
+  const base = cwd.endsWith("/") ? cwd : `${cwd}/`;
+  return location.startsWith(base) ? location.slice(base.length) : location;
 }
 
 class MockFunction {
@@ -461,7 +470,7 @@ export function createTestRunner(host: TestRunnerHost) {
     const failures = [...failed, ...suiteErrors].filter((result) => !result.fromSubtests);
     if (failures.length > 0) {
       host.write("\n✖ failing tests:\n\n");
-      for (const result of failures) host.write(`test at ${result.location}\n${line({ ...result, depth: 0 })}`);
+      for (const result of failures) host.write(`test at ${relativeTo(host.cwd(), result.location)}\n${line({ ...result, depth: 0 })}`);
     }
     return { failed: failed.length + suiteErrors.length };
   }
