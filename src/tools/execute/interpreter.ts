@@ -46,7 +46,10 @@ export class ProgramError extends Error {
 class ShortCircuit {}
 
 /** How a program's tool call reaches the session: the result is the tool's output or its error. */
-type ToolCaller = (tool: string, params: Record<string, unknown>) => Promise<{ ok: true; output: string } | { ok: false; error: string }>;
+export type ToolCaller = (
+  tool: string,
+  params: Record<string, unknown>,
+) => Promise<{ ok: true; output: string } | { ok: false; error: string }>;
 
 export interface ProgramResult {
   /** What console.log printed, then the returned value if any. */
@@ -61,6 +64,8 @@ export interface RunOptions {
   /** Names refused with a reason (execute inside execute). */
   refused: ReadonlyMap<string, string>;
   callTool: ToolCaller;
+  /** Hears each printed line as it is printed (the worker passes them on, so a stopped program's output is not lost). */
+  onPrint?: (line: string) => void;
 }
 
 function syntaxDepth(program: Program): number {
@@ -139,6 +144,7 @@ export class Interpreter implements NativeHost {
       const line = args.map((arg) => display(arg, this)).join(" ");
       this.budget.print(new TextEncoder().encode(line).length + 1);
       this.printed.push(line);
+      this.options.onPrint?.(line);
       return undefined;
     });
     const console = new ObjectValue();
