@@ -1,7 +1,7 @@
 /**
  * The messages between the execute tool (on the runner's thread) and the worker its program runs in. Only
- * text and plain JSON data cross: the program, the tool names, each inner call's parameters (already JSON
- * data in the worker), each call's answer, the printed lines. The runner checks every message the worker
+ * text crosses: the program, the tool names, each inner call's parameters (as JSON text), each call's
+ * answer, the printed lines. The runner checks every message the worker
  * sends against these schemas before acting on it, so even a worker gone wrong can only ask for the calls a
  * program could make.
  */
@@ -44,8 +44,11 @@ export const fromProgram = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("ready") }),
   /** One console.log line, as it is printed. */
   z.object({ kind: z.literal("print"), line: z.string() }),
-  /** An inner tool call; the runner answers with the same id. */
-  z.object({ kind: z.literal("call"), id: z.number().int().nonnegative(), tool: z.string(), params: z.record(z.string(), z.unknown()) }),
+  /**
+   * An inner tool call; the runner answers with the same id. The parameters cross as JSON text and are
+   * parsed on the runner's side: a structured clone, or a schema's copy, would drop an own `__proto__` key.
+   */
+  z.object({ kind: z.literal("call"), id: z.number().int().nonnegative(), tool: z.string(), params: z.string() }),
   /** The program's top level ended: what it printed, then its returned value. */
   z.object({ kind: z.literal("done"), output: z.string() }),
   z.object({ kind: z.literal("failed"), failure: programFailure }),

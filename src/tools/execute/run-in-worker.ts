@@ -31,6 +31,16 @@ export interface ProgramRun {
   callTool(tool: string, params: Record<string, unknown>, signal: AbortSignal): Promise<ToolAnswer>;
 }
 
+/** A call's parameters from their JSON text: an object, its `__proto__` an own key as JSON.parse makes it. */
+function parseParams(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function runProgramInWorker(run: ProgramRun): Promise<ProgramOutcome> {
   const printed: string[] = [];
   /** Inner calls started and not yet settled: the program's outcome waits for them. */
@@ -90,11 +100,14 @@ export async function runProgramInWorker(run: ProgramRun): Promise<ProgramOutcom
       case "print":
         printed.push(message.line);
         return;
-      case "call":
+      case "call": {
         // The interpreter refuses these itself; checked again here, where the calls are made.
         if (!allowed.has(message.tool)) return stop({ type: "protocol", message: `a call of a tool it may not call (${message.tool})` });
         if (++calls > run.limits.maxToolCalls) return stop({ type: "limit", message: toolCallsError(run.limits).message });
-        return callTool(message.id, message.tool, message.params);
+        const params = parseParams(message.params);
+        if (!params) return stop({ type: "protocol", message: "a call whose parameters are not a JSON object" });
+        return callTool(message.id, message.tool, params);
+      }
       case "done":
         return finish({ ok: true, output: message.output });
       case "failed":

@@ -42,7 +42,7 @@ export function serveProgram(port: RunnerPort): void {
           new Promise<ToolAnswer>((resolve) => {
             const id = nextCall++;
             waiting.set(id, resolve);
-            port.post({ kind: "call", id, tool, params });
+            port.post({ kind: "call", id, tool, params: JSON.stringify(params) });
           }),
       });
       const { output } = await interpreter.run(program);
