@@ -9,7 +9,8 @@
 import { z } from "zod";
 import { errorMessage } from "../base/error-message.js";
 import { DEFAULT_LIMITS, type ExecuteLimits } from "./execute/limits.js";
-import { type StartProgramThread, startProgramThread } from "./execute/program-thread.js";
+import type { StartProgramThread } from "./execute/program-thread.js";
+import { startProgramThread } from "./execute/start-program-thread.js";
 import { runProgramInWorker, type StopReason } from "./execute/run-in-worker.js";
 import { sessionOf } from "./ports/session-of.js";
 import { Tool } from "./tool.js";

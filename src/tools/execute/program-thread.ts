@@ -16,11 +16,3 @@ export interface ProgramThread {
 }
 
 export type StartProgramThread = () => ProgramThread | Promise<ProgramThread>;
-
-const isNode = typeof process !== "undefined" && typeof process.versions?.node === "string";
-
-/** A module worker in a browser; a worker_threads thread in Node (the page's build never loads the latter). */
-export const startProgramThread: StartProgramThread = async () =>
-  isNode
-    ? (await import("./node-program-thread.js")).startNodeProgramThread()
-    : (await import("./browser-program-thread.js")).startBrowserProgramThread();

@@ -10,7 +10,8 @@ import { ToolSession, type ToolSessionOptions } from "../../../src/session/host/
 import { builtinTools } from "../../../src/tools/builtins.js";
 import { defineExecuteTool } from "../../../src/tools/execute.js";
 import { DEFAULT_LIMITS, type ExecuteLimits } from "../../../src/tools/execute/limits.js";
-import { type StartProgramThread, startProgramThread } from "../../../src/tools/execute/program-thread.js";
+import type { StartProgramThread } from "../../../src/tools/execute/program-thread.js";
+import { startProgramThread } from "../../../src/tools/execute/start-program-thread.js";
 
 export interface Opened {
   session: ToolSession;
