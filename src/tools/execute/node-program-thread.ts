@@ -15,7 +15,8 @@ const HEAP_MB = 512;
  */
 export async function startNodeProgramThread(entry: URL = new URL(ENTRY, import.meta.url), heapMb = HEAP_MB): Promise<ProgramThread> {
   const { Worker } = (await import(/* @vite-ignore */ WORKER_THREADS)) as typeof import("node:worker_threads");
-  const worker = new Worker(entry, { env: {}, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+  // No execArgv of ours: a loader the parent was started with (tsx under `npm run bench`) would load in it too.
+  const worker = new Worker(entry, { env: {}, execArgv: [], resourceLimits: { maxOldGenerationSizeMb: heapMb } });
   let terminated = false;
   return {
     post: (message) => worker.postMessage(message),
