@@ -46,10 +46,7 @@ export class ProgramError extends Error {
 class ShortCircuit {}
 
 /** How a program's tool call reaches the session: the result is the tool's output or its error. */
-export type ToolCaller = (
-  tool: string,
-  params: Record<string, unknown>,
-) => Promise<{ ok: true; output: string } | { ok: false; error: string }>;
+type ToolCaller = (tool: string, params: Record<string, unknown>) => Promise<{ ok: true; output: string } | { ok: false; error: string }>;
 
 export interface ProgramResult {
   /** What console.log printed, then the returned value if any. */
@@ -118,8 +115,6 @@ export class Interpreter implements NativeHost {
   readonly budget: Budget;
   private readonly printed: string[] = [];
   private readonly global = new Scope<Value>(undefined, true);
-  /** Tool calls started and not yet settled: the program ends only once they have. */
-  readonly pending = new Set<Promise<unknown>>();
   private toolsObject = new ObjectValue();
 
   constructor(private readonly options: RunOptions) {
@@ -165,8 +160,6 @@ export class Interpreter implements NativeHost {
         this.budget.allocate(result.output.length);
         return result.output;
       });
-      this.pending.add(call);
-      void call.finally(() => this.pending.delete(call)).catch(() => {});
       return new PromiseValue(call);
     });
   }
@@ -182,11 +175,6 @@ export class Interpreter implements NativeHost {
       output = output ? `${output}\n${shown}` : shown;
     }
     return { output };
-  }
-
-  /** What the program printed before it stopped (shown beside an error). */
-  printedSoFar(): string {
-    return this.printed.join("\n");
   }
 
   // ---- functions -------------------------------------------------------------------------------
