@@ -112,4 +112,28 @@ test.describe("Code Mode with a scripted model", () => {
     await expect(execute).toContainText("the call was aborted");
     expect(consoleErrors).toEqual([]);
   });
+
+  test("a program's worker that cannot load ends the call with an error that says so", async ({ page }) => {
+    await openWorkbench(page, freshWorkspace("code-mode-no-worker"), "chat");
+    await runInTerminal(page, `echo '{"workbench": {"experimentalCodeMode": true}}' > opencode.json`);
+    await waitForIdle(page);
+    await page.getByRole("button", { name: "New session" }).click();
+    await addLocalProvider(page, server.openaiBaseURL, "sk-code-mode");
+    // The worker's script is unreachable (a deployment replaced under an open tab, say).
+    await page.route(/program\.worker/, (route) => route.abort());
+    server.enqueue(
+      { step: { toolCalls: [{ name: "execute", input: { code: `return "ran";` } }] } },
+      { step: { text: "It could not run." } },
+    );
+    const input = chatPane(page).getByTestId("prompt-input");
+    await input.fill("try");
+    await input.press("Enter");
+    await expect(chatPane(page).getByTestId("assistant-message").last()).toContainText("It could not run.");
+    const execute = chatPane(page).locator("[data-tool=execute]").first();
+    await expect(execute).toHaveAttribute("data-state", "error");
+    await expect(execute).toContainText("Code Mode could not start the worker that runs programs (the worker's script did not load)");
+    expect(toolResults(server, 1)).toContain("Code Mode could not start the worker that runs programs");
+    await execute.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: "e2e/screenshots/code-mode-no-worker.png" });
+  });
 });
