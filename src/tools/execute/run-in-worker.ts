@@ -48,6 +48,8 @@ export async function runProgramInWorker(run: ProgramRun): Promise<ProgramOutcom
   const stopInner = new AbortController();
   const allowed = new Set(run.tools);
   let calls = 0;
+  let printedBytes = 0;
+  const encoder = new TextEncoder();
   let thread: ProgramThread | undefined;
   let ready = false;
 
@@ -98,6 +100,9 @@ export async function runProgramInWorker(run: ProgramRun): Promise<ProgramOutcom
         thread?.post({ kind: "run", code: run.code, limits: run.limits, tools: [...run.tools], refused: [...run.refused] });
         return;
       case "print":
+        // The interpreter stops at this limit before it sends the line; a worker past it is not ours.
+        printedBytes += encoder.encode(message.line).length + 1;
+        if (printedBytes > run.limits.maxOutputBytes) return stop({ type: "protocol", message: "more printed output than its limit" });
         printed.push(message.line);
         return;
       case "call": {

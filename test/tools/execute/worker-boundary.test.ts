@@ -326,7 +326,7 @@ describe("execute's worker: the runner acts on no message outside the protocol",
     expect(calls).toEqual([]);
   });
 
-  it("stops at a malformed message, at parameters that are not a JSON object, and at one call past the limit", async () => {
+  it("stops at a malformed message, at parameters that are not a JSON object, at printing past the limit, and at one call past the limit", async () => {
     for (const sent of [
       { kind: "call", id: -1, tool: 5 },
       { kind: "print" },
@@ -337,6 +337,12 @@ describe("execute's worker: the runner acts on no message outside the protocol",
       expect(malformed.ok).toBe(false);
       if (!malformed.ok) expect(malformed.reason.type).toBe("protocol");
     }
+    const flood = await program("", {
+      limits: { maxOutputBytes: 100 },
+      start: rogue([{ kind: "print", line: "x".repeat(200) }]),
+      callTool,
+    });
+    expect(flood).toEqual({ ok: false, reason: { type: "protocol", message: "more printed output than its limit" }, printed: "" });
     const notJson = await program("", { start: rogue([{ kind: "call", id: 0, tool: "probe", params: "{" }]), callTool });
     expect(notJson).toEqual({
       ok: false,
