@@ -114,6 +114,8 @@ export async function runProgramInWorker(run: ProgramRun): Promise<ProgramOutcom
         return callTool(message.id, message.tool, params);
       }
       case "done":
+        if (encoder.encode(message.output).length > run.limits.maxOutputBytes)
+          return stop({ type: "protocol", message: "more output than its limit" });
         return finish({ ok: true, output: message.output });
       case "failed":
         return stop(message.failure);
@@ -121,7 +123,8 @@ export async function runProgramInWorker(run: ProgramRun): Promise<ProgramOutcom
   };
 
   try {
-    thread = await run.start();
+    // Aborted already: no worker is started.
+    if (!over) thread = await run.start();
   } catch (error) {
     stop({ type: "worker-start", message: errorMessage(error) });
   }

@@ -165,6 +165,17 @@ describe("execute's worker: the runner's thread is never the program's", () => {
   });
 });
 
+describe("execute's worker: a call aborted before it starts", () => {
+  it("starts no worker and says it was aborted", async () => {
+    const watch = watching();
+    const controller = new AbortController();
+    controller.abort();
+    const outcome = await program(`while (true) {}`, { signal: controller.signal, start: watch.start });
+    expect(outcome).toEqual({ ok: false, reason: { type: "limit", message: "the call was aborted." }, printed: "" });
+    expect(watch.threads).toEqual([]);
+  });
+});
+
 describe("execute's worker: when the worker fails", () => {
   let dir: string;
   const entry = async (name: string, text: string) => {
@@ -343,6 +354,12 @@ describe("execute's worker: the runner acts on no message outside the protocol",
       callTool,
     });
     expect(flood).toEqual({ ok: false, reason: { type: "protocol", message: "more printed output than its limit" }, printed: "" });
+    const long = await program("", {
+      limits: { maxOutputBytes: 100 },
+      start: rogue([{ kind: "done", output: "y".repeat(101) }]),
+      callTool,
+    });
+    expect(long).toEqual({ ok: false, reason: { type: "protocol", message: "more output than its limit" }, printed: "" });
     const notJson = await program("", { start: rogue([{ kind: "call", id: 0, tool: "probe", params: "{" }]), callTool });
     expect(notJson).toEqual({
       ok: false,
