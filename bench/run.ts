@@ -13,6 +13,7 @@ import { benchEditCorpus } from "./edit-corpus.js";
 import { benchEditLarge } from "./edit-large.js";
 import { benchEmbedSize } from "./embed-size.js";
 import { benchExecLatency } from "./exec-latency.js";
+import { benchExecuteWorker } from "./execute-worker.js";
 import { benchLoopOverhead } from "./loop-overhead.js";
 import { benchLspDiagnostics } from "./lsp-diagnostics.js";
 import { benchMarkdownStream } from "./markdown-stream.js";
@@ -59,6 +60,7 @@ const entries: [name: string, run: () => unknown][] = [
   ["node-page", benchNodePage],
   ["npm-install", benchNpmInstall],
   ["cli-start", benchCliStart],
+  ["execute-worker", benchExecuteWorker],
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !entries.some(([known]) => known === name));

@@ -2,7 +2,8 @@
  * Code Mode in the page: with `workbench.experimentalCodeMode` on, a scripted model (a local
  * OpenAI-compatible server answering step by step) sends one execute call whose program reads a file and
  * greps the workspace; the chat shows the execute card with each inner call as a card of its own under it,
- * and the model gets the program's printed result back.
+ * and the model gets the program's printed result back. A program that spins without calling a tool runs in
+ * its own worker: the page keeps drawing frames, and Stop ends it at once.
  */
 import type { Page } from "@playwright/test";
 import { startProviderServer, type ProviderServer } from "../test/support/provider-server.js";
@@ -71,5 +72,68 @@ test.describe("Code Mode with a scripted model", () => {
     await execute.scrollIntoViewIfNeeded();
     await page.screenshot({ path: "e2e/screenshots/code-mode.png" });
     expect(consoleErrors).toEqual([]);
+  });
+
+  test("a program spinning in its worker leaves the page drawing, and Stop ends it within a second", async ({ page, consoleErrors }) => {
+    await openWorkbench(page, freshWorkspace("code-mode-stop"), "chat");
+    await runInTerminal(page, `echo '{"workbench": {"experimentalCodeMode": true}}' > opencode.json`);
+    await waitForIdle(page);
+    await page.getByRole("button", { name: "New session" }).click();
+    await addLocalProvider(page, server.openaiBaseURL, "sk-code-mode");
+    // Each turn scans half a million characters in one step: seconds of work before the step limit.
+    const spin = `const text = "x".repeat(500000); let turns = 0; while (true) { if (text.includes("y")) break; turns++; }`;
+    server.enqueue({ step: { toolCalls: [{ name: "execute", input: { code: spin } }] } });
+    const input = chatPane(page).getByTestId("prompt-input");
+    await input.fill("spin");
+    await input.press("Enter");
+    const execute = chatPane(page).locator("[data-tool=execute]").first();
+    await expect(execute).toHaveAttribute("data-state", "running");
+
+    // The page's frames while the program spins, from requestAnimationFrame.
+    await page.evaluate(() => {
+      const frames: number[] = [];
+      (window as unknown as { frames_: number[] }).frames_ = frames;
+      const draw = (time: number) => {
+        frames.push(time);
+        if (frames.length < 10_000) requestAnimationFrame(draw);
+      };
+      requestAnimationFrame(draw);
+    });
+    await page.waitForTimeout(1_000);
+    const frames = await page.evaluate(() => (window as unknown as { frames_: number[] }).frames_);
+    const longest = Math.max(...frames.slice(1).map((time, i) => time - frames[i]!));
+    expect(frames.length).toBeGreaterThan(20);
+    expect(longest).toBeLessThan(200);
+
+    const stoppedAt = Date.now();
+    await chatPane(page).getByTestId("stop").click();
+    await expect(execute).not.toHaveAttribute("data-state", "running", { timeout: 1_000 });
+    expect(Date.now() - stoppedAt).toBeLessThan(1_000);
+    await expect(execute).toContainText("the call was aborted");
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("a program's worker that cannot load ends the call with an error that says so", async ({ page }) => {
+    await openWorkbench(page, freshWorkspace("code-mode-no-worker"), "chat");
+    await runInTerminal(page, `echo '{"workbench": {"experimentalCodeMode": true}}' > opencode.json`);
+    await waitForIdle(page);
+    await page.getByRole("button", { name: "New session" }).click();
+    await addLocalProvider(page, server.openaiBaseURL, "sk-code-mode");
+    // The worker's script is unreachable (a deployment replaced under an open tab, say).
+    await page.route(/program\.worker/, (route) => route.abort());
+    server.enqueue(
+      { step: { toolCalls: [{ name: "execute", input: { code: `return "ran";` } }] } },
+      { step: { text: "It could not run." } },
+    );
+    const input = chatPane(page).getByTestId("prompt-input");
+    await input.fill("try");
+    await input.press("Enter");
+    await expect(chatPane(page).getByTestId("assistant-message").last()).toContainText("It could not run.");
+    const execute = chatPane(page).locator("[data-tool=execute]").first();
+    await expect(execute).toHaveAttribute("data-state", "error");
+    await expect(execute).toContainText("Code Mode could not start the worker that runs programs (the worker's script did not load)");
+    expect(toolResults(server, 1)).toContain("Code Mode could not start the worker that runs programs");
+    await execute.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: "e2e/screenshots/code-mode-no-worker.png" });
   });
 });

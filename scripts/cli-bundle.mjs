@@ -26,6 +26,7 @@ const ENTRIES = {
   workbench: "src/cli/bin.ts",
   "shell-worker": "src/runtime/embedded/worker.node.ts",
   "search-thread": "src/runtime/node/search-thread.ts",
+  "execute-worker": "src/tools/execute/program-worker.node.ts",
 };
 
 /** Worker threads started by URL: in the bundle they start the worker's bundle, not the TypeScript shim. */
@@ -39,6 +40,11 @@ const WORKER_URLS = [
     file: "src/runtime/node/search-pool.ts",
     from: 'new URL("./search-thread.mjs", import.meta.url)',
     to: 'new URL("./search-thread.js", __workbenchBundleUrl)',
+  },
+  {
+    file: "src/tools/execute/node-program-thread.ts",
+    from: "new URL(ENTRY, import.meta.url)",
+    to: 'new URL("./execute-worker.js", __workbenchBundleUrl)',
   },
 ];
 

@@ -2,15 +2,16 @@
  * execute (OpenCode V2's Code Mode; behind its flag, default off): the model writes a short JavaScript
  * program that calls the other tools as `await tools.<name>(args)`. The program runs in our own confined
  * interpreter (./execute/interpreter.ts: acorn's tree, walked with no eval, modules, timers or host
- * objects), within limits on tool calls, time, steps and output. Each inner call goes through the session's
- * runner as its own call (permissions, hooks, truncation, its own card, named in this call's metadata so the
+ * objects) in a worker of its own (./execute/run-in-worker.ts), within limits on tool calls, time, steps and
+ * output. Each inner call is sent back to this thread and goes through the session's runner as its own call (permissions, hooks, truncation, its own card, named in this call's metadata so the
  * page shows it under this card), and ends when this call is aborted or its program stops.
  */
 import { z } from "zod";
 import { errorMessage } from "../base/error-message.js";
-import { Interpreter, parseProgram, ProgramError } from "./execute/interpreter.js";
-import { DEFAULT_LIMITS, type ExecuteLimits, LimitError } from "./execute/limits.js";
-import { display, ThrowSignal } from "./execute/values.js";
+import { DEFAULT_LIMITS, type ExecuteLimits } from "./execute/limits.js";
+import type { StartProgramThread } from "./execute/program-thread.js";
+import { startProgramThread } from "./execute/start-program-thread.js";
+import { runProgramInWorker, type StopReason } from "./execute/run-in-worker.js";
 import { sessionOf } from "./ports/session-of.js";
 import { Tool } from "./tool.js";
 import DESCRIPTION from "./execute.txt?raw";
@@ -38,44 +39,54 @@ interface ExecuteCallEntry {
 }
 
 /** Tells the model why the program stopped, with what it printed until then. */
-function failure(error: unknown, printed: string): Error {
+function failure(reason: StopReason, printed: string): Error {
   const said = printed ? `\n\nPrinted before it stopped:\n${printed}` : "";
-  if (error instanceof LimitError) return new Error(`The program was stopped: ${error.message}${said}`);
-  if (error instanceof ThrowSignal)
-    return new Error(`The program threw an uncaught ${display(error.value, { allocate: () => {} })}${said}`);
-  if (error instanceof ProgramError) return new Error(error.message);
-  if (error instanceof RangeError)
-    return new Error(`The program went too deep for the interpreter (${error.message}). Use loops instead of deep recursion.${said}`);
-  return new Error(`The program failed: ${errorMessage(error)}${said}`);
+  switch (reason.type) {
+    case "limit":
+      return new Error(`The program was stopped: ${reason.message}${said}`);
+    case "throw":
+      return new Error(`The program threw an uncaught ${reason.message}${said}`);
+    case "program":
+      return new Error(reason.message);
+    case "depth":
+      return new Error(`The program went too deep for the interpreter (${reason.message}). Use loops instead of deep recursion.${said}`);
+    case "worker-start":
+      return new Error(
+        `Code Mode could not start the worker that runs programs (${reason.message}). Nothing ran; try again, or do the work with direct tool calls.`,
+      );
+    case "worker-crash":
+      return new Error(`The worker running the program stopped unexpectedly (${reason.message}); the program did not finish.${said}`);
+    case "protocol":
+      return new Error(`The worker running the program was stopped: it sent ${reason.message}.${said}`);
+    case "internal":
+      return new Error(`The program failed: ${reason.message}${said}`);
+  }
 }
 
-/** The tool with the given limits (tests give small ones); `ExecuteTool` has V2's defaults. */
-export function defineExecuteTool(limits: ExecuteLimits) {
+/**
+ * The tool with the given limits (tests give small ones) and way of starting the program's worker (tests
+ * give one that fails); `ExecuteTool` has V2's defaults and the host's own worker.
+ */
+export function defineExecuteTool(limits: ExecuteLimits, start: StartProgramThread = startProgramThread) {
   return Tool.define("execute", {
     description: DESCRIPTION.trim(),
     parameters,
     async execute(args, ctx) {
       const session = sessionOf(ctx, "execute");
       await ctx.ask({ permission: "execute", patterns: ["*"], always: ["*"], metadata: {} });
-      const program = (() => {
-        try {
-          return parseProgram(args.code, limits);
-        } catch (error) {
-          throw failure(error, "");
-        }
-      })();
 
       const calls: ExecuteCallEntry[] = [];
       const report = () =>
         ctx.metadata({ title: `execute (${calls.length} tool calls)`, metadata: { calls: calls.map((entry) => ({ ...entry })) } });
-      // Ends the inner calls still running when the program stops early (a limit, an uncaught throw).
-      const stopInner = new AbortController();
-      const interpreter = new Interpreter({
+      report();
+      const outcome = await runProgramInWorker({
+        code: args.code,
         limits,
-        signal: ctx.abort,
         tools: session.toolIds().filter((id) => !REFUSED.has(id) && !HIDDEN.has(id)),
         refused: REFUSED,
-        async callTool(tool, params) {
+        signal: ctx.abort,
+        start,
+        async callTool(tool, params, signal) {
           const entry: ExecuteCallEntry = { tool, status: "running" };
           calls.push(entry);
           report();
@@ -87,7 +98,7 @@ export function defineExecuteTool(limits: ExecuteLimits) {
                 entry.callID = callID;
                 report();
               },
-              stopInner.signal,
+              signal,
             );
             entry.status = result.status;
             if (result.status === "completed") return { ok: true, output: result.output ?? "" };
@@ -102,33 +113,9 @@ export function defineExecuteTool(limits: ExecuteLimits) {
           }
         },
       });
-      report();
-
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      let onAbort: (() => void) | undefined;
-      const stopped = new Promise<never>((_, reject) => {
-        // A program waiting on a tool takes no steps, so the clock and the abort are also watched from outside.
-        timer = setTimeout(() => reject(interpreter.budget.halt(interpreter.budget.timeout())), limits.timeoutMs);
-        onAbort = () => reject(interpreter.budget.halt(new LimitError("aborted", "the call was aborted.")));
-        ctx.abort.addEventListener("abort", onAbort, { once: true });
-      });
-      try {
-        const result = await Promise.race([interpreter.run(program), stopped]);
-        // The program is over once its top level ends: an async function it left running takes no more
-        // steps and starts no more calls (no card may appear after this one ended); calls already started finish.
-        interpreter.budget.halt(new LimitError("aborted", "the program had already ended."));
-        await Promise.allSettled([...interpreter.pending]);
-        const output = result.output === "" ? "(The program printed nothing and returned nothing.)" : result.output;
-        return { title: `execute (${calls.length} tool calls)`, output, metadata: { calls } };
-      } catch (error) {
-        interpreter.budget.halt(error instanceof LimitError ? error : new LimitError("aborted", "the program ended."));
-        stopInner.abort();
-        await Promise.allSettled([...interpreter.pending]);
-        throw failure(error, interpreter.printedSoFar());
-      } finally {
-        clearTimeout(timer);
-        if (onAbort) ctx.abort.removeEventListener("abort", onAbort);
-      }
+      if (!outcome.ok) throw failure(outcome.reason, outcome.printed);
+      const output = outcome.output === "" ? "(The program printed nothing and returned nothing.)" : outcome.output;
+      return { title: `execute (${calls.length} tool calls)`, output, metadata: { calls } };
     },
   });
 }

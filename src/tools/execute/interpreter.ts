@@ -61,6 +61,8 @@ export interface RunOptions {
   /** Names refused with a reason (execute inside execute). */
   refused: ReadonlyMap<string, string>;
   callTool: ToolCaller;
+  /** Hears each printed line as it is printed (the worker passes them on, so a stopped program's output is not lost). */
+  onPrint?: (line: string) => void;
 }
 
 function syntaxDepth(program: Program): number {
@@ -113,8 +115,6 @@ export class Interpreter implements NativeHost {
   readonly budget: Budget;
   private readonly printed: string[] = [];
   private readonly global = new Scope<Value>(undefined, true);
-  /** Tool calls started and not yet settled: the program ends only once they have. */
-  readonly pending = new Set<Promise<unknown>>();
   private toolsObject = new ObjectValue();
 
   constructor(private readonly options: RunOptions) {
@@ -139,6 +139,7 @@ export class Interpreter implements NativeHost {
       const line = args.map((arg) => display(arg, this)).join(" ");
       this.budget.print(new TextEncoder().encode(line).length + 1);
       this.printed.push(line);
+      this.options.onPrint?.(line);
       return undefined;
     });
     const console = new ObjectValue();
@@ -159,8 +160,6 @@ export class Interpreter implements NativeHost {
         this.budget.allocate(result.output.length);
         return result.output;
       });
-      this.pending.add(call);
-      void call.finally(() => this.pending.delete(call)).catch(() => {});
       return new PromiseValue(call);
     });
   }
@@ -176,11 +175,6 @@ export class Interpreter implements NativeHost {
       output = output ? `${output}\n${shown}` : shown;
     }
     return { output };
-  }
-
-  /** What the program printed before it stopped (shown beside an error). */
-  printedSoFar(): string {
-    return this.printed.join("\n");
   }
 
   // ---- functions -------------------------------------------------------------------------------

@@ -43,6 +43,17 @@ export class LimitError extends Error {
   }
 }
 
+export function timeoutError(limits: ExecuteLimits): LimitError {
+  return new LimitError("timeoutMs", `the program ran longer than ${limits.timeoutMs} ms. Split the work into several shorter programs.`);
+}
+
+export function toolCallsError(limits: ExecuteLimits): LimitError {
+  return new LimitError(
+    "maxToolCalls",
+    `the program called more than ${limits.maxToolCalls} tools. Do the rest in another execute call, or narrow the work (one grep instead of many reads).`,
+  );
+}
+
 /** The running count of what a program spent, checked as it goes. */
 export class Budget {
   private steps = 0;
@@ -93,8 +104,8 @@ export class Budget {
   }
 
   /**
-   * Whether the interpreter should give the host's event loop a turn: it runs on the page's thread, so a
-   * busy program lets the page paint and handle input every ~20 ms instead of freezing it until a limit.
+   * Whether the interpreter should give its thread's event loop a turn: in its worker, a busy program still
+   * takes in the answers of the tool calls it started every ~20 ms instead of only at its next await.
    */
   timeToYield(): boolean {
     if ((++this.yieldChecks & 255) !== 0) return false;
@@ -111,10 +122,7 @@ export class Budget {
   }
 
   timeout(): LimitError {
-    return new LimitError(
-      "timeoutMs",
-      `the program ran longer than ${this.limits.timeoutMs} ms. Split the work into several shorter programs.`,
-    );
+    return timeoutError(this.limits);
   }
 
   /**
@@ -143,13 +151,7 @@ export class Budget {
   toolCall(): void {
     if (this.stopped) throw this.stopped;
     this.calls++;
-    if (this.calls > this.limits.maxToolCalls)
-      this.stop(
-        new LimitError(
-          "maxToolCalls",
-          `the program called more than ${this.limits.maxToolCalls} tools. Do the rest in another execute call, or narrow the work (one grep instead of many reads).`,
-        ),
-      );
+    if (this.calls > this.limits.maxToolCalls) this.stop(toolCallsError(this.limits));
   }
 
   /** Text the program prints or returns. */

@@ -138,32 +138,28 @@ describe("execute: abort", () => {
     const o = await open();
     const controller = new AbortController();
     await o.session.run("bash", { command: "true", description: "start the shell" });
-    const started = Date.now();
-    const running = o.program(`await tools.bash({ command: "sleep 20", description: "wait" }); console.log("never");`, controller.signal);
-    setTimeout(() => controller.abort(), 500);
-    const { call, inner } = await running;
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Aborted once the inner bash runs (the program's worker takes a while to load under tsx).
+    let abortedAt = 0;
+    o.session.bus.subscribe("call.updated", ({ callID }) => {
+      const running = o.session.session.calls.find((c) => c.id === callID);
+      if (running?.tool === "bash" && running.status === "running" && !abortedAt)
+        setTimeout(() => {
+          abortedAt = Date.now();
+          controller.abort();
+        }, 200);
+    });
+    const { call, inner } = await o.program(
+      `await tools.bash({ command: "sleep 20", description: "wait" }); console.log("never");`,
+      controller.signal,
+    );
+    expect(abortedAt).toBeGreaterThan(0);
+    expect(Date.now() - abortedAt).toBeLessThan(5_000);
     expect(call.status).toBe("error");
     expect(call.error).toContain("The program was stopped: the call was aborted.");
     expect(call.output ?? "").not.toContain("never");
     // The inner bash ended as a direct one does when aborted: with the note that says so.
     expect(inner).toHaveLength(1);
     expect(inner[0]!.output).toContain("User aborted the command");
-  });
-});
-
-describe("execute: on the page's thread", () => {
-  it("gives the event loop a turn while a busy program runs, so the page keeps painting", async () => {
-    const o = await open({}, { limits: { maxSteps: 3_000_000 } });
-    let fired = 0;
-    setTimeout(() => {
-      fired = Date.now();
-    }, 5);
-    const { call } = await o.program(`let n = 0; while (true) n++;`);
-    const ended = Date.now();
-    expect(call.error).toContain("more than 3000000 steps");
-    expect(fired).toBeGreaterThan(0);
-    expect(fired).toBeLessThan(ended - 100);
   });
 });
 

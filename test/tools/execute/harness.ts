@@ -10,6 +10,8 @@ import { ToolSession, type ToolSessionOptions } from "../../../src/session/host/
 import { builtinTools } from "../../../src/tools/builtins.js";
 import { defineExecuteTool } from "../../../src/tools/execute.js";
 import { DEFAULT_LIMITS, type ExecuteLimits } from "../../../src/tools/execute/limits.js";
+import type { StartProgramThread } from "../../../src/tools/execute/program-thread.js";
+import { startProgramThread } from "../../../src/tools/execute/start-program-thread.js";
 
 export interface Opened {
   session: ToolSession;
@@ -22,7 +24,13 @@ export interface Opened {
 
 export async function openCodeMode(
   files: Record<string, string> = {},
-  options: { limits?: Partial<ExecuteLimits>; config?: Record<string, unknown>; session?: Partial<ToolSessionOptions> } = {},
+  options: {
+    limits?: Partial<ExecuteLimits>;
+    config?: Record<string, unknown>;
+    session?: Partial<ToolSessionOptions>;
+    /** How the program's worker starts (a test watches or breaks it); the host's own by default. */
+    start?: StartProgramThread;
+  } = {},
 ): Promise<Opened> {
   const runtime = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory });
   const config = { workbench: { experimentalCodeMode: true }, ...options.config };
@@ -32,7 +40,7 @@ export async function openCodeMode(
     await runtime.fs.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
     await runtime.fs.writeFile(full, text);
   }
-  const execute = defineExecuteTool({ ...DEFAULT_LIMITS, ...options.limits });
+  const execute = defineExecuteTool({ ...DEFAULT_LIMITS, ...options.limits }, options.start ?? startProgramThread);
   const session = await ToolSession.open({
     runtime,
     dataDir: "/data",
