@@ -1,7 +1,8 @@
 /**
  * A package index on 127.0.0.1 for the pip tests (PEP 503 HTML, or PEP 691 JSON when asked for it), serving
- * the wheels build-wheels.py makes with real python3 in a temporary folder. `badhash`'s page gives a wrong
- * sha256; a project with no wheel here is a 404, as on PyPI.
+ * the wheels build-wheels.py makes with real python3 in a temporary folder. Its answers allow any origin
+ * (PyPI's do too), so the page can read them. `badhash`'s page gives a wrong sha256; a project with no
+ * wheel here is a 404, as on PyPI.
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -43,18 +44,18 @@ export async function startPipIndex(options: { htmlOnly?: boolean } = {}): Promi
     routes[`/simple/${project}/`] = (request, response) => {
       if (!options.htmlOnly && String(request.headers.accept ?? "").includes("application/vnd.pypi.simple.v1+json")) {
         const files = filenames.map((filename) => ({ filename, url: `../../files/${filename}`, hashes: { sha256: sha(filename) } }));
-        response.writeHead(200, { "content-type": "application/vnd.pypi.simple.v1+json" });
+        response.writeHead(200, { "content-type": "application/vnd.pypi.simple.v1+json", "access-control-allow-origin": "*" });
         response.end(JSON.stringify({ meta: { "api-version": "1.0" }, name: project, files }));
         return;
       }
       const links = filenames.map((filename) => `<a href="../../files/${filename}#sha256=${sha(filename)}">${filename}</a><br/>`);
-      response.writeHead(200, { "content-type": "text/html" });
+      response.writeHead(200, { "content-type": "text/html", "access-control-allow-origin": "*" });
       response.end(`<!DOCTYPE html><html><body><h1>Links for ${project}</h1>${links.join("\n")}</body></html>`);
     };
   }
   for (const [filename, bytes] of wheels)
     routes[`/files/${filename}`] = (_request, response) => {
-      response.writeHead(200, { "content-type": "application/octet-stream" });
+      response.writeHead(200, { "content-type": "application/octet-stream", "access-control-allow-origin": "*" });
       response.end(bytes);
     };
   const server = await startWebServer(routes);
