@@ -1,14 +1,15 @@
 /**
  * A package index on 127.0.0.1 for the pip tests (PEP 503 HTML, or PEP 691 JSON when asked for it), serving
- * the wheels build-wheels.py makes with real python3 in a temporary folder. Its answers allow any origin
+ * the wheels build-wheels.py makes with real python3 in a temporary folder and the setuptools wheel that
+ * python3's ensurepip carries (a published one). Its answers allow any origin
  * (PyPI's do too), so the page can read them. `badhash`'s page gives a wrong sha256; a project with no
  * wheel here is a 404, as on PyPI.
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { copyFile, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startWebServer, type WebServer } from "./web-server.js";
 
@@ -30,6 +31,17 @@ export async function startPipIndex(options: { htmlOnly?: boolean } = {}): Promi
   const script = fileURLToPath(new URL("./build-wheels.py", import.meta.url));
   const built = spawnSync("python3", [script, wheelDir], { encoding: "utf8" });
   if (built.status !== 0) throw new Error(`build-wheels.py failed: ${built.stderr}`);
+  // A published wheel too, built by the real tools: the setuptools CPython's ensurepip carries.
+  const bundled = spawnSync(
+    "python3",
+    [
+      "-c",
+      "import ensurepip, glob, os; print(*glob.glob(os.path.join(os.path.dirname(ensurepip.__file__), '_bundled', 'setuptools-*.whl')))",
+    ],
+    { encoding: "utf8" },
+  ).stdout.trim();
+  if (!bundled) throw new Error("python3's ensurepip carries no setuptools wheel: the pip tests need one published wheel");
+  await copyFile(bundled, join(wheelDir, basename(bundled)));
   const wheels = new Map<string, Buffer>();
   for (const name of await readdir(wheelDir)) wheels.set(name, await readFile(join(wheelDir, name)));
   const projects = new Map<string, string[]>();

@@ -1,7 +1,8 @@
 /**
- * The embedded pip against real pip, both reading the same loopback index of wheels built on this machine:
- * `pip install --target` leaves the same files, byte for byte (RECORD, INSTALLER and REQUESTED included),
- * the installed package imports and runs the same, and `pip list`, `pip freeze` and `pip show` say the same.
+ * The embedded pip against real pip, both reading the same loopback index (wheels built on this machine and
+ * a published one): `pip install --target` leaves the same files, byte for byte (RECORD, INSTALLER and
+ * REQUESTED included), the installed package imports and runs the same, and `pip list`, `pip freeze` and
+ * `pip show` say the same.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
@@ -86,6 +87,17 @@ describe("pip install --target, against real pip from the same index", () => {
     const run = `PYTHONPATH=t python3 -c 'import tinyx, tinyx_extra, helperlib; print(tinyx.answer(), helperlib.VERSION, tinyx_extra.EXTRA)'`;
     expect((await runtime.exec(run, { cwd: ROOT, timeoutMs: 120_000 })).stdout).toBe((await real(run)).stdout);
     expect((await real(run)).stdout).toBe("42 1.2 True\n");
+  });
+
+  it("leaves the same files for a published wheel (setuptools, as ensurepip carries it)", { timeout: 240_000 }, async () => {
+    const install = `pip install --target published --index-url ${index.url} setuptools`;
+    const theirs = await real(`python3 -m ${install} --no-compile`);
+    expect(theirs.status, theirs.stderr).toBe(0);
+    const ours = await runtime.exec(install, { cwd: ROOT, timeoutMs: 200_000 });
+    expect(ours.exitCode, ours.stderr).toBe(0);
+    const expected = await realTree(join(realDir, "published"));
+    expect(Object.keys(expected).length).toBeGreaterThan(100);
+    expect(await embeddedFiles(runtime, `${ROOT}/published`)).toEqual(expected);
   });
 
   it("pip list, pip freeze and pip show describe what was installed as real pip does", { timeout: 240_000 }, async () => {
