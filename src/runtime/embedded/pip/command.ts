@@ -181,11 +181,6 @@ export function createPipCommands(files: WorkspaceFs, options: PipCommandOptions
     }
     if (texts.length === 0) throw new PipError(['You must give at least one requirement to install (see "pip help")']);
     const requirements: Requirement[] = texts.map(parseRequirement);
-    if (!(options.online ?? browserOnline)())
-      throw new PipError([
-        "You are offline: pip install fetches packages from an index, and the network is not there.",
-        "Connect and run it again; packages already in .venv still import.",
-      ]);
     const indexFlag = flag(parsed, "index-url", "i");
     const indexUrl = await chooseIndexUrl(files, {
       flag: typeof indexFlag === "string" ? indexFlag : undefined,
@@ -195,14 +190,19 @@ export function createPipCommands(files: WorkspaceFs, options: PipCommandOptions
     });
     const gate = options.gate;
     const proxied = fetchWithProxy(fetchImpl, env.get(FETCH_PROXY_VARIABLE) || undefined);
+    const online = options.online ?? browserOnline;
+    // Checked at the first fetch, not before: what is installed already needs no network.
     const client = new IndexClient(
       indexUrl,
-      gate
-        ? async (url, init) => {
-            await gate(url);
-            return proxied(url, init);
-          }
-        : proxied,
+      async (url, init) => {
+        if (!online())
+          throw new PipError([
+            "You are offline: pip install fetches packages from an index, and the network is not there.",
+            "Connect and run it again; packages already in .venv still import.",
+          ]);
+        await gate?.(url);
+        return proxied(url, init);
+      },
       signal,
     );
     const out: string[] = [];

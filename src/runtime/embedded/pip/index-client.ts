@@ -96,7 +96,7 @@ export class IndexClient {
     try {
       return await this.fetch(url, { headers: { accept }, signal: this.signal });
     } catch (error) {
-      if (this.signal?.aborted) throw error;
+      if (this.signal?.aborted || error instanceof PipError) throw error;
       throw new PipError([
         `Could not reach the package index: GET ${url} failed (${errorMessage(error)}).`,
         "pip install needs the network: connect and run it again, or point pip at a reachable index",
