@@ -200,7 +200,11 @@ export function createPipCommands(files: WorkspaceFs, options: PipCommandOptions
             "You are offline: pip install fetches packages from an index, and the network is not there.",
             "Connect and run it again; packages already in .venv still import.",
           ]);
-        await gate?.(url);
+        try {
+          await gate?.(url);
+        } catch (refusal) {
+          throw new PipError([`${errorMessage(refusal)}: nothing was fetched or installed.`]);
+        }
         return proxied(url, init);
       },
       signal,
