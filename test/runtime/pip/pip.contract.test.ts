@@ -156,6 +156,14 @@ describe("what pip refuses, and that a refusal installs nothing", () => {
     expect(await exists(`${ROOT}/.venv`)).toBe(false);
   });
 
+  it("options this pip does not act on are said to be ignored", { timeout: 60_000 }, async () => {
+    const result = await pip(`install --extra-index-url http://127.0.0.1:1/simple/ --pre -i ${index.url} helperlib==1.0`);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toBe(
+      "WARNING: --extra-index-url is not supported by this pip and was ignored.\nWARNING: --pre is not supported by this pip and was ignored.\n",
+    );
+  });
+
   it("bad command lines get pip's usage errors", async () => {
     expect((await pip("install")).stderr).toBe('ERROR: You must give at least one requirement to install (see "pip help")\n');
     expect((await pip("install 'x @ https://example.com/x.whl'")).stderr).toContain("requirements from a URL are not supported here");

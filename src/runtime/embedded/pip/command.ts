@@ -59,6 +59,8 @@ const valued = new Set([
   "requirement",
   "format",
   "extra-index-url",
+  "f",
+  "find-links",
   "c",
   "constraint",
   "python-version",
@@ -104,6 +106,21 @@ function parseArgs(argv: string[]): Parsed {
   }
   return { positionals, flags, requirementFiles };
 }
+
+/** pip options this pip does not act on: said, so nobody thinks they took effect. */
+const IGNORED = [
+  "extra-index-url",
+  "c",
+  "constraint",
+  "pre",
+  "user",
+  "find-links",
+  "f",
+  "no-index",
+  "require-hashes",
+  "python-version",
+  "platform",
+];
 
 const flag = (parsed: Parsed, ...names: string[]) => names.map((name) => parsed.flags.get(name)).find((value) => value !== undefined);
 
@@ -225,7 +242,9 @@ export function createPipCommands(files: WorkspaceFs, options: PipCommandOptions
       log,
     });
     const fresh = choices.flatMap((choice) => (choice.kind === "download" ? [choice] : []));
-    const warnings: string[] = [];
+    const warnings = IGNORED.filter((name) => parsed.flags.has(name)).map(
+      (name) => `WARNING: ${name.length === 1 ? "-" : "--"}${name} is not supported by this pip and was ignored.\n`,
+    );
     if (fresh.length > 0) {
       log(`Installing collected packages: ${fresh.map((choice) => choice.name).join(", ")}`);
       for (const choice of fresh) {
