@@ -5,7 +5,7 @@ import type { WorkspaceFs } from "../workspace-fs.js";
 export const DEFAULT_INDEX_URL = "https://pypi.org/simple/";
 
 /** `index-url` from an INI pip.conf, `[install]` before `[global]`, as pip reads it. */
-export function indexUrlFromPipConf(text: string): string | undefined {
+function indexUrlFromPipConf(text: string): string | undefined {
   const sections = new Map<string, Map<string, string>>();
   let section = "";
   for (const raw of text.split(/\r?\n/)) {

@@ -209,5 +209,3 @@ export async function resolve(requirements: Requirement[], options: ResolveOptio
   for (const key of top) visit(key);
   return order;
 }
-
-export { parseRequirement };

@@ -16,7 +16,7 @@ export interface WheelContents {
 }
 
 /** A path a wheel may hold: relative, no `..`, no drive or backslash tricks. */
-export function isSafeRelativePath(path: string): boolean {
+function isSafeRelativePath(path: string): boolean {
   if (path === "" || path.startsWith("/") || path.includes("\\") || /^[A-Za-z]:/.test(path)) return false;
   return path.split("/").every((part) => part !== ".." && part !== "." && part !== "");
 }
