@@ -6,6 +6,7 @@ import { createFsClient, createSnapshotClient } from "./fs-rpc.js";
 import { createGitCommand } from "./git/command.js";
 import { createPythonCommands } from "./python/command.js";
 import { createNpmCommands } from "./npm/command.js";
+import { createPipCommands } from "./pip/command.js";
 import type { FromShell, ShellInit, ToShell } from "./shell-protocol.js";
 import { adviseLimits, executionLimits } from "./shell-limits.js";
 import { statementStreamPlugin } from "./statement-stream.js";
@@ -92,7 +93,8 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
 
   function start(init: ShellInit): void {
     if (init.python) {
-      const python = createPythonCommands(fsEndpoint, live);
+      const pip = createPipCommands(files, { root: init.root, gate });
+      const python = [...createPythonCommands(fsEndpoint, live, pip[0]), ...pip];
       customCommands.push(...python);
       registered.push(...python.map((command) => command.name));
     }

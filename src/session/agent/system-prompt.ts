@@ -78,7 +78,7 @@ export async function systemPrompt(options: SystemPromptOptions): Promise<string
 
 const RUNTIME_NOTES: Record<RuntimeKind, string> = {
   embedded:
-    "embedded (an in-page bash interpreter with common Unix commands, git, node for JavaScript and TypeScript (node --test included), npm (scripts, and installs from a registry), and python3: CPython with its standard library, no pip, threads or subprocesses; no other network access)",
+    "embedded (an in-page bash interpreter with common Unix commands, git, node for JavaScript and TypeScript (node --test included), npm (scripts, and installs from a registry), and python3: CPython with its standard library, pip installs of pure-Python wheels, no threads or subprocesses; no other network access)",
   webcontainer: "webcontainer (node and npm run inside the browser; commands run in its jsh shell)",
   node: "node (real processes on this machine)",
 };

@@ -85,7 +85,7 @@ describe.each(["embedded", "node"] as const)("on the %s runtime", (backend) => {
     const plain = (await systemPrompt(options(runtime)))[1];
     const runtimeLine =
       backend === "embedded"
-        ? "embedded (an in-page bash interpreter with common Unix commands, git, node for JavaScript and TypeScript (node --test included), npm (scripts, and installs from a registry), and python3: CPython with its standard library, no pip, threads or subprocesses; no other network access)"
+        ? "embedded (an in-page bash interpreter with common Unix commands, git, node for JavaScript and TypeScript (node --test included), npm (scripts, and installs from a registry), and python3: CPython with its standard library, pip installs of pure-Python wheels, no threads or subprocesses; no other network access)"
         : "node (real processes on this machine)";
     expect(plain).toBe(
       [

@@ -18,9 +18,14 @@ const LOADING_NOTE = new TextEncoder().encode("python3: loading the Python inter
  * (bridge.ts), which runs it in the Pyodide sandbox; output comes back as bytes. Stdin is what the shell
  * hands the command (a pipe, a redirection, a here-document), read whole before the program starts.
  */
-export function createPythonCommands(endpoint: Endpoint, live?: LiveOutputMark): Command[] {
+export function createPythonCommands(endpoint: Endpoint, live?: LiveOutputMark, pipCommand?: Command): Command[] {
   let nextId = 1;
+  // `python3 -m pip` is the shell's pip (pip/command.ts): it fetches, which the sandbox never does.
   const run = (args: string[], ctx: Parameters<Command["execute"]>[1]) =>
+    pipCommand && (args[0] === "-m" || args[0] === "-mpip") && (args[0] === "-mpip" || args[1] === "pip")
+      ? pipCommand.execute(args.slice(args[0] === "-mpip" ? 1 : 2), ctx)
+      : runInSandbox(args, ctx);
+  const runInSandbox = (args: string[], ctx: Parameters<Command["execute"]>[1]) =>
     new Promise<{ stdout: string; stderr: string; exitCode: number; stdoutKind: "bytes" }>((resolve) => {
       const id = nextId++;
       const stdout: Uint8Array[] = [];
@@ -60,9 +65,11 @@ export function createPythonCommands(endpoint: Endpoint, live?: LiveOutputMark):
         stdin: Uint8Array.from(stdinText, (char) => char.charCodeAt(0) & 0xff),
       } satisfies ToBridge);
     });
-  // pip is answered here, as `python3 -m pip` is by the driver: the same words, exit code 1.
+  const commands = [defineCommand("python3", run), defineCommand("python", run)];
+  if (pipCommand) return commands;
+  // Without the shell's pip, pip is answered as `python3 -m pip` is by the driver: the same words, exit code 1.
   const pip = async (args: string[], ctx: Parameters<Command["execute"]>[1]) => run(["-m", "pip", ...args], ctx);
-  return [defineCommand("python3", run), defineCommand("python", run), defineCommand("pip", pip), defineCommand("pip3", pip)];
+  return [...commands, defineCommand("pip", pip), defineCommand("pip3", pip)];
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {

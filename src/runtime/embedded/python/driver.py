@@ -31,9 +31,9 @@ file   : program read from script file
 -      : program read from stdin (default; interactive mode is not available)
 """
 
-_NO_PIP = """python3: installing packages is not available here yet (no pip, no venv).
-Pure-Python packages work when their files are in the workspace: put them in a folder on PYTHONPATH
-(PYTHONPATH=vendor python3 app.py), beside your script, or in .venv/lib/python3.X/site-packages.
+_NO_PIP = """python3: venv and ensurepip are not available here (and pip runs from the shell, not inside Python).
+Install pure-Python packages with `pip install NAME` (into .venv/lib/python3.X/site-packages, made when
+missing), or put their files in a folder on PYTHONPATH (PYTHONPATH=vendor python3 app.py) or beside your script.
 """
 
 # Flags that take no value and change nothing a program run here could see.
