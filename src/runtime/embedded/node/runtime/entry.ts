@@ -9,6 +9,7 @@ import { Buffer } from "buffer";
 import { inspect } from "./format.js";
 import assert from "assert";
 import { createBuiltins } from "./builtins.js";
+import { createChildProcess, type ChildHost, type ChildResult } from "./child-process.js";
 import { createConsole } from "./console.js";
 import { nodeError } from "./errors.js";
 import { createProgramFiles } from "./files.js";
@@ -24,6 +25,7 @@ import type { NodeProgram } from "../protocol.js";
 provideStreams({ Readable: Readable as never, Writable: Writable as never });
 
 const hostSetTimeout = globalThis.setTimeout.bind(globalThis);
+const hostClearTimeout = globalThis.clearTimeout.bind(globalThis);
 /** Indirect eval: code runs in the global scope, and `sourceURL` names its file in stack lines. */
 const globalEval = eval;
 
@@ -110,7 +112,14 @@ function run(host: RuntimeHost, program: NodeProgram): void {
 
   let modules: ModuleSystem;
   const testRunner = createTestRunner({ write: (text) => write("stdout", text), now: () => performance.now() });
-  const builtins = createBuiltins({ files: files.context, loop, modules: () => modules, write, test: () => testRunner.module });
+  const builtins = createBuiltins({
+    files: files.context,
+    loop,
+    modules: () => modules,
+    write,
+    test: () => testRunner.module,
+    childProcess: () => createChildProcess(childHost(host, files, loop, write)),
+  });
   modules = new ModuleSystem({
     fs: files.context.fs,
     builtin: (name) => builtins.get(name),
@@ -221,6 +230,48 @@ function run(host: RuntimeHost, program: NodeProgram): void {
     },
   );
   loop.start();
+}
+
+/** child_process's way to the shell: commands go out with the program's changes, and come back with the child's. */
+function childHost(
+  host: RuntimeHost,
+  files: ReturnType<typeof createProgramFiles>,
+  loop: EventLoop,
+  write: (stream: "stdout" | "stderr", chunk: Uint8Array) => void,
+): ChildHost {
+  let nextId = 1;
+  const waiting = new Map<number, (result: ChildResult) => void>();
+  host.listen((message) => {
+    if (message.kind !== "exec-result") return;
+    const settle = waiting.get(message.id);
+    if (!settle) return;
+    waiting.delete(message.id);
+    files.absorb(message.changes);
+    settle(
+      message.notFound
+        ? { kind: "not-found" }
+        : { kind: "exited", exitCode: message.exitCode, stdout: message.stdout, stderr: message.stderr },
+    );
+  });
+  return {
+    start(request) {
+      const id = nextId++;
+      const done = new Promise<ChildResult>((settle) => waiting.set(id, settle));
+      host.post({ kind: "exec", id, ...request, changes: files.settle() });
+      return { id, done };
+    },
+    kill: (id) => host.post({ kind: "exec-kill", id }),
+    cwd: () => files.context.pwd,
+    env: () => ({ ...nodeProcess.env }),
+    hold: () => loop.hold(),
+    callback: (run) => loop.callback(run),
+    later(run, ms) {
+      const timer = hostSetTimeout(run, ms);
+      return () => hostClearTimeout(timer);
+    },
+    write,
+    execPath: nodeProcess.execPath,
+  };
 }
 
 function installGlobals(timers: Record<string, unknown>, write: (stream: "stdout" | "stderr", text: string) => void): void {
