@@ -5,7 +5,7 @@
  * the program sees them. Ending the program (its exit, Stop, the call's timeout) ends its children.
  */
 import type { FileChanges, FromRuntime, SnapshotEntry, ToRuntime } from "./protocol.js";
-import type { NodeHost } from "./command.js";
+import type { WorkspaceFs } from "../workspace-fs.js";
 import { applyChanges, takeSnapshot } from "./snapshot.js";
 import { withoutMarker } from "../live-output.js";
 
@@ -14,6 +14,13 @@ export type ShellRun = (
   command: string,
   options: { cwd: string; env: Record<string, string>; stdin: Uint8Array; signal: AbortSignal },
 ) => Promise<{ exitCode: number; stdout: string; stderr: string }>;
+
+/** Where the children's files are: the part of the node command's host they need. */
+export interface ChildFiles {
+  files: WorkspaceFs;
+  roots: string[];
+  snapshot?: (roots: string[]) => Promise<SnapshotEntry[]>;
+}
 
 /** At most this many children of one program run at once; the others wait their turn. */
 const CONCURRENT_CHILDREN = 4;
@@ -63,7 +70,7 @@ export interface ChildCommands {
 
 /** Serves one program's child_process requests; `post` answers the program. */
 export function serveChildCommands(
-  host: NodeHost,
+  host: ChildFiles,
   shell: ShellRun | undefined,
   post: (message: ToRuntime, transfer?: Transferable[]) => void,
 ): ChildCommands {
