@@ -1,7 +1,8 @@
 /**
- * child_process promises with no real-node twin: the sync forms and fork say which async form to use (the
- * sandbox cannot block on the shell), many children at once all finish with their own results, a program
- * run through runNodeProgram without a shell gets a clear 127, and text goes through a child and back unchanged.
+ * child_process promises with no real-node twin: fork says which form to use (there is no IPC channel; the
+ * page's refusal of the sync forms is in e2e/node-child.spec.ts), many children at once all finish with
+ * their own results, a program run through runNodeProgram without a shell gets a clear 127, and text goes
+ * through a child and back unchanged.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEmbeddedRuntime, type EmbeddedRuntime } from "../../src/runtime/embedded/index.js";
@@ -24,19 +25,6 @@ async function program(code: string, file = "main.js") {
 }
 
 describe("child_process's forms that cannot work here", () => {
-  it("execSync, execFileSync and spawnSync throw ERR_WORKBENCH_UNSUPPORTED naming the async form", { timeout: 60_000 }, async () => {
-    const result = await program(`const cp = require("child_process");
-for (const name of ["execSync", "execFileSync", "spawnSync"]) {
-  try { cp[name]("echo", ["hi"]); console.log(name, "ran"); } catch (error) { console.log(name, error.code, error.message); }
-}`);
-    expect(result.exitCode).toBe(0);
-    const lines = result.stdout.trim().split("\n");
-    expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^execSync ERR_WORKBENCH_UNSUPPORTED .*cannot wait.*util\.promisify\(child_process\.exec\)/);
-    expect(lines[1]).toMatch(/^execFileSync ERR_WORKBENCH_UNSUPPORTED .*util\.promisify\(child_process\.execFile\)/);
-    expect(lines[2]).toMatch(/^spawnSync ERR_WORKBENCH_UNSUPPORTED .*spawn\(command, args\)/);
-  });
-
   it("fork says it needs an IPC channel and offers spawn(process.execPath, ...)", { timeout: 60_000 }, async () => {
     const result = await program(
       `try { require("child_process").fork("x.js"); } catch (error) { console.log(error.code, error.message); }`,

@@ -173,6 +173,25 @@ soon.on("exit", (code, signal) => {
     command: "node main.js",
   },
   {
+    name: "the sync forms (the CLI's sandbox blocks on shared memory): execSync, execFileSync, spawnSync, files both ways",
+    files: {
+      "main.js": `const cp = require("child_process"); const fs = require("fs");
+fs.writeFileSync("note.txt", "from the program\\n");
+console.log("before");
+console.log(JSON.stringify(cp.execSync("cat note.txt; echo made > child.txt", { encoding: "utf8" })));
+console.log(fs.readFileSync("child.txt", "utf8").trim(), Buffer.isBuffer(cp.execSync("echo buffer")));
+console.log(String(cp.execFileSync("node", ["-p", "6 * 7"])).trim(), String(cp.execFileSync("echo", ["$HOME; x"])).trim());
+const sorted = cp.spawnSync("sort", { input: "pear\\napple\\n", encoding: "utf8" });
+console.log(sorted.status, sorted.signal, JSON.stringify(sorted.stdout), sorted.output.length);
+const missing = cp.spawnSync("no-such-command-here", ["x"]);
+console.log(missing.error.code, missing.error.syscall, missing.status);
+try { cp.execSync("echo out; exit 3", { stdio: "pipe" }); } catch (error) { console.log(error.status, error.signal, String(error.stdout).trim(), error.message); }
+try { cp.execFileSync("no-such-command-here"); } catch (error) { console.log(error.code); }
+fs.writeFileSync("after.txt", "after");`,
+    },
+    command: "node main.js 2>/dev/null; ls",
+  },
+  {
     name: "require('stream') is Node's Stream with its classes and promises",
     files: {
       "main.js": `const stream = require("stream");

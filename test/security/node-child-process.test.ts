@@ -119,6 +119,23 @@ require("child_process").spawn("node", ["-e", "while (true) {}"]);`;
     await expectShellGoesOn();
   });
 
+  it("Stop ends a program blocked in execSync on an endless child; the shell goes on", { timeout: 60_000 }, async () => {
+    await runtime.exec("rm -f ticks.txt");
+    const stop = new AbortController();
+    const running = program(`require("child_process").execSync("while true; do echo tick >> ticks.txt; done");`, { signal: stop.signal });
+    for (let waited = 0; (await lines("/workspace/ticks.txt")) === 0 && waited < 20_000; waited += 100)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await lines("/workspace/ticks.txt")).toBeGreaterThan(0);
+    const stoppedAt = performance.now();
+    stop.abort();
+    await running;
+    expect(performance.now() - stoppedAt).toBeLessThan(5_000);
+    const first = await lines("/workspace/ticks.txt");
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(await lines("/workspace/ticks.txt")).toBe(first);
+    await expectShellGoesOn();
+  });
+
   it("the call's timeout ends them the same way", { timeout: 60_000 }, async () => {
     await runtime.exec("rm -f ticks.txt");
     const result = await program(ticker, { timeoutMs: 3_000 });

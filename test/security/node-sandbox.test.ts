@@ -67,10 +67,14 @@ for (const [name, attempt] of Object.entries(tries)) {
 const targets = ["node:fs", "node:child_process", "file://${marker}"];
 const ways = [(t) => import(t), (t) => eval("import(t)"), (t) => Function("t", "return import(t)")(t), (t) => (0, eval)("import('" + t + "')")];
 // What loads is this runtime's module (over the workspace), which cannot read the real disk.
-// A child_process that loads is this runtime's: its execSync cannot run (a real one would write the marker).
+// A child_process that loads is this runtime's: its commands run in the embedded shell, which has no marker
+// to read, and what they write stays there (the real marker is checked below).
 const probe = (m) => {
   if (typeof m.execSync === "function") {
-    try { m.execSync("echo pwned > ${marker}"); return "RAN ON THE REAL MACHINE"; } catch (e) { return e.code === "ERR_WORKBENCH_UNSUPPORTED" ? "loaded, the workbench's own" : "loaded, " + e.code; }
+    let seen = "";
+    try { seen = String(m.execSync("cat ${marker}", { stdio: "pipe" })); } catch (e) { seen = e.code || "failed"; }
+    try { m.execSync("echo pwned > ${marker}", { stdio: "pipe" }); } catch {}
+    return seen.includes("untouched") ? "READ THE REAL DISK" : "loaded, the workbench's own";
   }
   try { m.readFileSync(${JSON.stringify(marker)}); return "READ THE REAL DISK"; } catch (e) { return "loaded, no real disk"; }
 };

@@ -8,6 +8,7 @@ import type { FileChanges, FromRuntime, SnapshotEntry, ToRuntime } from "./proto
 import type { WorkspaceFs } from "../workspace-fs.js";
 import { applyChanges, takeSnapshot } from "./snapshot.js";
 import { withoutMarker } from "../live-output.js";
+import { writeSyncReply } from "./sync-reply.js";
 
 /** Runs a command line in the embedded shell: the shell's own exec, as `npm run` uses it. */
 export type ShellRun = (
@@ -86,6 +87,7 @@ export function serveChildCommands(
   async function run(message: Extract<FromRuntime, { kind: "exec" }>, control: AbortController, written: Promise<void>): Promise<void> {
     const answer = (result: Omit<Extract<ToRuntime, { kind: "exec-result" }>, "kind" | "id">) => {
       if (stopped) return;
+      if (message.reply) return writeSyncReply(message.reply, result);
       const transfer = result.changes.files.flatMap((entry) => (entry.kind === "file" ? [entry.data.buffer as ArrayBuffer] : []));
       post({ kind: "exec-result", id: message.id, ...result }, [...new Set(transfer)]);
     };
@@ -132,15 +134,10 @@ export function serveChildCommands(
         run(message, control, written)
           .catch((error: unknown) => {
             const text = `node: the child command failed: ${error instanceof Error ? error.message : String(error)}\n`;
-            if (!stopped)
-              post({
-                kind: "exec-result",
-                id: message.id,
-                exitCode: 1,
-                stdout: new Uint8Array(0),
-                stderr: encoder.encode(text),
-                changes: NO_CHANGES,
-              });
+            const failure = { exitCode: 1, stdout: new Uint8Array(0), stderr: encoder.encode(text), changes: NO_CHANGES };
+            if (stopped) return;
+            if (message.reply) writeSyncReply(message.reply, failure);
+            else post({ kind: "exec-result", id: message.id, ...failure });
           })
           .finally(() => {
             active--;

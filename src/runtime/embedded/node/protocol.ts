@@ -70,6 +70,8 @@ export type FromRuntime =
       env: Record<string, string>;
       stdin: Uint8Array;
       changes: FileChanges;
+      /** For a blocking call (execSync): the shell writes the answer here (sync-reply.ts) instead of posting it. */
+      reply?: SharedArrayBuffer;
     }
   /** Ends a running child_process command. */
   | { kind: "exec-kill"; id: number }

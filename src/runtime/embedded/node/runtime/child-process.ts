@@ -2,8 +2,9 @@
  * `child_process` for programs in the sandbox: each child is a command line for the same embedded shell
  * that runs the program (so it reaches what the program reaches, and nothing else). The runtime hands the
  * command to the shell with the program's file changes, and gets back its exit, its output and what it
- * changed (see ChildHost). Output arrives when the child ends, not while it runs. The sync forms cannot
- * wait here (the sandbox cannot block on the shell), so they say which async form to use.
+ * changed (see ChildHost). Output arrives when the child ends, not while it runs. The sync forms block on
+ * shared memory where the sandbox has it (the CLI's worker threads); in the page they cannot wait, and say
+ * which async form to use.
  */
 import { EventEmitter } from "events";
 import { Readable, Writable } from "readable-stream";
@@ -11,6 +12,7 @@ import { Buffer } from "buffer";
 import * as util from "util";
 import { nodeError } from "./errors.js";
 import { resolve } from "./path.js";
+import type { SyncReply } from "../sync-reply.js";
 
 /** What the runtime needs from its host to run a child. */
 export interface ChildHost {
@@ -29,6 +31,8 @@ export interface ChildHost {
   /** The program's own stdout and stderr, for `stdio: "inherit"`. */
   write(stream: "stdout" | "stderr", chunk: Uint8Array): void;
   execPath: string;
+  /** Runs a command and blocks until it ends; undefined where the sandbox cannot block. */
+  runSync(request: ChildRequest): SyncReply | undefined;
 }
 
 export interface ChildRequest {
@@ -331,12 +335,94 @@ export function createChildProcess(host: ChildHost): Record<string, unknown> {
   Object.defineProperty(exec, util.promisify.custom, { value: promisified(exec as (...args: unknown[]) => ChildProcess) });
   Object.defineProperty(execFile, util.promisify.custom, { value: promisified(execFile as (...args: unknown[]) => ChildProcess) });
 
-  const cannotWait = (name: string, instead: string) => () => {
-    throw nodeError(
+  const cannotWait = (name: string, instead: string) =>
+    nodeError(
       "ERR_WORKBENCH_UNSUPPORTED",
-      `child_process.${name} cannot wait for a command in the workbench's embedded node (the program's sandbox cannot block on the shell). Use ${instead} instead.`,
+      `child_process.${name} cannot wait for a command in the page's embedded node (its sandbox has no shared memory to block on). Use ${instead} instead.`,
     );
-  };
+
+  interface SyncOptions extends ExecOptions {
+    input?: string | Uint8Array;
+  }
+
+  /** spawnSync's result: what every blocking form is built on. */
+  function runBlocking(name: string, instead: string, file: string, args: string[], options: SyncOptions) {
+    const cwd = resolve(
+      host.cwd(),
+      options.cwd === undefined ? "." : String(options.cwd instanceof URL ? options.cwd.pathname : options.cwd),
+    );
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(options.env ?? host.env())) if (value !== undefined) env[key] = String(value);
+    const program = file === host.execPath ? "node" : file;
+    const command = options.shell ? [file, ...args].join(" ") : [program, ...args].map(shellWord).join(" ");
+    const input =
+      options.input === undefined ? new Uint8Array(0) : typeof options.input === "string" ? Buffer.from(options.input) : options.input;
+    const reply = host.runSync({ command, file: options.shell ? undefined : program, cwd, env, stdin: input });
+    if (!reply) throw cannotWait(name, instead);
+    const encode = (bytes: Uint8Array) => {
+      const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      return options.encoding && options.encoding !== "buffer" ? buffer.toString(options.encoding) : buffer;
+    };
+    const stdout = encode(reply.stdout);
+    const stderr = encode(reply.stderr);
+    if (reply.notFound) {
+      const error = nodeError("ENOENT", `spawnSync ${file} ENOENT`);
+      Object.assign(error, { errno: -2, syscall: `spawnSync ${file}`, path: file, spawnargs: args });
+      return { error, status: null, signal: null, output: null, pid: 0, stdout, stderr };
+    }
+    return { status: reply.exitCode, signal: null, output: [null, stdout, stderr], pid: nextPid++, stdout, stderr };
+  }
+
+  function syncArgs(args: unknown, options: unknown): { args: string[]; options: SyncOptions } {
+    return normalize(args, options) as { args: string[]; options: SyncOptions };
+  }
+
+  /** execSync and execFileSync: stdout back, stderr to the program's own unless piped, a throw on failure. */
+  function checked(name: string, instead: string, file: string, args: string[], options: SyncOptions, cmd: string) {
+    const result = runBlocking(name, instead, file, args, options);
+    const stderrMode = stdioOf(options, 2);
+    const stderrBytes = typeof result.stderr === "string" ? Buffer.from(result.stderr) : result.stderr;
+    if (options.stdio === undefined || stderrMode === "inherit") {
+      if (stderrBytes.byteLength > 0) host.write("stderr", stderrBytes);
+    }
+    if (result.error) throw result.error;
+    if (result.status !== 0) {
+      const error = new Error(`Command failed: ${cmd}${stderrBytes.byteLength > 0 ? `\n${stderrBytes.toString()}` : ""}`);
+      Object.assign(error, result);
+      throw error;
+    }
+    if (stdioOf(options, 1) === "inherit") {
+      const out = typeof result.stdout === "string" ? Buffer.from(result.stdout) : result.stdout;
+      if (out.byteLength > 0) host.write("stdout", out);
+    }
+    return result.stdout;
+  }
+
+  function execSync(command: unknown, options?: unknown) {
+    assertString("command", command);
+    const settings = { ...((options ?? {}) as SyncOptions), shell: (options as SyncOptions | undefined)?.shell || true };
+    return checked(
+      "execSync",
+      "await util.promisify(child_process.exec)(command), or exec(command, callback)",
+      command,
+      [],
+      settings,
+      command,
+    );
+  }
+
+  function execFileSync(file: unknown, args?: unknown, options?: unknown) {
+    assertString("file", file);
+    const normal = syncArgs(args, options);
+    const instead = "await util.promisify(child_process.execFile)(file, args), or execFile(file, args, callback)";
+    return checked("execFileSync", instead, file, normal.args, normal.options, [file, ...normal.args].join(" "));
+  }
+
+  function spawnSync(file: unknown, args?: unknown, options?: unknown) {
+    assertString("file", file);
+    const normal = syncArgs(args, options);
+    return runBlocking("spawnSync", "spawn(command, args) and its 'close' event", file, normal.args, normal.options);
+  }
 
   return {
     ChildProcess,
@@ -349,8 +435,8 @@ export function createChildProcess(host: ChildHost): Record<string, unknown> {
         "child_process.fork needs an IPC channel, which the workbench's embedded node does not have. Use spawn(process.execPath, [file, ...args]) and talk over stdout instead.",
       );
     },
-    execSync: cannotWait("execSync", "await util.promisify(child_process.exec)(command), or exec(command, callback)"),
-    execFileSync: cannotWait("execFileSync", "await util.promisify(child_process.execFile)(file, args), or execFile(file, args, callback)"),
-    spawnSync: cannotWait("spawnSync", "spawn(command, args) and its 'close' event"),
+    execSync,
+    execFileSync,
+    spawnSync,
   };
 }

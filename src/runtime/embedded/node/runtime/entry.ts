@@ -10,6 +10,7 @@ import { inspect } from "./format.js";
 import assert from "assert";
 import { createBuiltins } from "./builtins.js";
 import { createChildProcess, type ChildHost, type ChildResult } from "./child-process.js";
+import { newReplyBuffer, waitForSyncReply } from "../sync-reply.js";
 import { createConsole } from "./console.js";
 import { nodeError } from "./errors.js";
 import { createProgramFiles } from "./files.js";
@@ -26,6 +27,12 @@ provideStreams({ Readable: Readable as never, Writable: Writable as never });
 
 const hostSetTimeout = globalThis.setTimeout.bind(globalThis);
 const hostClearTimeout = globalThis.clearTimeout.bind(globalThis);
+/**
+ * A blocking child_process call waits on memory shared with the shell: only where the sandbox is a worker
+ * thread in node (the CLI). A page's sandbox has no SharedArrayBuffer without cross-origin isolation, and
+ * even with it the page's shell worker is in another agent cluster, so shared memory would never arrive.
+ */
+const canBlock = !("crossOriginIsolated" in globalThis) && typeof SharedArrayBuffer === "function" && typeof Atomics.wait === "function";
 /** Indirect eval: code runs in the global scope, and `sourceURL` names its file in stack lines. */
 const globalEval = eval;
 
@@ -271,6 +278,19 @@ function childHost(
     },
     write,
     execPath: nodeProcess.execPath,
+    runSync(request) {
+      if (!canBlock) return undefined;
+      const reply = newReplyBuffer();
+      host.post({ kind: "exec", id: nextId++, ...request, changes: files.settle(), reply });
+      const result = waitForSyncReply(reply);
+      if (!result)
+        throw nodeError(
+          "ENOBUFS",
+          `spawnSync ${request.file ?? "/bin/sh"} ENOBUFS: the command's output and changed files are over 512 MB`,
+        );
+      files.absorb(result.changes);
+      return result;
+    },
   };
 }
 
