@@ -136,6 +136,7 @@ export async function benchNodeRun(runs = 7) {
         realMs: median(tree.real),
         ratio: Number((median(tree.embedded) / median(tree.real)).toFixed(2)),
       },
+      childExec: await benchChildExec(runtime, dir),
       thirdPartySuite: await benchThirdPartySuite(runtime, dir),
     };
   } finally {
@@ -165,5 +166,30 @@ async function benchThirdPartySuite(runtime: EmbeddedRuntime, dir: string) {
     realMs: median(real),
     ratio: Number((median(embedded) / median(real)).toFixed(2)),
     note: "wall time: includes the snapshot of every workspace file the program starts with",
+  };
+}
+
+/** A program's child_process round trip: ten `exec("echo")` one after another, timed by the program itself. */
+const CHILD_EXEC = `const { exec } = require("child_process");
+const started = performance.now();
+let left = 10;
+const next = () => exec("echo hi", () => (--left === 0 ? console.log(JSON.stringify({ ms: (performance.now() - started) / 10 })) : next()));
+next();
+`;
+
+async function benchChildExec(runtime: EmbeddedRuntime, dir: string) {
+  writeFileSync(join(dir, "child-exec.js"), CHILD_EXEC);
+  await runtime.fs.writeFile("/workspace/child-exec.js", CHILD_EXEC);
+  const embedded: number[] = [];
+  const real: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    embedded.push(JSON.parse((await embeddedNode(runtime, "node child-exec.js")).stdout).ms);
+    real.push(JSON.parse(realNode(dir, ["child-exec.js"]).stdout).ms);
+  }
+  return {
+    perExecMs: median(embedded),
+    realPerExecMs: median(real),
+    ratio: Number((median(embedded) / median(real)).toFixed(2)),
+    note: "each exec writes the program's changes, snapshots the workspace before and after the child, and runs it in the shell",
   };
 }
