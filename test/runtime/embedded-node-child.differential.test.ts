@@ -173,7 +173,7 @@ soon.on("exit", (code, signal) => {
     command: "node main.js",
   },
   {
-    name: "the sync forms (the CLI's sandbox blocks on shared memory): execSync, execFileSync, spawnSync, files both ways",
+    name: "the sync forms (the CLI's sandbox blocks on shared memory): execSync, execFileSync, spawnSync, files both ways, timeout",
     files: {
       "main.js": `const cp = require("child_process"); const fs = require("fs");
 fs.writeFileSync("note.txt", "from the program\\n");
@@ -187,6 +187,9 @@ const missing = cp.spawnSync("no-such-command-here", ["x"]);
 console.log(missing.error.code, missing.error.syscall, missing.status);
 try { cp.execSync("echo out; exit 3", { stdio: "pipe" }); } catch (error) { console.log(error.status, error.signal, String(error.stdout).trim(), error.message); }
 try { cp.execFileSync("no-such-command-here"); } catch (error) { console.log(error.code); }
+try { cp.execSync("node -e 'setTimeout(() => {}, 3000)'", { timeout: 300, stdio: "pipe" }); } catch (error) { console.log(error.code, error.message, error.status, error.signal); }
+const slow = cp.spawnSync("node", ["-e", "setTimeout(() => {}, 3000)"], { timeout: 300 });
+console.log(slow.error.code, slow.error.message, slow.status, slow.signal);
 fs.writeFileSync("after.txt", "after");`,
     },
     command: "node main.js 2>/dev/null; ls",

@@ -85,9 +85,10 @@ export function serveChildCommands(
   let writes: Promise<void> = Promise.resolve();
 
   async function run(message: Extract<FromRuntime, { kind: "exec" }>, control: AbortController, written: Promise<void>): Promise<void> {
+    let timedOut = false;
     const answer = (result: Omit<Extract<ToRuntime, { kind: "exec-result" }>, "kind" | "id">) => {
       if (stopped) return;
-      if (message.reply) return writeSyncReply(message.reply, result);
+      if (message.reply) return writeSyncReply(message.reply, { ...result, timedOut });
       const transfer = result.changes.files.flatMap((entry) => (entry.kind === "file" ? [entry.data.buffer as ArrayBuffer] : []));
       post({ kind: "exec-result", id: message.id, ...result }, [...new Set(transfer)]);
     };
@@ -104,7 +105,13 @@ export function serveChildCommands(
         return answer({ exitCode: -2, stdout: new Uint8Array(0), stderr: new Uint8Array(0), notFound: true, changes: NO_CHANGES });
     }
     const before = await snapshot(host.roots);
-    const result = await shell(message.command, options);
+    const timer = message.timeoutMs
+      ? setTimeout(() => {
+          timedOut = true;
+          control.abort();
+        }, message.timeoutMs)
+      : undefined;
+    const result = await shell(message.command, options).finally(() => clearTimeout(timer));
     const after = await snapshot(host.roots);
     answer({
       exitCode: control.signal.aborted ? 143 : result.exitCode,

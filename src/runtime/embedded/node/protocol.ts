@@ -72,6 +72,8 @@ export type FromRuntime =
       changes: FileChanges;
       /** For a blocking call (execSync): the shell writes the answer here (sync-reply.ts) instead of posting it. */
       reply?: SharedArrayBuffer;
+      /** A blocking call's `timeout`: the shell ends the child after this long (the program cannot, it waits). */
+      timeoutMs?: number;
     }
   /** Ends a running child_process command. */
   | { kind: "exec-kill"; id: number }

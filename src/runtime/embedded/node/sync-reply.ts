@@ -9,6 +9,8 @@ import type { FileChanges, SnapshotEntry } from "./protocol.js";
 export interface SyncReply {
   exitCode: number;
   notFound?: boolean;
+  /** Ended by the call's `timeout`. */
+  timedOut?: boolean;
   stdout: Uint8Array;
   stderr: Uint8Array;
   changes: FileChanges;
@@ -27,6 +29,7 @@ const HEADER = 8;
 type Head = {
   exitCode: number;
   notFound?: boolean;
+  timedOut?: boolean;
   stdout: number;
   stderr: number;
   changes: Omit<FileChanges, "files"> & {
@@ -46,6 +49,7 @@ export function writeSyncReply(buffer: SharedArrayBuffer, reply: SyncReply): voi
   const head: Head = {
     exitCode: reply.exitCode,
     notFound: reply.notFound,
+    timedOut: reply.timedOut,
     stdout: blob(reply.stdout),
     stderr: blob(reply.stderr),
     changes: {
@@ -95,6 +99,7 @@ export function waitForSyncReply(buffer: SharedArrayBuffer): SyncReply | undefin
   return {
     exitCode: head.exitCode,
     notFound: head.notFound,
+    timedOut: head.timedOut,
     stdout: blobs[head.stdout]!,
     stderr: blobs[head.stderr]!,
     changes: {

@@ -42,6 +42,8 @@ export interface ChildRequest {
   cwd: string;
   env: Record<string, string>;
   stdin: Uint8Array;
+  /** A blocking call's timeout, which the shell enforces. */
+  timeoutMs?: number;
 }
 
 export type ChildResult =
@@ -357,7 +359,8 @@ export function createChildProcess(host: ChildHost): Record<string, unknown> {
     const command = options.shell ? [file, ...args].join(" ") : [program, ...args].map(shellWord).join(" ");
     const input =
       options.input === undefined ? new Uint8Array(0) : typeof options.input === "string" ? Buffer.from(options.input) : options.input;
-    const reply = host.runSync({ command, file: options.shell ? undefined : program, cwd, env, stdin: input });
+    const timeoutMs = options.timeout && options.timeout > 0 ? options.timeout : undefined;
+    const reply = host.runSync({ command, file: options.shell ? undefined : program, cwd, env, stdin: input, timeoutMs });
     if (!reply) throw cannotWait(name, instead);
     const encode = (bytes: Uint8Array) => {
       const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -369,6 +372,13 @@ export function createChildProcess(host: ChildHost): Record<string, unknown> {
       const error = nodeError("ENOENT", `spawnSync ${file} ENOENT`);
       Object.assign(error, { errno: -2, syscall: `spawnSync ${file}`, path: file, spawnargs: args });
       return { error, status: null, signal: null, output: null, pid: 0, stdout, stderr };
+    }
+    if (reply.timedOut) {
+      const spawned = options.shell ? "/bin/sh" : file;
+      const error = nodeError("ETIMEDOUT", `spawnSync ${spawned} ETIMEDOUT`);
+      Object.assign(error, { errno: -110, syscall: `spawnSync ${spawned}`, path: spawned, spawnargs: options.shell ? ["-c", file] : args });
+      const signal = signalName(options.killSignal);
+      return { error, status: null, signal, output: [null, stdout, stderr], pid: nextPid++, stdout, stderr };
     }
     return { status: reply.exitCode, signal: null, output: [null, stdout, stderr], pid: nextPid++, stdout, stderr };
   }
@@ -385,7 +395,10 @@ export function createChildProcess(host: ChildHost): Record<string, unknown> {
     if (options.stdio === undefined || stderrMode === "inherit") {
       if (stderrBytes.byteLength > 0) host.write("stderr", stderrBytes);
     }
-    if (result.error) throw result.error;
+    if (result.error) {
+      const { error, ...rest } = result;
+      throw Object.assign(error, rest);
+    }
     if (result.status !== 0) {
       const error = new Error(`Command failed: ${cmd}${stderrBytes.byteLength > 0 ? `\n${stderrBytes.toString()}` : ""}`);
       Object.assign(error, result);
