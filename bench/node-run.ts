@@ -3,7 +3,9 @@
  * same run: a compute-heavy program (JSON round trips of tens of MB, a regex-heavy transform, a numeric loop;
  * the program times its own work, so the ratio is the engine's, apart from start-up), `node -e 1` warm
  * (back to back, and after a pause that lets the spare sandbox start), the first run of a fresh runtime and
- * the runtime script's size, and `require` of a 500-module dependency tree.
+ * the runtime script's size, `require` of a 500-module dependency tree, and a real third-party suite
+ * (minimist's own tests under tape 5 from node_modules, as test/runtime/embedded-node-third-party.test.ts
+ * runs them).
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -13,6 +15,7 @@ import { gzipSync } from "node:zlib";
 import { createEmbeddedRuntime, type EmbeddedRuntime } from "../src/runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../src/runtime/embedded/node-worker-factory.js";
 import { nodeRuntimeScript } from "../src/runtime/embedded/node/runtime-bundle.node.js";
+import { packageTree } from "../test/support/package-tree.js";
 
 export const COMPUTE = `const started = performance.now();
 const rows = Array.from({ length: 120000 }, (_, i) => ({ id: i, name: "item-" + i, tags: ["a", "b", String(i % 7)], score: i * 1.5 }));
@@ -133,9 +136,60 @@ export async function benchNodeRun(runs = 7) {
         realMs: median(tree.real),
         ratio: Number((median(tree.embedded) / median(tree.real)).toFixed(2)),
       },
+      childExec: await benchChildExec(runtime, dir),
+      thirdPartySuite: await benchThirdPartySuite(runtime, dir),
     };
   } finally {
     await runtime.dispose();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** minimist's tests under tape (126 packages, some 4,000 files in node_modules): wall time of the whole run, ours and real node's. */
+async function benchThirdPartySuite(runtime: EmbeddedRuntime, dir: string) {
+  const files = packageTree(process.cwd(), ["minimist", "tape"]);
+  for (const [path, data] of files) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), data);
+  }
+  await runtime.writeMany([...files].map(([path, data]) => ({ path: `/workspace/${path}`, data })));
+  const args = ["../tape/bin/tape", "test/*.js"];
+  const embedded: number[] = [];
+  const real: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    embedded.push((await embeddedNode(runtime, `cd node_modules/minimist && node ${args[0]} '${args[1]}'`)).ms);
+    real.push(realNode(join(dir, "node_modules/minimist"), args).ms);
+  }
+  return {
+    files: files.size,
+    embeddedMs: median(embedded),
+    realMs: median(real),
+    ratio: Number((median(embedded) / median(real)).toFixed(2)),
+    note: "wall time: includes the snapshot of every workspace file the program starts with",
+  };
+}
+
+/** A program's child_process round trip: ten `exec("echo")` one after another, timed by the program itself. */
+const CHILD_EXEC = `const { exec } = require("child_process");
+const started = performance.now();
+let left = 10;
+const next = () => exec("echo hi", () => (--left === 0 ? console.log(JSON.stringify({ ms: (performance.now() - started) / 10 })) : next()));
+next();
+`;
+
+async function benchChildExec(runtime: EmbeddedRuntime, dir: string) {
+  writeFileSync(join(dir, "child-exec.js"), CHILD_EXEC);
+  await runtime.fs.writeFile("/workspace/child-exec.js", CHILD_EXEC);
+  const embedded: number[] = [];
+  const real: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    embedded.push(JSON.parse((await embeddedNode(runtime, "node child-exec.js")).stdout).ms);
+    real.push(JSON.parse(realNode(dir, ["child-exec.js"]).stdout).ms);
+  }
+  return {
+    perExecMs: median(embedded),
+    realPerExecMs: median(real),
+    ratio: Number((median(embedded) / median(real)).toFixed(2)),
+    note: "each exec writes the program's changes, snapshots the workspace before and after the child, and runs it in the shell",
+  };
 }

@@ -12,6 +12,7 @@ import type { FromRuntime, NodeProgram, SnapshotEntry } from "./protocol.js";
 import { NODE_VERSION } from "./version.js";
 import { applyChanges, takeSnapshot } from "./snapshot.js";
 import { discoverTests } from "./test-files.js";
+import { serveChildCommands, type ShellRun } from "./child-commands.js";
 
 export interface NodeRun {
   /** Arguments after `node`, as typed. */
@@ -25,6 +26,8 @@ export interface NodeRun {
    * not part of the outcome (a live stream, live-output.ts).
    */
   onOutput?: (stream: "stdout" | "stderr", data: Uint8Array) => boolean | undefined;
+  /** The shell the program's child_process commands run in; without it they fail with exit 127. */
+  exec?: ShellRun;
 }
 
 export interface NodeOutcome {
@@ -161,6 +164,13 @@ function parseNodeArgs(args: readonly string[]): Parsed {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/**
+ * Programs running at once in one shell (a program's children are programs too): past this, `node` refuses
+ * to start rather than let a program that spawns itself fill the memory with sandboxes.
+ */
+const MAX_PROGRAMS = 16;
+let runningPrograms = 0;
+
 function concat(chunks: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
   let at = 0;
@@ -196,14 +206,39 @@ export async function runNodeProgram(host: NodeHost, run: NodeRun): Promise<Node
     mode = { kind: "test", files };
   } else mode = parsed.mode;
 
+  if (runningPrograms >= MAX_PROGRAMS)
+    return text(
+      "",
+      `node: ${MAX_PROGRAMS} programs are running already in this shell; wait for one to end (a program that spawns itself?)\n`,
+      1,
+    );
+  runningPrograms++;
+  try {
+    return await runInSandbox(host, run, parsed, mode, stdin);
+  } finally {
+    runningPrograms--;
+  }
+}
+
+async function runInSandbox(
+  host: NodeHost,
+  run: NodeRun,
+  parsed: Extract<Parsed, { kind: "run" }>,
+  mode: NodeProgram["mode"],
+  stdin: Uint8Array,
+): Promise<NodeOutcome> {
   const snapshot = host.snapshot ? await host.snapshot(host.roots) : await takeSnapshot(host.files, host.roots);
-  if (run.signal?.aborted) return text("", "", 130);
+  if (run.signal?.aborted) return { exitCode: 130, stdout: new Uint8Array(0), stderr: new Uint8Array(0) };
   const sandbox = await host.openSandbox("node");
+  const children = serveChildCommands(host, run.exec, (message, transfer) => sandbox.endpoint.post(message, transfer));
   const stdout: Uint8Array[] = [];
   const stderr: Uint8Array[] = [];
   try {
     const exit = await new Promise<{ code: number; message?: string } & Partial<Extract<FromRuntime, { kind: "exit" }>>>((settle) => {
-      const onAbort = () => settle({ code: 130 });
+      const onAbort = () => {
+        children.stop();
+        settle({ code: 130 });
+      };
       run.signal?.addEventListener("abort", onAbort, { once: true });
       sandbox.onCrash((message) => settle({ code: 134, message }));
       sandbox.endpoint.listen((data) => {
@@ -213,7 +248,7 @@ export async function runNodeProgram(host: NodeHost, run: NodeRun): Promise<Node
         } else if (message.kind === "exit") {
           run.signal?.removeEventListener("abort", onAbort);
           settle({ ...message, code: message.code });
-        }
+        } else children.handle(message);
       });
       const program: NodeProgram = {
         argv: parsed.argv,
@@ -234,11 +269,21 @@ export async function runNodeProgram(host: NodeHost, run: NodeRun): Promise<Node
       sandbox.endpoint.post({ kind: "run", program }, [...new Set(transfer)]);
     });
     if (exit.message) stderr.push(encoder.encode(`node: ${exit.message}\n`));
+    children.stop();
+    await children.written();
     if (exit.changes) await applyChanges(host.files, exit.changes, host.roots);
     return { exitCode: exit.code, stdout: concat(stdout), stderr: concat(stderr) };
   } finally {
+    children.stop();
     sandbox.terminate();
   }
+}
+
+/** Bytes as the shell's byte strings carry them: one character per byte. */
+function latin1(bytes: Uint8Array): string {
+  let text = "";
+  for (let at = 0; at < bytes.byteLength; at += 8192) text += String.fromCharCode(...bytes.subarray(at, at + 8192));
+  return text;
 }
 
 /** The shell's `node` command; with `live`, a marked call writes its output as the program does. */
@@ -248,7 +293,18 @@ export function createNodeCommand(host: NodeHost, live?: LiveOutputMark): Comman
     const marked = Object.fromEntries(ctx.exportedEnv ? Object.entries(ctx.exportedEnv) : [...ctx.env.entries()]);
     const env = withoutMarker(marked);
     const onOutput = liveWriter(ctx.fs, liveStreamsOf(live, marked[LIVE_OUTPUT_VARIABLE]));
-    const outcome = await runNodeProgram(host, { args, cwd: ctx.cwd, env, stdin, signal: ctx.signal, onOutput });
+    const exec: ShellRun | undefined = ctx.exec
+      ? (command, options) =>
+          ctx.exec!(command, {
+            cwd: options.cwd,
+            env: options.env,
+            replaceEnv: true,
+            stdin: latin1(options.stdin),
+            stdinKind: "bytes",
+            signal: options.signal,
+          })
+      : undefined;
+    const outcome = await runNodeProgram(host, { args, cwd: ctx.cwd, env, stdin, signal: ctx.signal, onOutput, exec });
     return { exitCode: outcome.exitCode, stdout: decoder.decode(outcome.stdout), stderr: decoder.decode(outcome.stderr) };
   });
 }

@@ -41,11 +41,40 @@ export interface NodeProgram {
 
 export type ToRuntime =
   | { kind: "run"; program: NodeProgram }
-  /** The answer to a child_process request. */
-  | { kind: "exec-result"; id: number; exitCode: number; stdout: Uint8Array; stderr: Uint8Array };
+  /**
+   * The answer to a child_process request, with what the child changed in the workspace; `notFound` when a
+   * command run without a shell does not exist (Node's spawn ENOENT).
+   */
+  | {
+      kind: "exec-result";
+      id: number;
+      exitCode: number;
+      stdout: Uint8Array;
+      stderr: Uint8Array;
+      notFound?: boolean;
+      changes: FileChanges;
+    };
 
 export type FromRuntime =
   | { kind: "output"; stream: "stdout" | "stderr"; data: Uint8Array }
-  /** A command for the shell (child_process): runs in the same shell, on the files as they are now. */
-  | { kind: "exec"; id: number; command: string; cwd: string; env: Record<string, string>; stdin: Uint8Array; changes: FileChanges }
+  /**
+   * A command for the shell (child_process): runs in the same shell, once the program's `changes` are
+   * written; `file` is set when Node would run that command without a shell (checked to exist first).
+   */
+  | {
+      kind: "exec";
+      id: number;
+      command: string;
+      file?: string;
+      cwd: string;
+      env: Record<string, string>;
+      stdin: Uint8Array;
+      changes: FileChanges;
+      /** For a blocking call (execSync): the shell writes the answer here (sync-reply.ts) instead of posting it. */
+      reply?: SharedArrayBuffer;
+      /** A blocking call's `timeout`: the shell ends the child after this long (the program cannot, it waits). */
+      timeoutMs?: number;
+    }
+  /** Ends a running child_process command. */
+  | { kind: "exec-kill"; id: number }
   | { kind: "exit"; code: number; changes: FileChanges };

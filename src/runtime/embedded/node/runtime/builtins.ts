@@ -39,6 +39,8 @@ export interface BuiltinDeps {
   write(stream: "stdout" | "stderr", chunk: string | Uint8Array): void;
   /** node:test, made by the runtime (it reports through the process). */
   test: () => unknown;
+  /** child_process, made by the runtime (its commands go to the shell). */
+  childProcess: () => unknown;
 }
 
 /** Modules Node has that cannot work here, with why. */
@@ -501,9 +503,7 @@ export function createBuiltins(deps: BuiltinDeps): { get(name: string): unknown;
     assert: () => assert,
     "assert/strict": () => assert.strict,
     buffer: () => ({ Buffer, constants: { MAX_LENGTH: 2 ** 32, MAX_STRING_LENGTH: 2 ** 29 }, kMaxLength: 2 ** 32, Blob, atob, btoa }),
-    child_process: () => {
-      throw unsupportedModule("child_process", "programs cannot start commands here yet");
-    },
+    child_process: deps.childProcess,
     crypto: makeCrypto,
     events: () => Object.assign(EventEmitter, { EventEmitter, once, on, default: EventEmitter }),
     fs: () => makeFs(deps),
@@ -528,7 +528,12 @@ export function createBuiltins(deps: BuiltinDeps): { get(name: string): unknown;
         },
       };
     },
-    stream: () => Object.assign(stream.Stream, stream, { promises: stream.promises }),
+    stream: () => {
+      // readable-stream's Stream already has some of these (`promises` as a getter): add only the missing ones.
+      const Stream = stream.Stream as unknown as Record<string, unknown>;
+      for (const [key, value] of Object.entries(stream)) if (!(key in Stream)) Stream[key] = value;
+      return Stream;
+    },
     "stream/promises": () => stream.promises,
     "stream/web": () => ({ ReadableStream, WritableStream, TransformStream }),
     string_decoder: () => ({ StringDecoder }),

@@ -9,6 +9,8 @@ import { Buffer } from "buffer";
 import { inspect } from "./format.js";
 import assert from "assert";
 import { createBuiltins } from "./builtins.js";
+import { createChildProcess, type ChildHost, type ChildResult } from "./child-process.js";
+import { newReplyBuffer, waitForSyncReply } from "../sync-reply.js";
 import { createConsole } from "./console.js";
 import { nodeError } from "./errors.js";
 import { createProgramFiles } from "./files.js";
@@ -25,6 +27,13 @@ import type { NodeProgram } from "../protocol.js";
 provideStreams({ Readable: Readable as never, Writable: Writable as never });
 
 const hostSetTimeout = globalThis.setTimeout.bind(globalThis);
+const hostClearTimeout = globalThis.clearTimeout.bind(globalThis);
+/**
+ * A blocking child_process call waits on memory shared with the shell: only where the sandbox is a worker
+ * thread in node (the CLI). A page's sandbox has no SharedArrayBuffer without cross-origin isolation, and
+ * even with it the page's shell worker is in another agent cluster, so shared memory would never arrive.
+ */
+const canBlock = !("crossOriginIsolated" in globalThis) && typeof SharedArrayBuffer === "function" && typeof Atomics.wait === "function";
 /** Indirect eval: code runs in the global scope, and `sourceURL` names its file in stack lines. */
 const globalEval = eval;
 
@@ -116,7 +125,14 @@ function run(host: RuntimeHost, program: NodeProgram): void {
     now: () => performance.now(),
     cwd: () => files.context.pwd,
   });
-  const builtins = createBuiltins({ files: files.context, loop, modules: () => modules, write, test: () => testRunner.module });
+  const builtins = createBuiltins({
+    files: files.context,
+    loop,
+    modules: () => modules,
+    write,
+    test: () => testRunner.module,
+    childProcess: () => createChildProcess(childHost(host, files, loop, write)),
+  });
   modules = new ModuleSystem({
     fs: files.context.fs,
     builtin: (name) => builtins.get(name),
@@ -227,6 +243,61 @@ function run(host: RuntimeHost, program: NodeProgram): void {
     },
   );
   loop.start();
+}
+
+/** child_process's way to the shell: commands go out with the program's changes, and come back with the child's. */
+function childHost(
+  host: RuntimeHost,
+  files: ReturnType<typeof createProgramFiles>,
+  loop: EventLoop,
+  write: (stream: "stdout" | "stderr", chunk: Uint8Array) => void,
+): ChildHost {
+  let nextId = 1;
+  const waiting = new Map<number, (result: ChildResult) => void>();
+  host.listen((message) => {
+    if (message.kind !== "exec-result") return;
+    const settle = waiting.get(message.id);
+    if (!settle) return;
+    waiting.delete(message.id);
+    files.absorb(message.changes);
+    settle(
+      message.notFound
+        ? { kind: "not-found" }
+        : { kind: "exited", exitCode: message.exitCode, stdout: message.stdout, stderr: message.stderr },
+    );
+  });
+  return {
+    start(request) {
+      const id = nextId++;
+      const done = new Promise<ChildResult>((settle) => waiting.set(id, settle));
+      host.post({ kind: "exec", id, ...request, changes: files.settle() });
+      return { id, done };
+    },
+    kill: (id) => host.post({ kind: "exec-kill", id }),
+    cwd: () => files.context.pwd,
+    env: () => ({ ...nodeProcess.env }),
+    hold: () => loop.hold(),
+    callback: (run) => loop.callback(run),
+    later(run, ms) {
+      const timer = hostSetTimeout(run, ms);
+      return () => hostClearTimeout(timer);
+    },
+    write,
+    execPath: nodeProcess.execPath,
+    runSync(request) {
+      if (!canBlock) return undefined;
+      const reply = newReplyBuffer();
+      host.post({ kind: "exec", id: nextId++, ...request, changes: files.settle(), reply });
+      const result = waitForSyncReply(reply);
+      if (!result)
+        throw nodeError(
+          "ENOBUFS",
+          `spawnSync ${request.file ?? "/bin/sh"} ENOBUFS: the command's output and changed files are over 512 MB`,
+        );
+      files.absorb(result.changes);
+      return result;
+    },
+  };
 }
 
 function installGlobals(timers: Record<string, unknown>, write: (stream: "stdout" | "stderr", text: string) => void): void {

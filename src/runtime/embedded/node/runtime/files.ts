@@ -9,6 +9,10 @@ import type { FileChanges, SnapshotEntry } from "../protocol.js";
 export interface ProgramFiles {
   context: BoundContext;
   changes(): FileChanges;
+  /** The changes so far, after which they count as the starting point (they are in the workspace now). */
+  settle(): FileChanges;
+  /** Takes in what a child command changed in the workspace, as part of the starting point. */
+  absorb(changes: FileChanges): void;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -59,9 +63,13 @@ export function createProgramFiles(snapshot: readonly SnapshotEntry[], roots: re
     }
   }
 
-  function changes(): FileChanges {
+  function scan(): Map<string, SnapshotEntry> {
     const after = new Map<string, SnapshotEntry>();
     for (const root of roots) if (fs.existsSync(root)) walk(root, after);
+    return after;
+  }
+
+  function changes(after = scan()): FileChanges {
     const result: FileChanges = { directories: [], files: [], removed: [] };
     for (const [path, entry] of after) {
       if (!inside(path, roots)) continue;
@@ -88,5 +96,44 @@ export function createProgramFiles(snapshot: readonly SnapshotEntry[], roots: re
     return result;
   }
 
-  return { context, changes };
+  function settle(): FileChanges {
+    const after = scan();
+    const result = changes(after);
+    before.clear();
+    for (const [path, entry] of after) if (inside(path, roots)) before.set(path, entry);
+    return result;
+  }
+
+  function absorb(theirs: FileChanges): void {
+    for (const path of theirs.removed) {
+      if (!inside(path, roots)) continue;
+      fs.rmSync(path, { recursive: true, force: true });
+      for (const known of [...before.keys()]) if (known === path || known.startsWith(`${path}/`)) before.delete(known);
+    }
+    const record = (path: string) => {
+      const stat = fs.lstatSync(path);
+      const mode = stat.mode & 0o7777;
+      if (stat.isDirectory()) before.set(path, { path, kind: "directory", mode, mtimeMs: stat.mtimeMs });
+    };
+    for (const path of theirs.directories) {
+      if (!inside(path, roots)) continue;
+      fs.mkdirSync(path, { recursive: true });
+      record(path);
+    }
+    for (const entry of theirs.files) {
+      if (!inside(entry.path, roots)) continue;
+      fs.rmSync(entry.path, { force: true });
+      if (entry.kind === "symlink") {
+        fs.symlinkSync(entry.target, entry.path);
+        before.set(entry.path, entry);
+      } else if (entry.kind === "file") {
+        fs.writeFileSync(entry.path, entry.data, { mode: entry.mode });
+        fs.chmodSync(entry.path, entry.mode);
+        const stat = fs.statSync(entry.path);
+        before.set(entry.path, { ...entry, mtimeMs: stat.mtimeMs });
+      }
+    }
+  }
+
+  return { context, changes, settle, absorb };
 }
