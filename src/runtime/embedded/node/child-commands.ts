@@ -40,7 +40,7 @@ function sameEntry(a: SnapshotEntry, b: SnapshotEntry): boolean {
 }
 
 /** What turned `before` into `after`: new directories parents first, removals children first. */
-export function diffSnapshots(before: readonly SnapshotEntry[], after: readonly SnapshotEntry[]): FileChanges {
+function diffSnapshots(before: readonly SnapshotEntry[], after: readonly SnapshotEntry[]): FileChanges {
   const old = new Map(before.map((entry) => [entry.path, entry]));
   const now = new Map(after.map((entry) => [entry.path, entry]));
   const changes: FileChanges = { directories: [], files: [], removed: [] };

@@ -17,12 +17,12 @@ export interface SyncReply {
 }
 
 /** 0 while the shell works; then done, or too large for the memory the program gave. */
-export const SYNC_WAITING = 0;
-export const SYNC_DONE = 1;
-export const SYNC_TOO_LARGE = 2;
+const SYNC_WAITING = 0;
+const SYNC_DONE = 1;
+const SYNC_TOO_LARGE = 2;
 
 /** Bytes a blocking call's answer may take (stdout, stderr and the child's changed files together). */
-export const SYNC_REPLY_MAX = 512 * 1024 * 1024;
+const SYNC_REPLY_MAX = 512 * 1024 * 1024;
 
 const HEADER = 8;
 

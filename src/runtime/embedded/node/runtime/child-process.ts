@@ -35,7 +35,7 @@ export interface ChildHost {
   runSync(request: ChildRequest): SyncReply | undefined;
 }
 
-export interface ChildRequest {
+interface ChildRequest {
   command: string;
   /** Set when there is no shell in between: the command Node would look up on PATH. */
   file?: string;
@@ -74,7 +74,7 @@ type ExecCallback = (error: ExecError | null, stdout: string | Buffer, stderr: s
 type ExecError = Error & { code?: number | string; killed?: boolean; signal?: string | null; cmd?: string };
 
 /** POSIX shell quoting: a word the shell passes through as it is. */
-export function shellWord(word: string): string {
+function shellWord(word: string): string {
   if (word !== "" && /^[\w@%+=:,./-]+$/.test(word)) return word;
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
