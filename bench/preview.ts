@@ -171,6 +171,42 @@ async function frameShows(frame: Frame, text: string): Promise<void> {
   });
 }
 
+/** Where one reload's time went: page marks (preview-host.ts) and the frame's own timeline, from the write. */
+async function reloadPhases(page: Page, start: number, shown: number): Promise<Record<string, number>> {
+  const pageMarks = await page.evaluate(() => {
+    const last: Record<string, number> = {};
+    for (const entry of performance.getEntriesByType("mark"))
+      if (entry.name.startsWith("wb-preview-")) last[entry.name.slice(11)] = performance.timeOrigin + entry.startTime;
+    performance.clearMarks();
+    return last;
+  });
+  const frame = page.frames().find((f) => f.url() === "about:srcdoc");
+  const frameMarks: Record<string, number> = frame
+    ? await frame.evaluate(() => {
+        const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+        const at = (name: string) => performance.getEntriesByName(name)[0]?.startTime;
+        const o = performance.timeOrigin;
+        return {
+          frameOrigin: o,
+          frameStart: o + (at("wb-frame-start") ?? Number.NaN),
+          frameBlobs: o + (at("wb-frame-blobs") ?? Number.NaN),
+          domInteractive: o + (nav?.domInteractive ?? Number.NaN),
+          domContentLoaded: o + (nav?.domContentLoadedEventEnd ?? Number.NaN),
+        };
+      })
+    : {};
+  const out: Record<string, number> = {};
+  // The frame's timeline counts only when this write reloaded it (a hot update keeps the document).
+  for (const [name, at] of Object.entries({ ...pageMarks, ...frameMarks })) if (at >= start) out[name] = at - start;
+  out.shown = shown - start;
+  return out;
+}
+
+function medianPhases(list: Record<string, number>[]): Record<string, number> {
+  const names = new Set(list.flatMap((entry) => Object.keys(entry)));
+  return Object.fromEntries([...names].map((name) => [name, round(median(list.flatMap((entry) => (entry[name] === undefined ? [] : [entry[name]]))))]));
+}
+
 async function inChromium(files: Record<string, string>) {
   const { url, server } = await serve();
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: LAUNCH_ARGS });
@@ -199,13 +235,16 @@ async function inChromium(files: Record<string, string>) {
 
     const reload: number[] = [];
     const shellOnly: number[] = [];
+    const phases: Record<string, number>[] = [];
     for (let i = 1; i <= 12; i++) {
       await page.getByTestId("tab-terminal").click();
       await command(page, `echo 'export const stamp: string = "stamp-${i}";' > app/src/stamp.ts`);
       const start = Date.now();
       await page.keyboard.press("Enter");
       await frameShows(frame, `stamp-${i}`);
-      reload.push(Date.now() - start);
+      const shown = Date.now();
+      reload.push(shown - start);
+      phases.push(await reloadPhases(page, start, shown));
       await idle(page);
       // The same command on a file the page never loaded: the shell's share of the figure above.
       await command(page, `echo 'export const stamp: string = "other-${i}";' > app/src/unused.ts`);
@@ -219,6 +258,7 @@ async function inChromium(files: Record<string, string>) {
     const shell = shellOnly.slice(2);
     return {
       firstLoad: { ms: firstLoadMs, srcdocKiB: round(srcdocBytes / 1024) },
+      phasesMs: medianPhases(phases.slice(2)),
       writeToReloadMs: { median: median(steady), p90: p90(steady), samples: steady.length },
       shellWriteOnlyMs: { median: median(shell), p90: p90(shell) },
       targetMs: 200,

@@ -15,9 +15,16 @@ export interface PreviewFiles extends ResolveFiles {
   readBytes(path: string): Promise<Uint8Array | undefined>;
 }
 
+/** Where an ES module names another by its key (the quotes excluded), so a hot update can point it elsewhere. */
+export interface ModuleImport {
+  start: number;
+  end: number;
+  key: string;
+}
+
 /** A file the frame makes a blob: URL for. `ref` is its placeholder's number. */
 export type FrameBlob =
-  | { ref: number; kind: "esm"; key: string; path: string; code: string }
+  | { ref: number; kind: "esm"; key: string; path: string; code: string; imports: ModuleImport[] }
   | { ref: number; kind: "cjs"; key: string; path: string; code: string; requires: Record<string, string | null> }
   | { ref: number; kind: "script"; path: string; code: string }
   | { ref: number; kind: "asset"; path: string; type: string; base64: string }
@@ -40,6 +47,8 @@ export interface PreviewBuild {
   loaded: Set<string>;
   /** Imports that could not be resolved and were left to fail in the frame (dynamic imports, requires). */
   warnings: string[];
+  /** The keys of the page's module scripts, in document order: what a hot update runs again. */
+  entries: string[];
 }
 
 export class PreviewBuildError extends Error {
@@ -181,6 +190,7 @@ export class PreviewBuilder {
       appRoot,
       loaded: run.loaded,
       warnings: run.warnings,
+      entries: run.entries,
     };
   }
 
@@ -198,6 +208,7 @@ class BuildRun {
   readonly blobs: FrameBlob[] = [];
   readonly loaded = new Set<string>();
   readonly warnings: string[] = [];
+  readonly entries: string[] = [];
   /** Module key → its blob, for ES modules (and the ES facades of CommonJS files). */
   private readonly modules = new Map<string, Promise<void>>();
   private readonly cjs = new Map<string, Promise<void>>();
@@ -228,6 +239,7 @@ class BuildRun {
       const key = `@wb${path}`;
       // Blank lines first, so a line of the inline script keeps its number in the page.
       const padded = "\n".repeat(reference.linesBefore ?? 0) + reference.value;
+      this.entries.push(key);
       await this.addEsm(key, path, transformModule(`${this.htmlPath}.js`, padded));
       return `<script type="module">import ${JSON.stringify(key)};</script>`;
     }
@@ -240,7 +252,10 @@ class BuildRun {
       return undefined;
     }
     if (reference.kind === "module") {
+      const entry = this.entries.length;
+      this.entries.push("");
       const key = await this.module(path);
+      this.entries[entry] = key;
       return `<script type="module">import ${JSON.stringify(key)};</script>`;
     }
     if (reference.kind === "script") {
@@ -283,7 +298,8 @@ class BuildRun {
         return this.pushEsm(key, path, `export default ${transformed.code};`);
       case "css": {
         const css = await this.cssWithUrls(path, transformed);
-        const code = `const style = document.createElement("style");\nstyle.dataset.wbPath = ${JSON.stringify(path)};\nstyle.textContent = ${JSON.stringify(css)};\ndocument.head.appendChild(style);\nexport default style.textContent;`;
+        // A hot update runs this again: the sheet it added before gives way to the new one.
+        const code = `for (const old of document.querySelectorAll("style")) if (old.dataset.wbPath === ${JSON.stringify(path)}) old.remove();\nconst style = document.createElement("style");\nstyle.dataset.wbPath = ${JSON.stringify(path)};\nstyle.textContent = ${JSON.stringify(css)};\ndocument.head.appendChild(style);\nexport default style.textContent;`;
         return this.pushEsm(key, path, code);
       }
       case "asset":
@@ -291,8 +307,8 @@ class BuildRun {
     }
   }
 
-  private pushEsm(key: string, path: string, code: string): void {
-    this.blobs.push({ ref: this.nextRef(), kind: "esm", key, path, code });
+  private pushEsm(key: string, path: string, code: string, imports: ModuleImport[] = []): void {
+    this.blobs.push({ ref: this.nextRef(), kind: "esm", key, path, code, imports });
   }
 
   private async addEsm(key: string, path: string, transformed: TransformedModule): Promise<void> {
@@ -312,9 +328,18 @@ class BuildRun {
         replacements.push({ start: site.start, end: site.end, text: await this.module(target, keep) });
       }),
     );
-    let code = transformed.code;
-    for (const { start, end, text } of replacements.sort((a, b) => b.start - a.start)) code = code.slice(0, start) + text + code.slice(end);
-    this.pushEsm(key, path, code);
+    // Spliced in from the start, so each key's place in the new code is known as it is written.
+    let code = "";
+    let from = 0;
+    const imports: ModuleImport[] = [];
+    for (const { start, end, text } of replacements.sort((a, b) => a.start - b.start)) {
+      code += transformed.code.slice(from, start);
+      imports.push({ start: code.length, end: code.length + text.length, key: text });
+      code += text;
+      from = end;
+    }
+    code += transformed.code.slice(from);
+    this.pushEsm(key, path, code, imports);
   }
 
   private async cssWithUrls(path: string, transformed: TransformedModule): Promise<string> {
