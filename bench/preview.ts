@@ -204,7 +204,9 @@ async function reloadPhases(page: Page, start: number, shown: number): Promise<R
 
 function medianPhases(list: Record<string, number>[]): Record<string, number> {
   const names = new Set(list.flatMap((entry) => Object.keys(entry)));
-  return Object.fromEntries([...names].map((name) => [name, round(median(list.flatMap((entry) => (entry[name] === undefined ? [] : [entry[name]]))))]));
+  return Object.fromEntries(
+    [...names].map((name) => [name, round(median(list.flatMap((entry) => (entry[name] === undefined ? [] : [entry[name]]))))]),
+  );
 }
 
 async function inChromium(files: Record<string, string>) {
