@@ -115,6 +115,25 @@ export class PreviewBuilder {
   private readonly transforms = new Map<string, TransformedModule>();
   private readonly texts = new Map<string, string>();
   private readonly resolutions = new Map<string, string>();
+  /**
+   * Every path resolution asked about (whether it is a file, a package.json's text): a cached resolution
+   * depends on those answers only, so a change elsewhere (a file the page never looked for) keeps them.
+   */
+  private readonly asked = new Map<string, Promise<boolean | string | undefined>>();
+  /** Paths asked about that a change named since: asked again before the next build uses a resolution. */
+  private readonly suspects = new Set<string>();
+  private readonly askingFiles: ResolveFiles = {
+    isFile: (path) => {
+      const answer = this.files.isFile(path);
+      this.asked.set(path, answer);
+      return answer;
+    },
+    readText: (path) => {
+      const answer = this.files.readText(path);
+      this.asked.set(path, answer);
+      return answer;
+    },
+  };
   private readonly decoder = new TextDecoder();
   /**
    * Bumped by every change: a read that started before a change must not fill the cache after it (the
@@ -133,15 +152,50 @@ export class PreviewBuilder {
     if (paths === "unknown") {
       this.transforms.clear();
       this.texts.clear();
-      this.resolutions.clear();
+      this.forgetResolutions();
       return;
     }
     for (const path of paths) {
-      const known = this.texts.has(path);
       this.transforms.delete(path);
       this.texts.delete(path);
-      if (!known || path.endsWith("package.json")) this.resolutions.clear();
+      // A folder moved or removed may be named alone: what was read under it goes too.
+      const folder = `${path}/`;
+      for (const known of this.texts.keys()) if (known.startsWith(folder)) this.texts.delete(known);
+      for (const known of this.transforms.keys()) if (known.startsWith(folder)) this.transforms.delete(known);
+      if (this.asked.has(path)) this.suspects.add(path);
+      if (this.askedUnder(path)) this.forgetResolutions();
     }
+  }
+
+  /** A folder moved or removed names only itself: what resolution asked about under it may be gone. */
+  private askedUnder(path: string): boolean {
+    const folder = `${path}/`;
+    for (const asked of this.asked.keys()) if (asked.startsWith(folder)) return true;
+    return false;
+  }
+
+  /**
+   * An edit of a file that exists (the usual change) leaves every answer as it was; a file made or
+   * removed where resolution looked, or a package.json edited, changes one, and resolutions start over.
+   */
+  private async checkSuspects(): Promise<void> {
+    if (this.suspects.size === 0) return;
+    const suspects = [...this.suspects];
+    this.suspects.clear();
+    const changed = await Promise.all(
+      suspects.map(async (path) => {
+        const before = await this.asked.get(path);
+        const now = typeof before === "boolean" ? await this.files.isFile(path) : await this.files.readText(path);
+        return now !== before;
+      }),
+    );
+    if (changed.some(Boolean)) this.forgetResolutions();
+  }
+
+  private forgetResolutions(): void {
+    this.resolutions.clear();
+    this.asked.clear();
+    this.suspects.clear();
   }
 
   private async text(path: string): Promise<string> {
@@ -151,7 +205,7 @@ export class PreviewBuilder {
     const bytes = await this.files.readBytes(path);
     if (bytes === undefined) {
       // A file that vanished between resolution and reading: resolve again next time.
-      this.resolutions.clear();
+      this.forgetResolutions();
       throw new PreviewBuildError(`${path} could not be read (it was moved or deleted)`);
     }
     const text = this.decoder.decode(bytes);
@@ -173,13 +227,13 @@ export class PreviewBuilder {
     const cached = this.resolutions.get(id);
     if (cached !== undefined) return cached;
     const epoch = this.epoch;
-    const path = await resolveImport(this.files, importer, specifier, appRoot, mode);
+    const path = await resolveImport(this.askingFiles, importer, specifier, appRoot, mode);
     if (epoch === this.epoch) this.resolutions.set(id, path);
     return path;
   }
 
   async build(htmlPath: string): Promise<PreviewBuild> {
-    await initLexers();
+    await Promise.all([initLexers(), this.checkSuspects()]);
     const appRoot = await appRootOf(this.files, htmlPath, this.workspaceRoot);
     const run = new BuildRun(this, htmlPath, appRoot);
     const html = await rewriteHtml(await this.text(htmlPath), (reference) => run.htmlReference(reference));
