@@ -85,6 +85,10 @@ test("an edit to a React app's module shows up without reloading the page; a syn
   await expect(page.getByTestId("preview-failure")).toBeHidden();
   await expect(page.getByTestId("preview-line").filter({ hasText: "Build error" })).toHaveCount(0);
   expect(await sameDocument(page)).toBe(true);
+  // "Open in a new tab" opens the version on screen, not the one the frame was first loaded with.
+  const [tab] = await Promise.all([page.context().waitForEvent("page"), page.getByTestId("preview-open-tab").click()]);
+  await expect(tab.frameLocator("iframe").locator("h1")).toHaveText("Fixed version", { timeout: 20_000 });
+  await tab.close();
   await button.click();
   await expect(button).toHaveText("count is 1");
 

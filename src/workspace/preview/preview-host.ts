@@ -8,7 +8,7 @@
 import { posix } from "pathe";
 import type { Runtime } from "../../runtime/types.js";
 import { type PreviewBuild, PreviewBuilder, type PreviewFiles, mimeType } from "./build.js";
-import { frameDocument } from "./frame-document.js";
+import { type FrameConfig, frameDocument } from "./frame-document.js";
 import { FrameMessage } from "./frame-messages.js";
 import { type FrameFiles, frameFiles, planHotUpdate } from "./hot-update.js";
 import type { ConsoleLine, PageError, PageSnapshot } from "./preview-types.js";
@@ -77,7 +77,8 @@ interface Loaded {
   files: FrameFiles;
   /** The frame said it has a React root: an edit of a module can be a hot update (see hot-update.ts). */
   hotReady: boolean;
-  document: string;
+  /** How the frame was set up: "Open in a new tab" makes a document of the build it runs now with it. */
+  config: FrameConfig;
   port?: MessagePort;
   started: Promise<void>;
   start: () => void;
@@ -205,12 +206,13 @@ export class PreviewHost {
         const build = await this.builder.build(htmlPath);
         mark("build-end");
         if (generation !== this.generation) return;
-        const document = frameDocument(build.payload, {
+        const config: FrameConfig = {
           origin: location.origin,
           prefix: URL_PREFIX,
           page: `/${posix.relative(build.appRoot, htmlPath)}`,
           root: this.runtime.root,
-        });
+        };
+        const document = frameDocument(build.payload, config);
         this.loaded?.port?.close();
         let start!: () => void;
         const started = new Promise<void>((resolve) => (start = resolve));
@@ -219,7 +221,7 @@ export class PreviewHost {
           nonce: build.payload.nonce,
           files: frameFiles(build),
           hotReady: false,
-          document,
+          config,
           started,
           start,
         };
@@ -389,7 +391,7 @@ export class PreviewHost {
   /** Opens the page as it is now in a new tab: a page of ours holding the same sandboxed frame. */
   openInNewTab(): void {
     if (!this.loaded) return;
-    const escaped = this.loaded.document.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+    const escaped = frameDocument(this.loaded.build.payload, this.loaded.config).replace(/&/g, "&amp;").replace(/"/g, "&quot;");
     const wrapper = `<!doctype html><meta charset="utf-8"><title>Preview ${this.path ?? ""}</title><style>html,body,iframe{margin:0;border:0;width:100%;height:100%;display:block}</style><iframe sandbox="${FRAME_SANDBOX}" srcdoc="${escaped}"></iframe>`;
     const url = URL.createObjectURL(new Blob([wrapper], { type: "text/html" }));
     window.open(url, "_blank", "noopener");
