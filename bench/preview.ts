@@ -196,7 +196,6 @@ async function reloadPhases(page: Page, start: number, shown: number): Promise<R
           frameStart: o + (at("wb-frame-start") ?? Number.NaN),
           frameBlobs: o + (at("wb-frame-blobs") ?? Number.NaN),
           domInteractive: o + (nav?.domInteractive ?? Number.NaN),
-          domContentLoaded: o + (nav?.domContentLoadedEventEnd ?? Number.NaN),
         };
       })
     : {};
