@@ -3,12 +3,14 @@ import { callCard, expect, freshWorkspace, openWorkbench, runInTerminal, runTool
 import { frame, openPreview, packageFiles, upload } from "./preview-support.js";
 
 const app = (heading: string) => `import { useState } from "react";
+import { label } from "./label";
 
 export default function App() {
   const [count, setCount] = useState(0);
   return (
     <>
       <h1>${heading}</h1>
+      <p id="label">{label}</p>
       <button onClick={() => setCount((n) => n + 1)}>count is {count}</button>
     </>
   );
@@ -30,6 +32,7 @@ createRoot(document.getElementById("root")!).render(<App />);
 `,
     "app/src/index.css": "h1 { color: rgb(10, 20, 30); }\n",
     "app/src/App.tsx": app("First version"),
+    "app/src/label.ts": 'export const label = "label-0";\n',
   };
 }
 
@@ -76,7 +79,7 @@ test("an edit to a React app's module shows up without reloading the page; a syn
   // A syntax error: the page stays as it was, the error is shown with the file; the fix brings the new version.
   await writeApp(page, app("Broken version").replace("</h1>", "</h1"), 2);
   await expect(page.getByTestId("preview-failure")).toContainText("app/src/App.tsx");
-  await expect(page.getByTestId("preview-failure")).toContainText(/App\.tsx: Unexpected token \(8:\d+\)$/);
+  await expect(page.getByTestId("preview-failure")).toContainText(/App\.tsx: Unexpected token[^:]*\(\d+:\d+\)$/);
   await expect(page.getByTestId("preview-line").filter({ hasText: "Build error" })).toContainText("App.tsx");
   await expect(frame(page).locator("h1")).toHaveText("Second version");
   await page.screenshot({ path: test.info().outputPath("preview-syntax-error.png") });
@@ -101,6 +104,15 @@ test("an edit to a React app's module shows up without reloading the page; a syn
   await expect(frame(page).locator("style")).toHaveCount(1);
   expect(await sameDocument(page)).toBe(true);
   await page.screenshot({ path: test.info().outputPath("preview-hot.png") });
+
+  // A burst of edits, each its own update (30 ms apart, past the 10 ms of quiet): the last one is what shows.
+  await page.getByTestId("tab-terminal").click();
+  await runInTerminal(page, `for i in 1 2 3 4 5 6; do echo "export const label = 'label-$i';" > app/src/label.ts; sleep 0.03; done`);
+  await waitForIdle(page);
+  await page.getByTestId("tab-preview").click();
+  await expect(frame(page).locator("#label")).toHaveText("label-6");
+  expect(await sameDocument(page)).toBe(true);
+  await expect(page.getByTestId("preview-console")).toContainText("0 errors");
 
   // The page's HTML cannot be updated in place: the document is loaded again.
   await page.getByTestId("tab-terminal").click();

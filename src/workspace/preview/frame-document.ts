@@ -185,6 +185,7 @@ function frameMain(payload: FramePayload, config: FrameConfig): void {
         (error: unknown) => send({ type: "screenshot", id, error: String(error instanceof Error ? error.message : error).slice(0, 2_000) }),
       );
   };
+  let hotQueue = Promise.resolve();
   port.onmessage = (event: MessageEvent) => {
     const message = event.data as { type: string; id: number; status?: number; body?: ArrayBuffer; contentType?: string; error?: string };
     if (message.type === "snapshot") {
@@ -192,7 +193,8 @@ function frameMain(payload: FramePayload, config: FrameConfig): void {
     } else if (message.type === "screenshot") {
       screenshot(message.id, (message as { code?: string }).code ?? "");
     } else if (message.type === "hot") {
-      void hotUpdate(message as unknown as HotMessage);
+      // One at a time: an update that overtook one still importing would be undone by its entries.
+      hotQueue = hotQueue.then(() => hotUpdate(message as unknown as HotMessage));
     } else if (message.type === "fetch-reply") {
       const pending = waiting[message.id];
       delete waiting[message.id];
