@@ -269,7 +269,8 @@ export class PreviewHost {
     const changed = this.pendingChanges;
     this.pendingChanges = new Set();
     const current = this.loaded;
-    if (changed === "unknown" || !current?.hotReady || !current.port) return this.load();
+    // A load under way (a navigation, a reload) is for a new document: it must not be overtaken.
+    if (changed === "unknown" || this.phase === "building" || !current?.hotReady || !current.port) return this.load();
     const generation = ++this.generation;
     const run = this.hotUpdate(current, [...changed], generation);
     this.pendingLoad = run;
