@@ -2,15 +2,18 @@
  * The preview (issue 29). In Node: the transpiler's cost per module (sucrase, as the preview runs it,
  * against esbuild's native binary on the same 50 TSX files in the same run). In Chromium, on the built
  * page: the first load of a 50-module React + TSX app (bytes handed to the frame, ms to its text), and the
- * time from a shell command that rewrites a module the page imports to the reloaded page showing the
- * change, against the same command writing a file the page does not load (the shell's own share).
+ * time from a shell command that rewrites a module the page imports to the page showing the change (a hot
+ * update: the frame keeps react-dom and runs again only the changed modules, their importers and the
+ * entry), against the same command writing a file the page does not load (the shell's own share); and the
+ * same for the page's HTML, which only a full reload can show (the whole frame again, react-dom included).
+ * Each figure comes with where its time went (page marks from preview-host.ts, the frame's own timeline).
  */
 import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, readdir, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Frame, type Page } from "@playwright/test";
+import { type Browser, chromium, type Frame, type Page } from "@playwright/test";
 import { zipSync } from "fflate";
 import { initLexers, transformModule } from "../src/workspace/preview/transform.js";
 import { LAUNCH_ARGS, NAME_SHIM, round, serve, stop } from "./ui-stream.js";
@@ -56,11 +59,13 @@ export function Part${i}({ label, items = [1, 2, 3] }: Props${i}) {
 `;
 }
 
+const PAGE_HTML =
+  '<!doctype html><html><head><title>Bench</title></head><body><div id="root"></div><script type="module" src="/src/main.tsx"></script></body></html>';
+
 function appFiles(): Record<string, string> {
   const files: Record<string, string> = {
     "app/package.json": JSON.stringify({ name: "bench-app", private: true, type: "module" }),
-    "app/index.html":
-      '<!doctype html><html><head><title>Bench</title></head><body><div id="root"></div><script type="module" src="/src/main.tsx"></script></body></html>',
+    "app/index.html": PAGE_HTML,
     "app/src/stamp.ts": 'export const stamp: string = "stamp-0";\n',
     "app/src/main.tsx": `import { createRoot } from "react-dom/client";\nimport { App } from "./App";\ncreateRoot(document.getElementById("root")!).render(<App />);\n`,
   };
@@ -171,6 +176,89 @@ async function frameShows(frame: Frame, text: string): Promise<void> {
   });
 }
 
+/** Where one reload's time went: page marks (preview-host.ts) and the frame's own timeline, from the write. */
+async function reloadPhases(page: Page, start: number, shown: number): Promise<Record<string, number>> {
+  const pageMarks = await page.evaluate(() => {
+    const last: Record<string, number> = {};
+    for (const entry of performance.getEntriesByType("mark"))
+      if (entry.name.startsWith("wb-preview-")) last[entry.name.slice(11)] = performance.timeOrigin + entry.startTime;
+    performance.clearMarks();
+    return last;
+  });
+  const frame = page.frames().find((f) => f.url() === "about:srcdoc");
+  const frameMarks: Record<string, number> = frame
+    ? await frame.evaluate(() => {
+        const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+        const at = (name: string) => performance.getEntriesByName(name)[0]?.startTime;
+        const o = performance.timeOrigin;
+        return {
+          frameOrigin: o,
+          frameStart: o + (at("wb-frame-start") ?? Number.NaN),
+          frameBlobs: o + (at("wb-frame-blobs") ?? Number.NaN),
+          domInteractive: o + (nav?.domInteractive ?? Number.NaN),
+        };
+      })
+    : {};
+  const out: Record<string, number> = {};
+  // The frame's timeline counts only when this write reloaded it (a hot update keeps the document).
+  for (const [name, at] of Object.entries({ ...pageMarks, ...frameMarks })) if (at >= start) out[name] = at - start;
+  out.shown = shown - start;
+  return out;
+}
+
+function medianPhases(list: Record<string, number>[]): Record<string, number> {
+  const names = new Set(list.flatMap((entry) => Object.keys(entry)));
+  return Object.fromEntries(
+    [...names].map((name) => [name, round(median(list.flatMap((entry) => (entry[name] === undefined ? [] : [entry[name]]))))]),
+  );
+}
+
+/**
+ * The reference for a full reload: react's and react-dom's development builds (their UMD files) loaded as
+ * scripts from blob: URLs (as the frame loads them) into an empty page and rendering one element, timed
+ * from the first script's start to the render, in a new page each time (nothing compiled before).
+ */
+async function reactDomAlone(browser: Browser, react: Record<string, Uint8Array>): Promise<number[]> {
+  const decoder = new TextDecoder();
+  const scripts = [
+    decoder.decode(react["app/node_modules/react/umd/react.development.js"]!),
+    decoder.decode(react["app/node_modules/react-dom/umd/react-dom.development.js"]!),
+  ];
+  const times: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const page = await browser.newPage();
+    try {
+      await page.setContent('<!doctype html><div id="root"></div>');
+      const urls = await page.evaluate(
+        (texts) => texts.map((text) => URL.createObjectURL(new Blob([text], { type: "text/javascript" }))),
+        scripts,
+      );
+      times.push(
+        await page.evaluate(async (urls) => {
+          const start = performance.now();
+          for (const url of urls)
+            await new Promise((resolve, reject) => {
+              const script = document.createElement("script");
+              script.src = url;
+              script.onload = resolve;
+              script.onerror = reject;
+              document.head.appendChild(script);
+            });
+          const { React, ReactDOM } = window as unknown as {
+            React: { createElement(type: string, props: null, text: string): unknown };
+            ReactDOM: { flushSync(fn: () => void): void; createRoot(node: Element): { render(element: unknown): void } };
+          };
+          ReactDOM.flushSync(() => ReactDOM.createRoot(document.getElementById("root")!).render(React.createElement("h1", null, "alone")));
+          return performance.now() - start;
+        }, urls),
+      );
+    } finally {
+      await page.close();
+    }
+  }
+  return times.slice(2);
+}
+
 async function inChromium(files: Record<string, string>) {
   const { url, server } = await serve();
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: LAUNCH_ARGS });
@@ -180,7 +268,9 @@ async function inChromium(files: Record<string, string>) {
     await page.addInitScript(() => window.localStorage.setItem("workbench-welcome-dismissed", "1"));
     await page.goto(`${url}/?workspace=bench-preview-${Date.now().toString(36)}&memory=1`);
     await page.locator(".xterm-rows").getByText("user@workbench").first().waitFor();
-    const all: Record<string, Uint8Array> = { ...(await reactFiles()) };
+    const react = await reactFiles();
+    const alone = await reactDomAlone(browser, react);
+    const all: Record<string, Uint8Array> = { ...react };
     for (const [path, text] of Object.entries(files)) all[path] = new TextEncoder().encode(text);
     await page.getByTestId("upload-zip").setInputFiles({ name: "app.zip", mimeType: "application/zip", buffer: Buffer.from(zipSync(all)) });
     await page
@@ -199,13 +289,16 @@ async function inChromium(files: Record<string, string>) {
 
     const reload: number[] = [];
     const shellOnly: number[] = [];
+    const phases: Record<string, number>[] = [];
     for (let i = 1; i <= 12; i++) {
       await page.getByTestId("tab-terminal").click();
       await command(page, `echo 'export const stamp: string = "stamp-${i}";' > app/src/stamp.ts`);
       const start = Date.now();
       await page.keyboard.press("Enter");
       await frameShows(frame, `stamp-${i}`);
-      reload.push(Date.now() - start);
+      const shown = Date.now();
+      reload.push(shown - start);
+      phases.push(await reloadPhases(page, start, shown));
       await idle(page);
       // The same command on a file the page never loaded: the shell's share of the figure above.
       await command(page, `echo 'export const stamp: string = "other-${i}";' > app/src/unused.ts`);
@@ -214,15 +307,35 @@ async function inChromium(files: Record<string, string>) {
       await idle(page);
       shellOnly.push(Date.now() - shellStart);
     }
+    // The page's HTML: only a full reload shows it.
+    const full: number[] = [];
+    const fullPhases: Record<string, number>[] = [];
+    for (let i = 1; i <= 7; i++) {
+      await idle(page);
+      await command(page, `echo '${PAGE_HTML.replace("<body>", `<body><p>html-${i}</p>`)}' > app/index.html`);
+      const start = Date.now();
+      await page.keyboard.press("Enter");
+      await frameShows(frame, `html-${i}`);
+      const shown = Date.now();
+      full.push(shown - start);
+      fullPhases.push(await reloadPhases(page, start, shown));
+    }
     // The first rounds warm the shell and the caches.
     const steady = reload.slice(2);
     const shell = shellOnly.slice(2);
+    const fullSteady = full.slice(2);
     return {
       firstLoad: { ms: firstLoadMs, srcdocKiB: round(srcdocBytes / 1024) },
+      phasesMs: medianPhases(phases.slice(2)),
       writeToReloadMs: { median: median(steady), p90: p90(steady), samples: steady.length },
       shellWriteOnlyMs: { median: median(shell), p90: p90(shell) },
       targetMs: 200,
       withinTarget: median(steady) <= 200,
+      fullReload: {
+        writeToReloadMs: { median: median(fullSteady), p90: p90(fullSteady), samples: fullSteady.length },
+        phasesMs: medianPhases(fullPhases.slice(2)),
+      },
+      reactDomDevelopmentAloneMs: { median: round(median(alone)), p90: round(p90(alone)), samples: alone.length },
     };
   } finally {
     await browser.close();

@@ -15,9 +15,16 @@ export interface PreviewFiles extends ResolveFiles {
   readBytes(path: string): Promise<Uint8Array | undefined>;
 }
 
+/** Where an ES module names another by its key (the quotes excluded), so a hot update can point it elsewhere. */
+export interface ModuleImport {
+  start: number;
+  end: number;
+  key: string;
+}
+
 /** A file the frame makes a blob: URL for. `ref` is its placeholder's number. */
 export type FrameBlob =
-  | { ref: number; kind: "esm"; key: string; path: string; code: string }
+  | { ref: number; kind: "esm"; key: string; path: string; code: string; imports: ModuleImport[] }
   | { ref: number; kind: "cjs"; key: string; path: string; code: string; requires: Record<string, string | null> }
   | { ref: number; kind: "script"; path: string; code: string }
   | { ref: number; kind: "asset"; path: string; type: string; base64: string }
@@ -40,6 +47,8 @@ export interface PreviewBuild {
   loaded: Set<string>;
   /** Imports that could not be resolved and were left to fail in the frame (dynamic imports, requires). */
   warnings: string[];
+  /** The keys of the page's module scripts, in document order: what a hot update runs again. */
+  entries: string[];
 }
 
 export class PreviewBuildError extends Error {
@@ -106,6 +115,25 @@ export class PreviewBuilder {
   private readonly transforms = new Map<string, TransformedModule>();
   private readonly texts = new Map<string, string>();
   private readonly resolutions = new Map<string, string>();
+  /**
+   * Every path resolution asked about (whether it is a file, a package.json's text): a cached resolution
+   * depends on those answers only, so a change elsewhere (a file the page never looked for) keeps them.
+   */
+  private readonly asked = new Map<string, Promise<boolean | string | undefined>>();
+  /** Paths asked about that a change named since: asked again before the next build uses a resolution. */
+  private readonly suspects = new Set<string>();
+  private readonly askingFiles: ResolveFiles = {
+    isFile: (path) => {
+      const answer = this.files.isFile(path);
+      this.asked.set(path, answer);
+      return answer;
+    },
+    readText: (path) => {
+      const answer = this.files.readText(path);
+      this.asked.set(path, answer);
+      return answer;
+    },
+  };
   private readonly decoder = new TextDecoder();
   /**
    * Bumped by every change: a read that started before a change must not fill the cache after it (the
@@ -124,15 +152,50 @@ export class PreviewBuilder {
     if (paths === "unknown") {
       this.transforms.clear();
       this.texts.clear();
-      this.resolutions.clear();
+      this.forgetResolutions();
       return;
     }
     for (const path of paths) {
-      const known = this.texts.has(path);
       this.transforms.delete(path);
       this.texts.delete(path);
-      if (!known || path.endsWith("package.json")) this.resolutions.clear();
+      // A folder moved or removed may be named alone: what was read under it goes too.
+      const folder = `${path}/`;
+      for (const known of this.texts.keys()) if (known.startsWith(folder)) this.texts.delete(known);
+      for (const known of this.transforms.keys()) if (known.startsWith(folder)) this.transforms.delete(known);
+      if (this.asked.has(path)) this.suspects.add(path);
+      if (this.askedUnder(path)) this.forgetResolutions();
     }
+  }
+
+  /** A folder moved or removed names only itself: what resolution asked about under it may be gone. */
+  private askedUnder(path: string): boolean {
+    const folder = `${path}/`;
+    for (const asked of this.asked.keys()) if (asked.startsWith(folder)) return true;
+    return false;
+  }
+
+  /**
+   * An edit of a file that exists (the usual change) leaves every answer as it was; a file made or
+   * removed where resolution looked, or a package.json edited, changes one, and resolutions start over.
+   */
+  private async checkSuspects(): Promise<void> {
+    if (this.suspects.size === 0) return;
+    const suspects = [...this.suspects];
+    this.suspects.clear();
+    const changed = await Promise.all(
+      suspects.map(async (path) => {
+        const before = await this.asked.get(path);
+        const now = typeof before === "boolean" ? await this.files.isFile(path) : await this.files.readText(path);
+        return now !== before;
+      }),
+    );
+    if (changed.some(Boolean)) this.forgetResolutions();
+  }
+
+  private forgetResolutions(): void {
+    this.resolutions.clear();
+    this.asked.clear();
+    this.suspects.clear();
   }
 
   private async text(path: string): Promise<string> {
@@ -142,7 +205,7 @@ export class PreviewBuilder {
     const bytes = await this.files.readBytes(path);
     if (bytes === undefined) {
       // A file that vanished between resolution and reading: resolve again next time.
-      this.resolutions.clear();
+      this.forgetResolutions();
       throw new PreviewBuildError(`${path} could not be read (it was moved or deleted)`);
     }
     const text = this.decoder.decode(bytes);
@@ -164,13 +227,13 @@ export class PreviewBuilder {
     const cached = this.resolutions.get(id);
     if (cached !== undefined) return cached;
     const epoch = this.epoch;
-    const path = await resolveImport(this.files, importer, specifier, appRoot, mode);
+    const path = await resolveImport(this.askingFiles, importer, specifier, appRoot, mode);
     if (epoch === this.epoch) this.resolutions.set(id, path);
     return path;
   }
 
   async build(htmlPath: string): Promise<PreviewBuild> {
-    await initLexers();
+    await Promise.all([initLexers(), this.checkSuspects()]);
     const appRoot = await appRootOf(this.files, htmlPath, this.workspaceRoot);
     const run = new BuildRun(this, htmlPath, appRoot);
     const html = await rewriteHtml(await this.text(htmlPath), (reference) => run.htmlReference(reference));
@@ -181,6 +244,7 @@ export class PreviewBuilder {
       appRoot,
       loaded: run.loaded,
       warnings: run.warnings,
+      entries: run.entries,
     };
   }
 
@@ -198,6 +262,7 @@ class BuildRun {
   readonly blobs: FrameBlob[] = [];
   readonly loaded = new Set<string>();
   readonly warnings: string[] = [];
+  readonly entries: string[] = [];
   /** Module key → its blob, for ES modules (and the ES facades of CommonJS files). */
   private readonly modules = new Map<string, Promise<void>>();
   private readonly cjs = new Map<string, Promise<void>>();
@@ -228,6 +293,7 @@ class BuildRun {
       const key = `@wb${path}`;
       // Blank lines first, so a line of the inline script keeps its number in the page.
       const padded = "\n".repeat(reference.linesBefore ?? 0) + reference.value;
+      this.entries.push(key);
       await this.addEsm(key, path, transformModule(`${this.htmlPath}.js`, padded));
       return `<script type="module">import ${JSON.stringify(key)};</script>`;
     }
@@ -240,7 +306,10 @@ class BuildRun {
       return undefined;
     }
     if (reference.kind === "module") {
+      const entry = this.entries.length;
+      this.entries.push("");
       const key = await this.module(path);
+      this.entries[entry] = key;
       return `<script type="module">import ${JSON.stringify(key)};</script>`;
     }
     if (reference.kind === "script") {
@@ -283,7 +352,8 @@ class BuildRun {
         return this.pushEsm(key, path, `export default ${transformed.code};`);
       case "css": {
         const css = await this.cssWithUrls(path, transformed);
-        const code = `const style = document.createElement("style");\nstyle.dataset.wbPath = ${JSON.stringify(path)};\nstyle.textContent = ${JSON.stringify(css)};\ndocument.head.appendChild(style);\nexport default style.textContent;`;
+        // A hot update runs this again: the sheet it added before gives way to the new one.
+        const code = `for (const old of document.querySelectorAll("style")) if (old.dataset.wbPath === ${JSON.stringify(path)}) old.remove();\nconst style = document.createElement("style");\nstyle.dataset.wbPath = ${JSON.stringify(path)};\nstyle.textContent = ${JSON.stringify(css)};\ndocument.head.appendChild(style);\nexport default style.textContent;`;
         return this.pushEsm(key, path, code);
       }
       case "asset":
@@ -291,8 +361,8 @@ class BuildRun {
     }
   }
 
-  private pushEsm(key: string, path: string, code: string): void {
-    this.blobs.push({ ref: this.nextRef(), kind: "esm", key, path, code });
+  private pushEsm(key: string, path: string, code: string, imports: ModuleImport[] = []): void {
+    this.blobs.push({ ref: this.nextRef(), kind: "esm", key, path, code, imports });
   }
 
   private async addEsm(key: string, path: string, transformed: TransformedModule): Promise<void> {
@@ -312,9 +382,18 @@ class BuildRun {
         replacements.push({ start: site.start, end: site.end, text: await this.module(target, keep) });
       }),
     );
-    let code = transformed.code;
-    for (const { start, end, text } of replacements.sort((a, b) => b.start - a.start)) code = code.slice(0, start) + text + code.slice(end);
-    this.pushEsm(key, path, code);
+    // Spliced in from the start, so each key's place in the new code is known as it is written.
+    let code = "";
+    let from = 0;
+    const imports: ModuleImport[] = [];
+    for (const { start, end, text } of replacements.sort((a, b) => a.start - b.start)) {
+      code += transformed.code.slice(from, start);
+      imports.push({ start: code.length, end: code.length + text.length, key: text });
+      code += text;
+      from = end;
+    }
+    code += transformed.code.slice(from);
+    this.pushEsm(key, path, code, imports);
   }
 
   private async cssWithUrls(path: string, transformed: TransformedModule): Promise<string> {

@@ -8,6 +8,7 @@
  * still being parsed, so every tag of the app is parsed as if it had been there).
  */
 import type { FramePayload } from "./build.js";
+import type { HotUpdate } from "./hot-update.js";
 
 export interface FrameConfig {
   /** The workbench's origin: relative URLs resolve under `${origin}${prefix}`, which the fetch shim serves. */
@@ -21,6 +22,7 @@ export interface FrameConfig {
 
 /** Runs in the frame. Self-contained: it is turned into text with toString(). */
 function frameMain(payload: FramePayload, config: FrameConfig): void {
+  performance.mark("wb-frame-start");
   const channel = new MessageChannel();
   const port = channel.port1;
   parent.postMessage({ wbPreview: payload.nonce, type: "hello" }, "*", [channel.port2]);
@@ -183,12 +185,16 @@ function frameMain(payload: FramePayload, config: FrameConfig): void {
         (error: unknown) => send({ type: "screenshot", id, error: String(error instanceof Error ? error.message : error).slice(0, 2_000) }),
       );
   };
+  let hotQueue = Promise.resolve();
   port.onmessage = (event: MessageEvent) => {
     const message = event.data as { type: string; id: number; status?: number; body?: ArrayBuffer; contentType?: string; error?: string };
     if (message.type === "snapshot") {
       send({ type: "snapshot", id: message.id, title: document.title, text: document.body ? document.body.innerText : "" });
     } else if (message.type === "screenshot") {
       screenshot(message.id, (message as { code?: string }).code ?? "");
+    } else if (message.type === "hot") {
+      // One at a time: an update that overtook one still importing would be undone by its entries.
+      hotQueue = hotQueue.then(() => hotUpdate(message as unknown as HotMessage));
     } else if (message.type === "fetch-reply") {
       const pending = waiting[message.id];
       delete waiting[message.id];
@@ -211,6 +217,28 @@ function frameMain(payload: FramePayload, config: FrameConfig): void {
     cwd: () => "/",
     nextTick: (fn: (...a: unknown[]) => void, ...a: unknown[]) => queueMicrotask(() => fn(...a)),
   };
+  // React roots the app makes: a hot update unmounts them (their effects clean up) before the entries run
+  // again and make new ones. The page offers hot updates only once a root exists (see hot-update.ts).
+  type HotMessage = { id: number } & HotUpdate;
+  type Root = { unmount(): void };
+  const roots: Root[] = [];
+  const watchRoots = (client: Record<string, unknown>) => {
+    for (const name of ["createRoot", "hydrateRoot"]) {
+      const make = client[name];
+      if (typeof make !== "function") continue;
+      client[name] = function (this: unknown, ...args: unknown[]) {
+        const root = make.apply(this, args) as Root;
+        const unmount = root.unmount;
+        root.unmount = function (this: unknown) {
+          roots.splice(roots.indexOf(root) >>> 0, 1);
+          unmount.call(this);
+        };
+        roots.push(root);
+        send({ type: "hot-ready" });
+        return root;
+      };
+    }
+  };
   const definitions: Record<string, { requires: Record<string, string | null>; run: Function }> = {};
   const cache: Record<string, { exports: unknown }> = {};
   win.__wbDefine = (path: string, requires: Record<string, string | null>, run: Function) => {
@@ -232,6 +260,7 @@ function frameMain(payload: FramePayload, config: FrameConfig): void {
       return require(target);
     };
     definition.run.call(module.exports, module, module.exports, local, win.process, window);
+    if (/\/node_modules\/react-dom\/client\.js$/.test(path)) watchRoots(module.exports as Record<string, unknown>);
     return module.exports;
   };
   win.__wbRequire = require;
@@ -263,9 +292,45 @@ function frameMain(payload: FramePayload, config: FrameConfig): void {
     if (blob.kind === "esm") imports[blob.key] = url;
     if (blob.kind === "cjs") classic.push(`<script src="${url}"></script>`);
   }
+  // A module's URL now: the import map's, or the one a hot update made (which the map cannot learn).
+  const moduleUrl: Record<string, string> = { ...imports };
+  const failed = (error: unknown) => {
+    const stack = error instanceof Error && error.stack ? error.stack : undefined;
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : format([error]);
+    send({ type: "error", kind: "uncaught", message, stack: stack ? mapStack(stack) : undefined, source: sourceOf(stack) });
+  };
+  const hotUpdate = async (message: HotMessage) => {
+    const ref = new RegExp(`__wbref_${message.nonce}_(\\d+)__`, "g");
+    const made: Record<string, string> = {};
+    for (const module of message.modules) {
+      let code = "";
+      let from = 0;
+      for (const site of module.imports) {
+        code += module.code.slice(from, site.start) + (made[site.key] ?? moduleUrl[site.key] ?? site.key);
+        from = site.end;
+      }
+      code += module.code.slice(from);
+      code = code.replace(ref, (_, n: string) => urlOf[message.refs[Number(n)] ?? -1] ?? "");
+      const url = URL.createObjectURL(new Blob([code], { type: "text/javascript" }));
+      made[module.key] = url;
+      pathOfUrl[url] = shown(module.path.replace(/\?inline-\d+$/, ""));
+    }
+    Object.assign(moduleUrl, made);
+    try {
+      // Evaluated before the app is taken down, so an error here leaves the page as it was.
+      for (const module of message.modules) if (!message.entries.includes(module.key)) await import(made[module.key]!);
+      for (const root of [...roots]) root.unmount();
+      for (const entry of message.entries) await import(made[entry] ?? moduleUrl[entry] ?? entry);
+      send({ type: "hot-done", id: message.id, roots: roots.length });
+    } catch (error) {
+      failed(error);
+      send({ type: "hot-done", id: message.id, roots: roots.length, failed: true });
+    }
+  };
   const map = JSON.stringify({ imports }).replace(/</g, "\\u003c");
   const base = `<base href="${config.origin}${config.prefix.slice(0, -1)}${config.page}">`;
   const html = fill(payload.html).replace(/^\s*<!doctype[^>]*>/i, "");
+  performance.mark("wb-frame-blobs");
   document.write(`${base}<script type="importmap">${map}</script>${classic.join("")}${html}`);
 }
 
@@ -283,6 +348,13 @@ function scriptJson(value: unknown): string {
  */
 const NAME_HELPER = "var __name = function (target) { return target; };";
 
+/**
+ * The build travels as JSON data, not as a JavaScript literal: JSON.parse reads a megabyte of module text
+ * several times faster than the script parser would; the element goes once it is read.
+ */
+const READ_PAYLOAD =
+  '(function () { var data = document.getElementById("wb-payload"); data.remove(); return JSON.parse(data.textContent); })()';
+
 export function frameDocument(payload: FramePayload, config: FrameConfig): string {
-  return `<!doctype html><html><head><meta charset="utf-8"><script>${NAME_HELPER}(${frameMain.toString()})(${scriptJson(payload)}, ${scriptJson(config)});</script>`;
+  return `<!doctype html><html><head><meta charset="utf-8"><script type="application/json" id="wb-payload">${scriptJson(payload)}</script><script>${NAME_HELPER}(${frameMain.toString()})(${READ_PAYLOAD}, ${scriptJson(config)});</script>`;
 }

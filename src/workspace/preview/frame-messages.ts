@@ -20,6 +20,9 @@ export const FrameMessage = z.discriminatedUnion("type", [
     stack: z.string().max(50_000).optional(),
     source: Source.optional(),
   }),
+  /** A React root exists: the page can take hot updates. */
+  z.object({ type: z.literal("hot-ready") }),
+  z.object({ type: z.literal("hot-done"), id: z.number().int(), roots: z.number().int(), failed: z.boolean().optional() }),
   z.object({ type: z.literal("fetch"), id: z.number().int(), path: z.string().max(4096) }),
   z.object({ type: z.literal("navigate"), path: z.string().max(4096) }),
   z.object({ type: z.literal("snapshot"), id: z.number().int(), title: z.string().max(10_000), text: z.string().max(5_000_000) }),

@@ -8,8 +8,9 @@
 import { posix } from "pathe";
 import type { Runtime } from "../../runtime/types.js";
 import { type PreviewBuild, PreviewBuilder, type PreviewFiles, mimeType } from "./build.js";
-import { frameDocument } from "./frame-document.js";
+import { type FrameConfig, frameDocument } from "./frame-document.js";
 import { FrameMessage } from "./frame-messages.js";
+import { type FrameFiles, frameFiles, planHotUpdate } from "./hot-update.js";
 import type { ConsoleLine, PageError, PageSnapshot } from "./preview-types.js";
 import { errorMessage } from "../../base/error-message.js";
 
@@ -25,6 +26,13 @@ const CHANGE_DEBOUNCE_MS = 10;
 const HELLO_TIMEOUT_MS = 10_000;
 const SNAPSHOT_TIMEOUT_MS = 3_000;
 const SCREENSHOT_TIMEOUT_MS = 8_000;
+/** A hot update the frame has not finished by then is given up for a full reload. */
+const HOT_TIMEOUT_MS = 5_000;
+
+/** Performance marks on the page's timeline, so the bench can say where a reload's time goes. */
+function mark(name: "change" | "build-start" | "build-end" | "frame-set" | "hello" | "hot-sent" | "hot-done"): void {
+  performance.mark(`wb-preview-${name}`);
+}
 
 /** modern-screenshot's browser build as text, fetched with the first screenshot (never with the page). */
 let renderer: Promise<string> | undefined;
@@ -62,8 +70,15 @@ function runtimeFiles(runtime: Runtime): PreviewFiles {
 }
 
 interface Loaded {
+  /** What the frame runs now: the build it was loaded with, or the build of its last hot update. */
   build: PreviewBuild;
-  document: string;
+  /** The nonce and file numbers of the build the frame was loaded with. */
+  nonce: string;
+  files: FrameFiles;
+  /** The frame said it has a React root: an edit of a module can be a hot update (see hot-update.ts). */
+  hotReady: boolean;
+  /** How the frame was set up: "Open in a new tab" makes a document of the build it runs now with it. */
+  config: FrameConfig;
   port?: MessagePort;
   started: Promise<void>;
   start: () => void;
@@ -80,6 +95,9 @@ export class PreviewHost {
   private loaded?: Loaded;
   private pendingLoad?: Promise<void>;
   private changeTimer?: ReturnType<typeof setTimeout>;
+  /** The paths changed since the last refresh ("unknown" when a change named none). */
+  private pendingChanges: Set<string> | "unknown" = new Set();
+  private hotReplies = new Map<number, (reply: { roots: number; failed: boolean }) => void>();
   private snapshots = new Map<number, (reply: { title: string; text: string }) => void>();
   private screenshots = new Map<number, (reply: { dataUrl?: string; error?: string }) => void>();
   private nextSnapshot = 1;
@@ -183,25 +201,37 @@ export class PreviewHost {
     this.changed();
     const run = (async () => {
       try {
+        mark("build-start");
         const htmlPath = await this.pagePath(page);
         const build = await this.builder.build(htmlPath);
+        mark("build-end");
         if (generation !== this.generation) return;
-        const document = frameDocument(build.payload, {
+        const config: FrameConfig = {
           origin: location.origin,
           prefix: URL_PREFIX,
           page: `/${posix.relative(build.appRoot, htmlPath)}`,
           root: this.runtime.root,
-        });
+        };
+        const document = frameDocument(build.payload, config);
         this.loaded?.port?.close();
         let start!: () => void;
         const started = new Promise<void>((resolve) => (start = resolve));
-        this.loaded = { build, document, started, start };
+        this.loaded = {
+          build,
+          nonce: build.payload.nonce,
+          files: frameFiles(build),
+          hotReady: false,
+          config,
+          started,
+          start,
+        };
         this.entries = [];
         this.phase = "running";
         this.failure = "";
         this.loads++;
         this.ensureInDocument();
         this.frame.srcdoc = document;
+        mark("frame-set");
       } catch (error) {
         if (generation !== this.generation) return;
         this.loaded?.port?.close();
@@ -218,6 +248,7 @@ export class PreviewHost {
   }
 
   private onFilesChanged(paths: string[] | "unknown"): void {
+    mark("change");
     this.builder.invalidate(paths);
     const loaded = this.loaded?.build.loaded;
     // A build under way may have read a file before this change: build again rather than show the old one.
@@ -227,15 +258,71 @@ export class PreviewHost {
       this.phase === "building" ||
       (loaded !== undefined && paths.some((path) => loaded.has(path)));
     if (!affects || this.path === undefined) return;
+    if (paths === "unknown" || this.pendingChanges === "unknown") this.pendingChanges = "unknown";
+    else for (const path of paths) this.pendingChanges.add(path);
     clearTimeout(this.changeTimer);
-    this.changeTimer = setTimeout(() => void this.load(), CHANGE_DEBOUNCE_MS);
+    this.changeTimer = setTimeout(() => void this.refresh(), CHANGE_DEBOUNCE_MS);
+  }
+
+  /** After an edit: a hot update where the page can take one, a full reload otherwise. */
+  private async refresh(): Promise<void> {
+    const changed = this.pendingChanges;
+    this.pendingChanges = new Set();
+    const current = this.loaded;
+    // A load under way (a navigation, a reload) is for a new document: it must not be overtaken.
+    if (changed === "unknown" || this.phase === "building" || !current?.hotReady || !current.port) return this.load();
+    const generation = ++this.generation;
+    const run = this.hotUpdate(current, [...changed], generation);
+    this.pendingLoad = run;
+    return run;
+  }
+
+  private async hotUpdate(current: Loaded, changed: string[], generation: number): Promise<void> {
+    let next: PreviewBuild;
+    try {
+      mark("build-start");
+      next = await this.builder.build(current.build.htmlPath);
+      mark("build-end");
+    } catch (error) {
+      if (generation !== this.generation) return;
+      // The page stays as it was, with the error over it, until an edit mends it.
+      this.phase = "failed";
+      this.failure = errorMessage(error);
+      this.entries = [{ type: "error", kind: "build", message: this.failure }];
+      this.changed();
+      return;
+    }
+    if (generation !== this.generation || this.loaded !== current) return;
+    const plan = planHotUpdate(current.build, current.files, next, changed);
+    if ("reload" in plan) return this.load();
+    const loadedBefore = current.build.loaded;
+    current.build = next;
+    // Files the page fetched stay watched: a change to one reloads it.
+    for (const path of loadedBefore) next.loaded.add(path);
+    this.entries = [];
+    this.phase = "running";
+    this.failure = "";
+    this.changed();
+    if (plan.hot.modules.length === 0) return;
+    const id = this.nextSnapshot++;
+    const reply = new Promise<{ roots: number; failed: boolean }>((resolve) => this.hotReplies.set(id, resolve));
+    current.port!.postMessage({ type: "hot", id, ...plan.hot });
+    mark("hot-sent");
+    const done = await withTimeout(reply, HOT_TIMEOUT_MS, "the hot update did not finish").catch(() => undefined);
+    this.hotReplies.delete(id);
+    mark("hot-done");
+    if (this.loaded !== current) return;
+    // Without a root to render again (or after a failure), the next edit reloads the page from scratch.
+    current.hotReady = done !== undefined && !done.failed && done.roots > 0;
+    if (!done) await this.load();
   }
 
   private readonly onWindowMessage = (event: MessageEvent) => {
     const current = this.loaded;
     if (!current || event.source !== this.frame.contentWindow) return;
     const data = event.data as { wbPreview?: unknown; type?: unknown } | null;
-    if (data?.wbPreview !== current.build.payload.nonce || data.type !== "hello" || current.port || !event.ports[0]) return;
+    if (data?.wbPreview !== current.nonce || data.type !== "hello" || current.port || !event.ports[0]) return;
+    mark("hello");
     current.port = event.ports[0];
     current.port.onmessage = (message) => this.onFrameMessage(current, message.data);
     current.start();
@@ -252,6 +339,12 @@ export class PreviewHost {
         if (this.entries.length >= MAX_ENTRIES) this.entries.shift();
         this.entries = [...this.entries, message.type === "console" ? { ...message } : { ...message }];
         this.changed();
+        return;
+      case "hot-ready":
+        from.hotReady = true;
+        return;
+      case "hot-done":
+        this.hotReplies.get(message.id)?.({ roots: message.roots, failed: message.failed ?? false });
         return;
       case "snapshot":
         this.snapshots.get(message.id)?.({ title: message.title, text: message.text });
@@ -299,7 +392,7 @@ export class PreviewHost {
   /** Opens the page as it is now in a new tab: a page of ours holding the same sandboxed frame. */
   openInNewTab(): void {
     if (!this.loaded) return;
-    const escaped = this.loaded.document.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+    const escaped = frameDocument(this.loaded.build.payload, this.loaded.config).replace(/&/g, "&amp;").replace(/"/g, "&quot;");
     const wrapper = `<!doctype html><meta charset="utf-8"><title>Preview ${this.path ?? ""}</title><style>html,body,iframe{margin:0;border:0;width:100%;height:100%;display:block}</style><iframe sandbox="${FRAME_SANDBOX}" srcdoc="${escaped}"></iframe>`;
     const url = URL.createObjectURL(new Blob([wrapper], { type: "text/html" }));
     window.open(url, "_blank", "noopener");

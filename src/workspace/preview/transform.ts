@@ -66,7 +66,8 @@ function transpile(path: string, source: string): string {
   try {
     return sucrase(source, { transforms, jsxRuntime: "automatic", production: false, filePath: path, disableESTransforms: true }).code;
   } catch (error) {
-    throw new TransformError(`${path}: ${errorMessage(error)}`);
+    // sucrase names the file itself ("Error transforming /x.tsx: ..."): said once, as every other error.
+    throw new TransformError(`${path}: ${errorMessage(error).replace(/^Error transforming \S+: /, "")}`);
   }
 }
 
