@@ -10,7 +10,7 @@
 import type { FrameBlob, ModuleImport, PreviewBuild } from "./build.js";
 
 /** One module the frame makes again: its code, and where it names other modules by key. */
-export interface HotModule {
+interface HotModule {
   key: string;
   path: string;
   code: string;
