@@ -5,13 +5,14 @@
  */
 import { defineCommand, type Command } from "just-bash/browser";
 import { resolve } from "pathe";
-import type { SandboxFactory } from "../sandbox/contract.js";
+import type { Sandbox, SandboxFactory } from "../sandbox/contract.js";
 import type { WorkspaceFs } from "../workspace-fs.js";
 import { LIVE_OUTPUT_VARIABLE, liveStreamsOf, liveWriter, withoutMarker, type LiveOutputMark } from "../live-output.js";
-import type { FromRuntime, NodeProgram, SnapshotEntry } from "./protocol.js";
+import type { FromRuntime, NodeProgram, ProgramFiles } from "./protocol.js";
 import { NODE_VERSION } from "./version.js";
 import { applyChanges, takeSnapshot } from "./snapshot.js";
 import { discoverTests } from "./test-files.js";
+import { transferOf, type SnapshotSource, type WarmSandboxes } from "./warm-sandboxes.js";
 
 export interface NodeRun {
   /** Arguments after `node`, as typed. */
@@ -39,7 +40,18 @@ export interface NodeHost {
   /** The workspace root and the scratch folder: what a program sees and may change. */
   roots: string[];
   /** The trees under the roots in one step, where the files are (else read here file by file). */
-  snapshot?: (roots: string[]) => Promise<SnapshotEntry[]>;
+  snapshot?: SnapshotSource;
+  /** Sandboxes started and loaded with the files ahead of the program (else each starts when asked, empty). */
+  warm?: WarmSandboxes;
+}
+
+/** A sandbox for the program and the files it starts with. */
+async function sandboxFor(host: NodeHost): Promise<{ sandbox: Sandbox; files: ProgramFiles }> {
+  if (host.warm) return host.warm.take(host.roots);
+  const files: ProgramFiles = host.snapshot
+    ? (await host.snapshot(host.roots)).files
+    : { kind: "full", entries: await takeSnapshot(host.files, host.roots) };
+  return { sandbox: await host.openSandbox("node"), files };
 }
 
 const USAGE = `Usage: node [options] [ script.js ] [arguments]
@@ -196,12 +208,11 @@ export async function runNodeProgram(host: NodeHost, run: NodeRun): Promise<Node
     mode = { kind: "test", files };
   } else mode = parsed.mode;
 
-  const snapshot = host.snapshot ? await host.snapshot(host.roots) : await takeSnapshot(host.files, host.roots);
-  if (run.signal?.aborted) return text("", "", 130);
-  const sandbox = await host.openSandbox("node");
+  const { sandbox, files } = await sandboxFor(host);
   const stdout: Uint8Array[] = [];
   const stderr: Uint8Array[] = [];
   try {
+    if (run.signal?.aborted) return text("", "", 130);
     const exit = await new Promise<{ code: number; message?: string } & Partial<Extract<FromRuntime, { kind: "exit" }>>>((settle) => {
       const onAbort = () => settle({ code: 130 });
       run.signal?.addEventListener("abort", onAbort, { once: true });
@@ -222,22 +233,19 @@ export async function runNodeProgram(host: NodeHost, run: NodeRun): Promise<Node
         cwd: run.cwd,
         env: run.env,
         stdin,
-        snapshot,
+        files,
         roots: host.roots,
       };
       // The snapshot's bytes move to the sandbox rather than being copied.
-      const transfer = snapshot.flatMap((entry) =>
-        entry.kind === "file" && entry.data.byteOffset === 0 && entry.data.byteLength === entry.data.buffer.byteLength
-          ? [entry.data.buffer as ArrayBuffer]
-          : [],
-      );
-      sandbox.endpoint.post({ kind: "run", program }, [...new Set(transfer)]);
+      sandbox.endpoint.post({ kind: "run", program }, transferOf(files.entries));
     });
     if (exit.message) stderr.push(encoder.encode(`node: ${exit.message}\n`));
     if (exit.changes) await applyChanges(host.files, exit.changes, host.roots);
     return { exitCode: exit.code, stdout: concat(stdout), stderr: concat(stderr) };
   } finally {
     sandbox.terminate();
+    // The next program's sandbox gets the files now, with this one's changes in them.
+    host.warm?.refill(host.roots);
   }
 }
 
