@@ -112,13 +112,13 @@ function put(fs: BoundContext["fs"], entry: SnapshotEntry): void {
   const current = fs.existsSync(entry.path) || isLink(fs, entry.path) ? fs.lstatSync(entry.path) : undefined;
   if (entry.kind === "directory") {
     if (current && !current.isDirectory()) fs.rmSync(entry.path, { force: true });
+    // ZenFS changes a folder's mode and times only through a handle it will not open on a folder: a folder
+    // already there keeps them.
     if (!current?.isDirectory()) fs.mkdirSync(entry.path, { recursive: true, mode: entry.mode });
-    else fs.chmodSync(entry.path, entry.mode);
-    // ZenFS sets a folder's times only through a handle it will not open on a folder: the time is left.
     return;
   } else {
-    if (current && (entry.kind === "symlink" || current.isDirectory() || current.isSymbolicLink()))
-      fs.rmSync(entry.path, { recursive: true, force: true });
+    // Written anew, as the snapshot was: ZenFS refuses to reopen some files its own way (an executable's mode).
+    if (current) fs.rmSync(entry.path, { recursive: true, force: true });
     if (entry.kind === "symlink") {
       fs.symlinkSync(entry.target, entry.path);
       return;
