@@ -19,6 +19,7 @@ import { benchMarkdownStream } from "./markdown-stream.js";
 import { benchPythonRun } from "./python-run.js";
 import { benchPreview } from "./preview.js";
 import { benchNodeRun } from "./node-run.js";
+import { benchNodePage } from "./node-page.js";
 import { benchNpmInstall } from "./npm-install.js";
 import { benchReadDeep } from "./read-deep.js";
 import { benchSearch } from "./search.js";
@@ -55,6 +56,7 @@ const entries: [name: string, run: () => unknown][] = [
   ["preview", benchPreview],
   ["checkpoint", benchCheckpoint],
   ["node-run", benchNodeRun],
+  ["node-page", benchNodePage],
   ["npm-install", benchNpmInstall],
   ["cli-start", benchCliStart],
 ];
