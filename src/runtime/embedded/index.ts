@@ -97,8 +97,9 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
     (endpoint) => serveFs(fs, endpoint),
     { workers: options.searchWorkers ?? defaultSearchWorkers() },
   );
-  // What `node` programs start with; a read-only tab cannot hear the other tab's writes, so it checks each time.
-  const snapshots = new SnapshotCache(fs, { alwaysRecheck: options.readOnly });
+  // What `node` programs start with. A read-only tab cannot hear the other tab's writes, and ZenFS's copy
+  // in memory (the quick reads) does not have them: it checks each time, asking the store.
+  const snapshots = options.readOnly ? new SnapshotCache(fs, { alwaysRecheck: true }) : new SnapshotCache(fs.quickReads);
   // Writes that reach the files without the host (ZenFS opened on the same store directly) count too.
   const unwatch = watchWrites(backing, (path) => snapshots.markChanged([path]));
   const python = options.python ? new PythonBridge({ fs, root, factory: options.python }) : undefined;

@@ -13,6 +13,9 @@ import { normalize } from "pathe";
 import { isRuntimeError } from "../errors.js";
 import type { DirEntry } from "../types.js";
 import type { WorkspaceFs } from "./workspace-fs.js";
+
+/** The reads the cache makes (the file host's quick ones, zenfs-host.ts). */
+export type SnapshotReads = Pick<WorkspaceFs, "lstat" | "readdir" | "readFile" | "readlink">;
 import type { ProgramFiles, SnapshotEntry, SnapshotVersion } from "./node/protocol.js";
 
 /** Past this many remembered removals the history is dropped: a sandbox preloaded before then gets everything. */
@@ -54,7 +57,7 @@ export class SnapshotCache {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly fs: WorkspaceFs,
+    private readonly fs: SnapshotReads,
     private readonly options: { alwaysRecheck?: boolean } = {},
   ) {}
 
@@ -125,13 +128,18 @@ export class SnapshotCache {
       for (const inner of this.roots) if (path === "/" || inner.startsWith(`${path}/`)) await this.refreshFolder(inner, stamp);
       return;
     }
+    // Through a link: the file host names the path it was given, the backing file system (zenfs-writes.ts)
+    // the real one, which is the one held.
+    const parts = path.slice(root.length + 1).split("/");
+    for (let i = 1; i < parts.length; i++) {
+      if (this.held.get(`${root}/${parts.slice(0, i).join("/")}`)?.entry.kind === "symlink") return;
+    }
     const stat = await this.fs.lstat(path).catch((error: unknown) => {
       if (isRuntimeError(error) && (error.code === "ENOENT" || error.code === "ENOTDIR")) return undefined;
       throw error;
     });
     if (!stat) return this.drop(path, stamp);
     // Folders made on the way (mkdir -p announces only the last) and the parent's new time.
-    const parts = path.slice(root.length + 1).split("/");
     for (let i = 1; i < parts.length; i++) {
       const folder = `${root}/${parts.slice(0, i).join("/")}`;
       if (i === parts.length - 1 || this.held.get(folder)?.entry.kind !== "directory") await this.refreshOne(folder, stamp, false);
