@@ -4,7 +4,7 @@
  */
 import { SAMPLE_FILES } from "../src/workspace/sample-project.js";
 
-export const PACKAGES = 149;
+const PACKAGES = 149;
 const LIB_FILES = 8;
 
 export function nodeWorkspaceFiles(): Record<string, string> {

@@ -53,6 +53,17 @@ describe("the next program sees every write made since its sandbox was loaded", 
     expect(await node(`${show("dir/file.txt")}; ${show("new/deep/made.txt")}`)).toBe("bulk\nmade\n");
   });
 
+  it("many files at once (an install's worth), then most of them removed", async () => {
+    const many = Array.from({ length: 300 }, (_, i) => ({
+      path: `/workspace/pkgs/p${i % 30}/f${i}.js`,
+      data: encode(`module.exports = ${i};`),
+    }));
+    await runtime.writeMany(many);
+    expect(await node('console.log(require("./pkgs/p29/f299.js"), require("fs").readdirSync("pkgs").length)')).toBe("299 30\n");
+    await runtime.exec("rm -rf pkgs/p1* pkgs/p2*");
+    expect(await node('console.log(require("fs").readdirSync("pkgs").join(" "))')).toBe("p0 p3 p4 p5 p6 p7 p8 p9\n");
+  });
+
   it("the shell's redirection, and mkdir -p with a file beneath", async () => {
     await runtime.exec("echo two > dir/file.txt && mkdir -p a/b/c && printf deep > a/b/c/x.txt");
     expect(await node(`${show("dir/file.txt")}; ${show("a/b/c/x.txt")}`)).toBe("two\n\ndeep\n");

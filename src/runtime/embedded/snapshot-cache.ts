@@ -15,13 +15,13 @@ import type { DirEntry } from "../types.js";
 import type { WorkspaceFs } from "./workspace-fs.js";
 
 /** The reads the cache makes (the file host's quick ones, zenfs-host.ts). */
-export type SnapshotReads = Pick<WorkspaceFs, "lstat" | "readdir" | "readFile" | "readlink">;
+type SnapshotReads = Pick<WorkspaceFs, "lstat" | "readdir" | "readFile" | "readlink">;
 import type { ProgramFiles, SnapshotEntry, SnapshotVersion } from "./node/protocol.js";
 
 /** Past this many remembered removals the history is dropped: a sandbox preloaded before then gets everything. */
 const MAX_REMOVALS = 20_000;
 
-export interface SnapshotAnswer {
+interface SnapshotAnswer {
   version: SnapshotVersion;
   files: ProgramFiles;
 }

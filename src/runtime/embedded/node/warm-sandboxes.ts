@@ -16,6 +16,8 @@ interface Spare {
   sandbox: Sandbox;
   /** The files it was preloaded with, when it was. */
   version?: SnapshotVersion;
+  /** Set when it died while waiting (out of memory loading a large workspace): a program must not be given it. */
+  crashed: { value: boolean };
 }
 
 /** The buffers of the entries' bytes, to move them rather than copy them (each snapshot's are its own). */
@@ -42,7 +44,11 @@ export class WarmSandboxes {
     // The next one starts now; it is given the files once this program is done (refill).
     this.spare = this.start();
     let spare = await ready?.catch(() => undefined);
-    spare ??= { sandbox: await this.open("node") };
+    if (spare?.crashed.value) {
+      spare.sandbox.terminate();
+      spare = undefined;
+    }
+    spare ??= { sandbox: await this.open("node"), crashed: { value: false } };
     try {
       const reply = await this.source(roots, spare.version);
       return { sandbox: spare.sandbox, files: reply.files };
@@ -64,7 +70,7 @@ export class WarmSandboxes {
         if (!reply.version || reply.files.kind !== "full") return spare;
         const entries = reply.files.entries;
         spare.sandbox.endpoint.post({ kind: "preload", snapshot: entries, roots } satisfies ToRuntime, transferOf(entries));
-        return { sandbox: spare.sandbox, version: reply.version };
+        return { ...spare, version: reply.version };
       } catch {
         return spare;
       }
@@ -77,7 +83,14 @@ export class WarmSandboxes {
   }
 
   private start(): Promise<Spare> {
-    const started = this.open("node").then((sandbox) => ({ sandbox }));
+    const started = this.open("node").then((sandbox) => {
+      const crashed = { value: false };
+      // The program that takes it sets its own handler in place of this one.
+      sandbox.onCrash(() => {
+        crashed.value = true;
+      });
+      return { sandbox, crashed };
+    });
     started.catch(() => {
       if (this.spare === started) this.spare = undefined;
     });

@@ -9,7 +9,7 @@
 import type { FileSystem } from "@zenfs/core";
 
 /** What was written: a path, and whether everything beneath it may have changed too (a rename). */
-export type WriteListener = (path: string, subtree: boolean) => void;
+type WriteListener = (path: string, subtree: boolean) => void;
 
 /** The methods that change something, with the arguments that name the paths they change. */
 const WRITES: ReadonlyArray<{ names: readonly string[]; paths: number; subtree: boolean }> = [

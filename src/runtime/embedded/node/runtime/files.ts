@@ -138,6 +138,9 @@ function isLink(fs: BoundContext["fs"], path: string): boolean {
   }
 }
 
+/** Past this many entries, a delta is applied by loading every file anew (bulkLoad) rather than one by one. */
+const LARGE_DELTA = 64;
+
 /** The files of one program: `snapshot` is what the shell sent (with the preload, or with the run). */
 export function createProgramFiles(snapshot: readonly SnapshotEntry[], roots: readonly string[]): ProgramFiles {
   const memory = resolveMountConfigSync({ backend: InMemory });
@@ -257,6 +260,22 @@ export function createProgramFiles(snapshot: readonly SnapshotEntry[], roots: re
     context,
     update(sent) {
       if (sent.kind === "full") return createProgramFiles(sent.entries, roots);
+      if (sent.entries.length > LARGE_DELTA) {
+        // Many files at once (an upload, an install): loading all of them anew the quick way beats
+        // writing each through ZenFS's calls.
+        const now = new Map(before);
+        for (const path of sent.removed) {
+          if (now.get(path)?.kind === "directory") for (const name of [...now.keys()]) if (name.startsWith(`${path}/`)) now.delete(name);
+          now.delete(path);
+        }
+        for (const entry of sent.entries) {
+          if (entry.kind !== "directory" && now.get(entry.path)?.kind === "directory")
+            for (const name of [...now.keys()]) if (name.startsWith(`${entry.path}/`)) now.delete(name);
+          now.set(entry.path, entry);
+        }
+        const entries = [...now.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+        return createProgramFiles(entries, roots);
+      }
       for (const path of sent.removed) {
         fs.rmSync(path, { recursive: true, force: true });
         for (const name of [...before.keys()]) if (name === path || name.startsWith(`${path}/`)) before.delete(name);
@@ -264,7 +283,8 @@ export function createProgramFiles(snapshot: readonly SnapshotEntry[], roots: re
       for (const entry of sent.entries) {
         put(fs, entry);
         // Beneath a path that is no longer a folder, nothing the preload held is left.
-        if (entry.kind !== "directory") for (const name of [...before.keys()]) if (name.startsWith(`${entry.path}/`)) before.delete(name);
+        if (entry.kind !== "directory" && before.get(entry.path)?.kind === "directory")
+          for (const name of [...before.keys()]) if (name.startsWith(`${entry.path}/`)) before.delete(name);
         before.set(entry.path, entry);
       }
       // The program's own writes are what counts from here.
