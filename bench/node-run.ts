@@ -3,9 +3,10 @@
  * same run: a compute-heavy program (JSON round trips of tens of MB, a regex-heavy transform, a numeric loop;
  * the program times its own work, so the ratio is the engine's, apart from start-up), `node -e 1` warm
  * (back to back, and after a pause that lets the spare sandbox start), the first run of a fresh runtime and
- * the runtime script's size, `require` of a 500-module dependency tree, and a real third-party suite
+ * the runtime script's size, `require` of a 500-module dependency tree, a real third-party suite
  * (minimist's own tests under tape 5 from node_modules, as test/runtime/embedded-node-third-party.test.ts
- * runs them).
+ * runs them); then `node -e 1` again on the 1,500-file workspace of the page's benchmark (node-page.ts):
+ * its first run and warm runs.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -16,6 +17,7 @@ import { createEmbeddedRuntime, type EmbeddedRuntime } from "../src/runtime/embe
 import { nodeShellWorkerFactory } from "../src/runtime/embedded/node-worker-factory.js";
 import { nodeRuntimeScript } from "../src/runtime/embedded/node/runtime-bundle.node.js";
 import { packageTree } from "../test/support/package-tree.js";
+import { nodeWorkspaceFiles } from "./node-workspace.js";
 
 export const COMPUTE = `const started = performance.now();
 const rows = Array.from({ length: 120000 }, (_, i) => ({ id: i, name: "item-" + i, tags: ["a", "b", String(i % 7)], score: i * 1.5 }));
@@ -114,6 +116,26 @@ export async function benchNodeRun(runs = 7) {
       tree.real.push(JSON.parse(realNode(dir, ["tree.js"]).stdout).ms);
     }
 
+    // The page benchmark's workspace (about 1,500 files), written in one go as an upload is.
+    const big = nodeWorkspaceFiles();
+    await runtime.writeMany(
+      Object.entries(big).map(([path, text]) => ({ path: `/workspace/big/${path}`, data: new TextEncoder().encode(text) })),
+    );
+    const inBig = async () => {
+      const started = performance.now();
+      const result = await runtime.exec("node -e 1", { cwd: "/workspace/big/sample-project" });
+      if (result.exitCode !== 0) throw new Error(`embedded node failed: ${result.stderr}`);
+      return performance.now() - started;
+    };
+    const bigFirst = await inBig();
+    const bigBackToBack: number[] = [];
+    const bigAfterPause: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      bigBackToBack.push(await inBig());
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      bigAfterPause.push(await inBig());
+    }
+
     return {
       benchmark: "node-run",
       reference: "real node (this process' binary) on a copy of the same files, same run",
@@ -131,6 +153,13 @@ export async function benchNodeRun(runs = 7) {
         realWallMs: median(compute.realWall),
       },
       evalWarm: { backToBackMs: median(backToBack), afterPauseMs: median(afterPause), realNodeMs: median(realEval) },
+      evalWarm1500Files: {
+        files: Object.keys(big).length + Object.keys(files).length,
+        firstAfterWriteMs: Number(bigFirst.toFixed(1)),
+        backToBackMs: median(bigBackToBack),
+        afterPauseMs: median(bigAfterPause),
+        targetMs: 50,
+      },
       require500: {
         embeddedMs: median(tree.embedded),
         realMs: median(tree.real),

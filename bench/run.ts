@@ -21,6 +21,7 @@ import { benchPythonRun } from "./python-run.js";
 import { benchPreview } from "./preview.js";
 import { benchNodeRun } from "./node-run.js";
 import { benchNodePage } from "./node-page.js";
+import { benchNodeComputePage } from "./node-compute-page.js";
 import { benchNpmInstall } from "./npm-install.js";
 import { benchReadDeep } from "./read-deep.js";
 import { benchSearch } from "./search.js";
@@ -58,6 +59,7 @@ const entries: [name: string, run: () => unknown][] = [
   ["checkpoint", benchCheckpoint],
   ["node-run", benchNodeRun],
   ["node-page", benchNodePage],
+  ["node-compute-page", benchNodeComputePage],
   ["npm-install", benchNpmInstall],
   ["cli-start", benchCliStart],
   ["execute-worker", benchExecuteWorker],

@@ -1,8 +1,9 @@
 import { deserializeError, serializeError, toRuntimeError, type SerializedError } from "../errors.js";
 import type { Endpoint } from "./endpoint.js";
 import { workspaceFsOps, type WorkspaceFs, type WorkspaceFsOp } from "./workspace-fs.js";
-import type { SnapshotEntry } from "./node/protocol.js";
+import type { ProgramFiles, SnapshotVersion } from "./node/protocol.js";
 import { takeSnapshot } from "./node/snapshot.js";
+import type { SnapshotCache } from "./snapshot-cache.js";
 
 /**
  * A whole tree in one answer (what `node` starts a program with): walked where the files are, so a program's
@@ -12,23 +13,44 @@ interface SnapshotRequest {
   kind: "fs-snapshot";
   id: number;
   roots: string[];
+  /** The version the asker already holds: the answer may then be only what changed since. */
+  since?: SnapshotVersion;
+}
+
+/** A snapshot: its version when it came from a cache (which can later answer with a delta from it). */
+export interface SnapshotReply {
+  version?: SnapshotVersion;
+  files: ProgramFiles;
 }
 
 type SnapshotResponse =
-  | { kind: "fs-snapshot-response"; id: number; ok: true; entries: SnapshotEntry[] }
+  | ({ kind: "fs-snapshot-response"; id: number; ok: true } & SnapshotReply)
   | { kind: "fs-snapshot-response"; id: number; ok: false; error: SerializedError };
 
 function ownBuffer(bytes: Uint8Array): Uint8Array {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
 }
 
-async function answerSnapshot(fs: WorkspaceFs, endpoint: Endpoint, request: SnapshotRequest): Promise<void> {
+async function answerSnapshot(
+  fs: WorkspaceFs,
+  endpoint: Endpoint,
+  request: SnapshotRequest,
+  cache: SnapshotCache | undefined,
+): Promise<void> {
   try {
+    if (cache) {
+      // The cache keeps its bytes: they are copied over, not moved.
+      const { version, files } = await cache.read(request.roots, request.since);
+      endpoint.post({ kind: "fs-snapshot-response", id: request.id, ok: true, version, files } satisfies SnapshotResponse);
+      return;
+    }
     const entries = (await takeSnapshot(fs, request.roots)).map((entry) =>
       entry.kind === "file" ? { ...entry, data: ownBuffer(entry.data) } : entry,
     );
     const transfer = entries.flatMap((entry) => (entry.kind === "file" ? [entry.data.buffer as ArrayBuffer] : []));
-    endpoint.post({ kind: "fs-snapshot-response", id: request.id, ok: true, entries } satisfies SnapshotResponse, [...new Set(transfer)]);
+    endpoint.post({ kind: "fs-snapshot-response", id: request.id, ok: true, files: { kind: "full", entries } } satisfies SnapshotResponse, [
+      ...new Set(transfer),
+    ]);
   } catch (error) {
     endpoint.post({
       kind: "fs-snapshot-response",
@@ -40,23 +62,23 @@ async function answerSnapshot(fs: WorkspaceFs, endpoint: Endpoint, request: Snap
 }
 
 /** Asks `serveFs` at the other end of `endpoint` for the trees under `roots`, in one answer. */
-export function createSnapshotClient(endpoint: Endpoint): (roots: string[]) => Promise<SnapshotEntry[]> {
+export function createSnapshotClient(endpoint: Endpoint): (roots: string[], since?: SnapshotVersion) => Promise<SnapshotReply> {
   let nextId = 1;
-  const pending = new Map<number, { resolve(entries: SnapshotEntry[]): void; reject(error: Error): void }>();
+  const pending = new Map<number, { resolve(reply: SnapshotReply): void; reject(error: Error): void }>();
   endpoint.listen((message) => {
     const response = message as SnapshotResponse;
     if (response?.kind !== "fs-snapshot-response") return;
     const waiter = pending.get(response.id);
     if (!waiter) return;
     pending.delete(response.id);
-    if (response.ok) waiter.resolve(response.entries);
+    if (response.ok) waiter.resolve({ version: response.version, files: response.files });
     else waiter.reject(deserializeError(response.error));
   });
-  return (roots) =>
+  return (roots, since) =>
     new Promise((resolve, reject) => {
       const id = nextId++;
       pending.set(id, { resolve, reject });
-      endpoint.post({ kind: "fs-snapshot", id, roots } satisfies SnapshotRequest);
+      endpoint.post({ kind: "fs-snapshot", id, roots, ...(since ? { since } : {}) } satisfies SnapshotRequest);
     });
 }
 
@@ -79,10 +101,13 @@ function isResponse(message: unknown): message is FsResponse {
   return typeof message === "object" && message !== null && (message as FsResponse).kind === "fs-response";
 }
 
-/** Serves a WorkspaceFs to the other end of `endpoint` (the shell worker). */
-export function serveFs(fs: WorkspaceFs, endpoint: Endpoint): () => void {
+/**
+ * Serves a WorkspaceFs to the other end of `endpoint` (the shell worker); snapshots come from `snapshots`
+ * when given (else each is read in full).
+ */
+export function serveFs(fs: WorkspaceFs, endpoint: Endpoint, snapshots?: SnapshotCache): () => void {
   return endpoint.listen(async (message) => {
-    if ((message as SnapshotRequest)?.kind === "fs-snapshot") return answerSnapshot(fs, endpoint, message as SnapshotRequest);
+    if ((message as SnapshotRequest)?.kind === "fs-snapshot") return answerSnapshot(fs, endpoint, message as SnapshotRequest, snapshots);
     if (!isRequest(message) || !workspaceFsOps.includes(message.op)) return;
     try {
       const method = fs[message.op] as (...args: unknown[]) => Promise<unknown>;

@@ -11,6 +11,8 @@ import { createZenFsHost, type BulkFile, type BulkOptions } from "./zenfs-host.j
 import { PythonBridge } from "./python/bridge.js";
 import type { PythonSandboxFactory } from "./python/sandbox.js";
 import { FETCH_PROXY_VARIABLE } from "./npm/page-fetch.js";
+import { SnapshotCache } from "./snapshot-cache.js";
+import { watchWrites } from "./node/zenfs-writes.js";
 
 export interface EmbeddedRuntimeOptions {
   /** How shell workers are started: Web Workers in the browser, worker_threads in node. */
@@ -76,9 +78,13 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
   const root = options.root ?? "/workspace";
   const changes = new ChangeListeners();
   const backing = options.backing ?? (await resolveMountConfig({ backend: InMemory }));
+  // A read does not write the file's access time back (ZenFS's default: a store write per read), so a
+  // write the snapshot cache hears of below is a real one.
+  backing.attributes.set("no_atime", true);
   const fs = createZenFsHost(backing, {
     readOnly: options.readOnly,
     onChange: (paths) => {
+      snapshots.markChanged(paths);
       search.invalidate(paths);
       python?.markChanged(paths);
       changes.emit(paths);
@@ -91,6 +97,11 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
     (endpoint) => serveFs(fs, endpoint),
     { workers: options.searchWorkers ?? defaultSearchWorkers() },
   );
+  // What `node` programs start with. A read-only tab cannot hear the other tab's writes, and ZenFS's copy
+  // in memory (the quick reads) does not have them: it checks each time, asking the store.
+  const snapshots = options.readOnly ? new SnapshotCache(fs, { alwaysRecheck: true }) : new SnapshotCache(fs.quickReads);
+  // Writes that reach the files without the host (ZenFS opened on the same store directly) count too.
+  const unwatch = watchWrites(backing, (path) => snapshots.markChanged([path]));
   const python = options.python ? new PythonBridge({ fs, root, factory: options.python }) : undefined;
   if (!options.readOnly) {
     await fs.mkdir(root, { recursive: true });
@@ -98,7 +109,7 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
   }
   const env = { HOME: root, USER: "user", SHELL: "/bin/bash", TERM: "xterm-256color", TMPDIR: "/tmp", ...options.env };
   const serve = (endpoint: Endpoint) => {
-    const unserveFs = serveFs(fs, endpoint);
+    const unserveFs = serveFs(fs, endpoint, snapshots);
     const unservePython = python?.serve(endpoint) ?? (() => {});
     return () => {
       unserveFs();
@@ -166,6 +177,7 @@ export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pr
     dispose: async () => {
       search.dispose();
       pool.dispose();
+      unwatch();
       python?.dispose();
     },
   };

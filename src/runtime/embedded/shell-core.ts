@@ -14,7 +14,7 @@ import { newLiveOutputMark } from "./live-output.js";
 import { withShellDevices } from "./shell-devices.js";
 import { createNodeCommand, type NodeHost } from "./node/command.js";
 import type { SandboxFactory } from "./sandbox/contract.js";
-import { withSpare } from "./sandbox/spare.js";
+import { WarmSandboxes } from "./node/warm-sandboxes.js";
 import type { OutputStream } from "../types.js";
 import { errorMessage } from "../../base/error-message.js";
 
@@ -58,7 +58,12 @@ export function runShell(control: Endpoint, fsEndpoint: Endpoint, options: Shell
   const customCommands = [createGitCommand(files), ...createNpmCommands(files, { live, gate })];
   // The roots are known once the shell is set up (start below).
   const nodeHost: NodeHost | undefined = options.openSandbox
-    ? { files, openSandbox: withSpare(options.openSandbox), roots: [], snapshot: createSnapshotClient(fsEndpoint) }
+    ? {
+        files,
+        openSandbox: options.openSandbox,
+        roots: [],
+        warm: new WarmSandboxes(options.openSandbox, createSnapshotClient(fsEndpoint)),
+      }
     : undefined;
   if (nodeHost) customCommands.push(createNodeCommand(nodeHost, live));
   // What `new Bash` registers without `commands`, network, python or javascript options, plus ours (python3

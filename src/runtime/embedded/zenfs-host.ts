@@ -43,6 +43,12 @@ export interface HostFs extends WorkspaceFs {
    * way is refused (ELOOP): a bulk load writes only real paths.
    */
   writeMany(files: readonly BulkFile[], options?: BulkOptions): Promise<void>;
+  /**
+   * lstat, readdir, readFile and readlink answered by ZenFS's synchronous calls where no link is on the
+   * way (else as the methods above): over IndexedDB these read ZenFS's copy in memory rather than asking
+   * the database, so reading a whole tree (the snapshot cache's first read) costs milliseconds, not seconds.
+   */
+  readonly quickReads: Pick<WorkspaceFs, "lstat" | "readdir" | "readFile" | "readlink">;
 }
 
 /** What writeMany reaches inside ZenFS's StoreFS (protected there; stable across ZenFS 2.x). */
@@ -273,7 +279,7 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
     if (isDir) throw new RuntimeError("EISDIR", "open", path);
   }
 
-  return {
+  const host: Omit<HostFs, "quickReads"> = {
     readFile: (path, opts) =>
       guard("open", path, async () => {
         const at = await real(path, "open", !opts?.noFollow);
@@ -381,5 +387,50 @@ export function createZenFsHost(backing: FileSystem, options: ZenFsHostOptions =
       mutate("utime", [path], async () => fsp.utimes(await real(path, "utime"), new Date(atimeMs), new Date(mtimeMs))),
     link: (existing, path) =>
       mutate("link", [path], async () => fsp.link(await real(existing, "link", false), await real(path, "link", false))),
+  };
+
+  async function quick<T>(syscall: string, path: string, sync: (at: string) => T, slow: () => Promise<T>): Promise<T> {
+    await links.ready;
+    const at = normalize(path);
+    if (links.involves(at)) return slow();
+    try {
+      return sync(at);
+    } catch (error) {
+      throw toRuntimeError(error, syscall, path);
+    }
+  }
+
+  return {
+    ...host,
+    quickReads: {
+      lstat: (path) =>
+        quick(
+          "lstat",
+          path,
+          (at) => toStat(fss.lstatSync(at)),
+          () => host.lstat(path),
+        ),
+      readdir: (path) =>
+        quick(
+          "scandir",
+          path,
+          (at) => fss.readdirSync(at, { withFileTypes: true }).map((entry): DirEntry => ({ name: entry.name, type: typeOf(entry) })),
+          () => host.readdir(path),
+        ),
+      readFile: (path) =>
+        quick(
+          "open",
+          path,
+          (at) => new Uint8Array(fss.readFileSync(at)),
+          () => host.readFile(path),
+        ),
+      readlink: (path) =>
+        quick(
+          "readlink",
+          path,
+          (at) => String(fss.readlinkSync(at)),
+          () => host.readlink(path),
+        ),
+    },
   };
 }

@@ -7,6 +7,7 @@
 import type { FileChanges, FromRuntime, SnapshotEntry, ToRuntime } from "./protocol.js";
 import type { WorkspaceFs } from "../workspace-fs.js";
 import { applyChanges, takeSnapshot } from "./snapshot.js";
+import type { SnapshotSource } from "./warm-sandboxes.js";
 import { withoutMarker } from "../live-output.js";
 import { writeSyncReply } from "./sync-reply.js";
 
@@ -20,7 +21,7 @@ export type ShellRun = (
 export interface ChildFiles {
   files: WorkspaceFs;
   roots: string[];
-  snapshot?: (roots: string[]) => Promise<SnapshotEntry[]>;
+  snapshot?: SnapshotSource;
 }
 
 /** At most this many children of one program run at once; the others wait their turn. */
@@ -79,7 +80,11 @@ export function serveChildCommands(
   let active = 0;
   const queue: Array<() => void> = [];
   let stopped = false;
-  const snapshot = (roots: string[]) => (host.snapshot ? host.snapshot(roots) : takeSnapshot(host.files, roots));
+  // The whole tree before and after a child (the file host's cache answers without reading it again).
+  const snapshot = async (roots: string[]): Promise<SnapshotEntry[]> => {
+    const reply = host.snapshot ? await host.snapshot(roots) : undefined;
+    return reply?.files.kind === "full" ? reply.files.entries : takeSnapshot(host.files, roots);
+  };
 
   // The program's changes go into the workspace in the order it sent them, whether or not its child waits.
   let writes: Promise<void> = Promise.resolve();

@@ -5,14 +5,15 @@
  */
 import { defineCommand, type Command } from "just-bash/browser";
 import { resolve } from "pathe";
-import type { SandboxFactory } from "../sandbox/contract.js";
+import type { Sandbox, SandboxFactory } from "../sandbox/contract.js";
 import type { WorkspaceFs } from "../workspace-fs.js";
 import { LIVE_OUTPUT_VARIABLE, liveStreamsOf, liveWriter, withoutMarker, type LiveOutputMark } from "../live-output.js";
-import type { FromRuntime, NodeProgram, SnapshotEntry } from "./protocol.js";
+import type { FromRuntime, NodeProgram, ProgramFiles } from "./protocol.js";
 import { NODE_VERSION } from "./version.js";
 import { applyChanges, takeSnapshot } from "./snapshot.js";
 import { discoverTests } from "./test-files.js";
 import { serveChildCommands, type ShellRun } from "./child-commands.js";
+import { transferOf, type SnapshotSource, type WarmSandboxes } from "./warm-sandboxes.js";
 
 export interface NodeRun {
   /** Arguments after `node`, as typed. */
@@ -42,7 +43,18 @@ export interface NodeHost {
   /** The workspace root and the scratch folder: what a program sees and may change. */
   roots: string[];
   /** The trees under the roots in one step, where the files are (else read here file by file). */
-  snapshot?: (roots: string[]) => Promise<SnapshotEntry[]>;
+  snapshot?: SnapshotSource;
+  /** Sandboxes started and loaded with the files ahead of the program (else each starts when asked, empty). */
+  warm?: WarmSandboxes;
+}
+
+/** A sandbox for the program and the files it starts with. */
+async function sandboxFor(host: NodeHost): Promise<{ sandbox: Sandbox; files: ProgramFiles }> {
+  if (host.warm) return host.warm.take(host.roots);
+  const files: ProgramFiles = host.snapshot
+    ? (await host.snapshot(host.roots)).files
+    : { kind: "full", entries: await takeSnapshot(host.files, host.roots) };
+  return { sandbox: await host.openSandbox("node"), files };
 }
 
 const USAGE = `Usage: node [options] [ script.js ] [arguments]
@@ -227,9 +239,12 @@ async function runInSandbox(
   mode: NodeProgram["mode"],
   stdin: Uint8Array,
 ): Promise<NodeOutcome> {
-  const snapshot = host.snapshot ? await host.snapshot(host.roots) : await takeSnapshot(host.files, host.roots);
-  if (run.signal?.aborted) return { exitCode: 130, stdout: new Uint8Array(0), stderr: new Uint8Array(0) };
-  const sandbox = await host.openSandbox("node");
+  const { sandbox, files } = await sandboxFor(host);
+  if (run.signal?.aborted) {
+    sandbox.terminate();
+    host.warm?.refill(host.roots);
+    return { exitCode: 130, stdout: new Uint8Array(0), stderr: new Uint8Array(0) };
+  }
   const children = serveChildCommands(host, run.exec, (message, transfer) => sandbox.endpoint.post(message, transfer));
   const stdout: Uint8Array[] = [];
   const stderr: Uint8Array[] = [];
@@ -257,16 +272,11 @@ async function runInSandbox(
         cwd: run.cwd,
         env: run.env,
         stdin,
-        snapshot,
+        files,
         roots: host.roots,
       };
       // The snapshot's bytes move to the sandbox rather than being copied.
-      const transfer = snapshot.flatMap((entry) =>
-        entry.kind === "file" && entry.data.byteOffset === 0 && entry.data.byteLength === entry.data.buffer.byteLength
-          ? [entry.data.buffer as ArrayBuffer]
-          : [],
-      );
-      sandbox.endpoint.post({ kind: "run", program }, [...new Set(transfer)]);
+      sandbox.endpoint.post({ kind: "run", program }, transferOf(files.entries));
     });
     if (exit.message) stderr.push(encoder.encode(`node: ${exit.message}\n`));
     children.stop();
@@ -276,6 +286,8 @@ async function runInSandbox(
   } finally {
     children.stop();
     sandbox.terminate();
+    // The next program's sandbox gets the files now, with this one's changes in them.
+    host.warm?.refill(host.roots);
   }
 }
 

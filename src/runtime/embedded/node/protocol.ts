@@ -34,12 +34,27 @@ export interface NodeProgram {
   env: Record<string, string>;
   /** The program's stdin, as bytes. */
   stdin: Uint8Array;
-  snapshot: SnapshotEntry[];
+  files: ProgramFiles;
   /** Where the snapshot was taken; changes outside these are not reported. */
   roots: string[];
 }
 
+/**
+ * The files a program starts with: all of them, or (to a sandbox preloaded while it waited) what changed
+ * since its preload: entries new or different, and paths gone, children before parents.
+ */
+export type ProgramFiles = { kind: "full"; entries: SnapshotEntry[] } | { kind: "delta"; entries: SnapshotEntry[]; removed: string[] };
+
+/** Which state of the workspace a snapshot shows, as the file host's snapshot cache counts them. */
+export interface SnapshotVersion {
+  /** The cache that answered (a new one, or one that forgot its history, answers in full). */
+  epoch: string;
+  stamp: number;
+}
+
 export type ToRuntime =
+  /** The workspace as it was while the sandbox waited for a program: loaded ahead, so a run sends only a delta. */
+  | { kind: "preload"; snapshot: SnapshotEntry[]; roots: string[] }
   | { kind: "run"; program: NodeProgram }
   /**
    * The answer to a child_process request, with what the child changed in the workspace; `notFound` when a

@@ -13,7 +13,7 @@ import { createChildProcess, type ChildHost, type ChildResult } from "./child-pr
 import { newReplyBuffer, waitForSyncReply } from "../sync-reply.js";
 import { createConsole } from "./console.js";
 import { nodeError } from "./errors.js";
-import { createProgramFiles } from "./files.js";
+import { createProgramFiles, type ProgramFiles } from "./files.js";
 import type { RuntimeHost } from "./host.js";
 import { SANDBOX_MAIN } from "../../sandbox/contract.js";
 import { EventLoop } from "./loop.js";
@@ -55,9 +55,12 @@ function describeUncaught(error: unknown): string {
   return `Uncaught ${inspect(error)}`;
 }
 
-function run(host: RuntimeHost, program: NodeProgram): void {
+function run(host: RuntimeHost, program: NodeProgram, preloaded: ProgramFiles | undefined): void {
   installStackFormat();
-  const files = createProgramFiles(program.snapshot, program.roots, program.cwd);
+  if (!preloaded && program.files.kind === "delta")
+    throw new Error("the sandbox was sent the files' changes but holds no files to apply them to");
+  const files = preloaded ? preloaded.update(program.files) : createProgramFiles(program.files.entries, program.roots);
+  files.context.pwd = files.context.fs.existsSync(program.cwd) ? program.cwd : program.roots[0]!;
   const output = new Output(
     (message, transfer) => host.post(message, transfer),
     (flush) => hostSetTimeout(flush, 0),
@@ -345,11 +348,22 @@ function installGlobals(timers: Record<string, unknown>, write: (stream: "stdout
 
 function startNodeRuntime(host: RuntimeHost): void {
   let started = false;
+  let preloaded: ProgramFiles | undefined;
   host.listen((message) => {
+    if (message.kind === "preload" && !started && !preloaded) {
+      // Built now, while nothing runs: the run that follows brings only what changed since.
+      try {
+        preloaded = createProgramFiles(message.snapshot, message.roots);
+      } catch {
+        // The run then comes with every file (the shell is told nothing here): see run's "full" case.
+        preloaded = undefined;
+      }
+      return;
+    }
     if (message.kind !== "run" || started) return;
     started = true;
     try {
-      run(host, message.program);
+      run(host, message.program, preloaded);
     } catch (error) {
       if (error instanceof ExitSignal) return;
       const text = new TextEncoder().encode(
