@@ -35,6 +35,8 @@ export class RegistryClient {
     private readonly cache: NpmCache,
     private readonly fetch: NpmFetch,
     private readonly signal?: AbortSignal,
+    /** Told once per name whose packument was read, for the install's progress lines. */
+    private readonly onPackument?: () => void,
   ) {}
 
   packument(name: string, spec: string): Promise<Packument> {
@@ -42,6 +44,7 @@ export class RegistryClient {
     if (!pending) {
       pending = this.loadPackument(name, spec);
       this.packuments.set(name, pending);
+      if (this.onPackument) pending.then(this.onPackument, () => undefined);
     }
     return pending;
   }

@@ -5,7 +5,8 @@ import { isValidLocation, lockfileOf, stringifyLockfile, type Lockfile } from ".
 import { binsOf, installScriptsOf, type PackageManifest } from "./manifest.js";
 import type { RegistryClient } from "./registry-client.js";
 import { walk, type TreeNode } from "./tree.js";
-import { readPackageTarball } from "./unpack.js";
+import type { InstallProgress } from "./progress.js";
+import { readPackageTarball, type PackageFile } from "./unpack.js";
 
 export interface ReifyResult {
   added: number;
@@ -14,6 +15,15 @@ export interface ReifyResult {
   /** `name@version (postinstall: ...)` of each package whose install scripts were not run. */
   skippedScripts: string[];
   fromCache: number;
+}
+
+export interface ReifyOptions {
+  recordResolved: boolean;
+  /** The tree package-lock.json is written from; none for npm ci. */
+  lockTree?: TreeNode;
+  /** Empty node_modules first (npm ci), once everything is fetched. */
+  clean?: boolean;
+  progress?: InstallProgress;
 }
 
 /** How many packages are fetched and written at once; each write is a message to the file host. */
@@ -49,7 +59,7 @@ export async function reify(
   ideal: TreeNode,
   actual: Lockfile | undefined,
   client: RegistryClient,
-  options: { recordResolved: boolean /** The tree package-lock.json is written from; none for npm ci. */; lockTree?: TreeNode },
+  options: ReifyOptions,
 ): Promise<ReifyResult> {
   const wanted: TreeNode[] = [];
   walk(ideal, (node) => {
@@ -69,19 +79,12 @@ export async function reify(
   const wantedLocations = new Set(wanted.map((node) => node.location));
   const gone = Object.keys(had).filter((location) => location !== "" && !wantedLocations.has(location));
   const fresh = wanted.filter((node) => !kept.has(node));
-  // Remove first, deepest last so a parent's removal does not race its child's.
-  for (const location of [...gone, ...fresh.map((node) => node.location)])
-    await files.rm(join(projectDir, location), { recursive: true, force: true });
 
+  // Everything is fetched, checked and read before anything on disk changes: a fetch that fails or is
+  // refused leaves node_modules as it was. The tarballs are read in this worker, never on the page's thread.
   let fromCache = 0;
-  /** The install scripts each unpacked package declares (a registry's short packument only says whether there are any). */
-  const installScripts = new Map<TreeNode, string[]>();
-  const createdDirs = new Set<string>();
-  const ensureDir = async (dir: string) => {
-    if (createdDirs.has(dir)) return;
-    await files.mkdir(dir, { recursive: true });
-    createdDirs.add(dir);
-  };
+  const fetched = options.progress?.phase("fetched", fresh.length);
+  const unpacked = new Map<TreeNode, PackageFile[]>();
   await inParallel(fresh, PACKAGE_CONCURRENCY, async (node) => {
     const resolved = node.resolved;
     if (!resolved)
@@ -91,8 +94,29 @@ export async function reify(
     const tarball = await client.tarball({ name: node.name, version: node.version, resolved, integrity: node.integrity });
     if (tarball.fromCache) fromCache++;
     node.integrity = tarball.integrity;
+    unpacked.set(node, await readPackageTarball(tarball.bytes, `${node.name}@${node.version}`));
+    fetched?.done();
+  });
+
+  if (options.clean) await files.rm(join(projectDir, "node_modules"), { recursive: true, force: true });
+  // Remove first, deepest last so a parent's removal does not race its child's.
+  for (const location of [...gone, ...fresh.map((node) => node.location)])
+    await files.rm(join(projectDir, location), { recursive: true, force: true });
+
+  /** The install scripts each unpacked package declares (a registry's short packument only says whether there are any). */
+  const installScripts = new Map<TreeNode, string[]>();
+  const createdDirs = new Set<string>();
+  const ensureDir = async (dir: string) => {
+    if (createdDirs.has(dir)) return;
+    await files.mkdir(dir, { recursive: true });
+    createdDirs.add(dir);
+  };
+  const written = options.progress?.phase("unpacked", fresh.length);
+  await inParallel(fresh, PACKAGE_CONCURRENCY, async (node) => {
     const folder = join(projectDir, node.location);
-    const contents = await readPackageTarball(tarball.bytes, `${node.name}@${node.version}`);
+    const contents = unpacked.get(node) ?? [];
+    // Dropped once written: a large tree is not held twice over.
+    unpacked.delete(node);
     const packageJson = contents.find((file) => file.path === "package.json");
     if (packageJson) {
       try {
@@ -105,6 +129,7 @@ export async function reify(
     await ensureDir(folder);
     for (const file of contents) await ensureDir(dirname(join(folder, file.path)));
     await inParallel(contents, FILE_CONCURRENCY, (file) => files.writeFile(join(folder, file.path), file.data));
+    written?.done();
   });
 
   const binDirs = new Set<string>();
