@@ -69,7 +69,16 @@ export class BackgroundJobs {
   }
 
   /** Starts `command` and returns as soon as it runs; its end is reported through `onEnd`. */
-  start(command: string, options: { cwd: string; timeoutMs?: number; env?: Record<string, string> }): Promise<JobInfo> {
+  start(
+    command: string,
+    options: {
+      cwd: string;
+      timeoutMs?: number;
+      env?: Record<string, string>;
+      /** Asked before each fetch of the runtime's own programs (the embedded npm), as a foreground call is. */
+      fetchGate?: (url: string) => Promise<void>;
+    },
+  ): Promise<JobInfo> {
     const { runtime } = this.options;
     return this.launch({ kind: "shell", command, workdir: options.cwd }, (job, append) =>
       runtime
@@ -80,6 +89,7 @@ export class BackgroundJobs {
           onOutput: (chunk) => append(chunk.text),
           collect: false,
           ...(options.env ? { env: options.env } : {}),
+          ...(options.fetchGate ? { fetchGate: options.fetchGate } : {}),
         })
         .then((result) => {
           job.info.exitCode = result.exitCode;

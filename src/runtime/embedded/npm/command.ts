@@ -1,7 +1,7 @@
 import { defineCommand, type Command } from "just-bash/browser";
 import { join, resolve } from "pathe";
 import type { WorkspaceFs } from "../workspace-fs.js";
-import { NpmError } from "./errors.js";
+import { NpmError, fetchRefused } from "./errors.js";
 import { init } from "./init.js";
 import { FETCH_PROXY_VARIABLE, fetchWithProxy } from "./page-fetch.js";
 import type { ProgressSink } from "./progress.js";
@@ -110,7 +110,11 @@ function parseArgs(argv: string[], stopAtFirstPositional = false): Parsed {
 function gated(fetchImpl: NpmFetch, gate: ((url: string) => Promise<void>) | undefined): NpmFetch {
   if (!gate) return fetchImpl;
   return async (url, init) => {
-    await gate(url);
+    try {
+      await gate(url);
+    } catch (error) {
+      throw fetchRefused(url, errorMessage(error));
+    }
     return fetchImpl(url, init);
   };
 }

@@ -65,6 +65,8 @@ export class RegistryClient {
         signal: this.signal,
       });
     } catch (error) {
+      // A refusal is the person's answer, not the network's: the cache does not stand in for it.
+      if (error instanceof NpmError) throw error;
       const text = await cached();
       if (text) return JSON.parse(text) as Packument;
       throw new NpmError("ENOTCACHED", [
@@ -109,6 +111,7 @@ export class RegistryClient {
     try {
       response = await this.fetch(ref.resolved, { headers: { accept: "*/*" }, signal: this.signal });
     } catch (error) {
+      if (error instanceof NpmError) throw error;
       throw new NpmError("ENOTCACHED", [
         `request to ${ref.resolved} failed, reason: ${reasonOf(error)}`,
         `${ref.name}@${ref.version} could not be fetched and is not in the cache (${this.config.cache}).`,
