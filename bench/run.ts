@@ -20,6 +20,7 @@ import { benchPythonRun } from "./python-run.js";
 import { benchPreview } from "./preview.js";
 import { benchNodeRun } from "./node-run.js";
 import { benchNpmInstall } from "./npm-install.js";
+import { benchNpmInstallPage } from "./npm-install-page.js";
 import { benchReadDeep } from "./read-deep.js";
 import { benchSearch } from "./search.js";
 import { benchSearchLongPattern } from "./search-long-pattern.js";
@@ -56,6 +57,7 @@ const entries: [name: string, run: () => unknown][] = [
   ["checkpoint", benchCheckpoint],
   ["node-run", benchNodeRun],
   ["npm-install", benchNpmInstall],
+  ["npm-install-page", benchNpmInstallPage],
   ["cli-start", benchCliStart],
 ];
 const wanted = process.argv.slice(2);
