@@ -1,5 +1,5 @@
 import { dirname, join } from "pathe";
-import type { WorkspaceFs } from "../workspace-fs.js";
+import { canWriteMany, type WorkspaceFs } from "../workspace-fs.js";
 import { binDirOf, binShim } from "./bins.js";
 import { isValidLocation, lockfileOf, stringifyLockfile, type Lockfile } from "./lockfile.js";
 import { binsOf, installScriptsOf, type PackageManifest } from "./manifest.js";
@@ -29,6 +29,9 @@ export interface ReifyOptions {
 /** How many packages are fetched and written at once; each write is a message to the file host. */
 const PACKAGE_CONCURRENCY = 8;
 const FILE_CONCURRENCY = 32;
+/** A bulk write (writeMany) holds at most about this much: a short task for the page that stores it. */
+const BATCH_FILES = 64;
+const BATCH_BYTES = 1024 * 1024;
 
 async function inParallel<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -112,25 +115,58 @@ export async function reify(
     createdDirs.add(dir);
   };
   const written = options.progress?.phase("unpacked", fresh.length);
-  await inParallel(fresh, PACKAGE_CONCURRENCY, async (node) => {
-    const folder = join(projectDir, node.location);
-    const contents = unpacked.get(node) ?? [];
-    // Dropped once written: a large tree is not held twice over.
-    unpacked.delete(node);
+  const scriptsOf = (node: TreeNode, contents: readonly PackageFile[]) => {
     const packageJson = contents.find((file) => file.path === "package.json");
-    if (packageJson) {
-      try {
-        const scripts = installScriptsOf(JSON.parse(new TextDecoder().decode(packageJson.data)) as PackageManifest);
-        if (scripts.length > 0) installScripts.set(node, scripts);
-      } catch {
-        // A package.json that is not JSON still installs; npm would fail later, when something reads it.
-      }
+    if (!packageJson) return;
+    try {
+      const scripts = installScriptsOf(JSON.parse(new TextDecoder().decode(packageJson.data)) as PackageManifest);
+      if (scripts.length > 0) installScripts.set(node, scripts);
+    } catch {
+      // A package.json that is not JSON still installs; npm would fail later, when something reads it.
     }
-    await ensureDir(folder);
-    for (const file of contents) await ensureDir(dirname(join(folder, file.path)));
-    await inParallel(contents, FILE_CONCURRENCY, (file) => files.writeFile(join(folder, file.path), file.data));
-    written?.done();
-  });
+  };
+  if (canWriteMany(files)) {
+    // The file host writes a batch in one store transaction with one change announced, where a file at a
+    // time costs a round trip and a transaction each (most of an install's time over IndexedDB). Batches
+    // stay small, so the page's side of each is a short task and the progress keeps moving.
+    let batch: Array<{ path: string; data: Uint8Array }> = [];
+    let batchBytes = 0;
+    let batchNodes: TreeNode[] = [];
+    const flush = async () => {
+      if (batch.length > 0) await files.writeMany(batch);
+      for (let told = 0; told < batchNodes.length; told++) written?.done();
+      batch = [];
+      batchBytes = 0;
+      batchNodes = [];
+    };
+    for (const node of fresh) {
+      const folder = join(projectDir, node.location);
+      const contents = unpacked.get(node) ?? [];
+      unpacked.delete(node);
+      scriptsOf(node, contents);
+      // An empty package still gets its folder.
+      if (contents.length === 0) await ensureDir(folder);
+      for (const file of contents) {
+        batch.push({ path: join(folder, file.path), data: file.data });
+        batchBytes += file.data.byteLength;
+      }
+      batchNodes.push(node);
+      if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) await flush();
+    }
+    await flush();
+  } else {
+    await inParallel(fresh, PACKAGE_CONCURRENCY, async (node) => {
+      const folder = join(projectDir, node.location);
+      const contents = unpacked.get(node) ?? [];
+      // Dropped once written: a large tree is not held twice over.
+      unpacked.delete(node);
+      scriptsOf(node, contents);
+      await ensureDir(folder);
+      for (const file of contents) await ensureDir(dirname(join(folder, file.path)));
+      await inParallel(contents, FILE_CONCURRENCY, (file) => files.writeFile(join(folder, file.path), file.data));
+      written?.done();
+    });
+  }
 
   const binDirs = new Set<string>();
   for (const node of wanted) if (Object.keys(binsOf(node.manifest)).length > 0) binDirs.add(binDirOf(projectDir, node.location, node.name));
