@@ -8,7 +8,7 @@
 import type { SearchQuery } from "../search/service.js";
 
 /** The glob that keeps Find in files out of every `node_modules` folder (a folder glob: not walked into). */
-export const SKIP_NODE_MODULES = "!node_modules/";
+const SKIP_NODE_MODULES = "!node_modules/";
 
 export interface FindInFiles {
   root: string;
@@ -19,7 +19,7 @@ export interface FindInFiles {
 }
 
 /** Whether the person's glob asks for node_modules (then it is searched as rg would). */
-export function asksForNodeModules(glob: string): boolean {
+function asksForNodeModules(glob: string): boolean {
   return glob.includes("node_modules");
 }
 

@@ -16,7 +16,7 @@ const STEPS = 10;
 const MIN_PACKAGES = 20;
 
 /** Counts one phase (fetched or unpacked) and says so at each tenth of its total. */
-export interface PhaseCounter {
+interface PhaseCounter {
   done(): void;
 }
 

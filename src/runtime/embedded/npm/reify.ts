@@ -17,7 +17,7 @@ export interface ReifyResult {
   fromCache: number;
 }
 
-export interface ReifyOptions {
+interface ReifyOptions {
   recordResolved: boolean;
   /** The tree package-lock.json is written from; none for npm ci. */
   lockTree?: TreeNode;
