@@ -1,5 +1,5 @@
 import { dirname, join } from "pathe";
-import { canWriteMany, type WorkspaceFs } from "../workspace-fs.js";
+import { canWriteMany, type BulkWrites, type WorkspaceFs } from "../workspace-fs.js";
 import { binDirOf, binShim } from "./bins.js";
 import { isValidLocation, lockfileOf, stringifyLockfile, type Lockfile } from "./lockfile.js";
 import { binsOf, installScriptsOf, type PackageManifest } from "./manifest.js";
@@ -132,8 +132,24 @@ export async function reify(
     let batch: Array<{ path: string; data: Uint8Array }> = [];
     let batchBytes = 0;
     let batchNodes: TreeNode[] = [];
+    /** Set once the host refused a batch for a link on the way (a node_modules that is a link): files one by one from then on, through the link as before. */
+    let oneByOne = false;
+    const writeBatch = async (files: WorkspaceFs & BulkWrites, batch: Array<{ path: string; data: Uint8Array }>) => {
+      if (!oneByOne) {
+        try {
+          return await files.writeMany(batch);
+        } catch (error) {
+          if ((error as { code?: string }).code !== "ELOOP") throw error;
+          oneByOne = true;
+        }
+      }
+      for (const file of batch) {
+        await ensureDir(dirname(file.path));
+        await files.writeFile(file.path, file.data);
+      }
+    };
     const flush = async () => {
-      if (batch.length > 0) await files.writeMany(batch);
+      if (batch.length > 0) await writeBatch(files, batch);
       for (let told = 0; told < batchNodes.length; told++) written?.done();
       batch = [];
       batchBytes = 0;
