@@ -44,6 +44,14 @@ test("a background npm install asks webfetch; a refusal installs nothing; the te
   await prompt.getByRole("button", { name: "Allow once" }).click();
   await expect(page.locator('[data-testid=background-job][data-state="completed"]')).toHaveCount(1, { timeout: 30_000 });
 
+  // Stopped while its prompt waits: the prompt goes with the job.
+  await runTool(page, "bash", { command: "npm install needs-leaf2", description: "Installs needs-leaf2", background: true });
+  await expect(prompt).toContainText(`${registry.url}/needs-leaf2`);
+  const running = page.locator('[data-testid=background-job][data-state="running"]');
+  await running.getByRole("button", { name: /^Stop / }).click();
+  await expect(page.locator('[data-testid=background-job][data-state="stopped"]')).toHaveCount(1, { timeout: 30_000 });
+  await expect(prompt).toHaveCount(0);
+
   // The person's own terminal: no prompt, whatever opencode.json says of webfetch.
   await runInTerminal(page, "npm install tagged && echo installed-by-hand");
   await waitForIdle(page);

@@ -86,8 +86,8 @@ export interface BashRun {
 export interface RunOptions {
   signal?: AbortSignal;
   onUpdate?: (output: string) => void;
-  /** Answers each ask; allows everything when absent. */
-  answer?: (ask: AskInput) => Promise<void>;
+  /** Answers each ask (with the signal that withdraws it, if any); allows everything when absent. */
+  answer?: (ask: AskInput, signal?: AbortSignal) => Promise<void>;
   /** Leave the streaming truncation out of the context (a context made outside a session). */
   noStream?: boolean;
   /** The session's background jobs, for `background: true`. */
@@ -109,9 +109,9 @@ export async function runBash(runtime: Runtime, args: Record<string, unknown>, o
       updates.push({ output: meta.output, description: meta.description, tail: meta.tail, tailOffset: meta.tailOffset });
       options.onUpdate?.(meta.output);
     },
-    async ask(input) {
+    async ask(input, askOptions) {
       asks.push(input);
-      await options.answer?.(input);
+      await options.answer?.(input, askOptions?.signal);
     },
     runtime,
     directory: runtime.root,

@@ -120,6 +120,39 @@ describe("npm install in a background job the agent started", () => {
   });
 });
 
+describe("a background job stopped while its ask waits", () => {
+  it("withdraws the ask, fetches nothing and installs nothing", { timeout: 60_000 }, async () => {
+    const jobs = new BackgroundJobs({ runtime, dir: "/workspace/.jobs" });
+    const before = registry.requestedPaths().length;
+    let asked!: () => void;
+    const askArrived = new Promise<void>((resolve) => (asked = resolve));
+    let withdrawn = false;
+    // The person never answers: only the job's stop ends the wait.
+    const answer = (ask: AskInput, signal?: AbortSignal) =>
+      ask.permission !== "webfetch"
+        ? Promise.resolve()
+        : new Promise<void>((_, reject) => {
+            asked();
+            signal?.addEventListener("abort", () => {
+              withdrawn = true;
+              reject(new Error("the prompt was withdrawn"));
+            });
+          });
+    const { result } = await runBash(
+      runtime,
+      { command: "npm install leaf", workdir: dir, description: "Installs", background: true },
+      { jobs, answer },
+    );
+    const jobId = (result.metadata as { jobId: string }).jobId;
+    await askArrived;
+    expect(await jobs.stop(jobId)).toBe(true);
+    expect(jobs.get(jobId)?.status).toBe("stopped");
+    expect(withdrawn).toBe(true);
+    expect(registry.requestedPaths().slice(before)).toEqual([]);
+    expect(await exists(`${dir}/node_modules`)).toBe(false);
+  });
+});
+
 describe("npm install typed in the person's terminal", () => {
   it("is not asked about: the terminal runs without a fetch gate and installs", { timeout: 60_000 }, async () => {
     const seen: ExecOptions[] = [];
