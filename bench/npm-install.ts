@@ -12,37 +12,15 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { createEmbeddedRuntime } from "../src/runtime/embedded/index.js";
 import { nodeShellWorkerFactory } from "../src/runtime/embedded/node-worker-factory.js";
-import type { FixturePackage } from "../test/support/npm-registry.js";
+import { largeNpmTree } from "../test/support/npm-large-tree.js";
 import { startNpmRegistry } from "../test/support/npm-registry.js";
-
-/** 100 packages: 10 the project names, each needing 3 of the next layer, down to leaves, with a shared few and a version conflict. */
-function fixtures(): { packages: FixturePackage[]; root: Record<string, string> } {
-  const packages: FixturePackage[] = [];
-  for (let i = 0; i < 98; i++) {
-    const dependencies: Record<string, string> = {};
-    for (let k = 1; k <= 3; k++) {
-      const child = i * 3 + k;
-      if (child < 98) dependencies[`bench-pkg-${child}`] = "^1.0.0";
-    }
-    if (i % 7 === 0) dependencies["bench-shared"] = i % 2 === 0 ? "^1.0.0" : "^2.0.0";
-    packages.push({
-      name: `bench-pkg-${i}`,
-      version: "1.0.0",
-      dependencies,
-      files: { "lib/a.js": `exports.a = ${i};\n`, "lib/b.js": `exports.b = ${i};\n`, "README.md": `# bench-pkg-${i}\n` },
-    });
-  }
-  packages.push({ name: "bench-shared", version: "1.0.0" }, { name: "bench-shared", version: "2.0.0" });
-  const root = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`bench-pkg-${i}`, "^1.0.0"]));
-  return { packages, root };
-}
 
 function cleanEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
 }
 
 export async function benchNpmInstall() {
-  const { packages, root } = fixtures();
+  const { packages, dependencies: root } = largeNpmTree();
   const registry = await startNpmRegistry(packages);
   const scratch = await mkdtemp(join(tmpdir(), "workbench-bench-npm-"));
   const manifest = `${JSON.stringify({ name: "bench-app", version: "1.0.0", dependencies: root }, null, 2)}\n`;

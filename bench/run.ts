@@ -23,6 +23,7 @@ import { benchNodeRun } from "./node-run.js";
 import { benchNodePage } from "./node-page.js";
 import { benchNodeComputePage } from "./node-compute-page.js";
 import { benchNpmInstall } from "./npm-install.js";
+import { benchNpmInstallPage } from "./npm-install-page.js";
 import { benchReadDeep } from "./read-deep.js";
 import { benchSearch } from "./search.js";
 import { benchSearchLongPattern } from "./search-long-pattern.js";
@@ -61,6 +62,7 @@ const entries: [name: string, run: () => unknown][] = [
   ["node-page", benchNodePage],
   ["node-compute-page", benchNodeComputePage],
   ["npm-install", benchNpmInstall],
+  ["npm-install-page", benchNpmInstallPage],
   ["cli-start", benchCliStart],
   ["execute-worker", benchExecuteWorker],
 ];

@@ -157,6 +157,9 @@ async function startInBackground(ctx: Context, command: string, workdir: string,
     cwd: workdir,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     env: { CDPATH: "", BASH_ENV: "", ENV: "" },
+    // The agent started it, so its npm asks as a foreground call's does: the prompt comes under this call's
+    // card while the job runs, and a refusal fails the job (its notice says so) with nothing installed.
+    fetchGate: fetchGate(ctx).gate,
   });
   return {
     title: description,

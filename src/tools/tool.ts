@@ -73,8 +73,11 @@ export interface Context<M extends Metadata = Metadata> {
   extra?: Record<string, unknown>;
   /** Live title and metadata for the running call (throttled before it reaches the UI). */
   metadata(input: { title?: string; metadata?: M }): void;
-  /** Resolves when allowed; throws a denial or rejection error otherwise. */
-  ask(input: AskInput): Promise<void>;
+  /**
+   * Resolves when allowed; throws a denial or rejection error otherwise. `signal` withdraws the prompt when
+   * it aborts, for an ask made after the call returned (a background job's fetch stopped while it waits).
+   */
+  ask(input: AskInput, options?: { signal?: AbortSignal }): Promise<void>;
   /** Beyond OpenCode's context: the workspace the tool acts on, and the services tools share. */
   runtime: Runtime;
   /** The workspace folder (OpenCode's plugin context calls it directory and worktree). */

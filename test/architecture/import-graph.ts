@@ -118,7 +118,7 @@ export const RULES: Record<Exclude<Layer, "outside">, Allowance> = {
   cli: { code: ["embed", "session", "workspace", "tools", "runtime", "runtime-backend", "search", "lsp", "base"], types: [] },
   session: { code: ["tools", "workspace", "runtime", "base"], types: [] },
   tools: { code: ["runtime", "search", "base"], types: [] },
-  workspace: { code: ["runtime", "runtime-backend", "lsp", "base"], types: [] },
+  workspace: { code: ["runtime", "runtime-backend", "lsp", "search", "base"], types: [] },
   runtime: { code: ["search", "base"], types: [] },
   "runtime-backend": { code: ["runtime", "search", "base"], types: [] },
   search: { code: ["base"], types: [] },

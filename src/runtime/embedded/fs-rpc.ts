@@ -1,7 +1,7 @@
-import { deserializeError, serializeError, toRuntimeError, type SerializedError } from "../errors.js";
+import { deserializeError, RuntimeError, serializeError, toRuntimeError, type SerializedError } from "../errors.js";
 import type { Endpoint } from "./endpoint.js";
-import { workspaceFsOps, type WorkspaceFs, type WorkspaceFsOp } from "./workspace-fs.js";
-import type { ProgramFiles, SnapshotVersion } from "./node/protocol.js";
+import { workspaceFsOps, type BulkWrites, type WorkspaceFs, type WorkspaceFsOp } from "./workspace-fs.js";
+import type { ProgramFiles, SnapshotEntry, SnapshotVersion } from "./node/protocol.js";
 import { takeSnapshot } from "./node/snapshot.js";
 import type { SnapshotCache } from "./snapshot-cache.js";
 
@@ -82,10 +82,14 @@ export function createSnapshotClient(endpoint: Endpoint): (roots: string[], sinc
     });
 }
 
+/** The workspace's operations, and the host's bulk write (answered ENOSYS by a host without one). */
+type ServedOp = WorkspaceFsOp | "writeMany";
+const servedOps: ReadonlySet<string> = new Set<string>([...workspaceFsOps, "writeMany"]);
+
 interface FsRequest {
   kind: "fs-request";
   id: number;
-  op: WorkspaceFsOp;
+  op: ServedOp;
   args: unknown[];
 }
 
@@ -108,9 +112,10 @@ function isResponse(message: unknown): message is FsResponse {
 export function serveFs(fs: WorkspaceFs, endpoint: Endpoint, snapshots?: SnapshotCache): () => void {
   return endpoint.listen(async (message) => {
     if ((message as SnapshotRequest)?.kind === "fs-snapshot") return answerSnapshot(fs, endpoint, message as SnapshotRequest, snapshots);
-    if (!isRequest(message) || !workspaceFsOps.includes(message.op)) return;
+    if (!isRequest(message) || !servedOps.has(message.op)) return;
     try {
-      const method = fs[message.op] as (...args: unknown[]) => Promise<unknown>;
+      const method = (fs as unknown as Record<string, ((...args: unknown[]) => Promise<unknown>) | undefined>)[message.op];
+      if (!method) throw new RuntimeError("ENOSYS", message.op, undefined, "this file host writes no files in bulk");
       let value = await method.apply(fs, message.args);
       let transfer: Transferable[] = [];
       if (value instanceof Uint8Array) {
@@ -138,7 +143,7 @@ export function createFsClient(endpoint: Endpoint): WorkspaceFs {
     if (message.ok) waiter.resolve(message.value);
     else waiter.reject(deserializeError(message.error));
   });
-  const call = (op: WorkspaceFsOp, args: unknown[]) =>
+  const call = (op: ServedOp, args: unknown[]) =>
     new Promise<unknown>((resolve, reject) => {
       const id = nextId++;
       pending.set(id, { resolve, reject });
@@ -146,5 +151,6 @@ export function createFsClient(endpoint: Endpoint): WorkspaceFs {
     });
   const client = {} as Record<WorkspaceFsOp, (...args: unknown[]) => Promise<unknown>>;
   for (const op of workspaceFsOps) client[op] = (...args: unknown[]) => call(op, args);
-  return client as unknown as WorkspaceFs;
+  const bulk: BulkWrites = { writeMany: (files) => call("writeMany", [files]) as Promise<void> };
+  return Object.assign(client as unknown as WorkspaceFs, bulk);
 }

@@ -18,6 +18,19 @@ export interface WorkspaceFs extends RuntimeFs {
   link(existing: string, path: string): Promise<void>;
 }
 
+/**
+ * Many new files in one step, as the file host's writeMany writes them (parents made, one store transaction,
+ * one change announced, a link on the way refused): what npm's unpack uses from the shell worker.
+ */
+export interface BulkWrites {
+  writeMany(files: ReadonlyArray<{ path: string; data: Uint8Array }>): Promise<void>;
+}
+
+/** Whether `files` offers writeMany (the shell worker's client of the file host does). */
+export function canWriteMany<T extends object>(files: T): files is T & BulkWrites {
+  return typeof (files as Partial<BulkWrites>).writeMany === "function";
+}
+
 export type WorkspaceFsOp = {
   [K in keyof WorkspaceFs]: WorkspaceFs[K] extends (...args: never[]) => unknown ? K : never;
 }[keyof WorkspaceFs];

@@ -228,7 +228,8 @@ export class ToolRunner {
         if (update.metadata !== undefined) call.metadata = { ...update.metadata };
         flushTimer ??= setTimeout(flush, METADATA_INTERVAL_MS);
       },
-      ask: (request) => this.ask(call, request, ruleset, controller.signal),
+      ask: (request, options) =>
+        this.ask(call, request, ruleset, options?.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal),
       truncate: (text, options = {}) => this.options.truncate(text, options, { taskAvailable }),
       ...(this.options.web ? { web: this.options.web } : {}),
       ...(this.options.lsp ? { lsp: this.options.lsp } : {}),

@@ -11,7 +11,8 @@ import type { Context } from "../tool.js";
 import { internalAddress } from "../web/internal-address.js";
 
 interface FetchGate {
-  gate(url: string): Promise<void>;
+  /** `signal`: a background job's, which withdraws a prompt still waiting when the job is stopped. */
+  gate(url: string, signal?: AbortSignal): Promise<void>;
   /** The first refusal, thrown once the command has ended (nothing when every fetch was allowed). */
   rethrow(): void;
 }
@@ -20,17 +21,20 @@ export function fetchGate(ctx: Context): FetchGate {
   const byOrigin = new Map<string, Promise<void>>();
   let refusal: { error: unknown } | undefined;
   return {
-    gate(url) {
+    gate(url, signal) {
       const parsed = new URL(url);
       let asked = byOrigin.get(parsed.origin);
       if (!asked) {
         const internal = ctx.web?.fromThisMachine ? internalAddress(parsed) : null;
-        asked = ctx.ask({
-          permission: "webfetch",
-          patterns: internal ? [url, `${INTERNAL}${url}`] : [url],
-          always: internal ? ["*", `${INTERNAL}${parsed.origin}/*`] : ["*"],
-          metadata: { url, via: "npm", ...(internal ? { internal } : {}) },
-        });
+        asked = ctx.ask(
+          {
+            permission: "webfetch",
+            patterns: internal ? [url, `${INTERNAL}${url}`] : [url],
+            always: internal ? ["*", `${INTERNAL}${parsed.origin}/*`] : ["*"],
+            metadata: { url, via: "npm", ...(internal ? { internal } : {}) },
+          },
+          signal ? { signal } : undefined,
+        );
         asked.catch((error: unknown) => {
           refusal ??= { error };
         });

@@ -69,7 +69,19 @@ export class BackgroundJobs {
   }
 
   /** Starts `command` and returns as soon as it runs; its end is reported through `onEnd`. */
-  start(command: string, options: { cwd: string; timeoutMs?: number; env?: Record<string, string> }): Promise<JobInfo> {
+  start(
+    command: string,
+    options: {
+      cwd: string;
+      timeoutMs?: number;
+      env?: Record<string, string>;
+      /**
+       * Asked before each fetch of the runtime's own programs (the embedded npm), as a foreground call is,
+       * with the job's signal (aborted when the job is stopped).
+       */
+      fetchGate?: (url: string, signal: AbortSignal) => Promise<void>;
+    },
+  ): Promise<JobInfo> {
     const { runtime } = this.options;
     return this.launch({ kind: "shell", command, workdir: options.cwd }, (job, append) =>
       runtime
@@ -80,6 +92,7 @@ export class BackgroundJobs {
           onOutput: (chunk) => append(chunk.text),
           collect: false,
           ...(options.env ? { env: options.env } : {}),
+          ...(options.fetchGate ? { fetchGate: (url: string) => options.fetchGate!(url, job.controller.signal) } : {}),
         })
         .then((result) => {
           job.info.exitCode = result.exitCode;
@@ -124,6 +137,8 @@ export class BackgroundJobs {
     const info: JobInfo = { id, ...what, status: "running", exitCode: null, outputPath, startedAt: Date.now() };
     const job: Job = { info, controller: new AbortController(), tail: "", writes: Promise.resolve(), done: Promise.resolve() };
     this.jobs.set(id, job);
+    // Told at once: a job that prints nothing for a while (one waiting on a permission prompt) is listed too.
+    this.changed(info);
     const append = (text: string) => {
       job.tail = (job.tail + text).slice(-NOTICE_TAIL_CHARS);
       job.writes = job.writes.then(() => runtime.fs.appendFile(outputPath, text)).catch(() => undefined);

@@ -6,6 +6,7 @@ import type { IncomingFile } from "../../workspace/transfer.js";
 import { saveBytes } from "../download.js";
 import "./files.css";
 import type { TreeState } from "./tree-state.js";
+import { ignoredNames } from "../../workspace/ignored-entries.js";
 import { errorMessage } from "../../base/error-message.js";
 
 function sortEntries(entries: DirEntry[]): DirEntry[] {
@@ -600,6 +601,11 @@ function Folder(props: {
     () => [props.path, props.version(), props.runtime()] as const,
     async ([path, , runtime]) => sortEntries(await runtime.fs.readdir(path)),
   );
+  // Rows rg would not search (a .gitignore'd node_modules) are dimmed, judged once the listing is in.
+  const [ignored] = createResource(
+    () => entries.latest && ([props.path, entries.latest, props.runtime()] as const),
+    ([path, list, runtime]) => ignoredNames(runtime.fs, runtime.root, path, list).catch(() => new Set<string>()),
+  );
   // Rows are keyed by name and kind, so a re-read keeps each row (its focus, and what is open under it).
   const keys = () => (entries.latest ?? []).map((entry) => `${entry.type}:${entry.name}`);
   return (
@@ -626,6 +632,7 @@ function Folder(props: {
             return (
               <Entry
                 entry={entry}
+                ignored={() => ignored.latest?.has(entry.name) ?? false}
                 parent={props.path}
                 runtime={props.runtime}
                 version={props.version}
@@ -644,6 +651,8 @@ function Folder(props: {
 
 function Entry(props: {
   entry: DirEntry;
+  /** rg would leave it out (ignore files): drawn dimmed. */
+  ignored: () => boolean;
   parent: string;
   runtime: () => Runtime;
   version: () => number;
@@ -699,6 +708,9 @@ function Entry(props: {
     >
       <div
         class="tree-row"
+        classList={{ ignored: props.ignored() }}
+        data-ignored={props.ignored() ? "" : undefined}
+        title={props.ignored() ? "Ignored (.gitignore or .ignore): Find in files leaves it out" : undefined}
         style={{ "padding-left": `${props.depth * 1 + 0.5}em` }}
         draggable={!props.actions.readOnly()}
         onContextMenu={onContextMenu}

@@ -1,5 +1,6 @@
 import { createSignal, For, onCleanup, Show } from "solid-js";
 import type { Runtime } from "../../runtime/types.js";
+import { findInFilesQuery } from "../../workspace/find-in-files.js";
 import { errorMessage } from "../../base/error-message.js";
 
 /** Matching lines shown at most; the count goes on past it. */
@@ -79,7 +80,7 @@ export function SearchPanel(props: {
     setOutcome({ kind: "running", files, lines });
     try {
       const results = runtime.search.search(
-        { root: runtime.root, patterns: [pattern()], caseInsensitive: ignoreCase(), globs: glob() ? [glob()] : [] },
+        findInFilesQuery({ root: runtime.root, pattern: pattern(), caseInsensitive: ignoreCase(), glob: glob() }),
         { signal: current.signal, onMessage: () => void warnings++ },
       );
       for await (const file of results) {
@@ -148,6 +149,7 @@ export function SearchPanel(props: {
           type="text"
           placeholder="glob, e.g. *.ts"
           aria-label="Only files matching"
+          title="ripgrep's -g; node_modules is left out unless the glob names it (node_modules/**)"
           value={glob()}
           onInput={(e) => setGlob(e.currentTarget.value)}
         />

@@ -210,3 +210,14 @@ describe("npm install: the workbench's fetch proxy", () => {
     }
   });
 });
+
+describe("npm install: node_modules as a link", () => {
+  it("a node_modules that links to another folder is installed into through the link", async () => {
+    await runtime.fs.mkdir("/workspace-shared/modules", { recursive: true });
+    expect((await runtime.exec("ln -s /workspace-shared/modules node_modules", { cwd: dir })).exitCode).toBe(0);
+    const result = await runtime.exec("npm install with-deps", { cwd: dir });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(await text("/workspace-shared/modules/with-deps/package.json")).toContain('"name": "with-deps"');
+    expect(await text(`${dir}/node_modules/leaf/index.js`)).toContain("leaf@1.1.0");
+  });
+});

@@ -13,6 +13,7 @@ import { bootWebContainer } from "../../../src/runtime/webcontainer/boot.js";
 import { BashTool } from "../../../src/tools/bash.js";
 import { Bus } from "../../../src/tools/bus.js";
 import { FileTime } from "../../../src/tools/file-time.js";
+import type { BackgroundJobs } from "../../../src/tools/jobs/background-jobs.js";
 import type { AskInput } from "../../../src/tools/permission/types.js";
 import type { Context, ExecuteResult, Metadata } from "../../../src/tools/tool.js";
 import { OutputStore, TruncationSink, truncateOutput } from "../../../src/tools/truncation/index.js";
@@ -85,10 +86,12 @@ export interface BashRun {
 export interface RunOptions {
   signal?: AbortSignal;
   onUpdate?: (output: string) => void;
-  /** Answers each ask; allows everything when absent. */
-  answer?: (ask: AskInput) => Promise<void>;
+  /** Answers each ask (with the signal that withdraws it, if any); allows everything when absent. */
+  answer?: (ask: AskInput, signal?: AbortSignal) => Promise<void>;
   /** Leave the streaming truncation out of the context (a context made outside a session). */
   noStream?: boolean;
+  /** The session's background jobs, for `background: true`. */
+  jobs?: BackgroundJobs;
 }
 
 export async function runBash(runtime: Runtime, args: Record<string, unknown>, options: RunOptions = {}): Promise<BashRun> {
@@ -106,9 +109,9 @@ export async function runBash(runtime: Runtime, args: Record<string, unknown>, o
       updates.push({ output: meta.output, description: meta.description, tail: meta.tail, tailOffset: meta.tailOffset });
       options.onUpdate?.(meta.output);
     },
-    async ask(input) {
+    async ask(input, askOptions) {
       asks.push(input);
-      await options.answer?.(input);
+      await options.answer?.(input, askOptions?.signal);
     },
     runtime,
     directory: runtime.root,
@@ -116,6 +119,7 @@ export async function runBash(runtime: Runtime, args: Record<string, unknown>, o
     fileTime: new FileTime(runtime.fs),
     bus: new Bus(),
     truncate: (text, truncation = {}) => truncateOutput(text, truncation, store, hint),
+    ...(options.jobs ? { jobs: options.jobs } : {}),
     ...(options.noStream ? {} : { truncationStream: (truncation = {}) => new TruncationSink(store, truncation, hint) }),
   };
   const tool = await BashTool.init();

@@ -1,9 +1,10 @@
 import { defineCommand, type Command } from "just-bash/browser";
 import { join, resolve } from "pathe";
 import type { WorkspaceFs } from "../workspace-fs.js";
-import { NpmError } from "./errors.js";
+import { NpmError, fetchRefused } from "./errors.js";
 import { init } from "./init.js";
 import { FETCH_PROXY_VARIABLE, fetchWithProxy } from "./page-fetch.js";
+import type { ProgressSink } from "./progress.js";
 import { cleanInstall, install, uninstall, type InstallContext, type SaveType } from "./install.js";
 import { parseLockfile, treeFromLockfile } from "./lockfile.js";
 import { listTree } from "./ls.js";
@@ -109,7 +110,11 @@ function parseArgs(argv: string[], stopAtFirstPositional = false): Parsed {
 function gated(fetchImpl: NpmFetch, gate: ((url: string) => Promise<void>) | undefined): NpmFetch {
   if (!gate) return fetchImpl;
   return async (url, init) => {
-    await gate(url);
+    try {
+      await gate(url);
+    } catch (error) {
+      throw fetchRefused(url, errorMessage(error));
+    }
     return fetchImpl(url, init);
   };
 }
@@ -182,6 +187,7 @@ export function createNpmCommands(files: WorkspaceFs, options: NpmCommandOptions
     exec: ShellExec | undefined,
     signal: AbortSignal | undefined,
     write?: OutputWriter,
+    progress?: ProgressSink,
   ): Promise<Result> {
     const first = parseArgs(argv, true);
     if (first.flags.version || first.flags.v) return { stdout: `${EMBEDDED_NPM_VERSION}\n`, stderr: "", exitCode: 0 };
@@ -208,6 +214,7 @@ export function createNpmCommands(files: WorkspaceFs, options: NpmCommandOptions
     };
     const saveType: SaveType = flags["save-dev"] ? "devDependencies" : flags["save-optional"] ? "optionalDependencies" : "dependencies";
     const silent = Boolean(flags.silent) || flags.loglevel === "silent";
+    if (progress && !silent && flags.progress !== false) ctx.progress = progress;
     try {
       switch (command) {
         case "install": {
@@ -294,14 +301,18 @@ export function createNpmCommands(files: WorkspaceFs, options: NpmCommandOptions
    * whose script streams as a top-level line does, handing on at once what did not stream, so every
    * banner comes before its script's output.
    */
-  const callOf = (ctx: Parameters<Command["execute"]>[1]): { env: Map<string, string>; exec?: ShellExec; write?: OutputWriter } => {
+  const callOf = (
+    ctx: Parameters<Command["execute"]>[1],
+  ): { env: Map<string, string>; exec?: ShellExec; write?: OutputWriter; progress?: ProgressSink } => {
     const env = new Map(ctx.env);
     env.delete(LIVE_OUTPUT_VARIABLE);
     const exec = shellExecOf(ctx);
     const streams = liveStreamsOf(options.live, ctx.env.get(LIVE_OUTPUT_VARIABLE));
-    const streamNested = options.live?.streamNested;
-    if (!exec || !streams.stdout || !streams.stderr || !streamNested) return { env, exec };
     const writeLive = liveWriter(ctx.fs, streams);
+    // Progress lines only where stderr reaches the caller as it comes: as npm draws its bar only on a terminal.
+    const progress: ProgressSink | undefined = streams.stderr ? (line) => writeLive("stderr", encoder.encode(line)) : undefined;
+    const streamNested = options.live?.streamNested;
+    if (!exec || !streams.stdout || !streams.stderr || !streamNested) return { env, exec, progress };
     const write: OutputWriter = (stream, text) => {
       if (text.length > 0) writeLive(stream, encoder.encode(text));
     };
@@ -312,13 +323,13 @@ export function createNpmCommands(files: WorkspaceFs, options: NpmCommandOptions
       write("stderr", result.stderr);
       return { stdout: "", stderr: "", exitCode: result.exitCode };
     };
-    return { env, exec: liveExec, write };
+    return { env, exec: liveExec, write, progress };
   };
 
   return [
     defineCommand("npm", (argv, ctx) => {
       const call = callOf(ctx);
-      return npm(argv, resolve(ctx.cwd), call.env, call.exec, ctx.signal, call.write);
+      return npm(argv, resolve(ctx.cwd), call.env, call.exec, ctx.signal, call.write, call.progress);
     }),
     defineCommand("npx", (argv, ctx) => {
       const call = callOf(ctx);

@@ -27,3 +27,14 @@ export function notFound(url: string, spec: string, status: number, reason: stri
     `${status}  The requested resource '${spec}' could not be found or you do not have permission to access it.`,
   ]);
 }
+
+/**
+ * A fetch the person refused (the webfetch permission, asked through the command's gate). Not a network
+ * failure: nothing falls back to the cache after it, so a refusal installs nothing.
+ */
+export function fetchRefused(url: string, reason: string): NpmError {
+  return new NpmError("EFETCHREFUSED", [
+    `request to ${url} was not made: ${reason}`,
+    "Nothing was installed. Allow the fetch (the webfetch permission) and run the install again.",
+  ]);
+}

@@ -8,6 +8,7 @@ import { buildIdealTree } from "./ideal-tree.js";
 import { parseLockfile, treeFromLockfile, type Lockfile } from "./lockfile.js";
 import { checkSpec, parsePackageArg, pickVersion, satisfies, type DependencyMap, type PackageManifest } from "./manifest.js";
 import { readProject, writeProject } from "./project.js";
+import { InstallProgress, type ProgressSink } from "./progress.js";
 import { reify, type ReifyResult } from "./reify.js";
 import { RegistryClient, expectedIntegrity, type NpmFetch } from "./registry-client.js";
 import { createRoot, edgesOf, markFlags, place, prune, resolveFrom, type TreeNode } from "./tree.js";
@@ -19,6 +20,8 @@ export interface InstallContext {
   fetch: NpmFetch;
   flags: Record<string, string | boolean>;
   signal?: AbortSignal;
+  /** Where progress lines go while a large install runs (progress.ts); none when absent. */
+  progress?: ProgressSink;
 }
 
 export type SaveType = "dependencies" | "devDependencies" | "optionalDependencies";
@@ -42,8 +45,9 @@ async function setup(ctx: InstallContext, create: boolean) {
     (await readLockfile(ctx.files, join(ctx.projectDir, "npm-shrinkwrap.json"))) ??
     (await readLockfile(ctx.files, join(ctx.projectDir, "package-lock.json")));
   const hidden = await readLockfile(ctx.files, join(ctx.projectDir, "node_modules/.package-lock.json")).catch(() => undefined);
-  const client = new RegistryClient(config, new NpmCache(ctx.files, config.cache), ctx.fetch, ctx.signal);
-  return { config, project, lock, hidden, client };
+  const progress = new InstallProgress(ctx.progress);
+  const client = new RegistryClient(config, new NpmCache(ctx.files, config.cache), ctx.fetch, ctx.signal, () => progress.packumentRead());
+  return { config, project, lock, hidden, client, progress };
 }
 
 /** The spec `npm install name@spec` saves: npm's save-prefix on the version for a tag or version, the range as typed otherwise. */
@@ -92,6 +96,7 @@ async function settle(
   client: RegistryClient,
   config: NpmConfig,
   hidden: Lockfile | undefined,
+  progress: InstallProgress,
 ): Promise<ReifyResult> {
   await buildIdealTree(root, client, { omitDev: false });
   prune(root);
@@ -101,7 +106,11 @@ async function settle(
     installed = createRoot(root.manifest);
     copyWithout(root, installed, (node) => Boolean(node.dev));
   }
-  return reify(ctx.files, ctx.projectDir, installed, hidden, client, { recordResolved: config.recordResolved, lockTree: root });
+  return reify(ctx.files, ctx.projectDir, installed, hidden, client, {
+    recordResolved: config.recordResolved,
+    lockTree: root,
+    progress,
+  });
 }
 
 function copyWithout(from: TreeNode, to: TreeNode, drop: (node: TreeNode) => boolean): void {
@@ -120,7 +129,7 @@ function copyWithout(from: TreeNode, to: TreeNode, drop: (node: TreeNode) => boo
 /** `npm install [name[@spec]...]`: adds what is named (saved to package.json), then makes node_modules match. */
 export async function install(ctx: InstallContext, args: string[], saveType: SaveType): Promise<InstallOutput> {
   const started = Date.now();
-  const { config, project, lock, hidden, client } = await setup(ctx, args.length > 0);
+  const { config, project, lock, hidden, client, progress } = await setup(ctx, args.length > 0);
   const manifest = project.manifest;
   const root = lock ? treeFromLockfile(lock, manifest) : createRoot(manifest);
   for (const arg of args) {
@@ -142,8 +151,9 @@ export async function install(ctx: InstallContext, args: string[], saveType: Sav
     }
   }
   root.manifest = manifest;
+  // package.json changes once node_modules does: a fetch that fails or is refused leaves both as they were.
+  const result = await settle(ctx, root, client, config, hidden, progress);
   if (args.length > 0) await writeProject(ctx.files, project);
-  const result = await settle(ctx, root, client, config, hidden);
   return output(result, started);
 }
 
@@ -154,14 +164,14 @@ function sortedDeps(deps: DependencyMap): DependencyMap {
 /** `npm uninstall name...`: drops them from package.json and from node_modules, with what only they needed. */
 export async function uninstall(ctx: InstallContext, names: string[]): Promise<InstallOutput> {
   const started = Date.now();
-  const { config, project, lock, hidden, client } = await setup(ctx, false);
+  const { config, project, lock, hidden, client, progress } = await setup(ctx, false);
   for (const name of names)
     for (const type of depTypes) if (project.manifest[type]?.[name] !== undefined) delete project.manifest[type]![name];
   for (const type of depTypes)
     if (project.manifest[type] && Object.keys(project.manifest[type]!).length === 0) delete project.manifest[type];
   await writeProject(ctx.files, project);
   const root = lock ? treeFromLockfile(lock, project.manifest) : createRoot(project.manifest);
-  const result = await settle(ctx, root, client, config, hidden);
+  const result = await settle(ctx, root, client, config, hidden, progress);
   return output(result, started);
 }
 
@@ -186,7 +196,7 @@ function inSync(lock: Lockfile, root: TreeNode, manifest: PackageManifest): stri
 /** `npm ci`: installs exactly what the lockfile says into an emptied node_modules; the lockfile must match package.json. */
 export async function cleanInstall(ctx: InstallContext): Promise<InstallOutput> {
   const started = Date.now();
-  const { config, project, lock, client } = await setup(ctx, false);
+  const { config, project, lock, client, progress } = await setup(ctx, false);
   if (!lock) {
     throw new NpmError("EUSAGE", [
       "",
@@ -205,13 +215,16 @@ export async function cleanInstall(ctx: InstallContext): Promise<InstallOutput> 
       problem,
     ]);
   }
-  await ctx.files.rm(join(ctx.projectDir, "node_modules"), { recursive: true, force: true });
   markFlags(root);
   let tree = root;
   if (config.omitDev) {
     tree = createRoot(project.manifest);
     copyWithout(root, tree, (node) => Boolean(node.dev));
   }
-  const result = await reify(ctx.files, ctx.projectDir, tree, undefined, client, { recordResolved: config.recordResolved });
+  const result = await reify(ctx.files, ctx.projectDir, tree, undefined, client, {
+    recordResolved: config.recordResolved,
+    clean: true,
+    progress,
+  });
   return output(result, started);
 }

@@ -35,6 +35,8 @@ export class RegistryClient {
     private readonly cache: NpmCache,
     private readonly fetch: NpmFetch,
     private readonly signal?: AbortSignal,
+    /** Told once per name whose packument was read, for the install's progress lines. */
+    private readonly onPackument?: () => void,
   ) {}
 
   packument(name: string, spec: string): Promise<Packument> {
@@ -42,6 +44,7 @@ export class RegistryClient {
     if (!pending) {
       pending = this.loadPackument(name, spec);
       this.packuments.set(name, pending);
+      if (this.onPackument) pending.then(this.onPackument, () => undefined);
     }
     return pending;
   }
@@ -62,6 +65,8 @@ export class RegistryClient {
         signal: this.signal,
       });
     } catch (error) {
+      // A refusal is the person's answer, not the network's: the cache does not stand in for it.
+      if (error instanceof NpmError) throw error;
       const text = await cached();
       if (text) return JSON.parse(text) as Packument;
       throw new NpmError("ENOTCACHED", [
@@ -106,6 +111,7 @@ export class RegistryClient {
     try {
       response = await this.fetch(ref.resolved, { headers: { accept: "*/*" }, signal: this.signal });
     } catch (error) {
+      if (error instanceof NpmError) throw error;
       throw new NpmError("ENOTCACHED", [
         `request to ${ref.resolved} failed, reason: ${reasonOf(error)}`,
         `${ref.name}@${ref.version} could not be fetched and is not in the cache (${this.config.cache}).`,
