@@ -1,7 +1,7 @@
 import { deserializeError, RuntimeError, serializeError, toRuntimeError, type SerializedError } from "../errors.js";
 import type { Endpoint } from "./endpoint.js";
 import { workspaceFsOps, type BulkWrites, type WorkspaceFs, type WorkspaceFsOp } from "./workspace-fs.js";
-import type { ProgramFiles, SnapshotEntry, SnapshotVersion } from "./node/protocol.js";
+import type { ProgramFiles, SnapshotVersion } from "./node/protocol.js";
 import { takeSnapshot } from "./node/snapshot.js";
 import type { SnapshotCache } from "./snapshot-cache.js";
 
