@@ -1,4 +1,3 @@
-import { strToU8, unzipSync, zipSync } from "fflate";
 import { join } from "pathe";
 import { isSpecialType, type Runtime } from "../runtime/types.js";
 import { loadFiles, type IncomingFile } from "./bulk-load.js";
@@ -12,8 +11,12 @@ export async function importFiles(runtime: Runtime, folder: string, files: Incom
   return loadFiles(runtime, folder, files);
 }
 
+/** fflate loads with the first .zip in or out, not with the page. */
+const zipLibrary = () => import("fflate");
+
 /** The files of a .zip archive (folders are implied by the paths). */
-export function filesFromZip(archive: Uint8Array): IncomingFile[] {
+export async function filesFromZip(archive: Uint8Array): Promise<IncomingFile[]> {
+  const { unzipSync } = await zipLibrary();
   let entries: Record<string, Uint8Array>;
   try {
     entries = unzipSync(archive);
@@ -32,6 +35,7 @@ export function filesFromZip(archive: Uint8Array): IncomingFile[] {
  * next `git status` where the zip is unpacked, and a shared session's replay could have written one.
  */
 export async function zipFolder(runtime: Runtime, folder: string): Promise<Uint8Array> {
+  const { strToU8, zipSync } = await zipLibrary();
   const entries: Record<string, Uint8Array> = {};
   async function walk(dir: string, prefix: string): Promise<void> {
     for (const entry of await runtime.fs.readdir(dir)) {

@@ -191,7 +191,7 @@ describe("the workspace's .zip leaves repositories out", () => {
     await writeTree(root, { "src/a.ts": "a\n", ".git/config": config(), "vendor/.HG/hgrc": "x", "lib/.git": "gitdir: ../x\n" });
     const runtime = createNodeRuntime({ root, searchThreads: 0 });
     try {
-      const paths = filesFromZip(await zipFolder(runtime, runtime.root)).map((file) => file.path);
+      const paths = (await filesFromZip(await zipFolder(runtime, runtime.root))).map((file) => file.path);
       expect(paths.sort()).toEqual(["src/a.ts"]);
     } finally {
       await runtime.dispose();

@@ -46,15 +46,15 @@ describe("transfer: zip in and out", () => {
     runtime = await createEmbeddedRuntime({ workerFactory: nodeShellWorkerFactory });
     const binary = Uint8Array.from({ length: 300 }, (_, i) => i % 256);
     const archive = zipSync({ "proj/": new Uint8Array(), "proj/a.txt": strToU8("alpha\n"), "proj/bin/blob": binary });
-    const written = await importFiles(runtime, runtime.root, filesFromZip(archive));
+    const written = await importFiles(runtime, runtime.root, await filesFromZip(archive));
     expect(written.sort()).toEqual(["/workspace/proj/a.txt", "/workspace/proj/bin/blob"]);
-    const back = filesFromZip(await zipFolder(runtime, runtime.root));
+    const back = await filesFromZip(await zipFolder(runtime, runtime.root));
     const byPath = Object.fromEntries(back.map((f) => [f.path, f.data]));
     expect(new TextDecoder().decode(byPath["proj/a.txt"])).toBe("alpha\n");
     expect(Array.from(byPath["proj/bin/blob"]!)).toEqual(Array.from(binary));
   });
 
-  it("says clearly when the upload is not a zip", () => {
-    expect(() => filesFromZip(strToU8("just text"))).toThrow(/not a readable \.zip archive/);
+  it("says clearly when the upload is not a zip", async () => {
+    await expect(filesFromZip(strToU8("just text"))).rejects.toThrow(/not a readable \.zip archive/);
   });
 });

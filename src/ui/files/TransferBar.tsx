@@ -20,7 +20,7 @@ export function TransferBar(props: { runtime: () => Runtime; readOnly: boolean; 
     if (!files || files.length === 0) return;
     try {
       let incoming = await readAll(files);
-      if (unzip) incoming = incoming.flatMap((archive) => filesFromZip(archive.data));
+      if (unzip) incoming = (await Promise.all(incoming.map((archive) => filesFromZip(archive.data)))).flat();
       const runtime = props.runtime();
       const written = await importFiles(runtime, runtime.root, incoming);
       props.report(`Imported ${written.length} file${written.length === 1 ? "" : "s"}.`);

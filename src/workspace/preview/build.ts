@@ -9,6 +9,7 @@ import { type HtmlReference, rewriteHtml } from "./html.js";
 import { type ResolveFiles, type ResolveMode, resolveImport } from "./resolve.js";
 import { initLexers, type TransformedModule, transformModule } from "./transform.js";
 import { errorMessage } from "../../base/error-message.js";
+import { mimeType } from "./mime-type.js";
 
 /** How the builder reads the workspace. */
 export interface PreviewFiles extends ResolveFiles {
@@ -53,35 +54,6 @@ export interface PreviewBuild {
 
 export class PreviewBuildError extends Error {
   override readonly name = "PreviewBuildError";
-}
-
-const MIME: Record<string, string> = {
-  svg: "image/svg+xml",
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
-  avif: "image/avif",
-  ico: "image/x-icon",
-  css: "text/css",
-  js: "text/javascript",
-  json: "application/json",
-  html: "text/html",
-  txt: "text/plain",
-  woff: "font/woff",
-  woff2: "font/woff2",
-  ttf: "font/ttf",
-  otf: "font/otf",
-  mp3: "audio/mpeg",
-  wav: "audio/wav",
-  mp4: "video/mp4",
-  webm: "video/webm",
-  wasm: "application/wasm",
-};
-
-export function mimeType(path: string): string {
-  return MIME[posix.extname(path).slice(1).toLowerCase()] ?? "application/octet-stream";
 }
 
 /** The app's folder for a page: the nearest folder at or above it with a package.json, else the workspace. */

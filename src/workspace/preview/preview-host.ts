@@ -7,7 +7,8 @@
  */
 import { posix } from "pathe";
 import type { Runtime } from "../../runtime/types.js";
-import { type PreviewBuild, PreviewBuilder, type PreviewFiles, mimeType } from "./build.js";
+import type { PreviewBuild, PreviewBuilder, PreviewFiles } from "./build.js";
+import { mimeType } from "./mime-type.js";
 import { type FrameConfig, frameDocument } from "./frame-document.js";
 import { FrameMessage } from "./frame-messages.js";
 import { type FrameFiles, frameFiles, planHotUpdate } from "./hot-update.js";
@@ -86,7 +87,9 @@ interface Loaded {
 
 export class PreviewHost {
   readonly frame: HTMLIFrameElement;
-  private readonly builder: PreviewBuilder;
+  /** The builder (sucrase and the module lexers) loads with the first preview, not with the page. */
+  private builderLoad?: Promise<PreviewBuilder>;
+  private builderMade?: PreviewBuilder;
   private readonly listeners = new Set<() => void>();
   private readonly revealListeners = new Set<() => void>();
   private history: string[] = [];
@@ -109,8 +112,17 @@ export class PreviewHost {
   /** Bumped on every load that reaches the frame (the bench and tests wait on it). */
   loads = 0;
 
+  private builder(): Promise<PreviewBuilder> {
+    this.builderLoad ??= import("./build.js").then(({ PreviewBuilder }) => {
+      this.builderMade = new PreviewBuilder(runtimeFiles(this.runtime), this.runtime.root);
+      return this.builderMade;
+    });
+    // A failed load (the chunk could not be fetched) is tried again with the next preview.
+    this.builderLoad.catch(() => (this.builderLoad = undefined));
+    return this.builderLoad;
+  }
+
   constructor(private readonly runtime: Runtime) {
-    this.builder = new PreviewBuilder(runtimeFiles(runtime), runtime.root);
     this.frame = document.createElement("iframe");
     this.frame.setAttribute("sandbox", FRAME_SANDBOX);
     this.frame.title = "Preview of the workspace's web app";
@@ -203,7 +215,7 @@ export class PreviewHost {
       try {
         mark("build-start");
         const htmlPath = await this.pagePath(page);
-        const build = await this.builder.build(htmlPath);
+        const build = await (await this.builder()).build(htmlPath);
         mark("build-end");
         if (generation !== this.generation) return;
         const config: FrameConfig = {
@@ -249,7 +261,8 @@ export class PreviewHost {
 
   private onFilesChanged(paths: string[] | "unknown"): void {
     mark("change");
-    this.builder.invalidate(paths);
+    // A builder not made yet has read nothing that could be stale.
+    this.builderMade?.invalidate(paths);
     const loaded = this.loaded?.build.loaded;
     // A build under way may have read a file before this change: build again rather than show the old one.
     const affects =
@@ -281,7 +294,7 @@ export class PreviewHost {
     let next: PreviewBuild;
     try {
       mark("build-start");
-      next = await this.builder.build(current.build.htmlPath);
+      next = await (await this.builder()).build(current.build.htmlPath);
       mark("build-end");
     } catch (error) {
       if (generation !== this.generation) return;
