@@ -80,8 +80,9 @@ test.describe("Code Mode with a scripted model", () => {
     await waitForIdle(page);
     await page.getByRole("button", { name: "New session" }).click();
     await addLocalProvider(page, server.openaiBaseURL, "sk-code-mode");
-    // Each turn scans half a million characters in one step: seconds of work before the step limit.
-    const spin = `const text = "x".repeat(500000); let turns = 0; while (true) { if (text.includes("y")) break; turns++; }`;
+    // Each turn trims a million spaces in one step, a character at a time: far more work than Stop allows
+    // before the step limit (a fast scan per turn reached the limit within a second).
+    const spin = `const text = " ".repeat(999999); let turns = 0; while (true) { if (text.trim() !== "") break; turns++; }`;
     server.enqueue({ step: { toolCalls: [{ name: "execute", input: { code: spin } }] } });
     const input = chatPane(page).getByTestId("prompt-input");
     await input.fill("spin");
