@@ -12,7 +12,7 @@ import { gzipSync } from "node:zlib";
 import { chromium, type Page } from "@playwright/test";
 import { zipSync } from "fflate";
 import { COMPUTE } from "./node-run.js";
-import { LAUNCH_ARGS, NAME_SHIM, round, serve, stop } from "./ui-stream.js";
+import { LAUNCH_ARGS, openBenchPage, round, serve, stop } from "./ui-stream.js";
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -66,11 +66,7 @@ export async function benchNodeComputePage(runs = 3) {
   const { url, server } = await serve();
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: LAUNCH_ARGS });
   try {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.addInitScript(NAME_SHIM);
-    await page.addInitScript(() => window.localStorage.setItem("workbench-welcome-dismissed", "1"));
-    await page.goto(`${url}/?workspace=bench-node-compute-${Date.now().toString(36)}&memory=1`);
-    await page.locator(".xterm-rows").getByText("user@workbench").first().waitFor();
+    const page = await openBenchPage(browser, url, `bench-node-compute-${Date.now().toString(36)}&memory=1`);
     await page.getByTestId("upload-zip").setInputFiles({
       name: "compute.zip",
       mimeType: "application/zip",

@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { zipSync } from "fflate";
 import { nodeWorkspaceFiles } from "./node-workspace.js";
-import { LAUNCH_ARGS, NAME_SHIM, round, serve, stop } from "./ui-stream.js";
+import { LAUNCH_ARGS, openBenchPage, round, serve, stop } from "./ui-stream.js";
 
 const TARGET_MS = 50;
 const median = (values: number[]) => round([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!);
@@ -70,11 +70,7 @@ export async function benchNodePage(runs = 7) {
   const { url, server } = await serve();
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: LAUNCH_ARGS });
   try {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.addInitScript(NAME_SHIM);
-    await page.addInitScript(() => window.localStorage.setItem("workbench-welcome-dismissed", "1"));
-    await page.goto(`${url}/?workspace=bench-node-${Date.now().toString(36)}`);
-    await page.locator(".xterm-rows").getByText("user@workbench").first().waitFor();
+    const page = await openBenchPage(browser, url, `bench-node-${Date.now().toString(36)}`);
     const zip = zipSync(Object.fromEntries(Object.entries(files).map(([path, text]) => [path, new TextEncoder().encode(text)])));
     await page.getByTestId("upload-zip").setInputFiles({ name: "workspace.zip", mimeType: "application/zip", buffer: Buffer.from(zip) });
     await page

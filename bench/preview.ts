@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Frame, type Page } from "@playwright/test";
 import { zipSync } from "fflate";
 import { initLexers, transformModule } from "../src/workspace/preview/transform.js";
-import { LAUNCH_ARGS, NAME_SHIM, round, serve, stop } from "./ui-stream.js";
+import { LAUNCH_ARGS, openBenchPage, round, serve, stop } from "./ui-stream.js";
 
 const MODULES = 50;
 // esbuild's installer puts the native binary here (an ELF file on Linux, not a JavaScript launcher).
@@ -263,11 +263,7 @@ async function inChromium(files: Record<string, string>) {
   const { url, server } = await serve();
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: LAUNCH_ARGS });
   try {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.addInitScript(NAME_SHIM);
-    await page.addInitScript(() => window.localStorage.setItem("workbench-welcome-dismissed", "1"));
-    await page.goto(`${url}/?workspace=bench-preview-${Date.now().toString(36)}&memory=1`);
-    await page.locator(".xterm-rows").getByText("user@workbench").first().waitFor();
+    const page = await openBenchPage(browser, url, `bench-preview-${Date.now().toString(36)}&memory=1`);
     const react = await reactFiles();
     const alone = await reactDomAlone(browser, react);
     const all: Record<string, Uint8Array> = { ...react };

@@ -86,6 +86,16 @@ export function stop(server: ChildProcess): void {
  */
 export const NAME_SHIM = "globalThis.__name = (fn) => fn;";
 
+/** A new page of the built workbench at `url`, past the welcome, in workspace `workspace`, once its shell answers. */
+export async function openBenchPage(browser: Browser, url: string, workspace: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.addInitScript(NAME_SHIM);
+  await page.addInitScript(() => window.localStorage.setItem("workbench-welcome-dismissed", "1"));
+  await page.goto(`${url}/?workspace=${workspace}`);
+  await page.locator(".xterm-rows").getByText("user@workbench").first().waitFor();
+  return page;
+}
+
 /** Runs in the page before its scripts: notes when it becomes interactive, and its largest paint. */
 const WATCH_READY = () => {
   const w = window as unknown as { __ready?: number; __lcp?: number };

@@ -107,6 +107,23 @@ function assertString(name: string, value: unknown): asserts value is string {
 export function createChildProcess(host: ChildHost): Record<string, unknown> {
   let nextPid = 1000;
 
+  /** Where a child runs, with what environment, and the command line the shell is given for it. */
+  function commandLine(
+    file: string,
+    args: string[],
+    options: SpawnOptions,
+  ): { cwd: string; env: Record<string, string>; program: string; command: string } {
+    const cwd = resolve(
+      host.cwd(),
+      options.cwd === undefined ? "." : String(options.cwd instanceof URL ? options.cwd.pathname : options.cwd),
+    );
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(options.env ?? host.env())) if (value !== undefined) env[key] = String(value);
+    const program = file === host.execPath ? "node" : file;
+    const command = options.shell ? [file, ...args].join(" ") : [program, ...args].map(shellWord).join(" ");
+    return { cwd, env, program, command };
+  }
+
   class ChildProcess extends EventEmitter {
     pid: number | undefined;
     stdin: Writable | null = null;
@@ -127,14 +144,7 @@ export function createChildProcess(host: ChildHost): Record<string, unknown> {
       super();
       this.spawnfile = file;
       this.spawnargs = [file, ...args];
-      const cwd = resolve(
-        host.cwd(),
-        options.cwd === undefined ? "." : String(options.cwd instanceof URL ? options.cwd.pathname : options.cwd),
-      );
-      const env: Record<string, string> = {};
-      for (const [key, value] of Object.entries(options.env ?? host.env())) if (value !== undefined) env[key] = String(value);
-      const program = file === host.execPath ? "node" : file;
-      const command = options.shell ? [file, ...args].join(" ") : [program, ...args].map(shellWord).join(" ");
+      const { cwd, env, program, command } = commandLine(file, args, options);
       const modes = [stdioOf(options, 0), stdioOf(options, 1), stdioOf(options, 2)] as const;
       const input: Uint8Array[] = [];
       let inputEnded = false;
@@ -349,14 +359,7 @@ export function createChildProcess(host: ChildHost): Record<string, unknown> {
 
   /** spawnSync's result: what every blocking form is built on. */
   function runBlocking(name: string, instead: string, file: string, args: string[], options: SyncOptions) {
-    const cwd = resolve(
-      host.cwd(),
-      options.cwd === undefined ? "." : String(options.cwd instanceof URL ? options.cwd.pathname : options.cwd),
-    );
-    const env: Record<string, string> = {};
-    for (const [key, value] of Object.entries(options.env ?? host.env())) if (value !== undefined) env[key] = String(value);
-    const program = file === host.execPath ? "node" : file;
-    const command = options.shell ? [file, ...args].join(" ") : [program, ...args].map(shellWord).join(" ");
+    const { cwd, env, program, command } = commandLine(file, args, options);
     const input =
       options.input === undefined ? new Uint8Array(0) : typeof options.input === "string" ? Buffer.from(options.input) : options.input;
     const timeoutMs = options.timeout && options.timeout > 0 ? options.timeout : undefined;

@@ -17,6 +17,7 @@ interface CompiledFile {
   /** The text as written and as run, when they differ (a rewritten file). */
   written?: string;
   run?: string;
+  lines?: { written: string[]; run: string[] };
 }
 
 const compiled = new Map<string, CompiledFile>();
@@ -75,8 +76,10 @@ function original(file: CompiledFile, line: number, column: number): { line: num
   // V8's columns are 1-based; the wrapper's text sits before the first line.
   const runColumn = line === 1 ? column - file.prefix : column;
   if (file.written === undefined || file.run === undefined) return { line, column: Math.max(1, runColumn) };
-  const writtenLine = file.written.split("\n")[line - 1];
-  const runLine = file.run.split("\n")[line - 1];
+  // Split once per file, on the first stack line that needs it.
+  file.lines ??= { written: file.written.split("\n"), run: file.run.split("\n") };
+  const writtenLine = file.lines.written[line - 1];
+  const runLine = file.lines.run[line - 1];
   if (writtenLine === undefined || runLine === undefined) return { line, column: Math.max(1, runColumn) };
   const aligned = alignColumn(runLine, writtenLine, runColumn - 1);
   return { line, column: aligned === undefined ? Math.min(Math.max(1, runColumn), writtenLine.length + 1) : aligned + 1 };
